@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Minimum Apple versions: macOS 13 / iOS 16 is the oldest line where every API the SDK calls
+// exists (`Duration`, `Clock`, `Data.base64`-style APIs, POSIX sockets); newer APIs such as
+// `Synchronization.Mutex` (macOS 15 / iOS 18) are used only behind the fallback in `Lock.swift`.
+let package = Package(
+    name: "Jarvis",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "JarvisCore", targets: ["JarvisCore"]),
+        .library(name: "JarvisScanners", targets: ["JarvisScanners"]),
+        .library(name: "JarvisRemote", targets: ["JarvisRemote"]),
+        .executable(name: "jarvis", targets: ["jarvis"]),
+        .executable(name: "jarvis-agent", targets: ["jarvis-agent"]),
+    ],
+    targets: [
+        .target(name: "JarvisCore"),
+        .target(name: "JarvisScanners", dependencies: ["JarvisCore"]),
+        .target(name: "JarvisRemote", dependencies: ["JarvisCore"]),
+        .executableTarget(name: "jarvis-agent", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
+        .executableTarget(name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote"]),
+        .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore"]),
+        .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisScanners"]),
+        .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners", "jarvis", "jarvis-agent"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
