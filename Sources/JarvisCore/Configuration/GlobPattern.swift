@@ -1,0 +1,137 @@
+/// A shell-style pattern for container and key names: `*` (any run, `/` included), `?` (one
+/// character), `[abc]`, `[a-z]`, `[!abc]`, and `\` to take the next character literally.
+///
+/// Parsed once, matched many times: listings check every key against every pattern.
+public struct GlobPattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    private enum Token: Sendable, Hashable {
+        case literal(Unicode.Scalar)
+        case any
+        case anyRun
+        case set([ClosedRange<Unicode.Scalar>], negated: Bool)
+    }
+
+    /// The pattern as written.
+    public let description: String
+    private let tokens: [Token]
+    private let literalText: String?
+
+    /// Parses a pattern; every string is a valid pattern (an unclosed `[` is a literal).
+    public init(_ pattern: String) {
+        description = pattern
+        var tokens: [Token] = []
+        let scalars = Array(pattern.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            switch scalar {
+            case "*":
+                if tokens.last != .anyRun { tokens.append(.anyRun) }
+            case "?":
+                tokens.append(.any)
+            case "\\" where index + 1 < scalars.count:
+                index += 1
+                tokens.append(.literal(scalars[index]))
+            case "[":
+                if let (token, next) = Self.parseSet(scalars, from: index + 1) {
+                    tokens.append(token)
+                    index = next
+                } else {
+                    tokens.append(.literal(scalar))
+                }
+            default:
+                tokens.append(.literal(scalar))
+            }
+            index += 1
+        }
+        self.tokens = tokens
+        var literal = String.UnicodeScalarView()
+        for token in tokens {
+            guard case .literal(let scalar) = token else {
+                literalText = nil
+                return
+            }
+            literal.append(scalar)
+        }
+        literalText = String(literal)
+    }
+
+    /// Same as `init(_:)`.
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    /// Whether the pattern has no wildcards, so it names exactly one string.
+    public var isExact: Bool { literalText != nil }
+
+    /// Whether `text` matches the whole pattern.
+    public func matches(_ text: String) -> Bool {
+        if let literalText { return text == literalText }
+        return matchTokens(text)
+    }
+
+    private func matchTokens(_ text: String) -> Bool {
+        let input = Array(text.unicodeScalars)
+        var t = 0
+        var p = 0
+        var starToken = -1
+        var starInput = 0
+        while t < input.count {
+            if p < tokens.count {
+                switch tokens[p] {
+                case .anyRun:
+                    starToken = p
+                    starInput = t
+                    p += 1
+                    continue
+                case .any:
+                    t += 1
+                    p += 1
+                    continue
+                case .literal(let scalar) where scalar == input[t]:
+                    t += 1
+                    p += 1
+                    continue
+                case .set(let ranges, let negated) where ranges.contains(where: { $0.contains(input[t]) }) != negated:
+                    t += 1
+                    p += 1
+                    continue
+                default:
+                    break
+                }
+            }
+            guard starToken >= 0 else { return false }
+            starInput += 1
+            t = starInput
+            p = starToken + 1
+        }
+        while p < tokens.count, tokens[p] == .anyRun { p += 1 }
+        return p == tokens.count
+    }
+
+    private static func parseSet(_ scalars: [Unicode.Scalar], from start: Int) -> (Token, Int)? {
+        var index = start
+        var negated = false
+        if index < scalars.count, scalars[index] == "!" || scalars[index] == "^" {
+            negated = true
+            index += 1
+        }
+        var ranges: [ClosedRange<Unicode.Scalar>] = []
+        var first = true
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "]" && !first {
+                return (.set(ranges, negated: negated), index)
+            }
+            first = false
+            if index + 2 < scalars.count, scalars[index + 1] == "-", scalars[index + 2] != "]" {
+                let upper = scalars[index + 2]
+                ranges.append(scalar <= upper ? scalar...upper : upper...scalar)
+                index += 3
+            } else {
+                ranges.append(scalar...scalar)
+                index += 1
+            }
+        }
+        return nil
+    }
+}

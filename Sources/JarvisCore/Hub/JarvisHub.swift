@@ -1,0 +1,230 @@
+import Foundation
+
+/// The agent's core: holds the registered scanners and applies the configuration to every
+/// read and every write, whatever transport the request came from.
+///
+/// Thread-safe; every method may be called from any thread and blocks only for the scanner
+/// I/O it needs. Writes are serialized so that an expected-revision check and the write that
+/// follows it cannot interleave with another write.
+public final class JarvisHub: Sendable {
+    private struct State {
+        var scanners: [any PreferenceScanner] = []
+        var configuration: JarvisConfiguration
+    }
+
+    private let state: Locked<State>
+    private let writes = Locked<Void>(())
+    package let masker = SecretMasker()
+
+    /// Creates a hub with a configuration and no scanners.
+    public init(configuration: JarvisConfiguration = .debug) {
+        state = Locked(State(configuration: configuration))
+    }
+
+    /// The configuration in force.
+    public var configuration: JarvisConfiguration {
+        state.withLock { $0.configuration }
+    }
+
+    /// Replaces the configuration; it applies to the next request.
+    /// - Throws: ``JarvisError`` when the configuration is inconsistent (see `validate()`).
+    public func update(configuration: JarvisConfiguration) throws(JarvisError) {
+        try configuration.validate()
+        state.withLock { $0.configuration = configuration }
+    }
+
+    /// Adds a scanner; one with the same id is replaced.
+    public func register(_ scanner: any PreferenceScanner) {
+        state.withLock { state in
+            if let index = state.scanners.firstIndex(where: { $0.id == scanner.id }) {
+                state.scanners[index] = scanner
+            } else {
+                state.scanners.append(scanner)
+            }
+        }
+    }
+
+    /// The enabled scanners, in registration order.
+    public func scanners() -> [ScannerSummary] {
+        let (scanners, configuration) = snapshot()
+        return scanners.filter { configuration.rules(for: $0.id).isEnabled }.map { scanner in
+            let info = scanner.info
+            return ScannerSummary(
+                id: scanner.id, info: info,
+                isWritable: configuration.editingEnabled && info.isWritable && info.unavailableReason == nil)
+        }
+    }
+
+    /// The visible containers of one scanner, or of all.
+    /// - Throws: ``JarvisError`` `.notFound` for an unknown or disabled scanner.
+    public func containers(scanner id: String? = nil) throws(JarvisError) -> [ContainerSummary] {
+        var result: [ContainerSummary] = []
+        for (scanner, rules, configuration) in try selected(id) {
+            for container in (try? scanner.containers()) ?? [] where rules.shows(container: container.name) {
+                result.append(
+                    ContainerSummary(
+                        scanner: scanner.id, name: container.name, problem: container.problem,
+                        isWritable: configuration.editingEnabled && scanner.info.isWritable && container.isWritable))
+            }
+        }
+        return result
+    }
+
+    /// Every visible item matching the query.
+    /// - Throws: ``JarvisError`` `.notFound` for an unknown or disabled scanner.
+    public func list(_ query: ListQuery = ListQuery()) throws(JarvisError) -> ListResult {
+        var items: [PreferenceItem] = []
+        var problems: [ContainerSummary] = []
+        for (scanner, rules, configuration) in try selected(query.scanner) {
+            guard scanner.info.unavailableReason == nil else { continue }
+            let containers: [ContainerInfo]
+            do {
+                containers = try scanner.containers()
+            } catch {
+                problems.append(
+                    ContainerSummary(
+                        scanner: scanner.id, name: "", problem: Self.describe(error), isWritable: false))
+                continue
+            }
+            for container in containers.sorted(by: { $0.name < $1.name }) {
+                guard rules.shows(container: container.name), query.container?.matches(container.name) ?? true else {
+                    continue
+                }
+                if let problem = container.problem {
+                    problems.append(
+                        ContainerSummary(scanner: scanner.id, name: container.name, problem: problem, isWritable: false))
+                    continue
+                }
+                do {
+                    let entries = try scanner.read(ReadRequest(container: container.name))
+                    for entry in entries.sorted(by: { $0.key < $1.key })
+                    where rules.shows(key: entry.key) && (query.key?.matches(entry.key) ?? true) {
+                        items.append(
+                            item(
+                                entry, scanner: scanner, container: container, configuration: configuration,
+                                reveal: query.reveal))
+                    }
+                } catch {
+                    problems.append(
+                        ContainerSummary(
+                            scanner: scanner.id, name: container.name, problem: Self.describe(error), isWritable: false))
+                }
+            }
+        }
+        return ListResult(items: items, problems: problems)
+    }
+
+    /// One item.
+    /// - Parameter reveal: ask for a secret's value; refused with `.unauthorized` unless the
+    ///   configuration allows reveal.
+    /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
+    public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
+        let (scanner, container, configuration) = try resolve(address)
+        if reveal && scanner.info.isSecret && !configuration.revealEnabled {
+            throw Self.revealRefused(configuration)
+        }
+        guard let entry = try read(address, scanner: scanner) else {
+            throw .noKey(address.key, in: address.container)
+        }
+        return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
+    }
+
+    // MARK: - Internals shared with the write path
+
+    func snapshot() -> ([any PreferenceScanner], JarvisConfiguration) {
+        state.withLock { ($0.scanners, $0.configuration) }
+    }
+
+    func serializedWrite<T>(_ body: () throws(JarvisError) -> T) throws(JarvisError) -> T {
+        do {
+            return try writes.withLock { _ in try body() }
+        } catch {
+            throw Self.wrap(error)
+        }
+    }
+
+    private func selected(_ id: String?) throws(JarvisError) -> [(any PreferenceScanner, ScannerRules, JarvisConfiguration)] {
+        let (scanners, configuration) = snapshot()
+        let chosen = scanners.filter { id == nil || $0.id == id }
+            .map { ($0, configuration.rules(for: $0.id), configuration) }
+            .filter { $0.1.isEnabled }
+        if let id, chosen.isEmpty { throw .noScanner(id) }
+        return chosen
+    }
+
+    /// The scanner and container of an address, after the visibility rules.
+    func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
+        let (scanners, configuration) = snapshot()
+        let rules = configuration.rules(for: address.scanner)
+        guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
+            throw .noScanner(address.scanner)
+        }
+        if let reason = scanner.info.unavailableReason {
+            throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
+        }
+        guard rules.shows(container: address.container) else {
+            throw .noContainer(address.container, scanner: address.scanner)
+        }
+        guard rules.shows(key: address.key) else {
+            throw .noKey(address.key, in: address.container)
+        }
+        let containers: [ContainerInfo]
+        do {
+            containers = try scanner.containers()
+        } catch {
+            throw Self.wrap(error)
+        }
+        let container = containers.first(where: { $0.name == address.container }) ?? ContainerInfo(address.container)
+        if let problem = container.problem {
+            throw JarvisError(.storage, "'\(address.container)' cannot be read: \(problem)")
+        }
+        return (scanner, container, configuration)
+    }
+
+    func read(_ address: PreferenceAddress, scanner: any PreferenceScanner) throws(JarvisError) -> ScannedEntry? {
+        do {
+            return try scanner.read(ReadRequest(container: address.container, keys: [address.key]))
+                .first(where: { $0.key == address.key })
+        } catch {
+            throw Self.wrap(error)
+        }
+    }
+
+    func item(
+        _ entry: ScannedEntry,
+        scanner: any PreferenceScanner,
+        container: ContainerInfo,
+        configuration: JarvisConfiguration,
+        reveal: Bool
+    ) -> PreferenceItem {
+        let info = scanner.info
+        let address = PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key)
+        let writable = configuration.editingEnabled && info.isWritable && container.isWritable && entry.isWritable
+        guard info.isSecret else {
+            return PreferenceItem(
+                address: address, type: entry.value.type, value: entry.value, revision: Revision(of: entry.value),
+                layer: entry.layer, encoding: entry.encoding, isWritable: writable)
+        }
+        let revealed = reveal && configuration.revealEnabled
+        return PreferenceItem(
+            address: address, type: entry.value.type, value: revealed ? entry.value : nil,
+            revision: masker.revision(of: entry.value), layer: entry.layer, encoding: entry.encoding,
+            isWritable: writable, mask: revealed ? nil : masker.mask(entry.value))
+    }
+
+    static func revealRefused(_ configuration: JarvisConfiguration) -> JarvisError {
+        configuration.isProduction
+            ? JarvisError(.unauthorized, "this agent runs the production configuration, which never reveals secrets")
+            : JarvisError(.unauthorized, "revealing secrets is off for this agent; enable allowsReveal (jarvis-agent --allow-reveal)")
+    }
+
+    static func wrap(_ error: any Error) -> JarvisError {
+        if let error = error as? JarvisError { return error }
+        return JarvisError(.storage, describe(error))
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? JarvisError { return error.message }
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,61 @@
+/// One preference as the agent shows it: address, value, type, revision and flags.
+///
+/// Built by the hub from a scanner's ``ScannedEntry`` after the configuration is applied.
+/// When the value is a masked secret, `value` is nil and `mask` says what may be known.
+public struct PreferenceItem: Sendable, Hashable {
+    /// Where the value lives.
+    public var address: PreferenceAddress
+    /// The value's type (known even when the value is masked).
+    public var type: PreferenceType
+    /// The value, or nil when masked.
+    public var value: PreferenceValue?
+    /// Changes whenever the stored value changes; send it back as an expected revision.
+    public var revision: Revision
+    /// Stored, or only a registered default.
+    public var layer: ValueLayer
+    /// Set when the stored bytes encode the shown value (Codable JSON in `Data`).
+    public var encoding: ValueEncoding?
+    /// Whether a client may change it now (false in production and for read-only scanners).
+    public var isWritable: Bool
+    /// What is shown instead of a masked secret's value.
+    public var mask: Mask?
+
+    /// What a masked secret discloses: its length and a keyed fingerprint, never a prefix.
+    public struct Mask: Sendable, Hashable {
+        /// Length in characters for strings, in bytes otherwise.
+        public var length: Int
+        /// A short keyed hash: equal values show equal fingerprints within one agent run, but
+        /// without the agent's random key it tells nothing about the value.
+        public var fingerprint: String
+
+        /// Creates a mask.
+        public init(length: Int, fingerprint: String) {
+            self.length = length
+            self.fingerprint = fingerprint
+        }
+    }
+
+    /// Creates an item.
+    public init(
+        address: PreferenceAddress,
+        type: PreferenceType,
+        value: PreferenceValue?,
+        revision: Revision,
+        layer: ValueLayer = .stored,
+        encoding: ValueEncoding? = nil,
+        isWritable: Bool = true,
+        mask: Mask? = nil
+    ) {
+        self.address = address
+        self.type = type
+        self.value = value
+        self.revision = revision
+        self.layer = layer
+        self.encoding = encoding
+        self.isWritable = isWritable
+        self.mask = mask
+    }
+
+    /// Whether the value is withheld.
+    public var isMasked: Bool { mask != nil }
+}
