@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         .target(name: "JarvisCore"),
         .target(name: "JarvisScanners", dependencies: ["JarvisCore"]),
-        .target(name: "JarvisRemote", dependencies: ["JarvisCore"]),
+        .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisScanners"]),
         .executableTarget(name: "jarvis-agent", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
         .executableTarget(name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote"]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore"]),

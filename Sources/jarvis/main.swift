@@ -1,1 +1,47 @@
-print("jarvis")
+import Foundation
+import JarvisCore
+
+// Writing to an agent that went away must give an error, not kill the CLI.
+signal(SIGPIPE, SIG_IGN)
+
+var arguments: Arguments
+do {
+    arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    Terminal.err("jarvis: \(error.message)\nRun `jarvis help` for usage.")
+    exit(64)
+}
+
+guard let word = arguments.popCommand() else {
+    if arguments.flag("--version") {
+        Terminal.out("jarvis \(ProtocolInfo.toolVersion)")
+        exit(0)
+    }
+    Terminal.out(HelpCommand.overview)
+    exit(arguments.flag("--help") ? 0 : 64)
+}
+
+guard let command = commands.first(where: { $0.name == word }) else {
+    Terminal.err("jarvis: unknown command '\(word)'\nRun `jarvis help` to see the commands.")
+    exit(64)
+}
+
+if arguments.flag("--help") {
+    Terminal.out("Usage: " + command.usage + "\n\n" + globalOptions)
+    exit(0)
+}
+
+let context = Context(arguments: &arguments)
+do {
+    try command.run(&arguments, context: context)
+    exit(0)
+} catch let error as UsageError {
+    Terminal.err("jarvis \(command.name): \(error.message)\nUsage: \(command.usage.split(separator: "\n").first ?? "")")
+    exit(64)
+} catch let error as JarvisError {
+    Terminal.err("jarvis: \(error.message)")
+    exit(1)
+} catch {
+    Terminal.err("jarvis: \(error)")
+    exit(1)
+}

@@ -212,7 +212,7 @@ public final class JarvisHub: Sendable {
             isWritable: writable, mask: revealed ? nil : masker.mask(entry.value))
     }
 
-    static func revealRefused(_ configuration: JarvisConfiguration) -> JarvisError {
+    package static func revealRefused(_ configuration: JarvisConfiguration) -> JarvisError {
         configuration.isProduction
             ? JarvisError(.unauthorized, "this agent runs the production configuration, which never reveals secrets")
             : JarvisError(.unauthorized, "revealing secrets is off for this agent; enable allowsReveal (jarvis-agent --allow-reveal)")

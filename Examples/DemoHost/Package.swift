@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// A host program that embeds the Jarvis agent the way an app would.
+let package = Package(
+    name: "DemoHost",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    dependencies: [.package(name: "Jarvis", path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "DemoHost",
+            dependencies: [
+                .product(name: "JarvisCore", package: "Jarvis"),
+                .product(name: "JarvisScanners", package: "Jarvis"),
+                .product(name: "JarvisRemote", package: "Jarvis"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,174 @@
+import Foundation
+
+/// The wire encoding of values: plain JSON wherever plain JSON is unambiguous, and a
+/// one-key wrapper object where it is not (the convention of MongoDB's Extended JSON):
+///
+/// | value | JSON |
+/// |---|---|
+/// | string, boolean | as is |
+/// | integer | a number without fraction or exponent: `42` |
+/// | real | a number with a fraction: `0.5`; whole or non-finite: `{"$real":1}`, `{"$real":"NaN"}` |
+/// | date | `{"$date":"2024-01-15T10:00:00.250Z"}` (plus `"$reference"` seconds if no text is exact) |
+/// | data | `{"$data":"<base64>"}` |
+/// | array | an array |
+/// | dictionary | an object; `{"$dictionary":{…}}` when one of its keys starts with `$` |
+///
+/// Whole reals are wrapped because many JSON libraries (JavaScript's among them) read `1.0`
+/// as `1`, and the value would come back as an integer.
+extension PreferenceValue {
+    /// The value in the wire encoding.
+    public var json: JSONValue {
+        switch self {
+        case .string(let text):
+            return .string(text)
+        case .integer(let number):
+            return .number(JSONNumber(number))
+        case .real(let number):
+            if number.isFinite, number.rounded() != number, let literal = JSONNumber(number) {
+                return .number(literal)
+            }
+            if let literal = JSONNumber(number) { return .object(["$real": .number(literal)]) }
+            return .object(["$real": .string(number.isNaN ? "NaN" : (number < 0 ? "-Infinity" : "Infinity"))])
+        case .boolean(let flag):
+            return .bool(flag)
+        case .date(let date):
+            if let text = DateText.exactText(date) { return .object(["$date": .string(text)]) }
+            let reference = date.timeIntervalSinceReferenceDate
+            guard let seconds = JSONNumber(reference) else { return .object(["$date": .string(DateText.format(date))]) }
+            return .object(["$date": .string(DateText.format(date)), "$reference": .number(seconds)])
+        case .data(let data):
+            return .object(["$data": .string(data.base64EncodedString())])
+        case .array(let values):
+            return .array(values.map(\.json))
+        case .dictionary(let values):
+            var object = JSONObject()
+            var needsWrapper = false
+            for key in values.keys.sorted() {
+                if key.hasPrefix("$") { needsWrapper = true }
+                object[key] = values[key]?.json
+            }
+            return needsWrapper ? .object(["$dictionary": .object(object)]) : .object(object)
+        }
+    }
+
+    /// Reads a value in the wire encoding, inferring its type.
+    /// - Throws: ``JarvisError`` `.typeMismatch` for `null`, an integer beyond 64 bits, or a
+    ///   `$`-object that is not one of the wrappers.
+    public init(json: JSONValue) throws(JarvisError) {
+        self = try Self.decode(json, path: "")
+    }
+
+    /// Reads a value that must be of `type`, accepting the convenient spellings a person
+    /// would type: an ISO 8601 string for a date, base64 for data, any number for a real.
+    /// - Throws: ``JarvisError`` `.typeMismatch` naming what was expected and what came.
+    public init(json: JSONValue, as type: PreferenceType) throws(JarvisError) {
+        switch (type, json) {
+        case (.date, .string(let text)):
+            guard let date = DateText.parse(text) else {
+                throw JarvisError(.typeMismatch, "'\(text)' is not an ISO 8601 date such as 2024-01-15T10:00:00Z")
+            }
+            self = .date(date)
+        case (.data, .string(let text)):
+            guard let data = Data(base64Encoded: text) else {
+                throw JarvisError(.typeMismatch, "data must be base64, e.g. aGVsbG8=")
+            }
+            self = .data(data)
+        case (.real, .number(let number)):
+            guard let double = number.doubleValue else {
+                throw JarvisError(.typeMismatch, "\(number) is out of range for a real")
+            }
+            self = .real(double)
+        case (.string, .number(let number)):
+            throw JarvisError(.typeMismatch, "a string value must be a JSON string; got the number \(number) (quote it)")
+        default:
+            let value = try Self.decode(json, path: "")
+            guard value.type == type else {
+                throw JarvisError(.typeMismatch, "expected a value of type \(type), got \(value.type) \(value.preview(limit: 40))")
+            }
+            self = value
+        }
+    }
+
+    private static func decode(_ json: JSONValue, path: String) throws(JarvisError) -> PreferenceValue {
+        let place = path.isEmpty ? "" : " at \(path)"
+        switch json {
+        case .null:
+            throw JarvisError(.typeMismatch, "null\(place) is not a storable value (property lists have no null); delete the key instead")
+        case .bool(let flag):
+            return .boolean(flag)
+        case .string(let text):
+            return .string(text)
+        case .number(let number):
+            if number.isInteger {
+                guard let integer = number.int64Value else {
+                    throw JarvisError(.typeMismatch, "integer \(number)\(place) does not fit in 64 bits")
+                }
+                return .integer(integer)
+            }
+            guard let double = number.doubleValue else {
+                throw JarvisError(.typeMismatch, "number \(number)\(place) is out of range for a real")
+            }
+            return .real(double)
+        case .array(let elements):
+            var values: [PreferenceValue] = []
+            values.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                values.append(try decode(element, path: path + "/\(index)"))
+            }
+            return .array(values)
+        case .object(let object):
+            if let first = object.keys.first, first.hasPrefix("$") {
+                return try decodeWrapper(object, place: place, path: path)
+            }
+            var values: [String: PreferenceValue] = [:]
+            values.reserveCapacity(object.count)
+            for (key, element) in object {
+                if key.hasPrefix("$") {
+                    throw JarvisError(.typeMismatch, "key '\(key)'\(place) starts with '$'; wrap the dictionary as {\"$dictionary\": {…}}")
+                }
+                values[key] = try decode(element, path: path + "/" + key)
+            }
+            return .dictionary(values)
+        }
+    }
+
+    private static func decodeWrapper(_ object: JSONObject, place: String, path: String) throws(JarvisError) -> PreferenceValue {
+        let keys = Set(object.keys)
+        if keys == ["$date"] || keys == ["$date", "$reference"] {
+            if let reference = object["$reference"]?.doubleValue {
+                return .date(Date(timeIntervalSinceReferenceDate: reference))
+            }
+            guard let text = object["$date"]?.stringValue, let date = DateText.parse(text) else {
+                throw JarvisError(.typeMismatch, "$date\(place) must be an ISO 8601 string such as 2024-01-15T10:00:00Z")
+            }
+            return .date(date)
+        }
+        if keys == ["$data"] {
+            guard let text = object["$data"]?.stringValue, let data = Data(base64Encoded: text) else {
+                throw JarvisError(.typeMismatch, "$data\(place) must be a base64 string")
+            }
+            return .data(data)
+        }
+        if keys == ["$real"] {
+            switch object["$real"] {
+            case .number(let number)?:
+                if let double = number.doubleValue { return .real(double) }
+            case .string("NaN")?: return .real(.nan)
+            case .string("Infinity")?: return .real(.infinity)
+            case .string("-Infinity")?: return .real(-.infinity)
+            default: break
+            }
+            throw JarvisError(.typeMismatch, "$real\(place) must be a number or one of \"NaN\", \"Infinity\", \"-Infinity\"")
+        }
+        if keys == ["$dictionary"], case .object(let inner)? = object["$dictionary"] {
+            var values: [String: PreferenceValue] = [:]
+            for (key, element) in inner {
+                values[key] = try decode(element, path: path + "/" + key)
+            }
+            return .dictionary(values)
+        }
+        throw JarvisError(
+            .typeMismatch,
+            "object\(place) with keys \(object.keys.sorted()) is not a value: '$' objects must be one of $date, $data, $real, $dictionary")
+    }
+}

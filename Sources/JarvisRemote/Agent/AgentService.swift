@@ -1,0 +1,163 @@
+import Foundation
+import JarvisCore
+
+/// Answers decoded requests with the hub: the glue between the wire codec and the core.
+///
+/// Pure apart from the hub's own storage access, so it is tested with byte strings; the
+/// transport hands it lines and sends back whatever it returns.
+package final class AgentService: Sendable {
+    package let hub: JarvisHub
+    package let identity: AgentIdentity
+    package let maxLineLength: Int
+
+    package init(hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int) {
+        self.hub = hub
+        self.identity = identity
+        self.maxLineLength = maxLineLength
+    }
+
+    /// The answer to one line, or nil when the line was a notification that wants none.
+    package func respond(to line: [UInt8], session: AgentSessionState) -> [UInt8]? {
+        let request: RPCRequest
+        do {
+            request = try RPCRequest.decode(line)
+        } catch {
+            return RPCResponse.failure(id: error.id, error: error.error)
+        }
+        let answerID = request.id ?? .null
+        do {
+            let result = try handle(request, session: session)
+            guard request.id != nil else { return nil }
+            return RPCResponse.success(id: answerID, result: result)
+        } catch {
+            guard request.id != nil else { return nil }
+            return RPCResponse.failure(id: answerID, error: error)
+        }
+    }
+
+    /// Runs one request.
+    package func handle(_ request: RPCRequest, session: AgentSessionState) throws(RPCError) -> JSONValue {
+        guard let method = AgentMethod(rawValue: request.method) else {
+            throw .methodNotFound(request.method)
+        }
+        do {
+            switch method {
+            case .hello: return try hello(request.params, session: session)
+            case .ping:
+                _ = try Params(request.params, method: "ping", allowed: [])
+                return .object(["pong": true])
+            case .scanners:
+                _ = try Params(request.params, method: "scanners", allowed: [])
+                return .object(["scanners": .array(hub.scanners().map(WireItem.encode))])
+            case .containers:
+                let params = try Params(request.params, method: "containers", allowed: ["scanner"])
+                let containers = try hub.containers(scanner: params.optionalString("scanner"))
+                return .object(["containers": .array(containers.map(WireItem.encode))])
+            case .list: return try list(request.params)
+            case .get: return try get(request.params)
+            case .set: return try set(request.params)
+            case .delete: return try delete(request.params)
+            }
+        } catch let error as RPCError {
+            throw error
+        } catch let error as JarvisError {
+            throw RPCError(error)
+        } catch {
+            throw .internalError(String(describing: error))
+        }
+    }
+
+    private func hello(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
+        let params = try Params(raw, method: "hello", allowed: ["client", "protocolVersion"])
+        if let version = try params.optionalString("protocolVersion") {
+            guard let major = ProtocolVersion.major(of: version) else {
+                throw RPCError.invalidParams("protocolVersion must look like 1.0")
+            }
+            if major != ProtocolVersion.major(of: ProtocolVersion.current) {
+                throw RPCError.invalidRequest(
+                    "this agent speaks protocol \(ProtocolVersion.current) and the client \(version); use a jarvis of the same major version")
+            }
+        }
+        session.hello(clientName: try params.optionalString("client"))
+        let configuration = hub.configuration
+        return .object([
+            "protocol": "jarvis",
+            "protocolVersion": .string(ProtocolVersion.current),
+            "agent": .string(identity.name),
+            "pid": .number(JSONNumber(Int64(identity.pid))),
+            "platform": .string(identity.platform),
+            "capabilities": .object([
+                "editing": .bool(configuration.editingEnabled),
+                "reveal": .bool(configuration.revealEnabled),
+                "production": .bool(configuration.isProduction),
+                "maxLineLength": .number(JSONNumber(maxLineLength)),
+            ]),
+            "scanners": .array(hub.scanners().map { .string($0.id) }),
+        ])
+    }
+
+    private func list(_ raw: JSONObject) throws -> JSONValue {
+        let params = try Params(raw, method: "list", allowed: ["scanner", "container", "key", "reveal"])
+        let query = ListQuery(
+            scanner: try params.optionalString("scanner"),
+            container: try params.optionalString("container").map(GlobPattern.init),
+            key: try params.optionalString("key").map(GlobPattern.init),
+            reveal: try params.bool("reveal"))
+        if query.reveal, !hub.configuration.revealEnabled {
+            throw JarvisHub.revealRefused(hub.configuration)
+        }
+        let result = try hub.list(query)
+        return .object([
+            "items": .array(result.items.map(WireItem.encode)),
+            "problems": .array(result.problems.map(WireItem.encode)),
+        ])
+    }
+
+    private func get(_ raw: JSONObject) throws -> JSONValue {
+        let params = try Params(raw, method: "get", allowed: ["scanner", "container", "key", "reveal"])
+        let address = try address(params)
+        return .object(["item": WireItem.encode(try hub.get(address, reveal: try params.bool("reveal")))])
+    }
+
+    private func set(_ raw: JSONObject) throws -> JSONValue {
+        let params = try Params(
+            raw, method: "set", allowed: ["scanner", "container", "key", "type", "value", "expectedRevision"])
+        let address = try address(params)
+        guard let rawValue = params.value("value") else {
+            throw RPCError.invalidParams("set needs the param 'value'")
+        }
+        let value: PreferenceValue
+        if let type = try params.type("type") {
+            value = try PreferenceValue(json: rawValue, as: type)
+        } else {
+            value = try PreferenceValue(json: rawValue)
+        }
+        let expected = try params.optionalString("expectedRevision").map(Revision.init)
+        return .object(["item": WireItem.encode(try hub.set(address, to: value, expectedRevision: expected))])
+    }
+
+    private func delete(_ raw: JSONObject) throws -> JSONValue {
+        let params = try Params(raw, method: "delete", allowed: ["scanner", "container", "key", "expectedRevision"])
+        let address = try address(params)
+        let expected = try params.optionalString("expectedRevision").map(Revision.init)
+        return .object(["item": WireItem.encode(try hub.delete(address, expectedRevision: expected))])
+    }
+
+    /// The address of a request. Without `scanner`, the container must belong to exactly one.
+    private func address(_ params: Params) throws -> PreferenceAddress {
+        let container = try params.string("container")
+        let key = try params.string("key")
+        if let scanner = try params.optionalString("scanner") {
+            return PreferenceAddress(scanner: scanner, container: container, key: key)
+        }
+        let owners = Set(try hub.containers().filter { $0.name == container }.map(\.scanner))
+        switch owners.count {
+        case 1: return PreferenceAddress(scanner: owners.first ?? "", container: container, key: key)
+        case 0:
+            throw JarvisError(.notFound, "no container '\(container)' in any scanner; name the scanner to create one")
+        default:
+            throw RPCError.invalidParams(
+                "container '\(container)' exists in scanners \(owners.sorted().joined(separator: ", ")); add \"scanner\"")
+        }
+    }
+}

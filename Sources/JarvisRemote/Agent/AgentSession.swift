@@ -1,0 +1,28 @@
+import JarvisCore
+
+/// One client connection of the agent: hands each line to the service and sends the answer.
+final class AgentSession: LineSession {
+    private let service: AgentService
+    private let state: AgentSessionState
+
+    init(service: AgentService, connection: LineConnection) {
+        self.service = service
+        state = AgentSessionState(transport: connection.transportName, peer: connection.peer)
+    }
+
+    func received(line: [UInt8], on connection: LineConnection) {
+        if let answer = service.respond(to: line, session: state) {
+            connection.send(answer)
+        }
+    }
+
+    func lineTooLong(on connection: LineConnection) -> [UInt8]? {
+        let error = RPCError(
+            code: -32006,
+            message: "request line longer than \(service.maxLineLength) bytes; the connection is closed",
+            name: JarvisError.Code.tooLarge.rawValue)
+        return RPCResponse.failure(id: .null, error: error)
+    }
+
+    func closed(_ connection: LineConnection) {}
+}

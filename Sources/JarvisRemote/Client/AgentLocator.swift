@@ -1,0 +1,49 @@
+import Foundation
+import JarvisCore
+
+/// Turns what a user typed (`--agent`, `JARVIS_AGENT`) into an endpoint: a name, a pid, a
+/// socket path or `tcp://host:port`; with nothing typed, the one agent that runs.
+public enum AgentLocator {
+    /// The endpoint to connect to.
+    /// - Throws: ``JarvisError`` `.notFound` when nothing matches (or several agents run and
+    ///   none was chosen), with the list of running agents in the message.
+    public static func endpoint(
+        for selector: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(JarvisError) -> Endpoint {
+        let chosen = selector ?? environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+        if let chosen {
+            if chosen.hasPrefix("tcp://") || chosen.hasPrefix("unix://") || chosen.contains("/") {
+                guard let endpoint = Endpoint(parsing: chosen) else {
+                    throw JarvisError(.invalidParams, "'\(chosen)' is not an agent address (use a name, a pid, a socket path or tcp://host:port)")
+                }
+                return endpoint
+            }
+            let running = AgentDirectory.running(environment: environment)
+            let matches = running.filter { String($0.pid) == chosen || $0.name == chosen }
+            switch matches.count {
+            case 1: return .unix(path: matches[0].socket)
+            case 0:
+                throw JarvisError(.notFound, "no running agent named or numbered '\(chosen)'.\n" + describe(running))
+            default:
+                throw JarvisError(.notFound, "several agents are named '\(chosen)'; choose one by pid with --agent.\n" + describe(matches))
+            }
+        }
+        let running = AgentDirectory.running(environment: environment)
+        switch running.count {
+        case 1: return .unix(path: running[0].socket)
+        case 0:
+            let folder = RuntimeDirectory.current(environment: environment).url.path
+            throw JarvisError(
+                .notFound,
+                "no running agent found in \(folder); start one (`jarvis-agent --demo`, or a host that embeds JarvisAgent) or pass --agent")
+        default:
+            throw JarvisError(.notFound, "several agents are running; choose one with --agent NAME|PID.\n" + describe(running))
+        }
+    }
+
+    private static func describe(_ records: [AgentRecord]) -> String {
+        guard !records.isEmpty else { return "No agents are running." }
+        return "Running agents:\n" + records.map { "  \($0.pid)  \($0.name)  \($0.socket)" }.joined(separator: "\n")
+    }
+}

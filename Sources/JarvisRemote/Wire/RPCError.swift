@@ -1,0 +1,60 @@
+import JarvisCore
+
+/// A JSON-RPC 2.0 error object: a numeric code, a message, and the Jarvis code name in `data`.
+///
+/// The standard codes come from the JSON-RPC specification; the agent's own live in
+/// -32001…-32099, the range the specification reserves for implementations.
+package struct RPCError: Error, Sendable, Hashable {
+    /// The numeric JSON-RPC code.
+    package var code: Int
+    /// What went wrong and what to do.
+    package var message: String
+    /// The stable code name, e.g. `conflict` (in `error.data.code` on the wire).
+    package var name: String
+
+    package init(code: Int, message: String, name: String) {
+        self.code = code
+        self.message = message
+        self.name = name
+    }
+
+    package static func parse(_ message: String) -> RPCError { RPCError(code: -32700, message: message, name: "parseError") }
+    package static func invalidRequest(_ message: String) -> RPCError {
+        RPCError(code: -32600, message: message, name: "invalidRequest")
+    }
+    package static func methodNotFound(_ method: String) -> RPCError {
+        RPCError(
+            code: -32601, message: "unknown method '\(method)'; the methods are \(AgentMethod.names.joined(separator: ", "))",
+            name: "methodNotFound")
+    }
+    package static func invalidParams(_ message: String) -> RPCError {
+        RPCError(code: -32602, message: message, name: "invalidParams")
+    }
+    package static func internalError(_ message: String) -> RPCError {
+        RPCError(code: -32603, message: message, name: "internalError")
+    }
+
+    /// The agent's own codes, by Jarvis error code.
+    package static let agentCodes: [(JarvisError.Code, Int)] = [
+        (.unauthorized, -32001), (.readOnly, -32002), (.notFound, -32003), (.conflict, -32004),
+        (.typeMismatch, -32005), (.tooLarge, -32006), (.unavailable, -32007), (.storage, -32008),
+        (.invalidParams, -32602),
+    ]
+
+    /// The wire form of a Jarvis error.
+    package init(_ error: JarvisError) {
+        let code = Self.agentCodes.first(where: { $0.0 == error.code })?.1 ?? -32603
+        self.init(code: code, message: error.message, name: error.code.rawValue)
+    }
+
+    /// The Jarvis error a client raises for this wire error.
+    package var jarvisError: JarvisError {
+        if let known = Self.agentCodes.first(where: { $0.1 == code }) { return JarvisError(known.0, message) }
+        return JarvisError(JarvisError.Code(rawValue: name), message)
+    }
+
+    /// `{"code":…,"message":…,"data":{"code":…}}`
+    package var json: JSONValue {
+        .object(["code": .number(JSONNumber(code)), "message": .string(message), "data": .object(["code": .string(name)])])
+    }
+}

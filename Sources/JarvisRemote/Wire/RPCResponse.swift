@@ -1,0 +1,52 @@
+import JarvisCore
+
+/// Encodes and decodes JSON-RPC 2.0 responses and notifications. Pure: no sockets.
+package enum RPCResponse {
+    /// `{"jsonrpc":"2.0","id":…,"result":…}`
+    package static func success(id: JSONValue, result: JSONValue) -> [UInt8] {
+        JSONWriter.bytes(.object(["jsonrpc": "2.0", "id": id, "result": result]))
+    }
+
+    /// `{"jsonrpc":"2.0","id":…,"error":{…}}`
+    package static func failure(id: JSONValue, error: RPCError) -> [UInt8] {
+        JSONWriter.bytes(.object(["jsonrpc": "2.0", "id": id, "error": error.json]))
+    }
+
+    /// `{"jsonrpc":"2.0","method":…,"params":…}`: a message with no id, which wants no answer.
+    package static func notification(method: String, params: JSONObject) -> [UInt8] {
+        JSONWriter.bytes(.object(["jsonrpc": "2.0", "method": .string(method), "params": .object(params)]))
+    }
+
+    /// What a client reads from a line: an answer to a request, or a notification.
+    package enum Incoming: Sendable, Hashable {
+        case result(id: JSONValue, JSONValue)
+        case error(id: JSONValue, RPCError)
+        case notification(method: String, params: JSONObject)
+    }
+
+    /// Decodes one line from the agent.
+    package static func decode(_ line: [UInt8]) throws(JarvisError) -> Incoming {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(line, maxDepth: 512)
+        } catch {
+            throw JarvisError(.storage, "the agent sent a line that is not JSON (\(error.description))")
+        }
+        guard case .object(let object) = json else {
+            throw JarvisError(.storage, "the agent sent something other than a JSON-RPC message")
+        }
+        if let method = object["method"]?.stringValue, object["id"] == nil {
+            return .notification(method: method, params: object["params"]?.objectValue ?? JSONObject())
+        }
+        let id = object["id"] ?? .null
+        if let error = object["error"]?.objectValue {
+            let code = error["code"]?.int64Value.map(Int.init) ?? -32603
+            let name = error["data"]?["code"]?.stringValue ?? "error"
+            return .error(id: id, RPCError(code: code, message: error["message"]?.stringValue ?? "unknown error", name: name))
+        }
+        guard let result = object["result"] else {
+            throw JarvisError(.storage, "the agent sent a response with neither result nor error")
+        }
+        return .result(id: id, result)
+    }
+}

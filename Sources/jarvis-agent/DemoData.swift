@@ -1,0 +1,57 @@
+import Foundation
+
+/// The sample data `jarvis-agent --demo` serves: the shapes host apps really store, from the
+/// design notes Jarvis grew from (typed keys, Codable structs as JSON data, app-group suites,
+/// iCloud mirrors, date-keyed entries), plus one suite the demo's configuration hides.
+enum DemoData {
+    /// The suite that the demo configuration excludes, to show that hidden means hidden.
+    static let privateSuite = "private_data"
+
+    static func suites(now: Date = Date()) -> [String: [String: Any]] {
+        let coachConfig = #"{"frequency":"weekly","reminderHour":9,"enabled":true,"days":["mon","thu"]}"#
+        let day: TimeInterval = 86_400
+        return [
+            "com.example.demo.prefs": [
+                "user_name": "Ada Lovelace",
+                "launch_count": 42,
+                "volume": 0.8,
+                "onboarding_done": true,
+                "last_open": now,
+                "avatar_thumbnail": Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+                "profile": [
+                    "display_name": "Ada",
+                    "tags": ["swift", "math"],
+                    "created": Date(timeIntervalSince1970: 1_700_000_000),
+                    "limits": ["daily": 3, "ratio": 1.5] as [String: Any],
+                ] as [String: Any],
+                "recent_searches": ["engines", "looms", "bernoulli"],
+                "coach_review_config": Data(coachConfig.utf8),
+            ],
+            "group.com.example.demo.shared": [
+                "shared_theme": "dark",
+                "widget_refresh_minutes": 15,
+                "last_sync": now.addingTimeInterval(-3600),
+            ],
+            "com.example.demo.cloud": [
+                "workout_2024-01-15": ["minutes": 30, "kind": "run"] as [String: Any],
+                "workout_2024-01-16": ["minutes": 45, "kind": "swim"] as [String: Any],
+                "workout_2024-01-18": ["minutes": 20, "kind": "yoga"] as [String: Any],
+                "last_review_date": now.addingTimeInterval(-7 * day),
+                "priorities": ["health", "family", "work"],
+            ],
+            privateSuite: [
+                "api_token": "sk-demo-0123456789abcdef",
+                "user_email": "ada@example.com",
+            ],
+        ]
+    }
+
+    /// Writes the suites as XML property lists into `folder`.
+    static func write(into folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (suite, values) in suites() {
+            let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+            try data.write(to: folder.appendingPathComponent("\(suite).plist"), options: .atomic)
+        }
+    }
+}

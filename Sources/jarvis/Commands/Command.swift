@@ -1,0 +1,27 @@
+import JarvisCore
+
+/// One `jarvis` subcommand: its help text and what it does.
+protocol Command {
+    /// The word typed after `jarvis`.
+    static var name: String { get }
+    /// One line for `jarvis help`.
+    static var summary: String { get }
+    /// Full usage for `jarvis help NAME` and `--help`.
+    static var usage: String { get }
+    /// Runs with the arguments after the command word.
+    static func run(_ arguments: inout Arguments, context: Context) throws
+}
+
+/// Every command, in the order `jarvis help` lists them.
+let commands: [any Command.Type] = [
+    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, DemoCommand.self,
+    HelpCommand.self,
+]
+
+/// The global options, printed under every command's usage.
+let globalOptions = """
+    Global options:
+      --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only when several run
+      --json                  machine-readable output
+      -h, --help              this help
+    """

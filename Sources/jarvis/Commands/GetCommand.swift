@@ -1,0 +1,36 @@
+import JarvisCore
+import JarvisRemote
+
+/// `jarvis get`: one value, whole.
+enum GetCommand: Command {
+    static let name = "get"
+    static let summary = "print one value (nested values as pretty JSON)"
+    static let usage = """
+        jarvis get CONTAINER KEY [--reveal] [--json]
+
+          CONTAINER   a container name, or SCANNER:CONTAINER where the name alone is ambiguous
+          --reveal    show a secret's value, where the agent allows it
+          --json      print the whole item (type, revision, flags) as JSON
+        """
+
+    static func run(_ arguments: inout Arguments, context: Context) throws {
+        let reveal = arguments.flag("--reveal")
+        try arguments.finish(maxPositionals: 2, command: name)
+        guard arguments.positionals.count == 2 else { throw UsageError("get needs CONTAINER and KEY", command: name) }
+        let client = try context.connect()
+        var params = try context.addressParams(container: arguments.positionals[0], key: arguments.positionals[1])
+        if reveal { params["reveal"] = true }
+        let result = try client.call("get", params)
+        let raw = result["item"] ?? .null
+        if context.json {
+            Terminal.outBytes(JSONWriter.bytes(raw) + [0x0A])
+            return
+        }
+        let item = try WireItem.decode(raw)
+        if let value = item.value {
+            Terminal.out(ValueText.full(value))
+        } else {
+            Terminal.out(ValueText.preview(item, limit: 80))
+        }
+    }
+}

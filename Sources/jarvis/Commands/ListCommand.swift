@@ -1,0 +1,73 @@
+import JarvisCore
+import JarvisRemote
+
+/// `jarvis ls`: every visible item, grouped by scanner and container.
+enum ListCommand: Command {
+    static let name = "ls"
+    static let summary = "list preferences: every scanner, container and key the agent shows"
+    static let usage = """
+        jarvis ls [CONTAINER] [--scanner ID] [--key PATTERN] [--reveal] [--json]
+
+          CONTAINER        a container name or glob (`com.example.*`), optionally SCANNER:CONTAINER
+          --scanner ID     only this scanner (defaults, files, secrets, …)
+          --key PATTERN    only keys matching this glob (`workout_*`)
+          --reveal         show secret values, where the agent allows it
+        """
+
+    static func run(_ arguments: inout Arguments, context: Context) throws {
+        var scanner = arguments.option("--scanner")
+        let key = arguments.option("--key")
+        let reveal = arguments.flag("--reveal")
+        try arguments.finish(maxPositionals: 1, command: name)
+        let client = try context.connect()
+        var params = JSONObject()
+        if let text = arguments.positionals.first {
+            let split = try context.split(container: text)
+            scanner = split.scanner ?? scanner
+            params["container"] = .string(split.container)
+        }
+        if let scanner { params["scanner"] = .string(scanner) }
+        if let key { params["key"] = .string(key) }
+        if reveal { params["reveal"] = true }
+        let result = try client.call("list", params)
+        if context.json {
+            Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
+            return
+        }
+        var items: [PreferenceItem] = []
+        for raw in result["items"]?.arrayValue ?? [] { items.append(try WireItem.decode(raw)) }
+        print(items: items, problems: result["problems"]?.arrayValue ?? [], client: client)
+    }
+
+    private static func print(items: [PreferenceItem], problems: [JSONValue], client: JarvisClient) {
+        if client.hello["capabilities"]?["editing"] == .bool(false) {
+            Terminal.out(Terminal.yellow("read-only agent: editing is disabled"))
+        }
+        var current: (String, String)?
+        let keyWidth = min(32, max(12, items.map(\.address.key.count).max() ?? 0) + 2)
+        for item in items {
+            let group = (item.address.scanner, item.address.container)
+            if current.map({ $0 != group }) ?? true {
+                if current != nil { Terminal.out("") }
+                Terminal.out(Terminal.bold(Terminal.cyan("\(group.0):\(group.1)")))
+                current = group
+            }
+            var flags: [String] = []
+            if item.layer == .registered { flags.append("default") }
+            if let encoding = item.encoding { flags.append(encoding.rawValue) }
+            if !item.isWritable { flags.append("read-only") }
+            let suffix = flags.isEmpty ? "" : Terminal.dim("  (" + flags.joined(separator: ", ") + ")")
+            Terminal.out(
+                "  " + Terminal.pad(item.address.key, keyWidth) + Terminal.dim(Terminal.pad(item.type.rawValue, 11))
+                    + ValueText.preview(item, limit: 60) + suffix)
+        }
+        for problem in problems {
+            let scanner = problem["scanner"]?.stringValue ?? ""
+            let name = problem["name"]?.stringValue ?? ""
+            Terminal.out(Terminal.red("\(scanner):\(name): \(problem["problem"]?.stringValue ?? "cannot be read")"))
+        }
+        if items.isEmpty && problems.isEmpty {
+            Terminal.out("Nothing to show: no visible items match.")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Output helpers: colour only on a terminal and never with `NO_COLOR`.
+enum Terminal {
+    static let isInteractive = isatty(STDOUT_FILENO) == 1
+    static let useColor = isInteractive && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+
+    static func bold(_ text: String) -> String { paint(text, "1") }
+    static func dim(_ text: String) -> String { paint(text, "2") }
+    static func cyan(_ text: String) -> String { paint(text, "36") }
+    static func yellow(_ text: String) -> String { paint(text, "33") }
+    static func red(_ text: String) -> String { paint(text, "31") }
+    static func green(_ text: String) -> String { paint(text, "32") }
+
+    private static func paint(_ text: String, _ code: String) -> String {
+        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// Writes a line to standard output.
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes raw bytes to standard output.
+    static func outBytes(_ bytes: [UInt8]) {
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
+    /// Writes a line to standard error.
+    static func err(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Pads to a display width (counting characters, which is right for the ASCII-heavy columns).
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

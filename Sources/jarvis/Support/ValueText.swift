@@ -1,0 +1,83 @@
+import Foundation
+import JarvisCore
+
+/// Reading values typed on the command line and printing values for people.
+enum ValueText {
+    /// The type flags of `jarvis set`, in the spirit of `defaults write`.
+    static let typeFlags: [(flag: String, type: PreferenceType?)] = [
+        ("--string", .string), ("--int", .integer), ("--real", .real), ("--bool", .boolean),
+        ("--date", .date), ("--data", .data), ("--json", nil),
+    ]
+
+    /// Parses `text` as the type a flag asked for; `nil` type means JSON in the wire encoding.
+    static func parse(_ text: String, as type: PreferenceType?) throws(JarvisError) -> PreferenceValue {
+        switch type {
+        case .string?:
+            return .string(text)
+        case .integer?:
+            guard let value = Int64(text) else {
+                throw JarvisError(.typeMismatch, "'\(text)' is not a whole number (--int)")
+            }
+            return .integer(value)
+        case .real?:
+            let lowered = text.lowercased()
+            let special: [String: Double] = ["nan": .nan, "inf": .infinity, "infinity": .infinity, "-inf": -.infinity, "-infinity": -.infinity]
+            if let value = special[lowered] { return .real(value) }
+            guard let value = Double(text) else {
+                throw JarvisError(.typeMismatch, "'\(text)' is not a number (--real)")
+            }
+            return .real(value)
+        case .boolean?:
+            switch text.lowercased() {
+            case "true", "yes", "1", "on": return .boolean(true)
+            case "false", "no", "0", "off": return .boolean(false)
+            default: throw JarvisError(.typeMismatch, "'\(text)' is not a boolean (--bool takes true or false)")
+            }
+        case .date?:
+            guard let date = DateText.parse(text) else {
+                throw JarvisError(.typeMismatch, "'\(text)' is not an ISO 8601 date such as 2024-01-15T10:00:00Z (--date)")
+            }
+            return .date(date)
+        case .data?:
+            guard let data = Data(base64Encoded: text) else {
+                throw JarvisError(.typeMismatch, "'\(text)' is not base64 (--data)")
+            }
+            return .data(data)
+        case .array?, .dictionary?, nil:
+            let json: JSONValue
+            do {
+                json = try JSONParser.parse(text)
+            } catch {
+                throw JarvisError(.typeMismatch, "the value is not JSON (--json): \(error.description)")
+            }
+            return try PreferenceValue(json: json)
+        }
+    }
+
+    /// A value as `jarvis get` prints it: scalars plain, containers as pretty JSON.
+    static func full(_ value: PreferenceValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .integer, .boolean: return value.preview(limit: .max)
+        case .real(let number): return String(number)
+        case .date(let date): return DateText.format(date)
+        case .data(let data): return data.base64EncodedString()
+        case .array, .dictionary: return JSONWriter.string(value.json, pretty: true)
+        }
+    }
+
+    /// What a listing shows for an item's value.
+    static func preview(_ item: PreferenceItem, limit: Int) -> String {
+        if let mask = item.mask {
+            return "•••••• (\(mask.length) \(item.type == .string ? "chars" : "bytes"), fingerprint \(mask.fingerprint))"
+        }
+        guard let value = item.value else { return "" }
+        switch value {
+        case .array, .dictionary:
+            let text = JSONWriter.string(value.json)
+            return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+        default:
+            return value.preview(limit: limit)
+        }
+    }
+}
