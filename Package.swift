@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisScanners"]),
         .executableTarget(name: "jarvis-agent", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
         .executableTarget(name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote"]),
-        .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore"]),
+        .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),
         .testTarget(

@@ -100,8 +100,8 @@ package final class AgentService: Sendable {
         let params = try Params(raw, method: "list", allowed: ["scanner", "container", "key", "reveal"])
         let query = ListQuery(
             scanner: try params.optionalString("scanner"),
-            container: try params.optionalString("container").map(GlobPattern.init),
-            key: try params.optionalString("key").map(GlobPattern.init),
+            container: try params.optionalString("container").map { GlobPattern($0) },
+            key: try params.optionalString("key").map { GlobPattern($0) },
             reveal: try params.bool("reveal"))
         if query.reveal, !hub.configuration.revealEnabled {
             throw JarvisHub.revealRefused(hub.configuration)

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// Runs the real `jarvis` and `jarvis-agent` binaries that `swift build` put beside the tests.
+enum Binaries {
+    /// The folder that holds the built executables.
+    static let folder: URL? = {
+        var candidates: [URL] = []
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: path))
+        }
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]))
+        for start in candidates {
+            var folder = start.deletingLastPathComponent()
+            for _ in 0..<6 {
+                if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("jarvis-agent").path) {
+                    return folder
+                }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }()
+
+    static func url(_ name: String) throws -> URL {
+        guard let folder else { throw HarnessError("the built executables were not found next to the tests; run `swift build` first") }
+        return folder.appendingPathComponent(name)
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The output of one finished command.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// A temporary sandbox: its own runtime folder (so agents of other tests are invisible) and
+/// its own data folders, removed at the end.
+final class Sandbox {
+    let root: URL
+    let runtime: URL
+    private var agents: [Process] = []
+
+    init() throws {
+        // Unix socket paths are limited to about 100 bytes: keep the root short.
+        root = URL(fileURLWithPath: "/tmp").appendingPathComponent("jv-\(UUID().uuidString.prefix(8))")
+        runtime = root.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        for agent in agents where agent.isRunning {
+            agent.terminate()
+            agent.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["JARVIS_RUNTIME_DIR"] = runtime.path
+        environment["NO_COLOR"] = "1"
+        environment.removeValue(forKey: "JARVIS_AGENT")
+        return environment
+    }
+
+    /// Starts `jarvis-agent` and waits until its discovery file appears.
+    @discardableResult
+    func startAgent(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = try Binaries.url("jarvis-agent")
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        agents.append(process)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
+            if files.contains("\(process.processIdentifier).json") { return process }
+            if !process.isRunning {
+                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                throw HarnessError("jarvis-agent exited at start: \(message)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw HarnessError("jarvis-agent did not publish its discovery file within 20 s")
+    }
+
+    /// Runs `jarvis` to completion.
+    func jarvis(_ arguments: String...) throws -> CommandResult {
+        try run(Binaries.url("jarvis"), arguments)
+    }
+
+    func run(_ executable: URL, _ arguments: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both pipes before waiting, so a large output cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Writes a property list suite file.
+    func writeSuite(_ name: String, in folder: URL, _ values: [String: Any]) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+        try data.write(to: folder.appendingPathComponent("\(name).plist"))
+    }
+
+    /// Reads a property list suite file back.
+    func readSuite(_ name: String, in folder: URL) throws -> [String: Any] {
+        let data = try Data(contentsOf: folder.appendingPathComponent("\(name).plist"))
+        return try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] ?? [:]
+    }
+}
