@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import JarvisCore
+
+/// A blocking line client for the CLI and tests: send a line, wait for lines back.
+///
+/// One thread may wait in `receiveLine` while another sends; `close()` from any thread wakes
+/// a waiting reader, which then sees end of file.
+package final class LineClient: Sendable {
+    /// Where the client is connected.
+    package let endpoint: Endpoint
+    private let socket: Socket
+    private let timeout: Duration?
+    private let reader: Locked<LineFramer>
+    private let writer = Locked(())
+    private let closed = Locked(false)
+
+    /// Connects, waiting at most `timeout` for the agent to accept.
+    ///
+    /// - Parameters:
+    ///   - timeout: also bounds how long `send` waits for an agent that stopped reading.
+    ///   - maxLineLength: the longest line `receiveLine` accepts; dumps can be large.
+    /// - Throws: `SocketError`, e.g. `connect to /x.sock failed: No such file or directory (is the agent running?)`.
+    package init(endpoint: Endpoint, timeout: Duration?, maxLineLength: Int = 64 << 20) throws(SocketError) {
+        self.endpoint = endpoint
+        self.timeout = timeout
+        socket = try Socket.connect(to: endpoint, timeout: timeout)
+        reader = Locked(LineFramer(maxLineLength: maxLineLength))
+        do {
+            try socket.setNonBlocking()
+        } catch {
+            socket.close()
+            throw error
+        }
+    }
+
+    deinit {
+        socket.close()
+    }
+
+    /// Sends `line` followed by `\n`, waiting while the agent's buffer is full.
+    ///
+    /// - Throws: `SocketError`; `errno` is `ETIMEDOUT` after the init timeout, `EPIPE` if the
+    ///   agent went away.
+    package func send(_ line: [UInt8]) throws(SocketError) {
+        let outcome = writer.withLock { _ in
+            Result { () throws(SocketError) in try socket.writeAll(line + [0x0A], timeout: timeout) }
+        }
+        if case .failure(var error) = outcome {
+            error.target = endpoint.target
+            throw error
+        }
+    }
+
+    /// Waits for the next line (without its `\n`).
+    ///
+    /// - Parameter timeout: nil waits for ever.
+    /// - Returns: the line, or nil at end of file (the agent closed or reset the connection).
+    /// - Throws: `SocketError` with `errno` `ETIMEDOUT` when nothing complete arrived in time,
+    ///   or when the line is longer than `maxLineLength`.
+    package func receiveLine(timeout: Duration?) throws(SocketError) -> [UInt8]? {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        let outcome = reader.withLock { framer in
+            Result { () throws(SocketError) in try receive(into: &framer, until: deadline) }
+        }
+        switch outcome {
+        case .success(let line):
+            return line
+        case .failure(var error):
+            error.target = endpoint.target
+            throw error
+        }
+    }
+
+    /// Ends the connection; a thread waiting in `receiveLine` gets nil. Idempotent.
+    package func close() {
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        // Shutdown wakes a blocked reader; the descriptor itself is released in `deinit`, once
+        // no thread can be using it.
+        if first { socket.shutdown() }
+    }
+
+    private func receive(into framer: inout LineFramer, until deadline: ContinuousClock.Instant?)
+        throws(SocketError) -> [UInt8]?
+    {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            do {
+                if let line = try framer.nextLine() { return line }
+            } catch {
+                throw SocketError(operation: "receive", errno: EMSGSIZE, detail: error.description)
+            }
+            guard try socket.wait(for: Int16(POLLIN), until: deadline) else {
+                throw SocketError(operation: "receive", errno: ETIMEDOUT, detail: "no reply in time; is the agent busy?")
+            }
+            let outcome = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(SocketError) in try socket.read(into: raw) }
+            }
+            switch outcome {
+            case .success(0):
+                return nil
+            case .success(let count):
+                chunk.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            case .failure(let error) where error.isWouldBlock:
+                continue
+            case .failure(let error):
+                if error.errno == ECONNRESET { return nil }
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+extension LineServer {
+    /// Runs on the accept thread: waits on every listener and the wake pipe with no timeout.
+    func acceptLoop(listeners: [Listener], wake: WakePipe) {
+        var fds = listeners.map { pollfd(fd: $0.socket.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+        fds.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
+        while state.current.phase == .running {
+            for index in fds.indices { fds[index].revents = 0 }
+            let ready = Socket.poll(&fds, fds.count, -1)
+            if ready < 0 {
+                if Socket.errno == EINTR { continue }
+                break
+            }
+            if fds[listeners.count].revents != 0 { wake.drain() }
+            for (index, listener) in listeners.enumerated() where fds[index].revents != 0 {
+                acceptPending(on: listener)
+            }
+        }
+        for listener in listeners {
+            listener.socket.close()
+        }
+        state.withLock { state in
+            state.acceptorWake?.close()
+            state.acceptorWake = nil
+        }
+    }
+
+    /// Accepts every connection waiting on `listener`.
+    private func acceptPending(on listener: Listener) {
+        while state.current.phase == .running {
+            let client: Socket
+            let peer: String
+            do {
+                (client, peer) = try listener.socket.accept()
+            } catch {
+                switch error.errno {
+                case ECONNABORTED?:
+                    continue
+                case EMFILE?, ENFILE?, ENOBUFS?, ENOMEM?:
+                    // The listener stays readable, so without a pause this thread would spin
+                    // until a descriptor frees up.
+                    Thread.sleep(forTimeInterval: 0.1)
+                    return
+                default:
+                    return
+                }
+            }
+            admit(client, peer: peer, endpoint: listener.endpoint)
+        }
+    }
+
+    /// Registers a new client and starts its thread, or refuses it when the server is full.
+    private func admit(_ client: Socket, peer: String, endpoint: Endpoint) {
+        let wake: WakePipe
+        do {
+            try client.setNonBlocking()
+            wake = try WakePipe.make()
+        } catch {
+            client.close()
+            return
+        }
+        let admitted = state.withLock { state -> LineConnection? in
+            guard state.phase == .running, state.connections.count < limits.maxConnections else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            let connection = LineConnection(
+                id: id, endpoint: endpoint, peer: peer, socket: client, wake: wake,
+                maxPendingOutputBytes: limits.maxPendingOutputBytes
+            )
+            state.connections[id] = connection
+            state.workers[id] = Worker()
+            return connection
+        }
+        guard let connection = admitted else {
+            wake.close()
+            refuse(client)
+            return
+        }
+        let thread = Thread { [self] in
+            serve(connection)
+        }
+        thread.name = "jarvis-connection-\(connection.id)"
+        thread.start()
+    }
+
+    /// Sends the refusal line if the socket takes it at once, then closes.
+    private func refuse(_ client: Socket) {
+        if let refusalLine {
+            _ = try? client.writeAll(refusalLine + [0x0A], timeout: .milliseconds(100))
+        }
+        client.close()
+    }
+
+    /// Runs on a connection's own thread from its first line to `session.closed`.
+    private func serve(_ connection: LineConnection) {
+        state.withLock { $0.workers[connection.id]?.thread = ObjectIdentifier(Thread.current) }
+        let session = makeSession(connection)
+        let worker = LineConnectionWorker(connection: connection, limits: limits)
+        _ = worker.run(session: session)
+        let finished = state.withLock { state -> Worker? in
+            state.connections[connection.id] = nil
+            return state.workers.removeValue(forKey: connection.id)
+        }
+        session.closed(connection)
+        finished?.done.signal()
+    }
+}

@@ -1,0 +1,179 @@
+import Dispatch
+import Foundation
+import JarvisCore
+
+/// Serves line-delimited connections on Unix and TCP endpoints for the agent inside a host app.
+///
+/// Threading: one accept thread for all endpoints plus one thread per connection, all
+/// Foundation `Thread`s: never the main thread and never the Swift concurrency pool, which must
+/// not be blocked by I/O. Every thread sleeps in `poll` with a wake pipe and no timeout unless
+/// an idle timeout is set, so an idle server uses no CPU. Call `stop()` before dropping the
+/// server: its threads keep it alive until then.
+package final class LineServer: Sendable {
+    /// The endpoints asked for; see `boundEndpoints` for the real TCP ports.
+    package let endpoints: [Endpoint]
+    /// The limits applied to every connection.
+    package let limits: LineServerLimits
+    /// Sent (plus `\n`) to a client refused because `maxConnections` are being served.
+    package let refusalLine: [UInt8]?
+
+    let makeSession: @Sendable (LineConnection) -> any LineSession
+    let state = Locked(State())
+
+    /// How long `stop()` waits for threads to finish before returning anyway.
+    static let stopTimeout: Duration = .seconds(2)
+
+    struct State {
+        enum Phase { case idle, starting, running, stopped }
+        var phase = Phase.idle
+        var listeners: [Listener] = []
+        var boundEndpoints: [Endpoint] = []
+        var connections: [UInt64: LineConnection] = [:]
+        var workers: [UInt64: Worker] = [:]
+        var nextID: UInt64 = 1
+        /// Guarded so that `stop()` never signals a pipe the accept thread already closed.
+        var acceptorWake: WakePipe?
+        var acceptorDone: DispatchSemaphore?
+    }
+
+    struct Listener: Sendable {
+        var socket: Socket
+        var endpoint: Endpoint
+        /// The socket file created for a Unix endpoint, removed on stop if still ours.
+        var socketFile: (path: String, identity: FileStatus)?
+    }
+
+    struct Worker {
+        var thread: ObjectIdentifier?
+        var done = DispatchSemaphore(value: 0)
+    }
+
+    /// Creates a server; nothing is bound until `start()`.
+    ///
+    /// - Parameters:
+    ///   - refusalLine: sent to clients over `limits.maxConnections` before closing them.
+    ///   - makeSession: called on each new connection's own thread before its first line.
+    package init(
+        endpoints: [Endpoint],
+        limits: LineServerLimits = LineServerLimits(),
+        refusalLine: [UInt8]? = nil,
+        makeSession: @escaping @Sendable (LineConnection) -> any LineSession
+    ) {
+        self.endpoints = endpoints
+        self.limits = limits
+        self.refusalLine = refusalLine
+        self.makeSession = makeSession
+    }
+
+    /// Binds every endpoint and starts accepting on a background thread; returns once listening.
+    ///
+    /// - Throws: `SocketError` if any endpoint cannot be bound (nothing stays bound then), or
+    ///   if the server was already started.
+    package func start() throws(SocketError) {
+        let fresh = state.withLock { state in
+            defer { if state.phase == .idle { state.phase = .starting } }
+            return state.phase == .idle
+        }
+        guard fresh else {
+            throw SocketError(operation: "start", detail: "a server starts only once; create a new one")
+        }
+        var listeners: [Listener] = []
+        let wake: WakePipe
+        do throws(SocketError) {
+            for endpoint in endpoints {
+                let socket = try Socket.listen(on: endpoint)
+                var listener = Listener(socket: socket, endpoint: endpoint)
+                if case .unix(let path) = endpoint, let identity = Socket.socketFileIdentity(at: path) {
+                    listener.socketFile = (path, identity)
+                }
+                listeners.append(listener)
+            }
+            wake = try WakePipe.make()
+        } catch {
+            Self.release(listeners)
+            state.withLock { $0.phase = .idle }
+            throw error
+        }
+        let done = DispatchSemaphore(value: 0)
+        let started = state.withLock { state -> Bool in
+            guard state.phase == .starting else { return false }
+            state.phase = .running
+            state.listeners = listeners
+            state.boundEndpoints = listeners.map(\.boundEndpoint)
+            state.acceptorWake = wake
+            state.acceptorDone = done
+            return true
+        }
+        guard started else {
+            // `stop()` ran meanwhile.
+            Self.release(listeners)
+            wake.close()
+            throw SocketError(operation: "start", detail: "the server was stopped while starting")
+        }
+        let thread = Thread { [self, listeners] in
+            acceptLoop(listeners: listeners, wake: wake)
+            done.signal()
+        }
+        thread.name = "jarvis-accept"
+        thread.start()
+    }
+
+    /// The endpoints actually listening, with the real port where port 0 was asked for.
+    package var boundEndpoints: [Endpoint] {
+        state.current.boundEndpoints
+    }
+
+    /// Connections currently being served.
+    package var connectionCount: Int {
+        state.current.connections.count
+    }
+
+    /// Stops accepting, closes every connection (without waiting for slow peers) and removes
+    /// the Unix socket files this server created.
+    ///
+    /// Idempotent and safe from any thread, including inside a session callback. Waits up to
+    /// two seconds for the server's threads, so that when it returns descriptors are released
+    /// and `closed` has been called for every session, unless a session callback is stuck.
+    package func stop() {
+        let me = ObjectIdentifier(Thread.current)
+        let snapshot = state.withLock { state -> (State, [DispatchSemaphore])? in
+            let wasRunning = state.phase == .running
+            state.phase = .stopped
+            guard wasRunning else { return nil }
+            state.acceptorWake?.signal()
+            let waits = state.workers.values.filter { $0.thread != me }.map(\.done)
+            return (state, waits)
+        }
+        guard let (stopped, waits) = snapshot else { return }
+        for listener in stopped.listeners {
+            if let file = listener.socketFile {
+                Socket.removeSocketFile(at: file.path, ifStill: file.identity)
+            }
+        }
+        for connection in stopped.connections.values {
+            connection.requestClose(.serverStopped)
+        }
+        let deadline = DispatchTime.now() + .milliseconds(Int(PollTimeout.milliseconds(Self.stopTimeout)))
+        _ = stopped.acceptorDone?.wait(timeout: deadline)
+        for done in waits {
+            _ = done.wait(timeout: deadline)
+        }
+    }
+
+    static func release(_ listeners: [Listener]) {
+        for listener in listeners {
+            listener.socket.close()
+            if let file = listener.socketFile {
+                Socket.removeSocketFile(at: file.path, ifStill: file.identity)
+            }
+        }
+    }
+}
+
+extension LineServer.Listener {
+    /// The endpoint with the port the system chose when port 0 was asked for.
+    var boundEndpoint: Endpoint {
+        guard case .tcp(let host, 0) = endpoint, let port = socket.boundPort else { return endpoint }
+        return .tcp(host: host, port: port)
+    }
+}

@@ -1,0 +1,25 @@
+/// What the layer above (JSON-RPC) plugs into a `LineServer`: one session per connection.
+///
+/// Rules for implementers:
+/// - Every method is called on the connection's own thread, never the main thread and never
+///   the Swift concurrency pool, one call at a time and in order. A slow `received` delays only
+///   that connection.
+/// - Reply with `connection.send(_:)`, from this thread or any other; it never blocks.
+/// - The server holds no lock while calling these methods, so they may call back into the
+///   connection or the server (even `stop()`).
+///
+/// ```swift
+/// final class Echo: LineSession {
+///     func received(line: [UInt8], on connection: LineConnection) { connection.send(line) }
+///     func lineTooLong(on connection: LineConnection) -> [UInt8]? { Array("too long".utf8) }
+///     func closed(_ connection: LineConnection) {}
+/// }
+/// ```
+package protocol LineSession: AnyObject, Sendable {
+    /// Called on the connection's own thread, one line at a time, in order; `line` has no `\n`.
+    func received(line: [UInt8], on connection: LineConnection)
+    /// The peer sent a line over the limit: the server will send `reply` if non-nil then close.
+    func lineTooLong(on connection: LineConnection) -> [UInt8]?
+    /// The connection is gone (see `connection.closeReason`); the last call for it.
+    func closed(_ connection: LineConnection)
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Socket {
+    /// Connects to an agent, giving up after `timeout` (nil waits as long as the system does).
+    ///
+    /// - Returns: a connected socket in blocking mode.
+    /// - Throws: `SocketError` with a hint, e.g. `connect to /x.sock failed: No such file or
+    ///   directory (is the agent running?)`; `errno` is `ETIMEDOUT` when the timeout passed.
+    package static func connect(to endpoint: Endpoint, timeout: Duration?) throws(SocketError) -> Socket {
+        let address = try resolve(endpoint, operation: "connect")
+        let fd = socket(address.family)
+        guard fd >= 0 else { throw .system("socket", target: endpoint.target) }
+        let socket = Socket(fileDescriptor: fd)
+        do throws(SocketError) {
+            if case .tcp = endpoint { setNoDelay(fd) }
+            try socket.setNonBlocking()
+            let deadline = timeout.map { ContinuousClock.now + $0 }
+            let result = address.withSockaddr { connect(fd, $0, $1) }
+            if result != 0 {
+                let code = Socket.errno
+                guard code == EINPROGRESS || code == EINTR else {
+                    throw SocketError(operation: "connect", target: endpoint.target, errno: code,
+                                      detail: connectHint(code, endpoint))
+                }
+                guard try socket.wait(for: Int16(POLLOUT), until: deadline) else {
+                    throw SocketError(operation: "connect", target: endpoint.target, errno: ETIMEDOUT,
+                                      detail: "no answer in time; is the agent busy or stopped?")
+                }
+                let pending = getsockopt(fd, SOL_SOCKET, SO_ERROR) ?? Socket.errno
+                guard pending == 0 else {
+                    throw SocketError(operation: "connect", target: endpoint.target, errno: pending,
+                                      detail: connectHint(pending, endpoint))
+                }
+            }
+            try socket.setNonBlocking(false)
+        } catch {
+            socket.close()
+            throw error
+        }
+        return socket
+    }
+
+    private static func connectHint(_ code: Int32, _ endpoint: Endpoint) -> String? {
+        switch (code, endpoint) {
+        case (ENOENT, .unix): "is the agent running?"
+        case (ECONNREFUSED, .unix): "is the agent running? the socket file may be left over from one that stopped"
+        case (ECONNREFUSED, .tcp): "is the agent running and listening on this port?"
+        case (EACCES, .unix), (EPERM, .unix): "the socket belongs to another user; run as that user"
+        case (EAGAIN, .unix): "the agent is not accepting connections fast enough; try again"
+        case (ENETUNREACH, .tcp), (EHOSTUNREACH, .tcp): "check the address and the network"
+        default: nil
+        }
+    }
+}
