@@ -6,6 +6,11 @@ import JarvisScanners
 
 signal(SIGPIPE, SIG_IGN)
 
+/// Prints a line at once, even when standard output is a pipe.
+func announce(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 func fail(_ message: String, status: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data("jarvis-agent: \(message)\n".utf8))
     exit(status)
@@ -58,11 +63,10 @@ do {
     fail(error.message)
 }
 
-print("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.socketPath)")
-if let demoFolder { print("demo data in \(demoFolder.path)") }
-print(configuration.editingEnabled ? "editing: on" : "editing: off (read-only)")
-print("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
-fflush(stdout)
+announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.socketPath)")
+if let demoFolder { announce("demo data in \(demoFolder.path)") }
+announce(configuration.editingEnabled ? "editing: on" : "editing: off (read-only)")
+announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
 var signalSources: [DispatchSourceSignal] = []
 for signalNumber in [SIGINT, SIGTERM] {

@@ -7,7 +7,12 @@ final class AgentSession: LineSession {
 
     init(service: AgentService, connection: LineConnection) {
         self.service = service
-        state = AgentSessionState(transport: connection.transportName, peer: connection.peer)
+        let transport: String
+        switch connection.endpoint {
+        case .unix: transport = "unix"
+        case .tcp: transport = "tcp"
+        }
+        state = AgentSessionState(transport: transport, peer: connection.peer)
     }
 
     func received(line: [UInt8], on connection: LineConnection) {

@@ -86,7 +86,7 @@ public final class JarvisAgent: Sendable {
             throw JarvisError(.storage, "cannot serve on \(socketPath): \(error)")
         }
         record = AgentRecord(
-            pid: identity.pid, name: identity.name, socket: socketPath, started: DateText.format(Date()),
+            pid: identity.pid, name: identity.name, socket: socketPath, started: DateText.format(Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
             platform: identity.platform)
         do {
             try AgentDirectory.publish(record, at: recordURL)

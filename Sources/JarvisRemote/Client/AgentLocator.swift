@@ -14,10 +14,11 @@ public enum AgentLocator {
         let chosen = selector ?? environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
         if let chosen {
             if chosen.hasPrefix("tcp://") || chosen.hasPrefix("unix://") || chosen.contains("/") {
-                guard let endpoint = Endpoint(parsing: chosen) else {
-                    throw JarvisError(.invalidParams, "'\(chosen)' is not an agent address (use a name, a pid, a socket path or tcp://host:port)")
+                do {
+                    return try Endpoint(parsing: chosen)
+                } catch {
+                    throw JarvisError(.invalidParams, "'\(chosen)' is not an agent address: \(error)")
                 }
-                return endpoint
             }
             let running = AgentDirectory.running(environment: environment)
             let matches = running.filter { String($0.pid) == chosen || $0.name == chosen }

@@ -2,7 +2,7 @@
 ///
 /// The text form (`unix:///path`, `tcp://host:port`, `tcp://[::1]:port`) is what the CLI and
 /// the runtime folder use, and `description` produces text that `init(parsing:)` reads back.
-package enum Endpoint: Sendable, Hashable, CustomStringConvertible {
+public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// A Unix domain socket at an absolute path; the default, reachable only on this machine.
     case unix(path: String)
     /// A TCP socket; `host` is an IP literal or `localhost`, and port 0 asks for any free port.
@@ -30,7 +30,7 @@ package enum Endpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The text form, readable by `init(parsing:)`.
-    package var description: String {
+    public var description: String {
         switch self {
         case .unix(let path):
             "unix://\(path)"

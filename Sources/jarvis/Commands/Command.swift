@@ -1,7 +1,7 @@
 import JarvisCore
 
 /// One `jarvis` subcommand: its help text and what it does.
-protocol Command {
+protocol Command: Sendable {
     /// The word typed after `jarvis`.
     static var name: String { get }
     /// One line for `jarvis help`.

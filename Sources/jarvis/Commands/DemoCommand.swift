@@ -24,9 +24,9 @@ enum DemoCommand: Command {
             Terminal.out(demos.isEmpty ? "No demo agent is running." : "Stopped \(demos.count) demo agent(s).")
             return
         }
-        let record = try existingDemo() ?? launch()
+        let record = try existingDemo() ?? (try launch())
         Terminal.out(Terminal.bold("Demo agent \(record.name) runs as pid \(record.pid).") + "\n")
-        var listing = Arguments([])
+        var listing = Arguments.empty
         let demoContext = Context(agent: String(record.pid))
         try ListCommand.run(&listing, context: demoContext)
         Terminal.out(

@@ -17,7 +17,7 @@ enum HelpCommand: Command {
     }
 
     static var overview: String {
-        let width = commands.map(\.name.count).max() ?? 8
+        let width = commands.map { $0.name.count }.max() ?? 8
         let lines = commands.map { "  " + Terminal.pad($0.name, width + 3) + $0.summary }.joined(separator: "\n")
         return """
             jarvis: inspect and edit the preferences of a running program.
