@@ -54,11 +54,6 @@ extension JarvisError {
         JarvisError(.notFound, "no key '\(key)' in '\(container)'")
     }
 
-    /// The answer for a container the client may not see, identical whether or not it exists.
-    package static func noContainer(_ container: String, scanner: String) -> JarvisError {
-        JarvisError(.notFound, "no container '\(container)' in scanner '\(scanner)' (run `jarvis ls` to see what exists)")
-    }
-
     /// The answer for an unknown or disabled scanner.
     package static func noScanner(_ scanner: String) -> JarvisError {
         JarvisError(.notFound, "no scanner '\(scanner)' (run `jarvis ls` to see the scanners)")

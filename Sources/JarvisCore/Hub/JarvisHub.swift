@@ -162,10 +162,8 @@ public final class JarvisHub: Sendable {
         if let reason = scanner.info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
-        guard rules.shows(container: address.container) else {
-            throw .noContainer(address.container, scanner: address.scanner)
-        }
-        guard rules.shows(key: address.key) else {
+        // A hidden container answers exactly like one that does not exist.
+        guard rules.shows(container: address.container), rules.shows(key: address.key) else {
             throw .noKey(address.key, in: address.container)
         }
         let containers: [ContainerInfo]

@@ -20,7 +20,7 @@ enum SetCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
-        let chosen = ValueText.typeFlags.filter { arguments.flag($0.flag) }
+        let chosen = ValueText.typeFlags.filter { $0.flag != "--json" && arguments.flag($0.flag) }
         let expected = arguments.option("--expect")
         // `--json` is also the global output flag; for set it can only mean the value's type.
         let jsonValue = context.json
