@@ -5,7 +5,7 @@ import Testing
 @testable import JarvisRemote
 
 /// Serialized because the descriptor-leak test counts the whole process's descriptors.
-@Suite(.serialized) final class LineServerTests {
+@Suite(.serialized) struct LineServerTests {
     let folder: TemporaryFolder
     let events = Locked<[String]>([])
 
