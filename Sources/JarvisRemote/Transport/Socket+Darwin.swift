@@ -136,7 +136,10 @@ extension Socket {
     static func fileStatus(_ path: String) -> FileStatus? {
         var info = stat()
         guard Darwin.lstat(path, &info) == 0 else { return nil }
-        return FileStatus(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), mode: UInt32(info.st_mode))
+        // `dev_t` is a signed 32-bit value here; keep its bits rather than trap on a negative one.
+        return FileStatus(
+            device: UInt64(UInt32(bitPattern: info.st_dev)), inode: UInt64(info.st_ino), mode: UInt32(info.st_mode)
+        )
     }
 
     static func errorMessage(_ code: Int32) -> String {
