@@ -134,6 +134,13 @@ private func parseError(_ bytes: [UInt8]) -> JSONParseError? {
         #expect(parseError([0x22, 0xFF, 0x22])?.message.contains("invalid UTF-8") == true)
         #expect(parseError("\"a\nb\"")?.message.contains("control character") == true)
         #expect(parseError("[1] 2")?.message.contains("after the JSON value") == true)
+        #expect(parseError(#""\q""#)?.message.hasPrefix("invalid escape '\\q'") == true)
+        #expect(parseError("\"\u{1}\"")?.message.contains("write it as \\u0001") == true)
+        #expect(parseError("\"\t\"")?.message.contains("write it as \\t") == true)
+        #expect(parseError("1.")?.message == "expected a digit after the decimal point")
+        let hugeKey = String(repeating: "k", count: 100_000)
+        let duplicate = parseError("{\"\(hugeKey)\":1,\"\(hugeKey)\":2}")
+        #expect(duplicate.map { $0.message.count < 200 } == true)
     }
 
     @Test func rejectsDeepNestingWithoutCrashing() {
