@@ -24,7 +24,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public init?(_ value: Double) {
         guard value.isFinite else { return nil }
         var text = value.description
-        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+        if !text.utf8.contains(where: Self.marksReal) {
             text += ".0"
         }
         guard Self.isValid(text) else { return nil }
@@ -48,7 +48,12 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the literal has no fraction and no exponent.
     public var isInteger: Bool {
-        !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        !text.utf8.contains(where: Self.marksReal)
+    }
+
+    /// Whether `byte` starts a fraction or an exponent, which make a literal a real number.
+    private static func marksReal(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
     }
 
     /// The value as an `Int64`, only when the literal is an integer that fits exactly.

@@ -15,7 +15,9 @@ public enum JSONParser {
     ///
     /// - Parameters:
     ///   - bytes: UTF-8 JSON text; a byte order mark is not accepted.
-    ///   - maxDepth: How many arrays and objects may nest inside one another.
+    ///   - maxDepth: How many arrays and objects may nest inside one another. Raise it with
+    ///     care: a much deeper value can overflow the stack later, when it is written,
+    ///     compared or destroyed, since those walk it recursively.
     /// - Throws: ``JSONParseError`` naming the first problem and its position.
     public static func parse(
         _ bytes: UnsafeRawBufferPointer,

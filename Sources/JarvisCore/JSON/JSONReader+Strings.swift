@@ -69,8 +69,9 @@ extension JSONReader {
         case UInt8(ascii: "u"):
             return try decodeUnicodeEscape(at: index)
         case let other:
+            let shown = other >= 0x21 && other < 0x7F ? "'\\\(Character(Unicode.Scalar(other)))'" : describe(other)
             throw error(
-                "invalid escape '\\\(other < 0x80 && other >= 0x20 ? String(Unicode.Scalar(other)) : describe(other))'; "
+                "invalid escape \(shown) after a backslash; "
                     + "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX",
                 at: index
             )
@@ -86,16 +87,19 @@ extension JSONReader {
         var end = index + 6
         switch unit {
         case 0xD800...0xDBFF:
-            guard end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\\"), bytes[end + 1] == UInt8(ascii: "u") else {
+            guard end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\\"), bytes[end + 1] == UInt8(ascii: "u")
+            else {
                 throw error(
-                    "lone high surrogate \\u\(hex(unit)); it must be followed by a low surrogate escape \\uDC00-\\uDFFF",
+                    "lone high surrogate \\u\(hex(unit)); "
+                        + "it must be followed by a low surrogate escape \\uDC00-\\uDFFF",
                     at: index
                 )
             }
             let low = try hexQuad(at: end + 2)
             guard (0xDC00...0xDFFF).contains(low) else {
                 throw error(
-                    "lone high surrogate \\u\(hex(unit)); it is followed by \\u\(hex(low)), not a low surrogate \\uDC00-\\uDFFF",
+                    "lone high surrogate \\u\(hex(unit)); "
+                        + "it is followed by \\u\(hex(low)), not a low surrogate \\uDC00-\\uDFFF",
                     at: index
                 )
             }
@@ -159,10 +163,17 @@ extension JSONReader {
         if byte == 0 {
             return error("NUL byte inside a string; write it as \\u0000", at: index)
         }
-        let hex = String(byte, radix: 16, uppercase: true)
-        let escape = byte == UInt8(ascii: "\n") ? "\\n" : byte == UInt8(ascii: "\t") ? "\\t" : byte == UInt8(ascii: "\r") ? "\\r"
-            : "\\u00\(hex.count == 1 ? "0" : "")\(hex)"
-        return error("unescaped control character (byte 0x\(hex.count == 1 ? "0" : "")\(hex)) inside a string; write it as \(escape)", at: index)
+        let escape: String
+        switch byte {
+        case UInt8(ascii: "\n"): escape = "\\n"
+        case UInt8(ascii: "\r"): escape = "\\r"
+        case UInt8(ascii: "\t"): escape = "\\t"
+        default: escape = "\\u00" + String(describe(byte).suffix(2))
+        }
+        return error(
+            "unescaped control character (\(describe(byte))) inside a string; write it as \(escape)",
+            at: index
+        )
     }
 
     /// Checks the multi-byte UTF-8 sequence starting at `index` (RFC 3629: no overlong forms,

@@ -169,11 +169,11 @@ struct JSONReader {
         let keyOffset = position
         let key = try readString()
         if objects[objects.count - 1].index(forKey: key) != nil {
-            throw error("duplicate key \(JSONWriter.string(.string(key))) in object; each key may appear only once", at: keyOffset)
+            throw error("duplicate key \(quoted(key)) in object; each key may appear only once", at: keyOffset)
         }
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-            throw error("expected ':' after object key \(JSONWriter.string(.string(key)))")
+            throw error("expected ':' after object key \(quoted(key))")
         }
         position += 1
         pendingKeys.append(key)
@@ -216,9 +216,10 @@ struct JSONReader {
             guard isDigit(at: position) else { throw error("expected a digit after the decimal point") }
             skipDigits()
         }
-        if position < bytes.count && (bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")) {
+        if position < bytes.count && (bytes[position] | 0x20) == UInt8(ascii: "e") {
             position += 1
-            if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+            let sign = position < bytes.count ? bytes[position] : 0
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
                 position += 1
             }
             guard isDigit(at: position) else { throw error("expected a digit in the exponent") }
@@ -252,6 +253,13 @@ struct JSONReader {
     /// An error at the current position, or at `offset` when the problem started earlier.
     func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
         JSONParseError(message, at: offset ?? position, in: bytes)
+    }
+
+    /// A key as JSON for a message, shortened so a hostile megabyte key cannot bloat the error.
+    private func quoted(_ key: String) -> String {
+        let limit = 80
+        guard key.count > limit else { return JSONWriter.string(.string(key)) }
+        return JSONWriter.string(.string(String(key.prefix(limit)))) + "..."
     }
 
     /// Names a byte for a message: printable ASCII as itself, anything else in hex.
