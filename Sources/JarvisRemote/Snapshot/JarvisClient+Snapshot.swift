@@ -1,0 +1,85 @@
+import Foundation
+import JarvisCore
+
+extension JarvisClient {
+    /// The stored values matching the filters, as a snapshot, and the masked secrets it left out.
+    /// - Parameter reveal: ask for secrets' values (the agent refuses when it does not allow it).
+    public func snapshot(
+        scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false
+    ) throws(JarvisError) -> (snapshot: JarvisSnapshot, leftOut: [PreferenceItem]) {
+        let listed = try list(scanner: scanner, container: container, key: key, reveal: reveal)
+        let stored = listed.items.filter { $0.layer == .stored }
+        var agent: JSONObject = [:]
+        for field in ["agent", "pid", "platform"] {
+            if let value = hello[field] { agent[field == "agent" ? "name" : field] = value }
+        }
+        let snapshot = JarvisSnapshot(agent: agent, exported: Date(), items: stored.filter { $0.value != nil })
+        return (snapshot, stored.filter { $0.value == nil })
+    }
+
+    /// What importing `snapshot` would do: compares it with the live values (revealing
+    /// secrets where the agent allows it, so they compare by value).
+    public func importPlan(for snapshot: JarvisSnapshot) throws(JarvisError) -> SnapshotImport.Plan {
+        let canReveal = hello["capabilities"]?["reveal"] == .bool(true)
+        var live: [PreferenceItem] = []
+        for scanner in Set(snapshot.items.map(\.address.scanner)).sorted() {
+            do {
+                live += try list(scanner: scanner, reveal: canReveal).items.filter { $0.layer == .stored }
+            } catch let error where error.code == .notFound {
+                continue  // The scanner is not here; its items will be refused one by one.
+            }
+        }
+        let wanted = Set(snapshot.items.map(\.address))
+        return SnapshotImport.Plan(diff: SnapshotDiff(from: live.filter { wanted.contains($0.address) }, to: snapshot.items))
+    }
+
+    /// Applies a plan item by item, each write sending the revision the plan saw.
+    ///
+    /// - Parameter atomic: on the first refusal, stop and put back what was already changed
+    ///   (each undo sends the revision its write returned, so it never overwrites a change
+    ///   somebody else made meanwhile); false applies what it can and keeps it.
+    /// - Returns: what was changed, skipped, refused and, after a refusal, restored.
+    public func apply(_ plan: SnapshotImport.Plan, atomic: Bool = true) -> SnapshotImport.Report {
+        var report = SnapshotImport.Report()
+        report.unchanged = plan.diff.unchanged.map(\.address)
+        var done: [(before: PreferenceItem?, after: PreferenceItem)] = []
+        let steps: [(before: PreferenceItem?, item: PreferenceItem)] =
+            plan.diff.added.map { (nil, $0) } + plan.diff.changed.map { ($0.old, $0.new) }
+        for (index, step) in steps.enumerated() {
+            guard let value = step.item.value else { continue }
+            do {
+                let written = try set(step.item.address, to: value, expectedRevision: step.before?.revision)
+                done.append((step.before, written))
+                if step.before == nil { report.added.append(written.address) } else { report.changed.append(written.address) }
+            } catch {
+                report.refused.append(.init(address: step.item.address, error: error))
+                if atomic {
+                    report.notAttempted = steps[(index + 1)...].map(\.item.address)
+                    rollBack(done, into: &report)
+                    return report
+                }
+            }
+        }
+        return report
+    }
+
+    private func rollBack(_ done: [(before: PreferenceItem?, after: PreferenceItem)], into report: inout SnapshotImport.Report) {
+        report.rolledBack = true
+        for step in done.reversed() {
+            let address = step.after.address
+            do throws(JarvisError) {
+                if let before = step.before {
+                    guard let value = before.value else {
+                        throw JarvisError(.unauthorized, "the old value is a masked secret this agent did not reveal")
+                    }
+                    try set(address, to: value, expectedRevision: step.after.revision)
+                } else {
+                    try delete(address, expectedRevision: step.after.revision)
+                }
+                report.restored.append(address)
+            } catch {
+                report.notRestored.append(.init(address: address, error: error))
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+
+/// `jarvis diff A B`: how two snapshots, or a snapshot and a live agent, differ.
+enum DiffCommand: Command {
+    static let name = "diff"
+    static let summary = "compare two snapshots, or a snapshot and a live agent"
+    static let usage = """
+        jarvis diff A B [CONTAINER] [--scanner ID] [--key GLOB] [--exit-code] [--json]
+
+          A and B are each a snapshot file (from `jarvis export`), `agent:NAME` or `agent:PID`
+          for a running agent, or `-` for the agent other commands would use (--agent,
+          JARVIS_AGENT, or the only one running). Lines show what B has that A has not:
+            + added in B    - missing from B    ~ changed (A's value → B's value)
+          The filters apply to both sides. --exit-code exits 1 when the sides differ.
+        """
+
+    static func run(_ arguments: inout Arguments, context: Context) throws {
+        let filters = SnapshotSide.Filters(
+            scanner: arguments.option("--scanner"), container: nil, key: arguments.option("--key"))
+        let exitCode = arguments.flag("--exit-code")
+        try arguments.finish(maxPositionals: 3, command: name)
+        guard arguments.positionals.count >= 2 else { throw UsageError("diff needs two sides, A and B", command: name) }
+        var both = filters
+        if arguments.positionals.count == 3 {
+            let text = arguments.positionals[2]
+            if let colon = text.firstIndex(of: ":") {
+                both.scanner = String(text[..<colon])
+                both.container = String(text[text.index(after: colon)...])
+            } else {
+                both.container = text
+            }
+        }
+        let first = try SnapshotSide.load(arguments.positionals[0], filters: both, context: context)
+        let second = try SnapshotSide.load(arguments.positionals[1], filters: both, context: context)
+        let diff = SnapshotDiff(from: first.items, to: second.items)
+        if context.json {
+            Terminal.outBytes(JSONWriter.bytes(json(diff)) + [0x0A])
+        } else {
+            Terminal.out(Terminal.dim("--- \(first.label)\n+++ \(second.label)"))
+            for item in diff.added { Terminal.out(Terminal.green("+ \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))")) }
+            for item in diff.removed { Terminal.out(Terminal.red("- \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))")) }
+            for change in diff.changed {
+                Terminal.out(Terminal.yellow("~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"))
+            }
+            Terminal.out("\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, \(diff.unchanged.count) unchanged")
+        }
+        if exitCode && !diff.isEmpty { exit(1) }
+    }
+
+    /// The diff as JSON, items in the wire shape.
+    static func json(_ diff: SnapshotDiff) -> JSONValue {
+        .object([
+            "added": .array(diff.added.map(WireItem.encode)),
+            "removed": .array(diff.removed.map(WireItem.encode)),
+            "changed": .array(diff.changed.map { .object(["old": WireItem.encode($0.old), "new": WireItem.encode($0.new)]) }),
+            "unchanged": .number(JSONNumber(diff.unchanged.count)),
+        ])
+    }
+}

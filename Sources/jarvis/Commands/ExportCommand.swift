@@ -1,0 +1,51 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+
+/// `jarvis export`: a snapshot document of the chosen items.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let summary = "write a lossless snapshot (JSON) of stored values"
+    static let usage = """
+        jarvis export [CONTAINER] [--scanner ID] [--key GLOB] [--reveal] [--output FILE]
+
+          Writes {"format":"jarvis-snapshot","version":1,…} to standard output (or FILE), with
+          every item in the wire shape, so each type survives. Registered defaults are not
+          exported; masked secrets are left out unless --reveal is given and the agent allows it.
+
+          CONTAINER       a container name or glob, optionally SCANNER:CONTAINER
+          --key GLOB      only keys matching this glob
+          --reveal        include secrets' values, where the agent allows it
+          --output FILE   write to FILE instead of standard output
+        """
+
+    static func run(_ arguments: inout Arguments, context: Context) throws {
+        var scanner = arguments.option("--scanner")
+        let key = arguments.option("--key")
+        let reveal = arguments.flag("--reveal")
+        let output = arguments.option("--output")
+        try arguments.finish(maxPositionals: 1, command: name)
+        let client = try context.connect()
+        var container: String?
+        if let text = arguments.positionals.first {
+            let split = try context.split(container: text)
+            scanner = split.scanner ?? scanner
+            container = split.container
+        }
+        let (snapshot, leftOut) = try client.snapshot(scanner: scanner, container: container, key: key, reveal: reveal)
+        let bytes = Data(snapshot.text.utf8)
+        if let output {
+            do {
+                try bytes.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw JarvisError(.storage, "cannot write \(output): \(error.localizedDescription)")
+            }
+            Terminal.err("exported \(snapshot.items.count) item(s) to \(output)")
+        } else {
+            FileHandle.standardOutput.write(bytes)
+        }
+        if !leftOut.isEmpty {
+            Terminal.err("left out \(leftOut.count) masked secret(s)" + (reveal ? " the agent would not reveal" : "; add --reveal to include them where the agent allows it"))
+        }
+    }
+}

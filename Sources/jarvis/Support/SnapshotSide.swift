@@ -1,0 +1,62 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+
+/// One side of `jarvis diff` or the input of `jarvis import`: a snapshot file, or a live
+/// agent (`agent:NAME|PID`, or `-` for the agent the command would talk to anyway).
+struct SnapshotSide {
+    /// How the side is named in output.
+    var label: String
+    /// Its stored values.
+    var items: [PreferenceItem]
+
+    /// Filters applied to both sides of a diff.
+    struct Filters {
+        var scanner: String?
+        var container: String?
+        var key: String?
+    }
+
+    /// Reads a side.
+    static func load(_ spec: String, filters: Filters, context: Context) throws -> SnapshotSide {
+        if spec == "-" || spec.hasPrefix("agent:") {
+            let client: JarvisClient
+            if spec == "-" {
+                client = try context.connect()
+            } else {
+                let selector = String(spec.dropFirst("agent:".count))
+                client = try JarvisClient(endpoint: try AgentLocator.endpoint(for: selector), clientName: "jarvis-cli")
+            }
+            let canReveal = client.hello["capabilities"]?["reveal"] == .bool(true)
+            let (snapshot, _) = try client.snapshot(
+                scanner: filters.scanner, container: filters.container, key: filters.key, reveal: canReveal)
+            let name = client.hello["agent"]?.stringValue ?? "agent"
+            let pid = client.hello["pid"]?.int64Value.map(String.init) ?? "?"
+            return SnapshotSide(label: "agent \(name) (pid \(pid))", items: snapshot.items)
+        }
+        let snapshot = try read(file: spec)
+        return SnapshotSide(
+            label: spec, items: snapshot.filtered(scanner: filters.scanner, container: filters.container, key: filters.key))
+    }
+
+    /// Reads a snapshot file.
+    static func read(file path: String) throws -> JarvisSnapshot {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw JarvisError(.notFound, "cannot read \(path): \(error.localizedDescription)")
+        }
+        return try JarvisSnapshot(parsing: Array(data), source: path)
+    }
+
+    /// `scanner:container key`.
+    static func name(_ address: PreferenceAddress) -> String {
+        "\(address.scanner):\(address.container) \(address.key)"
+    }
+
+    /// A value for one diff line.
+    static func show(_ item: PreferenceItem) -> String {
+        ValueText.preview(item, limit: 60) + " (\(item.type))"
+    }
+}
