@@ -43,8 +43,10 @@ extension JarvisClient {
         var report = SnapshotImport.Report()
         report.unchanged = plan.diff.unchanged.map(\.address)
         var done: [(before: PreferenceItem?, after: PreferenceItem)] = []
+        // In address order, as the snapshot lists them, so a refusal stops at a predictable place.
         let steps: [(before: PreferenceItem?, item: PreferenceItem)] =
-            plan.diff.added.map { (nil, $0) } + plan.diff.changed.map { ($0.old, $0.new) }
+            (plan.diff.added.map { (nil, $0) } + plan.diff.changed.map { ($0.old, $0.new) })
+            .sorted { JarvisSnapshot.order($0.item, $1.item) }
         for (index, step) in steps.enumerated() {
             guard let value = step.item.value else { continue }
             do {

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// The real `jarvis inspect` in a real terminal (tmux), against the real `jarvis-agent`.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
+struct InspectorEndToEndTests {
+    let sandbox: Sandbox
+    let folder: URL
+
+    init() throws {
+        sandbox = try Sandbox()
+        folder = sandbox.root.appendingPathComponent("prefs")
+        try sandbox.writeSuite(
+            "com.example.app", in: folder,
+            ["user_name": "Ada", "launch_count": 3, "volume": 0.5, "theme": "dark", "profile": ["tags": ["a", "b"]]])
+    }
+
+    @Test func browseFilterEditDeleteWatchAndQuit() throws {
+        try sandbox.startAgent(["--defaults-dir", folder.path])
+        let jarvis = try Binaries.url("jarvis").path
+        let tmux = try Tmux(command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment)
+
+        // One scanner: the inspector opens on its containers.
+        try tmux.wait(for: "com.example.app")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "launch_count")
+        #expect(try tmux.screen().contains("user_name"))
+
+        // Filter as you type.
+        try tmux.type("/launch")
+        try tmux.wait("the filter to hide user_name") { $0.contains("/launch") && !$0.contains("user_name") }
+        try tmux.keys("Enter")
+
+        // A value the type cannot hold is refused in the prompt; a good one is written to disk.
+        try tmux.type("e")
+        try tmux.wait(for: "edit launch_count")
+        try tmux.keys("C-u")
+        try tmux.type("many")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "not a whole number")
+        try tmux.keys("C-u")
+        try tmux.type("9")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "saved launch_count")
+        #expect((try sandbox.readSuite("com.example.app", in: folder)["launch_count"] as? NSNumber)?.intValue == 9)
+
+        // Delete after confirming.
+        try tmux.keys("Escape")
+        try tmux.wait(for: "user_name")
+        try tmux.type("/user_name")
+        try tmux.keys("Enter")
+        try tmux.type("d")
+        try tmux.wait(for: "(y/n)")
+        try tmux.type("y")
+        try tmux.wait(for: "deleted user_name")
+        #expect(try sandbox.readSuite("com.example.app", in: folder)["user_name"] == nil)
+        try tmux.keys("Escape")
+        try tmux.wait(for: "theme")
+
+        // A change made by another process appears, when this build has `watch`.
+        let title = try tmux.screen().split(separator: "\n").first.map(String.init) ?? ""
+        if title.contains("not live") {
+            print("InspectorEndToEndTests: skipping the live-update step: this agent has no `watch` method yet")
+        } else {
+            let set = try sandbox.jarvis("set", "com.example.app", "theme", "solarized")
+            #expect(set.status == 0, "\(set.stderr)")
+            try tmux.wait(for: "solarized")
+        }
+
+        // q quits and leaves the alternate screen: the shell's output is back.
+        try tmux.type("q")
+        let after = try tmux.wait(for: "INSPECT-EXITED-0")
+        #expect(!after.contains("jarvis inspect"))
+    }
+
+    @Test func productionShowsTheBadgeAndTheAgentsRefusal() throws {
+        try sandbox.startAgent(["--defaults-dir", folder.path, "--production"])
+        let jarvis = try Binaries.url("jarvis").path
+        let tmux = try Tmux(command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment, columns: 80, rows: 24)
+        try tmux.wait(for: "READ-ONLY")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "launch_count")
+        try tmux.type("e")
+        try tmux.wait(for: "edit ")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "refused: editing is disabled")
+        #expect(try sandbox.readSuite("com.example.app", in: folder)["launch_count"] as? NSNumber == 3)
+        try tmux.keys("C-c")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+}
