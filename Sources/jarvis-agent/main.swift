@@ -32,17 +32,16 @@ if options.readOnly { configuration.allowsEditing = false }
 if options.allowReveal { configuration.allowsReveal = true }
 
 var scanners: [any PreferenceScanner] = []
-var demoFolder: URL?
+var demo: DemoSetup?
 if options.demo {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jarvis-demo-\(UUID().uuidString.prefix(8))")
     do {
-        try DemoData.write(into: folder.appendingPathComponent("defaults"))
+        let setup = try DemoSetup.prepare()
+        setup.configure(&configuration)
+        scanners += setup.scanners
+        demo = setup
     } catch {
-        fail("cannot write the demo data into \(folder.path): \(error.localizedDescription)")
+        fail(error.message)
     }
-    demoFolder = folder
-    scanners.append(DefaultsScanner.defaults(folder: folder.appendingPathComponent("defaults")))
-    configuration.hide(containers: GlobPattern(DemoData.privateSuite), in: "defaults")
 }
 for directory in options.defaultsDirectories {
     var isDirectory: ObjCBool = false
@@ -64,7 +63,7 @@ do {
 }
 
 announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.socketPath)")
-if let demoFolder { announce("demo data in \(demoFolder.path)") }
+if let demo { announce("demo data in \(demo.folder.path)") }
 announce(configuration.editingEnabled ? "editing: on" : "editing: off (read-only)")
 announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
@@ -74,7 +73,7 @@ for signalNumber in [SIGINT, SIGTERM] {
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
     source.setEventHandler {
         agent.stop()
-        if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) }
+        demo?.cleanUp()
         exit(0)
     }
     source.resume()

@@ -3,11 +3,11 @@ import Foundation
 /// The sample data `jarvis-agent --demo` serves: the shapes host apps really store, from the
 /// design notes Jarvis grew from (typed keys, Codable structs as JSON data, app-group suites,
 /// iCloud mirrors, date-keyed entries), plus one suite the demo's configuration hides.
-enum DemoData {
+package enum DemoData {
     /// The suite that the demo configuration excludes, to show that hidden means hidden.
-    static let privateSuite = "private_data"
+    package static let privateSuite = "private_data"
 
-    static func suites(now: Date = Date()) -> [String: [String: Any]] {
+    package static func suites(now: Date = Date()) -> [String: [String: Any]] {
         let coachConfig = #"{"frequency":"weekly","reminderHour":9,"enabled":true,"days":["mon","thu"]}"#
         let day: TimeInterval = 86_400
         return [
@@ -47,7 +47,7 @@ enum DemoData {
     }
 
     /// Writes the suites as XML property lists into `folder`.
-    static func write(into folder: URL) throws {
+    package static func write(into folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (suite, values) in suites() {
             let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
