@@ -36,7 +36,7 @@ final class PlistFolderStore: DefaultsStore {
         } catch {
             throw JarvisError(.unavailable, "cannot list the defaults folder '\(folder.lastPathComponent)': \(error.localizedDescription)")
         }
-        return files.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }.sorted().compactMap { file in
+        return files.filter { $0.hasSuffix(".plist") }.sorted().compactMap { file in
             let name = String(file.dropLast(".plist".count))
             guard !name.isEmpty, includeSystemDomains || !DefaultsSuite.isSystemDomain(name),
                 let suite = try? load(name)
