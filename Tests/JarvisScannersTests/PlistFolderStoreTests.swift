@@ -124,4 +124,13 @@ import Testing
         #expect(entries.map(\.key) == ["b"])
         #expect(try scanner.read(ReadRequest(container: "absent")).isEmpty)
     }
+
+    @Test func aSymlinkedSuiteKeepsItsLink() throws {
+        let elsewhere = try TemporaryFolder()
+        try elsewhere.writePlist("real.plist", ["a": 1])
+        try FileManager.default.createSymbolicLink(at: folder.file("linked.plist"), withDestinationURL: elsewhere.file("real.plist"))
+        try scanner.write(WriteRequest(container: "linked", key: "b", change: .set(2)))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("linked.plist").path) == elsewhere.file("real.plist").path)
+        #expect(try scanner.read(ReadRequest(container: "linked"))[key: "b"]?.value == 2)
+    }
 }

@@ -64,7 +64,8 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
-        let url = try url(of: suite)
+        // Replace the file a symlink points to, not the link (dotfile managers link plists).
+        let url = try url(of: suite).resolvingSymlinksInPath()
         var dictionary: [String: Any] = [:]
         var format = PropertyListSerialization.PropertyListFormat.xml
         var permissions: UInt16 = 0o600
