@@ -1,0 +1,76 @@
+import Foundation
+import JarvisCore
+
+/// The defaults scanner (id `defaults`): one container per suite, one entry per key.
+///
+/// Two stores stand behind it. ``PreferenceScanner/defaults(suites:includeSystemDomains:)``
+/// works inside the host, through `UserDefaults`, so the host sees edits at once and
+/// registered defaults are shown (as ``ValueLayer/registered``) beside stored values.
+/// ``PreferenceScanner/defaults(folder:includeSystemDomains:)`` works on a folder of plist
+/// files, for an agent that runs beside a program instead of inside it.
+///
+/// Values are shown losslessly: booleans, integers and reals stay apart, dates and data nest
+/// anywhere. `Data` holding a Codable value (JSON, or a property list) is shown as its
+/// structure with ``ScannedEntry/encoding`` set, and written back encoded the same way.
+/// Unsigned integers above `Int64.max` are shown as the nearest real and are read-only.
+public struct DefaultsScanner: PreferenceScanner {
+    private let store: any DefaultsStore
+
+    init(store: any DefaultsStore) {
+        self.store = store
+    }
+
+    /// Always `defaults`, whichever store is behind it.
+    public var id: String { "defaults" }
+
+    /// The store's name, and why it cannot work (a missing folder) when it cannot.
+    public var info: ScannerInfo { store.info }
+
+    /// The suites: discovered in the preferences folder (or the given folder), plus the
+    /// suites named in code and the standard suite; Apple's system domains only on request.
+    public func containers() throws -> [ContainerInfo] {
+        try store.containers()
+    }
+
+    /// The suite's stored values and its registered defaults that nothing stored shadows.
+    /// - Throws: ``JarvisError`` `.storage` when the suite's file cannot be parsed, and
+    ///   `.invalidParams` for a name that cannot be a suite.
+    public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
+        try store.entries(in: request.container, keys: request.keys)
+    }
+
+    /// Stores or removes one key, on disk before returning. With `encoding` set, a structure
+    /// is encoded back into `Data` (JSON, or a property list in the format the data had).
+    /// - Throws: ``JarvisError`` `.typeMismatch` when the value cannot be encoded as asked
+    ///   (a date inside JSON), `.storage` when the suite cannot be saved.
+    public func write(_ request: WriteRequest) throws {
+        switch request.change {
+        case .delete:
+            try store.setObject(nil, forKey: request.key, in: request.container)
+        case .set(let value):
+            let current = request.encoding == .propertyList
+                ? try store.storedObject(forKey: request.key, in: request.container) : nil
+            let object = try DefaultsEntries.object(
+                for: value, encoding: request.encoding, current: current, key: request.key)
+            try store.setObject(object, forKey: request.key, in: request.container)
+        }
+    }
+}
+
+extension PreferenceScanner where Self == DefaultsScanner {
+    /// The host's own defaults, found without configuration: every suite in the platform's
+    /// preferences folder, the standard suite, and `suites` (for suites with no file yet).
+    /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
+    public static func defaults(suites: [String] = [], includeSystemDomains: Bool = false) -> DefaultsScanner {
+        DefaultsScanner(store: UserDefaultsStore(namedSuites: suites, includeSystemDomains: includeSystemDomains))
+    }
+
+    /// The `*.plist` files of a folder, one suite each, for an agent that does not run
+    /// inside the program whose preferences these are. Writes are atomic and keep each
+    /// file's format and permissions; a file that does not parse is listed with its problem
+    /// and never overwritten.
+    /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
+    public static func defaults(folder: URL, includeSystemDomains: Bool = false) -> DefaultsScanner {
+        DefaultsScanner(store: PlistFolderStore(folder: folder, includeSystemDomains: includeSystemDomains))
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import JarvisCore
+
+/// Suites kept as `<suite>.plist` files in one folder, for `jarvis-agent --defaults-dir`:
+/// a program that does not embed the SDK, whose files Jarvis reads and writes directly.
+///
+/// A file is parsed once per version: parsed entries are cached under the file's
+/// modification time, size and inode, so a listing of a large suite parses it again only
+/// when it changed (an atomic replace by anyone changes the inode). Writes re-read the file,
+/// keep its format and permissions, and replace it atomically; a file that does not parse is
+/// reported as a problem and never overwritten.
+final class PlistFolderStore: DefaultsStore {
+    let folder: URL
+    let includeSystemDomains: Bool
+    // Parsed suites by name, replaced whenever the file's signature changes.
+    private let cache = Locked<[String: CachedSuite]>([:])
+
+    init(folder: URL, includeSystemDomains: Bool) {
+        self.folder = folder
+        self.includeSystemDomains = includeSystemDomains
+    }
+
+    var info: ScannerInfo {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
+        return ScannerInfo(
+            displayName: "Defaults plist folder",
+            unavailableReason: exists && isDirectory.boolValue
+                ? nil : "the defaults folder '\(folder.lastPathComponent)' does not exist or is not a folder")
+    }
+
+    func containers() throws -> [ContainerInfo] {
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            throw JarvisError(.unavailable, "cannot list the defaults folder '\(folder.lastPathComponent)': \(error.localizedDescription)")
+        }
+        return files.filter { $0.hasSuffix(".plist") }.sorted().compactMap { file in
+            let name = String(file.dropLast(".plist".count))
+            guard !name.isEmpty, includeSystemDomains || !DefaultsSuite.isSystemDomain(name),
+                let suite = try? load(name)
+            else { return nil }
+            switch suite.contents {
+            case .parsed(_, let format): return ContainerInfo(name, isWritable: format != .openStep)
+            case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
+            }
+        }
+    }
+
+    func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
+        guard let cached = try load(suite) else { return [] }
+        switch cached.contents {
+        case .parsed(let entries, _):
+            guard let keys else { return Array(entries.values) }
+            return keys.compactMap { entries[$0] }
+        case .unreadable(let problem):
+            throw JarvisError(.storage, "'\(suite).plist' cannot be read: \(problem)")
+        }
+    }
+
+    func storedObject(forKey key: String, in suite: String) throws -> Any? {
+        try parse(url(of: suite))?.dictionary[key]
+    }
+
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
+        // Replace the file a symlink points to, not the link (dotfile managers link plists).
+        let url = try url(of: suite).resolvingSymlinksInPath()
+        var dictionary: [String: Any] = [:]
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        var permissions: UInt16 = 0o600
+        if let current = try parse(url) {
+            dictionary = current.dictionary
+            format = current.format
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            permissions = (attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? permissions
+        } else if object == nil {
+            return
+        }
+        guard format != .openStep else {
+            throw JarvisError(.readOnly, "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first")
+        }
+        dictionary[key] = object
+        let data: Data
+        do {
+            data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)
+        } catch {
+            throw JarvisError(.typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
+        }
+        try AtomicFile.write(data, to: url, permissions: permissions)
+    }
+
+    // MARK: - Files
+
+    private struct Signature: Equatable {
+        var modified: Date?
+        var size: Int?
+        var inode: Int?
+    }
+
+    private enum Contents {
+        case parsed([String: ScannedEntry], PropertyListSerialization.PropertyListFormat)
+        case unreadable(String)
+    }
+
+    private struct CachedSuite {
+        var signature: Signature
+        var contents: Contents
+    }
+
+    private func url(of suite: String) throws(JarvisError) -> URL {
+        try DefaultsSuite.validate(suite)
+        return folder.appendingPathComponent(suite + ".plist", isDirectory: false)
+    }
+
+    /// The suite's parsed entries, from the cache when the file is unchanged; nil when no file.
+    private func load(_ suite: String) throws -> CachedSuite? {
+        let url = try url(of: suite)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+            cache.withLock { $0[suite] = nil }
+            return nil
+        }
+        let signature = Signature(
+            modified: attributes[.modificationDate] as? Date,
+            size: (attributes[.size] as? NSNumber)?.intValue,
+            inode: (attributes[.systemFileNumber] as? NSNumber)?.intValue)
+        if let cached = cache.withLock({ $0[suite] }), cached.signature == signature {
+            return cached
+        }
+        let contents: Contents
+        do {
+            if let parsed = try parse(url) {
+                var entries: [String: ScannedEntry] = [:]
+                for (key, object) in parsed.dictionary {
+                    entries[key] = try DefaultsEntries.entry(key: key, object: object, layer: .stored)
+                }
+                contents = .parsed(entries, parsed.format)
+            } else {
+                return nil
+            }
+        } catch {
+            contents = .unreadable(error.message)
+        }
+        let cached = CachedSuite(signature: signature, contents: contents)
+        cache.withLock { $0[suite] = cached }
+        return cached
+    }
+
+    /// Reads and parses a file afresh; nil when it does not exist.
+    /// - Throws: ``JarvisError`` `.storage` when it cannot be read or is not a dictionary plist.
+    private func parse(_ url: URL) throws(JarvisError) -> (dictionary: [String: Any], format: PropertyListSerialization.PropertyListFormat)? {
+        let name = url.lastPathComponent
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw JarvisError(.storage, "cannot read '\(name)': \(error.localizedDescription)")
+        }
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw JarvisError(.storage, "'\(name)' is not a valid property list (\(detail)); fix or remove the file, Jarvis will not overwrite it")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw JarvisError(.storage, "'\(name)' holds a \(type(of: object)) at the top level, not a dictionary; Jarvis will not overwrite it")
+        }
+        return (dictionary, format)
+    }
+}
