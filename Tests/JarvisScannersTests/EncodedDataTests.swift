@@ -93,7 +93,7 @@ private let profile = Profile(name: "Ada", age: 36, ratio: 0.5, isAdmin: true, t
 
     @Test func jsonTextIsCompactSortedAndEscaped() throws {
         let value: PreferenceValue = ["b": [1, 1.0, 1e-7, true, false], "a": "line\n\"quote\" \u{1} é"]
-        let data = try JSONText.data(value, key: "k")
+        let data = Data(JSONWriter.bytes(try value.plainJSON(path: "k")))
         let text = String(decoding: data, as: UTF8.self)
         #expect(text == #"{"a":"line\n\"quote\" \u0001 é","b":[1,1.0,1e-07,true,false]}"#)
         #expect(EncodedData.decode(data)?.value == value)

@@ -11,9 +11,8 @@ import JarvisCore
 enum EncodedData {
     /// The structure inside `data` and how it is encoded, or nil when it is just data.
     static func decode(_ data: Data) -> (value: PreferenceValue, encoding: ValueEncoding)? {
-        if looksLikeJSON(data),
-            let object = try? JSONSerialization.jsonObject(with: data),
-            let value = structure(object)
+        if looksLikeJSON(data), let json = try? JSONParser.parse(data),
+            let value = try? PreferenceValue(plainJSON: json), value.type.isContainer
         {
             return (value, .json)
         }
@@ -41,7 +40,7 @@ enum EncodedData {
         }
         switch encoding {
         case .json:
-            return try JSONText.data(value, key: key)
+            return Data(JSONWriter.bytes(try value.plainJSON(path: key)))
         case .propertyList:
             let format = (current as? Data).flatMap(propertyListFormat(of:)) ?? .binary
             do {
