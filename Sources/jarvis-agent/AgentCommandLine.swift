@@ -1,4 +1,5 @@
 import Foundation
+import JarvisRemote
 
 /// The options of `jarvis-agent`, parsed by hand (the package takes no dependencies).
 struct AgentCommandLine {
@@ -9,6 +10,11 @@ struct AgentCommandLine {
     var readOnly = false
     var name: String?
     var help = false
+    /// `--listen`: the TCP endpoint, loopback unless an address was typed.
+    var listen: Endpoint?
+    var maxConnections: Int?
+    var idleTimeout: Duration?
+    var idleTimeoutGiven = false
 
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
@@ -21,6 +27,11 @@ struct AgentCommandLine {
           --production         the production configuration: nothing can be changed
           --read-only          editing off, without the rest of production
           --name NAME          the name clients see (default: jarvis-agent, or jarvis-demo with --demo)
+          --listen [HOST:]PORT also serve TCP, on 127.0.0.1 unless HOST is given (0.0.0.0 for every
+                               interface; port 0 picks a free one). Clients need the printed token.
+                               The protocol is not encrypted: prefer loopback and an SSH tunnel.
+          --max-connections N  clients served at once per transport (default 64)
+          --idle-timeout SECS  close TCP clients silent this long (default 600; 0 never)
           -h, --help           this help
 
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.
@@ -44,9 +55,32 @@ struct AgentCommandLine {
             case "--read-only": readOnly = true
             case "--allow-reveal": allowReveal = true
             case "--name": name = try value(for: argument)
+            case "--listen": listen = try Self.listenEndpoint(try value(for: argument))
+            case "--max-connections":
+                let text = try value(for: argument)
+                guard let count = Int(text), count > 0 else { throw AgentUsageError("--max-connections needs a positive number") }
+                maxConnections = count
+            case "--idle-timeout":
+                let text = try value(for: argument)
+                guard let seconds = Int(text), seconds >= 0 else { throw AgentUsageError("--idle-timeout needs seconds, 0 for never") }
+                idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+                idleTimeoutGiven = true
             case "-h", "--help": help = true
             default: throw AgentUsageError("unknown argument '\(argument)'")
             }
+        }
+    }
+}
+
+extension AgentCommandLine {
+    /// `7777` means 127.0.0.1:7777; `HOST:PORT`, `[::1]:PORT` and `tcp://…` name the address.
+    static func listenEndpoint(_ text: String) throws(AgentUsageError) -> Endpoint {
+        if let port = UInt16(text) { return .tcp(host: "127.0.0.1", port: port) }
+        let full = text.hasPrefix("tcp://") ? text : "tcp://" + text
+        do {
+            return try Endpoint(parsing: full)
+        } catch {
+            throw AgentUsageError("--listen \(text): \(error); use PORT, HOST:PORT or [IPv6]:PORT")
         }
     }
 }

@@ -57,7 +57,10 @@ guard !scanners.isEmpty else {
 let agent: JarvisAgent
 do {
     let name = options.name ?? (options.demo ? "jarvis-demo" : "jarvis-agent")
-    agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: .init(name: name))
+    var agentOptions = JarvisAgent.Options(name: name, tcp: options.listen)
+    if let maxConnections = options.maxConnections { agentOptions.maxConnections = maxConnections }
+    if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
+    agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {
     fail(error.message)
 }
@@ -65,6 +68,11 @@ do {
 announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.socketPath)")
 if let demo { announce("demo data in \(demo.folder.path)") }
 announce(configuration.editingEnabled ? "editing: on" : "editing: off (read-only)")
+if let tcp = agent.tcpEndpoint, let token = agent.token {
+    announce("tcp: \(tcp)")
+    announce("token: \(token)")
+    announce("remote: jarvis --agent \(tcp) --token \(token) ls   (unencrypted: tunnel it over SSH off this machine)")
+}
 announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
 var signalSources: [DispatchSourceSignal] = []

@@ -9,11 +9,19 @@ package final class AgentService: Sendable {
     package let hub: JarvisHub
     package let identity: AgentIdentity
     package let maxLineLength: Int
+    /// Where set, delete and reveal are recorded, and who else hears of them.
+    package let audit: AgentAudit
+    /// The TCP endpoint clients may use, reported in `hello`; nil when TCP is off.
+    package let tcpEndpoint: Locked<Endpoint?>
+    /// Orders audited writes so that the old revision read before a write is the one replaced.
+    let auditedWrites = Locked<Void>(())
 
-    package init(hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int) {
+    package init(hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int, audit: AgentAudit = AgentAudit()) {
         self.hub = hub
         self.identity = identity
         self.maxLineLength = maxLineLength
+        self.audit = audit
+        tcpEndpoint = Locked(nil)
     }
 
     /// The answer to one line, or nil when the line was a notification that wants none.
@@ -22,9 +30,15 @@ package final class AgentService: Sendable {
         do {
             request = try RPCRequest.decode(line)
         } catch {
+            if !session.isAuthenticated { session.refusedUnauthenticated() }
             return RPCResponse.failure(id: error.id, error: error.error)
         }
         let answerID = request.id ?? .null
+        if !session.isAuthenticated, request.method != AgentMethod.hello.rawValue {
+            session.refusedUnauthenticated()
+            guard request.id != nil else { return nil }
+            return RPCResponse.failure(id: answerID, error: Self.unauthenticated)
+        }
         do {
             let result = try handle(request, session: session)
             guard request.id != nil else { return nil }
@@ -53,10 +67,11 @@ package final class AgentService: Sendable {
                 let params = try Params(request.params, method: "containers", allowed: ["scanner"])
                 let containers = try hub.containers(scanner: params.optionalString("scanner"))
                 return .object(["containers": .array(containers.map(WireItem.encode))])
-            case .list: return try list(request.params)
-            case .get: return try get(request.params)
-            case .set: return try set(request.params)
-            case .delete: return try delete(request.params)
+            case .list: return try list(request.params, session: session)
+            case .get: return try get(request.params, session: session)
+            case .set: return try set(request.params, session: session)
+            case .delete: return try delete(request.params, session: session)
+            case .history: return try history(request.params)
             }
         } catch let error as RPCError {
             throw error
@@ -68,7 +83,7 @@ package final class AgentService: Sendable {
     }
 
     private func hello(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(raw, method: "hello", allowed: ["client", "protocolVersion"])
+        let params = try Params(raw, method: "hello", allowed: ["client", "protocolVersion", "token"])
         if let version = try params.optionalString("protocolVersion") {
             guard let major = ProtocolVersion.major(of: version) else {
                 throw RPCError.invalidParams("protocolVersion must look like 1.0")
@@ -78,6 +93,7 @@ package final class AgentService: Sendable {
                     "this agent speaks protocol \(ProtocolVersion.current) and the client \(version); use a jarvis of the same major version")
             }
         }
+        try authenticate(session, token: try params.optionalString("token"))
         session.hello(clientName: try params.optionalString("client"))
         let configuration = hub.configuration
         return .object([
@@ -91,13 +107,18 @@ package final class AgentService: Sendable {
                 "reveal": .bool(configuration.revealEnabled),
                 "production": .bool(configuration.isProduction),
                 "maxLineLength": .number(JSONNumber(maxLineLength)),
+                "tcp": .bool(tcpEndpoint.current != nil),
+                "auth": .string(session.requiredToken == nil ? "none" : "token"),
+                "history": true,
+                "paging": true,
             ]),
             "scanners": .array(hub.scanners().map { .string($0.id) }),
         ])
     }
 
-    private func list(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(raw, method: "list", allowed: ["scanner", "container", "key", "reveal"])
+    private func list(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
+        let params = try Params(
+            raw, method: "list", allowed: ["scanner", "container", "key", "reveal", "limit", "cursor"])
         let query = ListQuery(
             scanner: try params.optionalString("scanner"),
             container: try params.optionalString("container").map { GlobPattern($0) },
@@ -107,19 +128,19 @@ package final class AgentService: Sendable {
             throw JarvisHub.revealRefused(hub.configuration)
         }
         let result = try hub.list(query)
-        return .object([
-            "items": .array(result.items.map(WireItem.encode)),
-            "problems": .array(result.problems.map(WireItem.encode)),
-        ])
+        if query.reveal { recordReveals(result.items, session: session) }
+        return try page(result, params: params)
     }
 
-    private func get(_ raw: JSONObject) throws -> JSONValue {
+    private func get(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(raw, method: "get", allowed: ["scanner", "container", "key", "reveal"])
         let address = try address(params)
-        return .object(["item": WireItem.encode(try hub.get(address, reveal: try params.bool("reveal")))])
+        let item = try hub.get(address, reveal: try params.bool("reveal"))
+        if try params.bool("reveal") { recordReveals([item], session: session) }
+        return .object(["item": WireItem.encode(item)])
     }
 
-    private func set(_ raw: JSONObject) throws -> JSONValue {
+    private func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(
             raw, method: "set", allowed: ["scanner", "container", "key", "type", "value", "expectedRevision"])
         let address = try address(params)
@@ -133,14 +154,20 @@ package final class AgentService: Sendable {
             value = try PreferenceValue(json: rawValue)
         }
         let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        return .object(["item": WireItem.encode(try hub.set(address, to: value, expectedRevision: expected))])
+        let stored = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in
+            try hub.set(address, to: value, expectedRevision: expected)
+        }
+        return .object(["item": WireItem.encode(stored)])
     }
 
-    private func delete(_ raw: JSONObject) throws -> JSONValue {
+    private func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(raw, method: "delete", allowed: ["scanner", "container", "key", "expectedRevision"])
         let address = try address(params)
         let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        return .object(["item": WireItem.encode(try hub.delete(address, expectedRevision: expected))])
+        let removed = try recordingWrite(.delete, at: address, session: session) { () throws(JarvisError) in
+            try hub.delete(address, expectedRevision: expected)
+        }
+        return .object(["item": WireItem.encode(removed)])
     }
 
     /// The address of a request. Without `scanner`, the container must belong to exactly one.

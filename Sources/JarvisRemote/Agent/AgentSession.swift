@@ -5,20 +5,24 @@ final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
 
-    init(service: AgentService, connection: LineConnection) {
+    /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
+    init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
         self.service = service
-        let transport: String
         switch connection.endpoint {
-        case .unix: transport = "unix"
-        case .tcp: transport = "tcp"
+        case .unix:
+            state = AgentSessionState(transport: "unix", peer: connection.peer)
+        case .tcp:
+            // Fail closed: a TCP client always needs a token, even if none was configured.
+            state = AgentSessionState(transport: "tcp", peer: connection.peer, requiredToken: token ?? .random())
         }
-        state = AgentSessionState(transport: transport, peer: connection.peer)
     }
 
     func received(line: [UInt8], on connection: LineConnection) {
         if let answer = service.respond(to: line, session: state) {
             connection.send(answer)
         }
+        // Too many unauthenticated requests: flush the last refusal and hang up.
+        if state.mustClose { connection.close() }
     }
 
     func lineTooLong(on connection: LineConnection) -> [UInt8]? {

@@ -14,14 +14,16 @@ protocol Command: Sendable {
 
 /// Every command, in the order `jarvis help` lists them.
 let commands: [any Command.Type] = [
-    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, DemoCommand.self,
+    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, HistoryCommand.self, DemoCommand.self,
     HelpCommand.self,
 ]
 
 /// The global options, printed under every command's usage.
 let globalOptions = """
     Global options:
-      --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only when several run
+      --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only when several run;
+                              tcp://HOST:PORT for an agent listening on TCP
+      --token TOKEN           the agent's TCP token (or JARVIS_TOKEN); not needed for local agents
       --json                  machine-readable output
       -h, --help              this help
     """

@@ -29,7 +29,7 @@ enum ListCommand: Command {
         if let scanner { params["scanner"] = .string(scanner) }
         if let key { params["key"] = .string(key) }
         if reveal { params["reveal"] = true }
-        let result = try client.call("list", params)
+        let result = try client.listAll(params)
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
             return
