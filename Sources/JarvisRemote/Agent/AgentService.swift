@@ -9,9 +9,12 @@ package final class AgentService: Sendable {
     package let hub: JarvisHub
     package let identity: AgentIdentity
     package let maxLineLength: Int
+    /// Watches the hub's scanners while clients subscribe.
+    package let engine: ChangeEngine
 
     package init(hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int) {
         self.hub = hub
+        engine = ChangeEngine(hub: hub)
         self.identity = identity
         self.maxLineLength = maxLineLength
     }
@@ -57,6 +60,8 @@ package final class AgentService: Sendable {
             case .get: return try get(request.params)
             case .set: return try set(request.params)
             case .delete: return try delete(request.params)
+            case .watch: return try watch(request.params, session: session)
+            case .unwatch: return try unwatch(request.params, session: session)
             }
         } catch let error as RPCError {
             throw error

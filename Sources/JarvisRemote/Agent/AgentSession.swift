@@ -13,12 +13,14 @@ final class AgentSession: LineSession {
         case .tcp: transport = "tcp"
         }
         state = AgentSessionState(transport: transport, peer: connection.peer)
+        state.watch.attach { [weak connection] line in connection?.send(line) }
     }
 
     func received(line: [UInt8], on connection: LineConnection) {
         if let answer = service.respond(to: line, session: state) {
             connection.send(answer)
         }
+        state.watch.replied()
     }
 
     func lineTooLong(on connection: LineConnection) -> [UInt8]? {
@@ -29,5 +31,7 @@ final class AgentSession: LineSession {
         return RPCResponse.failure(id: .null, error: error)
     }
 
-    func closed(_ connection: LineConnection) {}
+    func closed(_ connection: LineConnection) {
+        state.watch.end()
+    }
 }

@@ -12,6 +12,8 @@ package final class AgentSessionState: Sendable {
     package let transport: String
     /// The peer's address as the transport reports it.
     package let peer: String
+    /// The connection's subscriptions and where their notifications go.
+    package let watch = WatchSession()
 
     package init(transport: String, peer: String) {
         self.transport = transport
