@@ -27,8 +27,9 @@ wire=(
   "$root/Sources/JarvisRemote/Agent/AgentMethod.swift"
   "$root/Fuzz/FuzzTarget.swift"
 )
-swiftc "${flags[@]}" -module-name JarvisWireFuzz -I "$build" -L "$build" -lJarvisCore -wmo "${wire[@]}" \
-  -o "$build/wire-fuzzer"
+# Run from the build folder: swiftc leaves module side files in the working directory.
+(cd "$build" && swiftc "${flags[@]}" -module-name JarvisWireFuzz -I "$build" -L "$build" -lJarvisCore -wmo "${wire[@]}" \
+  -o "$build/wire-fuzzer")
 
 # Seeds: every line of the protocol document that is a JSON-RPC message, one per file.
 index=0

@@ -13,6 +13,7 @@ extension JarvisHub {
         expectedRevision: Revision? = nil
     ) throws(JarvisError) -> PreferenceItem {
         let (scanner, container, configuration) = try writableTarget(address)
+        defer { writeObservers.notify(address) }
         return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
             let current = try read(address, scanner: scanner)
             try check(expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration)
@@ -36,6 +37,7 @@ extension JarvisHub {
     @discardableResult
     public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError) -> PreferenceItem {
         let (scanner, container, configuration) = try writableTarget(address)
+        defer { writeObservers.notify(address) }
         return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
             let current = try read(address, scanner: scanner)
             guard let current, current.layer == .stored else {

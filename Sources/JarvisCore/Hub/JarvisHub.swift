@@ -15,6 +15,8 @@ public final class JarvisHub: Sendable {
     private let state: Locked<State>
     private let writes = Locked<Void>(())
     package let masker = SecretMasker()
+    /// Told the address of every successful set and delete, so watchers see clients' writes at once.
+    package let writeObservers = ObserverList<PreferenceAddress>()
 
     /// Creates a hub with a configuration and no scanners.
     public init(configuration: JarvisConfiguration = .debug) {

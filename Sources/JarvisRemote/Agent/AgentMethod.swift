@@ -9,6 +9,8 @@ package enum AgentMethod: String, CaseIterable, Sendable {
     case set
     case delete
     case history
+    case watch
+    case unwatch
 
     /// Every method name, for error messages.
     package static var names: [String] { allCases.map(\.rawValue) }

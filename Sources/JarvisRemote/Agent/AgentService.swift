@@ -15,9 +15,12 @@ package final class AgentService: Sendable {
     package let tcpEndpoint: Locked<Endpoint?>
     /// Orders audited writes so that the old revision read before a write is the one replaced.
     let auditedWrites = Locked<Void>(())
+    /// Watches the hub's scanners while clients subscribe.
+    package let engine: ChangeEngine
 
     package init(hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int, audit: AgentAudit = AgentAudit()) {
         self.hub = hub
+        engine = ChangeEngine(hub: hub)
         self.identity = identity
         self.maxLineLength = maxLineLength
         self.audit = audit
@@ -72,6 +75,8 @@ package final class AgentService: Sendable {
             case .set: return try set(request.params, session: session)
             case .delete: return try delete(request.params, session: session)
             case .history: return try history(request.params)
+            case .watch: return try watch(request.params, session: session)
+            case .unwatch: return try unwatch(request.params, session: session)
             }
         } catch let error as RPCError {
             throw error

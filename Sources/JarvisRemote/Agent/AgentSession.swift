@@ -15,12 +15,14 @@ final class AgentSession: LineSession {
             // Fail closed: a TCP client always needs a token, even if none was configured.
             state = AgentSessionState(transport: "tcp", peer: connection.peer, requiredToken: token ?? .random())
         }
+        state.watch.attach { [weak connection] line in connection?.send(line) }
     }
 
     func received(line: [UInt8], on connection: LineConnection) {
         if let answer = service.respond(to: line, session: state) {
             connection.send(answer)
         }
+        state.watch.replied()
         // Too many unauthenticated requests: flush the last refusal and hang up.
         if state.mustClose { connection.close() }
     }
@@ -33,5 +35,7 @@ final class AgentSession: LineSession {
         return RPCResponse.failure(id: .null, error: error)
     }
 
-    func closed(_ connection: LineConnection) {}
+    func closed(_ connection: LineConnection) {
+        state.watch.end()
+    }
 }

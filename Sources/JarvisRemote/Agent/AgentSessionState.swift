@@ -22,6 +22,8 @@ package final class AgentSessionState: Sendable {
     /// The token this connection must present, or nil when the transport needs none (Unix
     /// sockets are owner-only, so the file system already authenticated the peer).
     package let requiredToken: AgentToken?
+    /// The connection's subscriptions and where their notifications go.
+    package let watch = WatchSession()
 
     package init(transport: String, peer: String, requiredToken: AgentToken? = nil) {
         self.transport = transport
