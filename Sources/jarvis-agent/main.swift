@@ -37,12 +37,14 @@ if options.demo {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jarvis-demo-\(UUID().uuidString.prefix(8))")
     do {
         try DemoData.write(into: folder.appendingPathComponent("defaults"))
+        try DemoFiles.write(into: folder.appendingPathComponent("files"))
     } catch {
         fail("cannot write the demo data into \(folder.path): \(error.localizedDescription)")
     }
     demoFolder = folder
     scanners.append(DefaultsScanner.defaults(folder: folder.appendingPathComponent("defaults")))
     configuration.hide(containers: GlobPattern(DemoData.privateSuite), in: "defaults")
+    configuration.catalog = DemoFiles.catalog
 }
 for directory in options.defaultsDirectories {
     var isDirectory: ObjCBool = false
@@ -51,8 +53,17 @@ for directory in options.defaultsDirectories {
     }
     scanners.append(DefaultsScanner.defaults(folder: directory))
 }
+var fileFolders = options.filesDirectories
+if let demoFolder { fileFolders.insert(demoFolder.appendingPathComponent("files"), at: 0) }
+for directory in options.filesDirectories {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        fail("--files \(directory.path) is not a folder")
+    }
+}
+if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders)) }
 guard !scanners.isEmpty else {
-    fail("nothing to serve: give --defaults-dir DIR, or --demo to try Jarvis on sample data", status: 64)
+    fail("nothing to serve: give --defaults-dir DIR or --files DIR, or --demo to try Jarvis on sample data", status: 64)
 }
 
 let agent: JarvisAgent

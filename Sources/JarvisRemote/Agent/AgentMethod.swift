@@ -8,6 +8,7 @@ package enum AgentMethod: String, CaseIterable, Sendable {
     case get
     case set
     case delete
+    case reset
 
     /// Every method name, for error messages.
     package static var names: [String] { allCases.map(\.rawValue) }

@@ -57,6 +57,7 @@ package final class AgentService: Sendable {
             case .get: return try get(request.params)
             case .set: return try set(request.params)
             case .delete: return try delete(request.params)
+            case .reset: return try reset(request.params)
             }
         } catch let error as RPCError {
             throw error
@@ -113,38 +114,8 @@ package final class AgentService: Sendable {
         ])
     }
 
-    private func get(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(raw, method: "get", allowed: ["scanner", "container", "key", "reveal"])
-        let address = try address(params)
-        return .object(["item": WireItem.encode(try hub.get(address, reveal: try params.bool("reveal")))])
-    }
-
-    private func set(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(
-            raw, method: "set", allowed: ["scanner", "container", "key", "type", "value", "expectedRevision"])
-        let address = try address(params)
-        guard let rawValue = params.value("value") else {
-            throw RPCError.invalidParams("set needs the param 'value'")
-        }
-        let value: PreferenceValue
-        if let type = try params.type("type") {
-            value = try PreferenceValue(json: rawValue, as: type)
-        } else {
-            value = try PreferenceValue(json: rawValue)
-        }
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        return .object(["item": WireItem.encode(try hub.set(address, to: value, expectedRevision: expected))])
-    }
-
-    private func delete(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(raw, method: "delete", allowed: ["scanner", "container", "key", "expectedRevision"])
-        let address = try address(params)
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        return .object(["item": WireItem.encode(try hub.delete(address, expectedRevision: expected))])
-    }
-
     /// The address of a request. Without `scanner`, the container must belong to exactly one.
-    private func address(_ params: Params) throws -> PreferenceAddress {
+    func address(_ params: Params) throws -> PreferenceAddress {
         let container = try params.string("container")
         let key = try params.string("key")
         if let scanner = try params.optionalString("scanner") {

@@ -14,7 +14,7 @@ protocol Command: Sendable {
 
 /// Every command, in the order `jarvis help` lists them.
 let commands: [any Command.Type] = [
-    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, DemoCommand.self,
+    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ResetCommand.self, DemoCommand.self,
     HelpCommand.self,
 ]
 
