@@ -39,8 +39,10 @@ extension JarvisHub {
         guard !pointer.isWhole else { return try set(address, to: value, expectedRevision: expectedRevision) }
         return try editInside(address, pointer: pointer, expectedRevision: expectedRevision) { (whole) throws(JarvisError) in
             try pointer.setting(value, in: whole)
-        } answer: { stored, _ throws(JarvisError) in
-            try pointer.value(in: stored)
+        } answer: { stored, before throws(JarvisError) in
+            // `-` named "after the last" before the append; answer with the index it became.
+            let resolved = try pointer.resolvingAppend(in: before)
+            return (try resolved.value(in: stored), resolved)
         }
     }
 
@@ -57,7 +59,7 @@ extension JarvisHub {
         return try editInside(address, pointer: pointer, expectedRevision: expectedRevision) { (whole) throws(JarvisError) in
             try pointer.removing(in: whole)
         } answer: { _, before throws(JarvisError) in
-            try pointer.value(in: before)
+            (try pointer.value(in: before), pointer)
         }
     }
 
@@ -66,7 +68,7 @@ extension JarvisHub {
         pointer: JSONPointer,
         expectedRevision: Revision?,
         edit: (PreferenceValue) throws(JarvisError) -> PreferenceValue,
-        answer: (_ stored: PreferenceValue, _ before: PreferenceValue) throws(JarvisError) -> PreferenceValue
+        answer: (_ stored: PreferenceValue, _ before: PreferenceValue) throws(JarvisError) -> (PreferenceValue, JSONPointer)
     ) throws(JarvisError) -> PreferenceItem {
         let (scanner, container, configuration) = try writableTarget(address)
         return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
@@ -85,8 +87,8 @@ extension JarvisHub {
             guard let stored = try read(address, scanner: scanner) else {
                 throw JarvisError(.storage, "'\(address.key)' was written but cannot be read back from '\(address.container)'")
             }
-            let target = try answer(stored.value, current.value)
-            return targetItem(target, pointer: pointer, entry: stored, scanner: scanner, container: container, configuration: configuration, reveal: false)
+            let (target, place) = try answer(stored.value, current.value)
+            return targetItem(target, pointer: place, entry: stored, scanner: scanner, container: container, configuration: configuration, reveal: false)
         }
     }
 

@@ -112,6 +112,15 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// This pointer with a final `-` replaced by the index an append to `root` would get.
+    /// - Throws: ``JarvisError`` as ``value(in:)`` when the parent cannot be reached.
+    public func resolvingAppend(in root: PreferenceValue) throws(JarvisError) -> JSONPointer {
+        guard tokens.last == "-" else { return self }
+        let parentPointer = JSONPointer(tokens: Array(tokens.dropLast()))
+        guard case .array(let elements) = try parentPointer.value(in: root) else { return self }
+        return JSONPointer(tokens: parentPointer.tokens + [String(elements.count)])
+    }
+
     // MARK: - Internals
 
     /// Walks to the parent of the last token, lets `change` edit it, and rebuilds the path.
