@@ -4,6 +4,7 @@ import JarvisRemote
 /// The options of `jarvis-agent`, parsed by hand (the package takes no dependencies).
 struct AgentCommandLine {
     var defaultsDirectories: [URL] = []
+    var filesDirectories: [URL] = []
     var demo = false
     var production = false
     var allowReveal = false
@@ -19,9 +20,11 @@ struct AgentCommandLine {
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
 
-        Usage: jarvis-agent [--defaults-dir DIR]... [--demo] [--production] [--name NAME]
+        Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--demo] [--production] [--name NAME]
 
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
+          --files DIR          serve every *.json file under DIR, recursively, as a container of the
+                               `files` scanner named by its path inside DIR (repeatable)
           --demo               serve sample data in a fresh temporary folder (one suite, private_data,
                                is hidden by the demo's configuration)
           --production         the production configuration: nothing can be changed
@@ -50,6 +53,8 @@ struct AgentCommandLine {
             switch argument {
             case "--defaults-dir":
                 defaultsDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
+            case "--files":
+                filesDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
             case "--demo": demo = true
             case "--production": production = true
             case "--read-only": readOnly = true

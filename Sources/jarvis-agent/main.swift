@@ -37,21 +37,28 @@ if options.demo {
     do {
         let setup = try DemoSetup.prepare()
         setup.configure(&configuration)
-        scanners += setup.scanners
         demo = setup
     } catch {
         fail(error.message)
     }
 }
-for directory in options.defaultsDirectories {
+/// Refuses a folder option that does not name a folder.
+func requireFolder(_ url: URL, option: String) {
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-        fail("--defaults-dir \(directory.path) is not a folder")
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        fail("\(option) \(url.path) is not a folder")
     }
-    scanners.append(DefaultsScanner.defaults(folder: directory))
 }
+
+// One scanner per kind, over every folder given for it (the demo's first).
+options.defaultsDirectories.forEach { requireFolder($0, option: "--defaults-dir") }
+options.filesDirectories.forEach { requireFolder($0, option: "--files") }
+let defaultsFolders = (demo.map { [$0.defaultsFolder] } ?? []) + options.defaultsDirectories
+let fileFolders = (demo.map { [$0.filesFolder] } ?? []) + options.filesDirectories
+if !defaultsFolders.isEmpty { scanners.append(DefaultsScanner.defaults(folders: defaultsFolders)) }
+if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders)) }
 guard !scanners.isEmpty else {
-    fail("nothing to serve: give --defaults-dir DIR, or --demo to try Jarvis on sample data", status: 64)
+    fail("nothing to serve: give --defaults-dir DIR or --files DIR, or --demo to try Jarvis on sample data", status: 64)
 }
 
 let agent: JarvisAgent

@@ -99,13 +99,18 @@ public final class JarvisHub: Sendable {
                 }
                 do {
                     let entries = try scanner.read(ReadRequest(container: container.name))
-                    for entry in entries.sorted(by: { $0.key < $1.key })
+                    var found: [PreferenceItem] = []
+                    for entry in entries
                     where rules.shows(key: entry.key) && (query.key?.matches(entry.key) ?? true) {
-                        items.append(
+                        found.append(
                             item(
                                 entry, scanner: scanner, container: container, configuration: configuration,
                                 reveal: query.reveal))
                     }
+                    found += unsetItems(
+                        present: Set(entries.map(\.key)), scanner: scanner, container: container,
+                        configuration: configuration, rules: rules, query: query)
+                    items += found.sorted(by: { $0.address.key < $1.address.key })
                 } catch {
                     problems.append(
                         ContainerSummary(
@@ -126,6 +131,9 @@ public final class JarvisHub: Sendable {
             throw Self.revealRefused(configuration)
         }
         guard let entry = try read(address, scanner: scanner) else {
+            if let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration) {
+                return unset
+            }
             throw .noKey(address.key, in: address.container)
         }
         return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
@@ -155,7 +163,7 @@ public final class JarvisHub: Sendable {
     }
 
     /// The scanner and container of an address, after the visibility rules.
-    func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
+    func resolve(_ address: PreferenceAddress, checksKey: Bool = true) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
         let (scanners, configuration) = snapshot()
         let rules = configuration.rules(for: address.scanner)
         guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
@@ -165,7 +173,7 @@ public final class JarvisHub: Sendable {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
         // A hidden container answers exactly like one that does not exist.
-        guard rules.shows(container: address.container), rules.shows(key: address.key) else {
+        guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
             throw .noKey(address.key, in: address.container)
         }
         let containers: [ContainerInfo]
@@ -200,16 +208,20 @@ public final class JarvisHub: Sendable {
         let info = scanner.info
         let address = PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key)
         let writable = configuration.editingEnabled && info.isWritable && container.isWritable && entry.isWritable
-        guard info.isSecret else {
-            return PreferenceItem(
+        var result: PreferenceItem
+        let revealed = reveal && configuration.revealEnabled
+        if info.isSecret {
+            result = PreferenceItem(
+                address: address, type: entry.value.type, value: revealed ? entry.value : nil,
+                revision: masker.revision(of: entry.value), layer: entry.layer, encoding: entry.encoding,
+                isWritable: writable, mask: revealed ? nil : masker.mask(entry.value))
+        } else {
+            result = PreferenceItem(
                 address: address, type: entry.value.type, value: entry.value, revision: Revision(of: entry.value),
                 layer: entry.layer, encoding: entry.encoding, isWritable: writable)
         }
-        let revealed = reveal && configuration.revealEnabled
-        return PreferenceItem(
-            address: address, type: entry.value.type, value: revealed ? entry.value : nil,
-            revision: masker.revision(of: entry.value), layer: entry.layer, encoding: entry.encoding,
-            isWritable: writable, mask: revealed ? nil : masker.mask(entry.value))
+        result.catalog = catalogNote(for: address, configuration: configuration, secret: info.isSecret && !revealed)
+        return result
     }
 
     package static func revealRefused(_ configuration: JarvisConfiguration) -> JarvisError {

@@ -8,6 +8,7 @@ package enum AgentMethod: String, CaseIterable, Sendable {
     case get
     case set
     case delete
+    case reset
     case history
     case watch
     case unwatch

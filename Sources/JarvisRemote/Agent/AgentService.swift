@@ -74,6 +74,7 @@ package final class AgentService: Sendable {
             case .get: return try get(request.params, session: session)
             case .set: return try set(request.params, session: session)
             case .delete: return try delete(request.params, session: session)
+            case .reset: return try reset(request.params, session: session)
             case .history: return try history(request.params)
             case .watch: return try watch(request.params, session: session)
             case .unwatch: return try unwatch(request.params, session: session)
@@ -137,46 +138,8 @@ package final class AgentService: Sendable {
         return try page(result, params: params)
     }
 
-    private func get(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(raw, method: "get", allowed: ["scanner", "container", "key", "reveal"])
-        let address = try address(params)
-        let item = try hub.get(address, reveal: try params.bool("reveal"))
-        if try params.bool("reveal") { recordReveals([item], session: session) }
-        return .object(["item": WireItem.encode(item)])
-    }
-
-    private func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(
-            raw, method: "set", allowed: ["scanner", "container", "key", "type", "value", "expectedRevision"])
-        let address = try address(params)
-        guard let rawValue = params.value("value") else {
-            throw RPCError.invalidParams("set needs the param 'value'")
-        }
-        let value: PreferenceValue
-        if let type = try params.type("type") {
-            value = try PreferenceValue(json: rawValue, as: type)
-        } else {
-            value = try PreferenceValue(json: rawValue)
-        }
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        let stored = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in
-            try hub.set(address, to: value, expectedRevision: expected)
-        }
-        return .object(["item": WireItem.encode(stored)])
-    }
-
-    private func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(raw, method: "delete", allowed: ["scanner", "container", "key", "expectedRevision"])
-        let address = try address(params)
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        let removed = try recordingWrite(.delete, at: address, session: session) { () throws(JarvisError) in
-            try hub.delete(address, expectedRevision: expected)
-        }
-        return .object(["item": WireItem.encode(removed)])
-    }
-
     /// The address of a request. Without `scanner`, the container must belong to exactly one.
-    private func address(_ params: Params) throws -> PreferenceAddress {
+    func address(_ params: Params) throws -> PreferenceAddress {
         let container = try params.string("container")
         let key = try params.string("key")
         if let scanner = try params.optionalString("scanner") {

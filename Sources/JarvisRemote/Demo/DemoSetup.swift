@@ -8,26 +8,37 @@ import JarvisScanners
 package struct DemoSetup: Sendable {
     /// The temporary folder holding the sample data; remove it with ``cleanUp()``.
     package let folder: URL
-    /// The scanners over the sample data.
-    package let scanners: [any PreferenceScanner]
+    /// The sample defaults suites, one `<suite>.plist` each.
+    package var defaultsFolder: URL { folder.appendingPathComponent("defaults") }
+    /// The sample JSON config files.
+    package var filesFolder: URL { folder.appendingPathComponent("files") }
+
+    /// The scanners over the sample data alone.
+    package var scanners: [any PreferenceScanner] {
+        [DefaultsScanner.defaults(folders: [defaultsFolder]), JSONFilesScanner.jsonFiles(in: [filesFolder])]
+    }
 
     /// Writes the sample data and builds the scanners.
     /// - Throws: ``JarvisError`` `.storage` when the temporary folder cannot be written.
     package static func prepare() throws(JarvisError) -> DemoSetup {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("jarvis-demo-\(UUID().uuidString.prefix(8))")
-        let defaults = folder.appendingPathComponent("defaults")
+        let setup = DemoSetup(folder: folder)
         do {
-            try DemoData.write(into: defaults)
+            try DemoData.write(into: setup.defaultsFolder)
+            try DemoFiles.write(into: setup.filesFolder)
         } catch {
+            setup.cleanUp()
             throw JarvisError(.storage, "cannot write the demo data into \(folder.path): \(error.localizedDescription)")
         }
-        return DemoSetup(folder: folder, scanners: [DefaultsScanner.defaults(folder: defaults)])
+        return setup
     }
 
-    /// The demo's rules added to a configuration: the private suite is hidden.
+    /// The demo's rules added to a configuration: the private suite is hidden, and the demo
+    /// host's key catalog declares a few keys.
     package func configure(_ configuration: inout JarvisConfiguration) {
         configuration.hide(containers: GlobPattern(DemoData.privateSuite), in: "defaults")
+        configuration.catalog = DemoFiles.catalog
     }
 
     /// Removes the sample data.

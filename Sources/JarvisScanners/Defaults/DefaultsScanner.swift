@@ -73,4 +73,13 @@ extension PreferenceScanner where Self == DefaultsScanner {
     public static func defaults(folder: URL, includeSystemDomains: Bool = false) -> DefaultsScanner {
         DefaultsScanner(store: PlistFolderStore(folder: folder, includeSystemDomains: includeSystemDomains))
     }
+
+    /// The `*.plist` files of several folders as one scanner: a suite found in more than one
+    /// folder is the first folder's, and a new suite is created in the first folder.
+    /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
+    public static func defaults(folders: [URL], includeSystemDomains: Bool = false) -> DefaultsScanner {
+        let stores = folders.map { PlistFolderStore(folder: $0, includeSystemDomains: includeSystemDomains) }
+        if stores.count == 1, let only = stores.first { return DefaultsScanner(store: only) }
+        return DefaultsScanner(store: FolderSetStore(stores: stores))
+    }
 }

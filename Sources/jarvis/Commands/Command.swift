@@ -14,8 +14,8 @@ protocol Command: Sendable {
 
 /// Every command, in the order `jarvis help` lists them.
 let commands: [any Command.Type] = [
-    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, WatchCommand.self,
-    HistoryCommand.self, DemoCommand.self,
+    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ResetCommand.self,
+    WatchCommand.self, HistoryCommand.self, DemoCommand.self,
     HelpCommand.self,
 ]
 

@@ -53,6 +53,8 @@ enum ListCommand: Command {
                 current = group
             }
             var flags: [String] = []
+            if item.catalog?.isUnset == true { flags.append("unset") }
+            if let value = item.catalog?.defaultValue { flags.append("default: " + value.preview(limit: 30)) }
             if item.layer == .registered { flags.append("default") }
             if let encoding = item.encoding { flags.append(encoding.rawValue) }
             if !item.isWritable { flags.append("read-only") }
