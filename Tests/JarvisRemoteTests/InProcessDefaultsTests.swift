@@ -43,4 +43,26 @@ import Testing
         host.set(true, forKey: "onboarding_done")
         #expect(try client.get(address("onboarding_done")).value == true)
     }
+
+    @Test func theHostsOwnWritesReachAWatchingClient() throws {
+        let folder = try TemporaryFolder()
+        let suite = "jarvis-test-\(UUID().uuidString)"
+        let host = try #require(UserDefaults(suiteName: suite))
+        defer { host.removePersistentDomain(forName: suite) }
+        host.set(1, forKey: "launch_count")
+        var options = JarvisAgent.Options(name: "in-process-watch")
+        options.runtimeDirectory = URL(fileURLWithPath: folder.path)
+        let agent = try JarvisAgent.start(scanners: [DefaultsScanner.defaults(suites: [suite])], options: options)
+        defer { agent.stop() }
+        let client = try JarvisClient(endpoint: .unix(path: agent.socketPath))
+        _ = try client.watch(scanner: "defaults", container: suite)
+
+        host.set(2, forKey: "launch_count")
+        let notification = try #require(try client.nextChange(timeout: .seconds(10)))
+        let change = try #require(notification.changes.first)
+        #expect(change.kind == "updated")
+        #expect(change.address.key == "launch_count")
+        #expect(change.item?.value == 2)
+        #expect(change.old?.value == 1)
+    }
 }

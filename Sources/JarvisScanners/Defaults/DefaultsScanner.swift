@@ -57,6 +57,19 @@ public struct DefaultsScanner: PreferenceScanner {
     }
 }
 
+extension DefaultsScanner {
+    /// The preferences folder (other processes' writes) and, in process, whatever tells of the
+    /// host's own writes; set up only while a client watches.
+    public func watchTargets() -> [WatchTarget] {
+        store.watchTargets()
+    }
+
+    /// `<suite>.plist` in a watched folder is that suite.
+    public func containers(changedAt path: String) -> [String]? {
+        store.containers(changedAt: path)
+    }
+}
+
 extension PreferenceScanner where Self == DefaultsScanner {
     /// The host's own defaults, found without configuration: every suite in the platform's
     /// preferences folder, the standard suite, and `suites` (for suites with no file yet).

@@ -23,6 +23,12 @@ protocol DefaultsStore: Sendable {
 
     /// Stores `object` for `key`, or removes the key when `object` is nil; returns once on disk.
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws
+
+    /// Where changes show while a client watches (see ``PreferenceScanner/watchTargets()``).
+    func watchTargets() -> [WatchTarget]
+
+    /// The suites stored at a changed path inside a watched folder; nil when unknown.
+    func containers(changedAt path: String) -> [String]?
 }
 
 /// Suite names: which are valid, and which belong to Apple and are hidden by default.
@@ -31,6 +37,16 @@ enum DefaultsSuite {
     static func isSystemDomain(_ name: String) -> Bool {
         name.hasPrefix("com.apple.") || name.hasPrefix(".GlobalPreferences") || name == "NSGlobalDomain"
             || name == "Apple Global Domain"
+    }
+
+    /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`.
+    static func suite(at path: String, in folder: URL) -> [String]? {
+        let url = URL(fileURLWithPath: path)
+        guard url.pathExtension == "plist",
+            url.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path
+        else { return nil }
+        let name = url.deletingPathExtension().lastPathComponent
+        return name.isEmpty ? nil : [name]
     }
 
     /// Rejects names that cannot be a suite or would escape the preferences folder.

@@ -43,6 +43,14 @@ final class FolderSetStore: DefaultsStore {
         try owner(of: suite).setObject(object, forKey: key, in: suite)
     }
 
+    func watchTargets() -> [WatchTarget] {
+        stores.flatMap { $0.watchTargets() }
+    }
+
+    func containers(changedAt path: String) -> [String]? {
+        stores.lazy.compactMap { $0.containers(changedAt: path) }.first
+    }
+
     /// The first folder that has the suite, else the first folder.
     private func owner(of suite: String) throws(JarvisError) -> PlistFolderStore {
         guard let first = stores.first else {

@@ -29,6 +29,14 @@ final class PlistFolderStore: DefaultsStore {
                 ? nil : "the defaults folder '\(folder.lastPathComponent)' does not exist or is not a folder")
     }
 
+    func watchTargets() -> [WatchTarget] {
+        [.folder(folder.path)]
+    }
+
+    func containers(changedAt path: String) -> [String]? {
+        DefaultsSuite.suite(at: path, in: folder)
+    }
+
     func containers() throws -> [ContainerInfo] {
         let files: [String]
         do {

@@ -108,6 +108,36 @@ public struct JSONFilesScanner: PreferenceScanner {
         return nil
     }
 
+    /// Every folder and subfolder that exists when watching starts (inotify and kqueue watch
+    /// one folder at a time; a subfolder created later is seen once watching starts again).
+    public func watchTargets() -> [WatchTarget] {
+        var paths: [String] = []
+        for folder in folders {
+            let root = folder.resolvingSymlinksInPath().standardizedFileURL
+            paths.append(root.path)
+            let subfolders = Set(Self.relativePaths(in: folder).compactMap { relative -> String? in
+                let parent = (relative as NSString).deletingLastPathComponent
+                return parent.isEmpty ? nil : root.appendingPathComponent(parent).path
+            })
+            paths += subfolders.sorted()
+        }
+        return paths.map { .folder($0) }
+    }
+
+    /// The file's container when it is one this scanner lists; none for other files (such
+    /// as the temporary file of an atomic write), so they cause no reads.
+    public func containers(changedAt path: String) -> [String]? {
+        let changed = URL(fileURLWithPath: path).standardizedFileURL.path
+        for folder in folders {
+            let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
+            guard changed.hasPrefix(root + "/") else { continue }
+            let relative = String(changed.dropFirst(root.count + 1))
+            let hidden = relative.split(separator: "/").contains { $0.hasPrefix(".") }
+            return !hidden && matches(relative) ? [relative] : []
+        }
+        return nil
+    }
+
     private func matches(_ relativePath: String) -> Bool {
         if pattern.description.contains("/") { return pattern.matches(relativePath) }
         return pattern.matches(String(relativePath.split(separator: "/").last ?? ""))

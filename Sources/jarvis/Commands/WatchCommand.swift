@@ -41,7 +41,7 @@ enum WatchCommand: Command {
             scanner = split.scanner ?? scanner
             container = split.container
         }
-        let stop = stopOnSignals(client)
+        let stop = stopOnSignals()
         defer { _ = stop }
         let subscription = try client.watch(scanner: scanner, container: container, key: key, reveal: reveal, since: since)
         if subscription.resumed == false, let since {
@@ -62,14 +62,13 @@ enum WatchCommand: Command {
     }
 
     /// Ctrl-C and SIGTERM end the command with status 0; the terminal's modes were never changed.
-    private static func stopOnSignals(_ client: JarvisClient) -> [any DispatchSourceSignal] {
+    private static func stopOnSignals() -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                client.close()
-                exit(0)
-            }
+            // Exit straight away: closing the client first would wake the reading thread with
+            // "connection closed", which could exit with an error before this exit runs.
+            source.setEventHandler { exit(0) }
             source.resume()
             return source
         }
