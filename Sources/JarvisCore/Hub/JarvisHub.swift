@@ -76,7 +76,10 @@ public final class JarvisHub: Sendable {
         var items: [PreferenceItem] = []
         var problems: [ContainerSummary] = []
         for (scanner, rules, configuration) in try selected(query.scanner) {
-            guard scanner.info.unavailableReason == nil else { continue }
+            // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
+            // its folder), and asking per item made it a third of a 10,000-item list.
+            let info = scanner.info
+            guard info.unavailableReason == nil else { continue }
             let containers: [ContainerInfo]
             do {
                 containers = try scanner.containers()
@@ -102,7 +105,7 @@ public final class JarvisHub: Sendable {
                         items.append(
                             item(
                                 entry, scanner: scanner, container: container, configuration: configuration,
-                                reveal: query.reveal))
+                                reveal: query.reveal, info: info))
                     }
                 } catch {
                     problems.append(
@@ -193,9 +196,10 @@ public final class JarvisHub: Sendable {
         scanner: any PreferenceScanner,
         container: ContainerInfo,
         configuration: JarvisConfiguration,
-        reveal: Bool
+        reveal: Bool,
+        info known: ScannerInfo? = nil
     ) -> PreferenceItem {
-        let info = scanner.info
+        let info = known ?? scanner.info
         let address = PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key)
         let writable = configuration.editingEnabled && info.isWritable && container.isWritable && entry.isWritable
         guard info.isSecret else {
