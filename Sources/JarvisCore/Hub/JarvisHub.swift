@@ -78,7 +78,10 @@ public final class JarvisHub: Sendable {
         var items: [PreferenceItem] = []
         var problems: [ContainerSummary] = []
         for (scanner, rules, configuration) in try selected(query.scanner) {
-            guard scanner.info.unavailableReason == nil else { continue }
+            // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
+            // its folder), and asking per item made it a third of a 10,000-item list.
+            let info = scanner.info
+            guard info.unavailableReason == nil else { continue }
             let containers: [ContainerInfo]
             do {
                 containers = try scanner.containers()
@@ -105,7 +108,7 @@ public final class JarvisHub: Sendable {
                         found.append(
                             item(
                                 entry, scanner: scanner, container: container, configuration: configuration,
-                                reveal: query.reveal))
+                                reveal: query.reveal, info: info))
                     }
                     found += unsetItems(
                         present: Set(entries.map(\.key)), scanner: scanner, container: container,
@@ -203,9 +206,10 @@ public final class JarvisHub: Sendable {
         scanner: any PreferenceScanner,
         container: ContainerInfo,
         configuration: JarvisConfiguration,
-        reveal: Bool
+        reveal: Bool,
+        info known: ScannerInfo? = nil
     ) -> PreferenceItem {
-        let info = scanner.info
+        let info = known ?? scanner.info
         let address = PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key)
         let writable = configuration.editingEnabled && info.isWritable && container.isWritable && entry.isWritable
         var result: PreferenceItem
