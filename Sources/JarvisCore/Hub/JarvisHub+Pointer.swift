@@ -11,7 +11,7 @@ extension JarvisHub {
     ///   path runs through a scalar, and as ``get(_:reveal:)``.
     public func get(_ address: PreferenceAddress, pointer: JSONPointer, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
         guard !pointer.isWhole else { return try get(address, reveal: reveal) }
-        let (scanner, container, configuration) = try resolve(address)
+        let (scanner, container, configuration) = try resolve(address, listsContainers: false)
         if reveal && scanner.info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }

@@ -129,7 +129,7 @@ public final class JarvisHub: Sendable {
     ///   configuration allows reveal.
     /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
     public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration) = try resolve(address)
+        let (scanner, container, configuration) = try resolve(address, listsContainers: false)
         if reveal && scanner.info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
@@ -166,7 +166,12 @@ public final class JarvisHub: Sendable {
     }
 
     /// The scanner and container of an address, after the visibility rules.
-    func resolve(_ address: PreferenceAddress, checksKey: Bool = true) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
+    /// - Parameter listsContainers: ask the scanner for its containers, to learn whether this
+    ///   one is writable or broken. Writes need that; a read skips it (listing a folder on
+    ///   every `get` would dominate its cost) and a broken container fails in `read` instead.
+    func resolve(
+        _ address: PreferenceAddress, checksKey: Bool = true, listsContainers: Bool = true
+    ) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
         let (scanners, configuration) = snapshot()
         let rules = configuration.rules(for: address.scanner)
         guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
@@ -179,6 +184,7 @@ public final class JarvisHub: Sendable {
         guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
             throw .noKey(address.key, in: address.container)
         }
+        guard listsContainers else { return (scanner, ContainerInfo(address.container), configuration) }
         let containers: [ContainerInfo]
         do {
             containers = try scanner.containers()

@@ -151,7 +151,7 @@ extension JarvisClient {
 
     /// Calls `list` with `params` page by page and returns one result holding every page's
     /// items and problems, as an unpaged `list` would.
-    public func listAll(_ params: JSONObject, pageSize: Int = 500) throws(JarvisError) -> JSONValue {
+    public func listAll(_ params: JSONObject, pageSize: Int = 10_000) throws(JarvisError) -> JSONValue {
         var items: [JSONValue] = []
         var problems: [JSONValue] = []
         var cursor: String?

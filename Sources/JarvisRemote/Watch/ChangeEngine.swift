@@ -75,7 +75,7 @@ package final class ChangeEngine: Sendable {
     ///   - backlog: how many events are kept for clients that resume.
     ///   - debounce: how long after the first sign of a change the containers are read, so a
     ///     burst of writes makes one event.
-    package init(hub: JarvisHub, backlog: Int = 1024, debounce: Duration = .milliseconds(8)) {
+    package init(hub: JarvisHub, backlog: Int = 1024, debounce: Duration = .milliseconds(2)) {
         self.hub = hub
         let parts = debounce.components
         self.debounce = .nanoseconds(Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000))

@@ -100,19 +100,13 @@ final class PlistFolderStore: DefaultsStore {
 
     // MARK: - Files
 
-    private struct Signature: Equatable {
-        var modified: Date?
-        var size: Int?
-        var inode: Int?
-    }
-
     private enum Contents {
         case parsed([String: ScannedEntry], PropertyListSerialization.PropertyListFormat)
         case unreadable(String)
     }
 
     private struct CachedSuite {
-        var signature: Signature
+        var signature: FileStamp
         var contents: Contents
     }
 
@@ -124,14 +118,10 @@ final class PlistFolderStore: DefaultsStore {
     /// The suite's parsed entries, from the cache when the file is unchanged; nil when no file.
     private func load(_ suite: String) throws -> CachedSuite? {
         let url = try url(of: suite)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+        guard let signature = FileStamp.of(url.path) else {
             cache.withLock { $0[suite] = nil }
             return nil
         }
-        let signature = Signature(
-            modified: attributes[.modificationDate] as? Date,
-            size: (attributes[.size] as? NSNumber)?.intValue,
-            inode: (attributes[.systemFileNumber] as? NSNumber)?.intValue)
         if let cached = cache.withLock({ $0[suite] }), cached.signature == signature {
             return cached
         }
