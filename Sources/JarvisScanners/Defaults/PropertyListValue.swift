@@ -24,44 +24,112 @@ enum PropertyListValue {
     /// Converts a property-list object; `path` names it in errors (`key`, `key[2].name`).
     /// - Throws: ``JarvisError`` `.typeMismatch` for objects a property list cannot hold.
     static func decode(_ object: Any, path: String) throws(JarvisError) -> Decoded {
-        guard let object = unwrapped(object) else {
-            throw JarvisError(.typeMismatch, "'\(path)' holds no value (null), which a property list cannot store")
+        do {
+            return try convert(object)
+        } catch {
+            throw error.jarvisError(at: path)
         }
+    }
+
+    /// Why an object could not be converted, and where below the top it sits. The path is
+    /// assembled only when something fails, so a large suite costs no string building.
+    private struct Failure: Error {
+        enum Reason {
+            case null
+            case unsupported(String)
+            case nonStringKey(String)
+        }
+
+        var reason: Reason
+        var components: [String] = []
+
+        func inside(_ component: String) -> Failure {
+            var copy = self
+            copy.components.insert(component, at: 0)
+            return copy
+        }
+
+        func jarvisError(at root: String) -> JarvisError {
+            var path = root
+            for component in components {
+                path += component.hasPrefix("[") || path.isEmpty ? component : "." + component
+            }
+            switch reason {
+            case .null:
+                return JarvisError(.typeMismatch, "'\(path)' holds no value (null), which a property list cannot store")
+            case .unsupported(let type):
+                return JarvisError(
+                    .typeMismatch,
+                    "'\(path)' holds a \(type), which is not a property-list type (string, number, boolean, date, data, array, dictionary)")
+            case .nonStringKey(let key):
+                return JarvisError(.typeMismatch, "'\(path)' has a key that is not a string (\(key)); property lists allow only string keys")
+            }
+        }
+    }
+
+    // The common kinds are tried first; `Optional` (which swift-corelibs-foundation wraps
+    // `persistentDomain` values in) only when nothing else matched.
+    private static func convert(_ object: Any) throws(Failure) -> Decoded {
         switch object {
         case let string as String:
             return Decoded(value: .string(string), isExact: true)
+        case let number as NSNumber:
+            return decode(number)
         case let date as Date:
             return Decoded(value: .date(date), isExact: true)
         case let data as Data:
             return Decoded(value: .data(data), isExact: true)
-        case let number as NSNumber:
-            return decode(number)
         case let array as [Any]:
             var values: [PreferenceValue] = []
             values.reserveCapacity(array.count)
             var isExact = true
             for (index, element) in array.enumerated() {
-                let decoded = try decode(element, path: "\(path)[\(index)]")
+                let decoded: Decoded
+                do {
+                    decoded = try convert(element)
+                } catch {
+                    throw error.inside("[\(index)]")
+                }
                 values.append(decoded.value)
                 isExact = isExact && decoded.isExact
             }
             return Decoded(value: .array(values), isExact: isExact)
         case let dictionary as [String: Any]:
-            return try decode(dictionary.map { ($0.key, $0.value) }, path: path)
+            var values: [String: PreferenceValue] = [:]
+            values.reserveCapacity(dictionary.count)
+            var isExact = true
+            for (key, element) in dictionary {
+                let decoded = try convert(element, key: key)
+                values[key] = decoded.value
+                isExact = isExact && decoded.isExact
+            }
+            return Decoded(value: .dictionary(values), isExact: isExact)
         case let dictionary as [AnyHashable: Any]:
             // swift-corelibs-foundation hands nested dictionaries out with `AnyHashable` keys.
-            var pairs: [(String, Any)] = []
-            for (key, value) in dictionary {
-                guard let key = key.base as? String else {
-                    throw JarvisError(.typeMismatch, "'\(path)' has a key that is not a string (\(key)); property lists allow only string keys")
-                }
-                pairs.append((key, value))
+            var values: [String: PreferenceValue] = [:]
+            values.reserveCapacity(dictionary.count)
+            var isExact = true
+            for (key, element) in dictionary {
+                guard let key = key.base as? String else { throw Failure(reason: .nonStringKey("\(key)")) }
+                let decoded = try convert(element, key: key)
+                values[key] = decoded.value
+                isExact = isExact && decoded.isExact
             }
-            return try decode(pairs, path: path)
+            return Decoded(value: .dictionary(values), isExact: isExact)
         default:
-            throw JarvisError(
-                .typeMismatch,
-                "'\(path)' holds a \(type(of: object)), which is not a property-list type (string, number, boolean, date, data, array, dictionary)")
+            if let optional = object as? any OptionalObject {
+                guard let wrapped = optional.wrappedObject else { throw Failure(reason: .null) }
+                return try convert(wrapped)
+            }
+            throw Failure(reason: .unsupported("\(type(of: object))"))
+        }
+    }
+
+    private static func convert(_ element: Any, key: String) throws(Failure) -> Decoded {
+        do {
+            return try convert(element)
+        } catch {
+            throw error.inside(key)
         }
     }
 
@@ -80,20 +148,9 @@ enum PropertyListValue {
         }
     }
 
-    private static func decode(_ pairs: [(String, Any)], path: String) throws(JarvisError) -> Decoded {
-        var values: [String: PreferenceValue] = [:]
-        values.reserveCapacity(pairs.count)
-        var isExact = true
-        for (key, element) in pairs {
-            let decoded = try decode(element, path: path.isEmpty ? key : "\(path).\(key)")
-            values[key] = decoded.value
-            isExact = isExact && decoded.isExact
-        }
-        return Decoded(value: .dictionary(values), isExact: isExact)
-    }
-
     private static func decode(_ number: NSNumber) -> Decoded {
-        let objCType = String(cString: number.objCType)
+        // The first character of the encoding is enough, and reading it allocates nothing.
+        let objCType = UInt8(bitPattern: number.objCType.pointee)
         #if canImport(Darwin)
         if CFGetTypeID(number as CFTypeRef) == CFBooleanGetTypeID() {
             return Decoded(value: .boolean(number.boolValue), isExact: true)
@@ -103,21 +160,15 @@ enum PropertyListValue {
         }
         #else
         switch objCType {
-        case "c", "B": return Decoded(value: .boolean(number.boolValue), isExact: true)
-        case "f", "d": return Decoded(value: .real(number.doubleValue), isExact: true)
+        case UInt8(ascii: "c"), UInt8(ascii: "B"): return Decoded(value: .boolean(number.boolValue), isExact: true)
+        case UInt8(ascii: "f"), UInt8(ascii: "d"): return Decoded(value: .real(number.doubleValue), isExact: true)
         default: break
         }
         #endif
-        if objCType == "Q", number.uint64Value > UInt64(Int64.max) {
+        if objCType == UInt8(ascii: "Q"), number.uint64Value > UInt64(Int64.max) {
             return Decoded(value: .real(number.doubleValue), isExact: false)
         }
         return Decoded(value: .integer(number.int64Value), isExact: true)
-    }
-
-    /// Looks through `Optional`s: swift-corelibs-foundation wraps values of `persistentDomain`.
-    private static func unwrapped(_ object: Any) -> Any? {
-        guard let optional = object as? any OptionalObject else { return object }
-        return optional.wrappedObject.flatMap(unwrapped)
     }
 }
 
