@@ -30,8 +30,14 @@ if options.help {
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }
 if options.allowReveal { configuration.allowsReveal = true }
+do {
+    try configuration.validate()
+} catch {
+    fail(options.allowReveal && options.production ? "\(error.message): drop --allow-reveal, or --production" : error.message, status: 64)
+}
 
 var scanners: [any PreferenceScanner] = []
+var secretFolders: [URL] = []
 var demoFolder: URL?
 if options.demo {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jarvis-demo-\(UUID().uuidString.prefix(8))")
@@ -42,6 +48,12 @@ if options.demo {
     }
     demoFolder = folder
     scanners.append(DefaultsScanner.defaults(folder: folder.appendingPathComponent("defaults")))
+    do {
+        try DemoData.writeSecrets(into: folder.appendingPathComponent(DemoData.secretsFolder))
+    } catch {
+        fail("cannot write the demo secrets into \(folder.path): \(error.localizedDescription)")
+    }
+    secretFolders.append(folder.appendingPathComponent(DemoData.secretsFolder))
     configuration.hide(containers: GlobPattern(DemoData.privateSuite), in: "defaults")
 }
 for directory in options.defaultsDirectories {
@@ -51,8 +63,18 @@ for directory in options.defaultsDirectories {
     }
     scanners.append(DefaultsScanner.defaults(folder: directory))
 }
+for directory in options.secretsDirectories {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        fail("--secrets-dir \(directory.path) is not a folder")
+    }
+    secretFolders.append(directory)
+}
+if !secretFolders.isEmpty || options.secretService {
+    scanners.append(.secrets(folders: secretFolders, secretService: options.secretService))
+}
 guard !scanners.isEmpty else {
-    fail("nothing to serve: give --defaults-dir DIR, or --demo to try Jarvis on sample data", status: 64)
+    fail("nothing to serve: give --defaults-dir DIR or --secrets-dir DIR, or --demo to try Jarvis on sample data", status: 64)
 }
 
 let agent: JarvisAgent
