@@ -108,6 +108,18 @@ import Testing
         #expect(scanners.status == 0)
     }
 
+    @Test func unreachableBusIsReportedWithLibsecretsMessage() throws {
+        sandbox.environmentOverrides = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.root.path)/no-bus", "DISPLAY": nil]
+        try sandbox.startAgent(["--secret-service", "--secrets-dir", folder.path])
+        let listing = try sandbox.jarvis("ls", "--json")
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(listing.stdout.contains(#""name":"secret-service""#))
+        #expect(listing.stdout.contains("cannot connect to the Secret Service: "))
+        let set = try sandbox.jarvis("set", "secrets:newservice", "k", "v")
+        #expect(set.status == 1)
+        #expect(set.stderr.contains("cannot connect to the Secret Service"))
+    }
+
     @Test func demoServesMaskedSecrets() throws {
         try sandbox.startAgent(["--demo"])
         let listing = try sandbox.jarvis("ls", "--scanner", "secrets")
