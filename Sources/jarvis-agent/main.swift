@@ -71,7 +71,7 @@ for directory in options.secretsDirectories {
     secretFolders.append(directory)
 }
 if !secretFolders.isEmpty || options.secretService {
-    scanners.append(.secrets(folders: secretFolders, secretService: options.secretService))
+    scanners.append(SecretsScanner(folders: secretFolders, systemKeyring: options.secretService))
 }
 guard !scanners.isEmpty else {
     fail("nothing to serve: give --defaults-dir DIR or --secrets-dir DIR, or --demo to try Jarvis on sample data", status: 64)

@@ -95,6 +95,8 @@ import Testing
         #expect(!(cli.stdout + cli.stderr).contains(Self.token))
     }
 
+    #if !canImport(Security)
+    // The Secret Service backend exists outside Apple platforms only (the Keychain serves there).
     @Test func keyringWithoutSessionBusIsAProblemNotACrash() throws {
         let emptyRuntime = sandbox.root.appendingPathComponent("xdg")
         try FileManager.default.createDirectory(at: emptyRuntime, withIntermediateDirectories: true)
@@ -119,6 +121,8 @@ import Testing
         #expect(set.status == 1)
         #expect(set.stderr.contains("cannot connect to the Secret Service"))
     }
+
+    #endif
 
     @Test func demoServesMaskedSecrets() throws {
         try sandbox.startAgent(["--demo"])

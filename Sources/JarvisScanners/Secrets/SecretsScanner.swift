@@ -24,6 +24,15 @@ public struct SecretsScanner: PreferenceScanner {
         self.backends = backends
     }
 
+    /// Folders of secret files, plus the system keyring (Secret Service, or the Keychain on
+    /// Apple platforms) only when asked: what `jarvis-agent` serves, where a process's own
+    /// Keychain is rarely what the user means.
+    package init(folders: [URL], systemKeyring: Bool) {
+        self.init(
+            backends: (systemKeyring ? Self.platformBackends(secretService: true) : [])
+                + folders.map { SecretFilesBackend(folder: $0) })
+    }
+
     /// Masked by the hub; unavailable only when no backend can work here.
     public var info: ScannerInfo {
         ScannerInfo(displayName: "Secrets", isSecret: true, unavailableReason: unavailableReason)

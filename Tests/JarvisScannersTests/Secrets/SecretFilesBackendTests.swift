@@ -21,7 +21,7 @@ final class SecretFilesBackendTests {
 
     func hub(_ configuration: JarvisConfiguration = .debug, folders: [URL]? = nil) -> JarvisHub {
         let hub = JarvisHub(configuration: configuration)
-        hub.register(.secrets(folders: folders ?? [folder], secretService: false))
+        hub.register(SecretsScanner(folders: folders ?? [folder], systemKeyring: false))
         return hub
     }
 
@@ -59,7 +59,7 @@ final class SecretFilesBackendTests {
         production.allowsReveal = true
         #expect(throws: JarvisError.self) { try production.validate() }
         do {
-            _ = try JarvisHub(configuration: .production).also { $0.register(.secrets(folders: [folder], secretService: false)) }
+            _ = try JarvisHub(configuration: .production).also { $0.register(SecretsScanner(folders: [folder], systemKeyring: false)) }
                 .get(address("db_password"), reveal: true)
             Issue.record("production revealed a secret")
         } catch {
@@ -145,13 +145,10 @@ final class SecretFilesBackendTests {
     }
 
     @Test func scannerWithoutBackendsIsUnavailable() {
-        let scanner = SecretsScanner.secrets(secretService: false)
-        #if canImport(Security)
-        #expect(scanner.info.unavailableReason == nil)
-        #else
+        let scanner = SecretsScanner(folders: [], systemKeyring: false)
         #expect(scanner.info.unavailableReason != nil)
-        #endif
         #expect(scanner.info.isSecret)
+        #expect(SecretsScanner.secrets(folders: [folder]).info.unavailableReason == nil)
     }
 }
 
