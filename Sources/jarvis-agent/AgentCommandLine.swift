@@ -5,6 +5,8 @@ import JarvisRemote
 struct AgentCommandLine {
     var defaultsDirectories: [URL] = []
     var filesDirectories: [URL] = []
+    var secretsDirectories: [URL] = []
+    var secretService = false
     var demo = false
     var production = false
     var allowReveal = false
@@ -20,15 +22,22 @@ struct AgentCommandLine {
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
 
-        Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--demo] [--production] [--name NAME]
+        Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--secrets-dir DIR]... [--secret-service]
+                            [--demo] [--production] [--read-only] [--allow-reveal] [--name NAME]
 
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
           --files DIR          serve every *.json file under DIR, recursively, as a container of the
                                `files` scanner named by its path inside DIR (repeatable)
+          --secrets-dir DIR    serve DIR as a folder of secret files, one file per secret (/run/secrets,
+                               a Kubernetes secret volume, $CREDENTIALS_DIRECTORY) (repeatable)
+          --secret-service     serve the desktop keyring's default collection (GNOME Keyring, KWallet)
+                               through the Secret Service; on Apple platforms, the Keychain
           --demo               serve sample data in a fresh temporary folder (one suite, private_data,
                                is hidden by the demo's configuration)
           --production         the production configuration: nothing can be changed
           --read-only          editing off, without the rest of production
+          --allow-reveal       let clients see secret values (`jarvis get … --reveal`); refused
+                               with --production
           --name NAME          the name clients see (default: jarvis-agent, or jarvis-demo with --demo)
           --listen [HOST:]PORT also serve TCP, on 127.0.0.1 unless HOST is given (0.0.0.0 for every
                                interface; port 0 picks a free one). Clients need the printed token.
@@ -55,6 +64,9 @@ struct AgentCommandLine {
                 defaultsDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
             case "--files":
                 filesDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
+            case "--secrets-dir":
+                secretsDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
+            case "--secret-service": secretService = true
             case "--demo": demo = true
             case "--production": production = true
             case "--read-only": readOnly = true

@@ -30,6 +30,11 @@ if options.help {
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }
 if options.allowReveal { configuration.allowsReveal = true }
+do {
+    try configuration.validate()
+} catch {
+    fail(options.allowReveal && options.production ? "\(error.message): drop --allow-reveal, or --production" : error.message, status: 64)
+}
 
 var scanners: [any PreferenceScanner] = []
 var demo: DemoSetup?
@@ -53,12 +58,17 @@ func requireFolder(_ url: URL, option: String) {
 // One scanner per kind, over every folder given for it (the demo's first).
 options.defaultsDirectories.forEach { requireFolder($0, option: "--defaults-dir") }
 options.filesDirectories.forEach { requireFolder($0, option: "--files") }
+options.secretsDirectories.forEach { requireFolder($0, option: "--secrets-dir") }
 let defaultsFolders = (demo.map { [$0.defaultsFolder] } ?? []) + options.defaultsDirectories
 let fileFolders = (demo.map { [$0.filesFolder] } ?? []) + options.filesDirectories
+let secretFolders = (demo.map { [$0.secretsFolder] } ?? []) + options.secretsDirectories
 if !defaultsFolders.isEmpty { scanners.append(DefaultsScanner.defaults(folders: defaultsFolders)) }
 if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders)) }
+if !secretFolders.isEmpty || options.secretService {
+    scanners.append(SecretsScanner(folders: secretFolders, systemKeyring: options.secretService))
+}
 guard !scanners.isEmpty else {
-    fail("nothing to serve: give --defaults-dir DIR or --files DIR, or --demo to try Jarvis on sample data", status: 64)
+    fail("nothing to serve: give --defaults-dir, --files, --secrets-dir or --secret-service, or --demo to try Jarvis on sample data", status: 64)
 }
 
 let agent: JarvisAgent

@@ -54,4 +54,23 @@ package enum DemoData {
             try data.write(to: folder.appendingPathComponent("\(suite).plist"), options: .atomic)
         }
     }
+
+    /// The demo's folder of secret files, served by the `secrets` scanner (masked unless revealed).
+    package static let secretsFolder = "secrets"
+
+    package static let secrets: [String: String] = [
+        "db_password": "correct-horse-battery-staple",
+        "stripe_api_key": "sk_test_demo_4eC39HqLyjWDarjtT1zdp7dc",
+        "session_signing_key": "c2lnbmluZy1rZXktZm9yLXRoZS1kZW1v",
+    ]
+
+    /// Writes one file per secret, 0600, as Docker and Kubernetes lay them out.
+    package static func writeSecrets(into folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, value) in secrets {
+            let file = folder.appendingPathComponent(name)
+            try Data(value.utf8).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
+    }
 }

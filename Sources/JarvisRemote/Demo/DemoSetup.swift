@@ -12,10 +12,15 @@ package struct DemoSetup: Sendable {
     package var defaultsFolder: URL { folder.appendingPathComponent("defaults") }
     /// The sample JSON config files.
     package var filesFolder: URL { folder.appendingPathComponent("files") }
+    /// The sample secret files, one file per secret.
+    package var secretsFolder: URL { folder.appendingPathComponent(DemoData.secretsFolder) }
 
     /// The scanners over the sample data alone.
     package var scanners: [any PreferenceScanner] {
-        [DefaultsScanner.defaults(folders: [defaultsFolder]), JSONFilesScanner.jsonFiles(in: [filesFolder])]
+        [
+            DefaultsScanner.defaults(folders: [defaultsFolder]), JSONFilesScanner.jsonFiles(in: [filesFolder]),
+            SecretsScanner(folders: [secretsFolder], systemKeyring: false),
+        ]
     }
 
     /// Writes the sample data and builds the scanners.
@@ -27,6 +32,7 @@ package struct DemoSetup: Sendable {
         do {
             try DemoData.write(into: setup.defaultsFolder)
             try DemoFiles.write(into: setup.filesFolder)
+            try DemoData.writeSecrets(into: setup.secretsFolder)
         } catch {
             setup.cleanUp()
             throw JarvisError(.storage, "cannot write the demo data into \(folder.path): \(error.localizedDescription)")

@@ -76,12 +76,9 @@ final class PlistFolderStore: DefaultsStore {
         let url = try url(of: suite).resolvingSymlinksInPath()
         var dictionary: [String: Any] = [:]
         var format = PropertyListSerialization.PropertyListFormat.xml
-        var permissions: UInt16 = 0o600
         if let current = try parse(url) {
             dictionary = current.dictionary
             format = current.format
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            permissions = (attributes?[.posixPermissions] as? NSNumber)?.uint16Value ?? permissions
         } else if object == nil {
             return
         }
@@ -95,7 +92,7 @@ final class PlistFolderStore: DefaultsStore {
         } catch {
             throw JarvisError(.typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
         }
-        try AtomicFile.write(data, to: url, permissions: permissions)
+        try AtomicFile.replace(url.path, with: [UInt8](data))
     }
 
     // MARK: - Files

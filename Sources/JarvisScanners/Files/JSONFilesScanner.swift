@@ -10,7 +10,7 @@ import JarvisCore
 ///
 /// - A file that is not valid JSON, or whose top level is not an object, is listed with its
 ///   problem (and the line of a parse error) and is never written.
-/// - Writes replace the file atomically (see `AtomicFileWriter`), keep its permissions, the
+/// - Writes replace the file atomically (see `CheckedFileWrite`), keep its permissions, the
 ///   order of its keys, every number not edited as written, and its layout: pretty with two
 ///   spaces if it spanned several lines, one line if it was one line.
 /// - A file that changes on disk between the read and the write gives `.conflict`, and
@@ -49,7 +49,7 @@ public struct JSONFilesScanner: PreferenceScanner {
             for name in Self.relativePaths(in: folder) where matches(name) && seen.insert(name).inserted {
                 let url = folder.appendingPathComponent(name)
                 do {
-                    _ = try JSONFileDocument(bytes: try AtomicFileWriter.Snapshot.read(url).bytes)
+                    _ = try JSONFileDocument(bytes: try CheckedFileWrite.Snapshot.read(url).bytes)
                     result.append(ContainerInfo(name))
                 } catch {
                     result.append(ContainerInfo(name, problem: error.message, isWritable: false))
@@ -62,7 +62,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The top-level keys of one file.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         guard let url = locate(request.container) else { return [] }
-        return try JSONFileDocument(bytes: try AtomicFileWriter.Snapshot.read(url).bytes).entries()
+        return try JSONFileDocument(bytes: try CheckedFileWrite.Snapshot.read(url).bytes).entries()
     }
 
     /// Sets or removes one top-level key and replaces the file atomically.
@@ -76,7 +76,7 @@ public struct JSONFilesScanner: PreferenceScanner {
                 .notFound,
                 "no JSON file '\(request.container)' in \(folders.map(\.lastPathComponent).joined(separator: ", ")); create it (with {}) first")
         }
-        let original = try AtomicFileWriter.Snapshot.read(url)
+        let original = try CheckedFileWrite.Snapshot.read(url)
         var document = try JSONFileDocument(bytes: original.bytes)
         switch request.change {
         case .set(let value):
@@ -86,7 +86,7 @@ public struct JSONFilesScanner: PreferenceScanner {
                 throw JarvisError.noKey(request.key, in: request.container)
             }
         }
-        try AtomicFileWriter.replace(url, with: document.render(), original: original, beforeCommit: beforeCommit)
+        try CheckedFileWrite.replace(url, with: document.render(), original: original, beforeCommit: beforeCommit)
     }
 
     /// The file for a container name, only if it is one this scanner lists.
