@@ -130,7 +130,8 @@ public final class JarvisHub: Sendable {
     /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
     public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
         let (scanner, container, configuration) = try resolve(address, listsContainers: false)
-        if reveal && scanner.info.isSecret && !configuration.revealEnabled {
+        let info = scanner.info
+        if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
         guard let entry = try read(address, scanner: scanner) else {
@@ -139,7 +140,7 @@ public final class JarvisHub: Sendable {
             }
             throw .noKey(address.key, in: address.container)
         }
-        return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
+        return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal, info: info)
     }
 
     // MARK: - Internals shared with the write path
