@@ -101,8 +101,11 @@ public final class JarvisHub: Sendable {
                     continue
                 }
                 do {
+                    // Entries are sorted before items are built: an entry is far smaller to move.
                     let entries = try scanner.read(ReadRequest(container: container.name))
+                        .sorted(by: { $0.key < $1.key })
                     var found: [PreferenceItem] = []
+                    found.reserveCapacity(entries.count)
                     for entry in entries
                     where rules.shows(key: entry.key) && (query.key?.matches(entry.key) ?? true) {
                         found.append(
@@ -110,10 +113,13 @@ public final class JarvisHub: Sendable {
                                 entry, scanner: scanner, container: container, configuration: configuration,
                                 reveal: query.reveal, info: info))
                     }
-                    found += unsetItems(
-                        present: Set(entries.map(\.key)), scanner: scanner, container: container,
-                        configuration: configuration, rules: rules, query: query)
-                    items += found.sorted(by: { $0.address.key < $1.address.key })
+                    if !configuration.catalog.definitions.isEmpty {
+                        let unset = unsetItems(
+                            present: Set(entries.map(\.key)), scanner: scanner, container: container,
+                            configuration: configuration, rules: rules, query: query)
+                        if !unset.isEmpty { found = (found + unset).sorted(by: { $0.address.key < $1.address.key }) }
+                    }
+                    items += found
                 } catch {
                     problems.append(
                         ContainerSummary(
