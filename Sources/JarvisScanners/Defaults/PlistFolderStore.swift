@@ -60,8 +60,8 @@ final class PlistFolderStore: DefaultsStore {
         guard let cached = try load(suite) else { return [] }
         switch cached.contents {
         case .parsed(let entries, _):
-            guard let keys else { return Array(entries.values) }
-            return keys.compactMap { entries[$0] }
+            guard let keys else { return entries.sorted }
+            return keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } }
         case .unreadable(let problem):
             throw JarvisError(.storage, "'\(suite).plist' cannot be read: \(problem)")
         }
@@ -98,8 +98,15 @@ final class PlistFolderStore: DefaultsStore {
     // MARK: - Files
 
     private enum Contents {
-        case parsed([String: ScannedEntry], PropertyListSerialization.PropertyListFormat)
+        case parsed(Entries, PropertyListSerialization.PropertyListFormat)
         case unreadable(String)
+    }
+
+    /// A parsed suite, sorted by key once per file version: a listing hands out the array
+    /// itself (no copy) already in the order the hub shows, and a key is found by index.
+    private struct Entries {
+        var sorted: [ScannedEntry]
+        var index: [String: Int]
     }
 
     private struct CachedSuite {
@@ -125,11 +132,12 @@ final class PlistFolderStore: DefaultsStore {
         let contents: Contents
         do {
             if let parsed = try parse(url) {
-                var entries: [String: ScannedEntry] = [:]
-                for (key, object) in parsed.dictionary {
-                    entries[key] = try DefaultsEntries.entry(key: key, object: object, layer: .stored)
-                }
-                contents = .parsed(entries, parsed.format)
+                var sorted = try Self.entries(of: parsed.dictionary)
+                sorted.sort { $0.key < $1.key }
+                var index: [String: Int] = [:]
+                index.reserveCapacity(sorted.count)
+                for (position, entry) in sorted.enumerated() { index[entry.key] = position }
+                contents = .parsed(Entries(sorted: sorted, index: index), parsed.format)
             } else {
                 return nil
             }
@@ -139,6 +147,40 @@ final class PlistFolderStore: DefaultsStore {
         let cached = CachedSuite(signature: signature, contents: contents)
         cache.withLock { $0[suite] = cached }
         return cached
+    }
+
+    /// Converts a parsed suite, spreading a large one over the cores: the conversion is most
+    /// of what a scan adds to decoding the file, and the agent's thread would wait for it.
+    private static func entries(of dictionary: [String: Any]) throws(JarvisError) -> [ScannedEntry] {
+        let pairs = Array(dictionary)
+        let chunks = pairs.count < 4096 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        var parts = [[ScannedEntry]](repeating: [], count: chunks)
+        var failures = [JarvisError?](repeating: nil, count: chunks)
+        parts.withUnsafeMutableBufferPointer { parts in
+            failures.withUnsafeMutableBufferPointer { failures in
+                // Each iteration writes only its own slot of `parts` and `failures`, and only
+                // reads `pairs`, which nothing changes meanwhile.
+                nonisolated(unsafe) let pairs = pairs
+                nonisolated(unsafe) let parts = parts
+                nonisolated(unsafe) let failures = failures
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    let range = (pairs.count * chunk / chunks)..<(pairs.count * (chunk + 1) / chunks)
+                    var converted: [ScannedEntry] = []
+                    converted.reserveCapacity(range.count)
+                    do throws(JarvisError) {
+                        for position in range {
+                            converted.append(
+                                try DefaultsEntries.entry(key: pairs[position].key, object: pairs[position].value, layer: .stored))
+                        }
+                    } catch {
+                        failures[chunk] = error
+                    }
+                    parts[chunk] = converted
+                }
+            }
+        }
+        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
+        return parts.count == 1 ? parts[0] : Array(parts.joined())
     }
 
     /// Reads and parses a file afresh; nil when it does not exist.
