@@ -10,6 +10,8 @@ enum HostCostBench {
         let home: URL
         var before = 0
         var after = 0
+        var anonymousBefore = 0
+        var anonymousAfter = 0
         var startMilliseconds = 0.0
         var socket = ""
 
@@ -21,6 +23,8 @@ enum HostCostBench {
                 environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path])
             before = Int(try child.value(after: "rss-before ")) ?? 0
             after = Int(try child.value(after: "rss-after ")) ?? 0
+            anonymousBefore = Int(try child.value(after: "anon-before ")) ?? 0
+            anonymousAfter = Int(try child.value(after: "anon-after ")) ?? 0
             startMilliseconds = Double(try child.value(after: "start-ms ")) ?? 0
             socket = try child.value(after: "socket ")
         }
@@ -42,10 +46,12 @@ enum HostCostBench {
         let idle = options.idleSeconds ?? (options.quick ? 1 : 10)
         var section = Section(name: "host", title: "a host process embedding the agent (default scanners, private HOME)")
         var growth: [Double] = []
+        var anonymousGrowth: [Double] = []
         var starts: [Double] = []
         for _ in 0..<options.runCount {
             let probe = try Probe()
             growth.append(Double(probe.after - probe.before) / 1_048_576)
+            anonymousGrowth.append(Double(probe.anonymousAfter - probe.anonymousBefore) / 1_048_576)
             starts.append(probe.startMilliseconds)
             probe.stop()
         }
@@ -61,6 +67,7 @@ enum HostCostBench {
         client.close()
 
         section.add("resident memory added by JarvisAgent.start", unit: "MiB", samples: growth)
+        section.add("  of which anonymous (the agent's own allocations)", unit: "MiB", samples: anonymousGrowth)
         section.add("JarvisAgent.start", unit: "ms", samples: starts)
         section.add("CPU ticks idle, no client, \(Report.number(idle)) s", unit: "ticks", samples: [Double(idleTicks)])
         section.add("CPU ticks idle, 1 idle client, \(Report.number(idle)) s", unit: "ticks", samples: [Double(clientTicks)])
@@ -68,6 +75,9 @@ enum HostCostBench {
         section.below("resident memory added by start", Stats.median(growth), 2, unit: "MiB")
         section.atMost("CPU ticks idle, no client", Double(idleTicks), 0, unit: " ticks")
         section.atMost("CPU ticks idle, 1 idle client", Double(clientTicks), 0, unit: " ticks")
+        section.notes.append(
+            "resident growth minus anonymous growth is file-backed: code pages of the binary and of Foundation touched for "
+                + "the first time (shared, reclaimable); a second start in the same process adds nothing")
         section.notes.append("a tick is 1/\(ProcFS.ticksPerSecond) s of user+system time (/proc/<pid>/stat)")
         return section
     }

@@ -11,6 +11,7 @@ enum HostProbe {
         _ = FileManager.default.fileExists(atPath: runtime)
         _ = ProcessInfo.processInfo.environment
         let before = ProcFS.memory("VmRSS") ?? 0
+        let anonymousBefore = ProcFS.memory("RssAnon") ?? 0
         let start = ContinuousClock.now
         let agent: JarvisAgent
         do {
@@ -21,7 +22,9 @@ enum HostProbe {
         }
         let startSeconds = (ContinuousClock.now - start).seconds
         let after = ProcFS.memory("VmRSS") ?? 0
-        let report = "rss-before \(before)\nrss-after \(after)\nstart-ms \(startSeconds * 1000)\nsocket \(agent.socketPath)\n"
+        let anonymousAfter = ProcFS.memory("RssAnon") ?? 0
+        let report = "rss-before \(before)\nrss-after \(after)\nanon-before \(anonymousBefore)\nanon-after \(anonymousAfter)\n"
+            + "start-ms \(startSeconds * 1000)\nsocket \(agent.socketPath)\n"
         FileHandle.standardOutput.write(Data(report.utf8))
         while let line = Swift.readLine() {
             if line == "rss" {
