@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "JarvisRemote", targets: ["JarvisRemote"]),
         .executable(name: "jarvis", targets: ["jarvis"]),
         .executable(name: "jarvis-agent", targets: ["jarvis-agent"]),
+        .executable(name: "jarvis-bench", targets: ["jarvis-bench"]),
     ],
     targets: [
         .target(name: "JarvisCore"),
@@ -20,6 +21,10 @@ let package = Package(
         .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisScanners"]),
         .executableTarget(name: "jarvis-agent", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
         .executableTarget(name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote"]),
+        // The benchmark runs the real `jarvis` and `jarvis-agent` binaries as children, so it
+        // depends on them to have `swift run jarvis-bench` build them too.
+        .executableTarget(
+            name: "jarvis-bench", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "jarvis", "jarvis-agent"]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),

@@ -1,26 +1,49 @@
 import Foundation
+import JarvisRemote
 
 /// The options of `jarvis-agent`, parsed by hand (the package takes no dependencies).
 struct AgentCommandLine {
     var defaultsDirectories: [URL] = []
+    var filesDirectories: [URL] = []
+    var secretsDirectories: [URL] = []
+    var secretService = false
     var demo = false
     var production = false
     var allowReveal = false
     var readOnly = false
     var name: String?
     var help = false
+    /// `--listen`: the TCP endpoint, loopback unless an address was typed.
+    var listen: Endpoint?
+    var maxConnections: Int?
+    var idleTimeout: Duration?
+    var idleTimeoutGiven = false
 
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
 
-        Usage: jarvis-agent [--defaults-dir DIR]... [--demo] [--production] [--name NAME]
+        Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--secrets-dir DIR]... [--secret-service]
+                            [--demo] [--production] [--read-only] [--allow-reveal] [--name NAME]
 
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
+          --files DIR          serve every *.json file under DIR, recursively, as a container of the
+                               `files` scanner named by its path inside DIR (repeatable)
+          --secrets-dir DIR    serve DIR as a folder of secret files, one file per secret (/run/secrets,
+                               a Kubernetes secret volume, $CREDENTIALS_DIRECTORY) (repeatable)
+          --secret-service     serve the desktop keyring's default collection (GNOME Keyring, KWallet)
+                               through the Secret Service; on Apple platforms, the Keychain
           --demo               serve sample data in a fresh temporary folder (one suite, private_data,
                                is hidden by the demo's configuration)
           --production         the production configuration: nothing can be changed
           --read-only          editing off, without the rest of production
+          --allow-reveal       let clients see secret values (`jarvis get … --reveal`); refused
+                               with --production
           --name NAME          the name clients see (default: jarvis-agent, or jarvis-demo with --demo)
+          --listen [HOST:]PORT also serve TCP, on 127.0.0.1 unless HOST is given (0.0.0.0 for every
+                               interface; port 0 picks a free one). Clients need the printed token.
+                               The protocol is not encrypted: prefer loopback and an SSH tunnel.
+          --max-connections N  clients served at once per transport (default 64)
+          --idle-timeout SECS  close TCP clients silent this long (default 600; 0 never)
           -h, --help           this help
 
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.
@@ -39,14 +62,42 @@ struct AgentCommandLine {
             switch argument {
             case "--defaults-dir":
                 defaultsDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
+            case "--files":
+                filesDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
+            case "--secrets-dir":
+                secretsDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
+            case "--secret-service": secretService = true
             case "--demo": demo = true
             case "--production": production = true
             case "--read-only": readOnly = true
             case "--allow-reveal": allowReveal = true
             case "--name": name = try value(for: argument)
+            case "--listen": listen = try Self.listenEndpoint(try value(for: argument))
+            case "--max-connections":
+                let text = try value(for: argument)
+                guard let count = Int(text), count > 0 else { throw AgentUsageError("--max-connections needs a positive number") }
+                maxConnections = count
+            case "--idle-timeout":
+                let text = try value(for: argument)
+                guard let seconds = Int(text), seconds >= 0 else { throw AgentUsageError("--idle-timeout needs seconds, 0 for never") }
+                idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+                idleTimeoutGiven = true
             case "-h", "--help": help = true
             default: throw AgentUsageError("unknown argument '\(argument)'")
             }
+        }
+    }
+}
+
+extension AgentCommandLine {
+    /// `7777` means 127.0.0.1:7777; `HOST:PORT`, `[::1]:PORT` and `tcp://…` name the address.
+    static func listenEndpoint(_ text: String) throws(AgentUsageError) -> Endpoint {
+        if let port = UInt16(text) { return .tcp(host: "127.0.0.1", port: port) }
+        let full = text.hasPrefix("tcp://") ? text : "tcp://" + text
+        do {
+            return try Endpoint(parsing: full)
+        } catch {
+            throw AgentUsageError("--listen \(text): \(error); use PORT, HOST:PORT or [IPv6]:PORT")
         }
     }
 }

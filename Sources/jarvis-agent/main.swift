@@ -30,42 +30,66 @@ if options.help {
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }
 if options.allowReveal { configuration.allowsReveal = true }
+do {
+    try configuration.validate()
+} catch {
+    fail(options.allowReveal && options.production ? "\(error.message): drop --allow-reveal, or --production" : error.message, status: 64)
+}
 
 var scanners: [any PreferenceScanner] = []
-var demoFolder: URL?
+var demo: DemoSetup?
 if options.demo {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jarvis-demo-\(UUID().uuidString.prefix(8))")
     do {
-        try DemoData.write(into: folder.appendingPathComponent("defaults"))
+        let setup = try DemoSetup.prepare()
+        setup.configure(&configuration)
+        demo = setup
     } catch {
-        fail("cannot write the demo data into \(folder.path): \(error.localizedDescription)")
+        fail(error.message)
     }
-    demoFolder = folder
-    scanners.append(DefaultsScanner.defaults(folder: folder.appendingPathComponent("defaults")))
-    configuration.hide(containers: GlobPattern(DemoData.privateSuite), in: "defaults")
 }
-for directory in options.defaultsDirectories {
+/// Refuses a folder option that does not name a folder.
+func requireFolder(_ url: URL, option: String) {
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-        fail("--defaults-dir \(directory.path) is not a folder")
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        fail("\(option) \(url.path) is not a folder")
     }
-    scanners.append(DefaultsScanner.defaults(folder: directory))
+}
+
+// One scanner per kind, over every folder given for it (the demo's first).
+options.defaultsDirectories.forEach { requireFolder($0, option: "--defaults-dir") }
+options.filesDirectories.forEach { requireFolder($0, option: "--files") }
+options.secretsDirectories.forEach { requireFolder($0, option: "--secrets-dir") }
+let defaultsFolders = (demo.map { [$0.defaultsFolder] } ?? []) + options.defaultsDirectories
+let fileFolders = (demo.map { [$0.filesFolder] } ?? []) + options.filesDirectories
+let secretFolders = (demo.map { [$0.secretsFolder] } ?? []) + options.secretsDirectories
+if !defaultsFolders.isEmpty { scanners.append(DefaultsScanner.defaults(folders: defaultsFolders)) }
+if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders)) }
+if !secretFolders.isEmpty || options.secretService {
+    scanners.append(SecretsScanner(folders: secretFolders, systemKeyring: options.secretService))
 }
 guard !scanners.isEmpty else {
-    fail("nothing to serve: give --defaults-dir DIR, or --demo to try Jarvis on sample data", status: 64)
+    fail("nothing to serve: give --defaults-dir, --files, --secrets-dir or --secret-service, or --demo to try Jarvis on sample data", status: 64)
 }
 
 let agent: JarvisAgent
 do {
     let name = options.name ?? (options.demo ? "jarvis-demo" : "jarvis-agent")
-    agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: .init(name: name))
+    var agentOptions = JarvisAgent.Options(name: name, tcp: options.listen)
+    if let maxConnections = options.maxConnections { agentOptions.maxConnections = maxConnections }
+    if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
+    agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {
     fail(error.message)
 }
 
 announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.socketPath)")
-if let demoFolder { announce("demo data in \(demoFolder.path)") }
+if let demo { announce("demo data in \(demo.folder.path)") }
 announce(configuration.editingEnabled ? "editing: on" : "editing: off (read-only)")
+if let tcp = agent.tcpEndpoint, let token = agent.token {
+    announce("tcp: \(tcp)")
+    announce("token: \(token)")
+    announce("remote: jarvis --agent \(tcp) --token \(token) ls   (unencrypted: tunnel it over SSH off this machine)")
+}
 announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
 var signalSources: [DispatchSourceSignal] = []
@@ -74,7 +98,7 @@ for signalNumber in [SIGINT, SIGTERM] {
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
     source.setEventHandler {
         agent.stop()
-        if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) }
+        demo?.cleanUp()
         exit(0)
     }
     source.resume()

@@ -21,6 +21,15 @@ guard let word = arguments.popCommand() else {
     exit(arguments.flag("--help") ? 0 : 64)
 }
 
+if word == DemoCommand.serveWord {
+    do {
+        try DemoCommand.serve()
+    } catch {
+        Terminal.err("jarvis: the demo agent failed: \(error)")
+        exit(1)
+    }
+}
+
 guard let command = commands.first(where: { $0.name == word }) else {
     Terminal.err("jarvis: unknown command '\(word)'\nRun `jarvis help` to see the commands.")
     exit(64)

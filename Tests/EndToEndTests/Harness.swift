@@ -47,6 +47,8 @@ final class Sandbox {
     let root: URL
     let runtime: URL
     private var agents: [Process] = []
+    /// Variables to set (or, with nil, remove) for every process the sandbox starts.
+    var environmentOverrides: [String: String?] = [:]
 
     init() throws {
         // Unix socket paths are limited to about 100 bytes: keep the root short.
@@ -68,12 +70,13 @@ final class Sandbox {
         environment["JARVIS_RUNTIME_DIR"] = runtime.path
         environment["NO_COLOR"] = "1"
         environment.removeValue(forKey: "JARVIS_AGENT")
+        for (name, value) in environmentOverrides { environment[name] = value }
         return environment
     }
 
     /// Starts `jarvis-agent` and waits until its discovery file appears.
     @discardableResult
-    func startAgent(_ arguments: [String]) throws -> Process {
+    func startAgent(_ arguments: [String], log: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = try Binaries.url("jarvis-agent")
         process.arguments = arguments
@@ -81,6 +84,13 @@ final class Sandbox {
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
+        if let log {
+            // Both streams go to the log, so a test can check what the agent printed.
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
+        }
         try process.run()
         agents.append(process)
         let deadline = Date().addingTimeInterval(20)
@@ -88,7 +98,8 @@ final class Sandbox {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
             if files.contains("\(process.processIdentifier).json") { return process }
             if !process.isRunning {
-                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let message = log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
+                    ?? String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 throw HarnessError("jarvis-agent exited at start: \(message)")
             }
             Thread.sleep(forTimeInterval: 0.02)

@@ -19,6 +19,8 @@ public struct JarvisConfiguration: Sendable, Hashable {
     public var allScanners: ScannerRules
     /// Rules per scanner id.
     public var scanners: [String: ScannerRules]
+    /// The keys the host declares (types, defaults, allowed values); empty by default.
+    public var catalog = KeyCatalog()
 
     /// Creates a configuration; prefer starting from ``debug`` or ``production``.
     public init(
@@ -77,6 +79,7 @@ public struct JarvisConfiguration: Sendable, Hashable {
         if isProduction && allowsEditing {
             throw JarvisError(.invalidParams, "the production configuration refuses editing; remove allowsEditing")
         }
+        try catalog.validate()
     }
 
     private mutating func edit(_ scanner: String?, _ change: (inout ScannerRules) -> Void) {

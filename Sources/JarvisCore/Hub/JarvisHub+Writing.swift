@@ -13,12 +13,14 @@ extension JarvisHub {
         expectedRevision: Revision? = nil
     ) throws(JarvisError) -> PreferenceItem {
         let (scanner, container, configuration) = try writableTarget(address)
+        defer { writeObservers.notify(address) }
         return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
             let current = try read(address, scanner: scanner)
             try check(expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration)
             if let current, !current.isWritable {
                 throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
             }
+            try configuration.catalog.check(value, at: address)
             let encoding = current?.layer == .stored ? current?.encoding : nil
             try perform(WriteRequest(container: address.container, key: address.key, change: .set(value), encoding: encoding), on: scanner)
             guard let stored = try read(address, scanner: scanner) else {
@@ -36,6 +38,7 @@ extension JarvisHub {
     @discardableResult
     public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError) -> PreferenceItem {
         let (scanner, container, configuration) = try writableTarget(address)
+        defer { writeObservers.notify(address) }
         return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
             let current = try read(address, scanner: scanner)
             guard let current, current.layer == .stored else {
@@ -50,14 +53,14 @@ extension JarvisHub {
         }
     }
 
-    private func writableTarget(_ address: PreferenceAddress) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
+    func writableTarget(_ address: PreferenceAddress, checksKey: Bool = true) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
         let configuration = configuration
         guard configuration.editingEnabled else {
             throw configuration.isProduction
                 ? JarvisError(.readOnly, "editing is disabled: this agent runs the production configuration")
                 : JarvisError(.readOnly, "editing is disabled in this agent's configuration")
         }
-        let target = try resolve(address)
+        let target = try resolve(address, checksKey: checksKey)
         guard target.0.info.isWritable else {
             throw JarvisError(.readOnly, "scanner '\(address.scanner)' is read-only")
         }
@@ -67,7 +70,7 @@ extension JarvisHub {
         return target
     }
 
-    private func check(
+    func check(
         _ expected: Revision?,
         against current: ScannedEntry?,
         scanner: any PreferenceScanner,
@@ -75,6 +78,7 @@ extension JarvisHub {
         configuration: JarvisConfiguration
     ) throws(JarvisError) {
         guard let expected else { return }
+        if current == nil && expected == .absent { return }
         guard let current else {
             throw JarvisError(.conflict, "'\(container.name)' has no key '\(current?.key ?? "")' any more; it was removed since revision \(expected); list again")
         }
@@ -86,7 +90,7 @@ extension JarvisHub {
         }
     }
 
-    private func perform(_ request: WriteRequest, on scanner: any PreferenceScanner) throws(JarvisError) {
+    func perform(_ request: WriteRequest, on scanner: any PreferenceScanner) throws(JarvisError) {
         do {
             try scanner.write(request)
         } catch {

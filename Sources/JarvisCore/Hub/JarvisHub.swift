@@ -15,6 +15,8 @@ public final class JarvisHub: Sendable {
     private let state: Locked<State>
     private let writes = Locked<Void>(())
     package let masker = SecretMasker()
+    /// Told the address of every successful set and delete, so watchers see clients' writes at once.
+    package let writeObservers = ObserverList<PreferenceAddress>()
 
     /// Creates a hub with a configuration and no scanners.
     public init(configuration: JarvisConfiguration = .debug) {
@@ -76,7 +78,10 @@ public final class JarvisHub: Sendable {
         var items: [PreferenceItem] = []
         var problems: [ContainerSummary] = []
         for (scanner, rules, configuration) in try selected(query.scanner) {
-            guard scanner.info.unavailableReason == nil else { continue }
+            // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
+            // its folder), and asking per item made it a third of a 10,000-item list.
+            let info = scanner.info
+            guard info.unavailableReason == nil else { continue }
             let containers: [ContainerInfo]
             do {
                 containers = try scanner.containers()
@@ -96,14 +101,25 @@ public final class JarvisHub: Sendable {
                     continue
                 }
                 do {
+                    // Entries are sorted before items are built: an entry is far smaller to move.
                     let entries = try scanner.read(ReadRequest(container: container.name))
-                    for entry in entries.sorted(by: { $0.key < $1.key })
+                        .sorted(by: { $0.key < $1.key })
+                    var found: [PreferenceItem] = []
+                    found.reserveCapacity(entries.count)
+                    for entry in entries
                     where rules.shows(key: entry.key) && (query.key?.matches(entry.key) ?? true) {
-                        items.append(
+                        found.append(
                             item(
                                 entry, scanner: scanner, container: container, configuration: configuration,
-                                reveal: query.reveal))
+                                reveal: query.reveal, info: info))
                     }
+                    if !configuration.catalog.definitions.isEmpty {
+                        let unset = unsetItems(
+                            present: Set(entries.map(\.key)), scanner: scanner, container: container,
+                            configuration: configuration, rules: rules, query: query)
+                        if !unset.isEmpty { found = (found + unset).sorted(by: { $0.address.key < $1.address.key }) }
+                    }
+                    items += found
                 } catch {
                     problems.append(
                         ContainerSummary(
@@ -119,14 +135,18 @@ public final class JarvisHub: Sendable {
     ///   configuration allows reveal.
     /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
     public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration) = try resolve(address)
-        if reveal && scanner.info.isSecret && !configuration.revealEnabled {
+        let (scanner, container, configuration) = try resolve(address, listsContainers: false)
+        let info = scanner.info
+        if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
         guard let entry = try read(address, scanner: scanner) else {
+            if let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration) {
+                return unset
+            }
             throw .noKey(address.key, in: address.container)
         }
-        return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
+        return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal, info: info)
     }
 
     // MARK: - Internals shared with the write path
@@ -153,7 +173,12 @@ public final class JarvisHub: Sendable {
     }
 
     /// The scanner and container of an address, after the visibility rules.
-    func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
+    /// - Parameter listsContainers: ask the scanner for its containers, to learn whether this
+    ///   one is writable or broken. Writes need that; a read skips it (listing a folder on
+    ///   every `get` would dominate its cost) and a broken container fails in `read` instead.
+    func resolve(
+        _ address: PreferenceAddress, checksKey: Bool = true, listsContainers: Bool = true
+    ) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
         let (scanners, configuration) = snapshot()
         let rules = configuration.rules(for: address.scanner)
         guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
@@ -163,9 +188,10 @@ public final class JarvisHub: Sendable {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
         // A hidden container answers exactly like one that does not exist.
-        guard rules.shows(container: address.container), rules.shows(key: address.key) else {
+        guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
             throw .noKey(address.key, in: address.container)
         }
+        guard listsContainers else { return (scanner, ContainerInfo(address.container), configuration) }
         let containers: [ContainerInfo]
         do {
             containers = try scanner.containers()
@@ -193,21 +219,26 @@ public final class JarvisHub: Sendable {
         scanner: any PreferenceScanner,
         container: ContainerInfo,
         configuration: JarvisConfiguration,
-        reveal: Bool
+        reveal: Bool,
+        info known: ScannerInfo? = nil
     ) -> PreferenceItem {
-        let info = scanner.info
+        let info = known ?? scanner.info
         let address = PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key)
         let writable = configuration.editingEnabled && info.isWritable && container.isWritable && entry.isWritable
-        guard info.isSecret else {
-            return PreferenceItem(
+        var result: PreferenceItem
+        let revealed = reveal && configuration.revealEnabled
+        if info.isSecret {
+            result = PreferenceItem(
+                address: address, type: entry.value.type, value: revealed ? entry.value : nil,
+                revision: masker.revision(of: entry.value), layer: entry.layer, encoding: entry.encoding,
+                isWritable: writable, mask: revealed ? nil : masker.mask(entry.value))
+        } else {
+            result = PreferenceItem(
                 address: address, type: entry.value.type, value: entry.value, revision: Revision(of: entry.value),
                 layer: entry.layer, encoding: entry.encoding, isWritable: writable)
         }
-        let revealed = reveal && configuration.revealEnabled
-        return PreferenceItem(
-            address: address, type: entry.value.type, value: revealed ? entry.value : nil,
-            revision: masker.revision(of: entry.value), layer: entry.layer, encoding: entry.encoding,
-            isWritable: writable, mask: revealed ? nil : masker.mask(entry.value))
+        result.catalog = catalogNote(for: address, configuration: configuration, secret: info.isSecret && !revealed)
+        return result
     }
 
     package static func revealRefused(_ configuration: JarvisConfiguration) -> JarvisError {

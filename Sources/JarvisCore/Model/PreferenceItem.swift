@@ -19,6 +19,11 @@ public struct PreferenceItem: Sendable, Hashable {
     public var isWritable: Bool
     /// What is shown instead of a masked secret's value.
     public var mask: Mask?
+    /// Set when `type` and `value` are those of a place inside the key's value (a `get` with a
+    /// pointer); `revision` is still the whole value's, so it can guard a pointer write.
+    public var pointer: JSONPointer? = nil
+    /// What the host's key catalog says about the key; nil when it declares nothing.
+    public var catalog: CatalogNote? = nil
 
     /// What a masked secret discloses: its length and a keyed fingerprint, never a prefix.
     public struct Mask: Sendable, Hashable {

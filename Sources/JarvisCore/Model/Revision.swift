@@ -44,14 +44,26 @@ private struct FNV1a {
     }
 
     mutating func word(_ word: UInt64) {
+        var hash = state
         var remaining = word
         for _ in 0..<8 {
-            byte(UInt8(truncatingIfNeeded: remaining))
+            hash = (hash ^ (remaining & 0xff)) &* 0x0000_0100_0000_01b3
             remaining >>= 8
         }
+        state = hash
     }
 
     mutating func bytes<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+        // Contiguous storage (native strings, arrays, most Data) takes the tight loop.
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            var hash = state
+            for value in buffer {
+                hash = (hash ^ UInt64(value)) &* 0x0000_0100_0000_01b3
+            }
+            state = hash
+            word(UInt64(buffer.count))
+        }
+        if done != nil { return }
         var count: UInt64 = 0
         for value in bytes {
             byte(value)

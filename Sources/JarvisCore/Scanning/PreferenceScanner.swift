@@ -40,6 +40,14 @@ public protocol PreferenceScanner: Sendable {
 
     /// Stores or removes one value. Return only once the change is stored.
     func write(_ request: WriteRequest) throws
+
+    /// Where to look for changes while a client watches (folders, files, a schedule, a
+    /// signal). Called when watching starts; the default reads everything again every second.
+    func watchTargets() -> [WatchTarget]
+
+    /// The containers stored at `path`, a file inside a ``WatchTarget/folder(_:)`` target that
+    /// changed; nil when unknown, and then every container is read again (the default).
+    func containers(changedAt path: String) -> [String]?
 }
 
 // MARK: - Default implementations
@@ -52,4 +60,10 @@ extension PreferenceScanner {
     public func write(_ request: WriteRequest) throws {
         throw JarvisError(.readOnly, "scanner '\(id)' is read-only")
     }
+
+    /// Storage that tells nobody when it changes: read again every second while watched.
+    public func watchTargets() -> [WatchTarget] { [.schedule(every: .seconds(1))] }
+
+    /// Unknown: every container is read again.
+    public func containers(changedAt path: String) -> [String]? { nil }
 }

@@ -8,6 +8,10 @@ package enum AgentMethod: String, CaseIterable, Sendable {
     case get
     case set
     case delete
+    case reset
+    case history
+    case watch
+    case unwatch
 
     /// Every method name, for error messages.
     package static var names: [String] { allCases.map(\.rawValue) }

@@ -9,11 +9,22 @@ package final class AgentService: Sendable {
     package let hub: JarvisHub
     package let identity: AgentIdentity
     package let maxLineLength: Int
+    /// Where set, delete and reveal are recorded, and who else hears of them.
+    package let audit: AgentAudit
+    /// The TCP endpoint clients may use, reported in `hello`; nil when TCP is off.
+    package let tcpEndpoint: Locked<Endpoint?>
+    /// Orders audited writes so that the old revision read before a write is the one replaced.
+    let auditedWrites = Locked<Void>(())
+    /// Watches the hub's scanners while clients subscribe.
+    package let engine: ChangeEngine
 
-    package init(hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int) {
+    package init(hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int, audit: AgentAudit = AgentAudit()) {
         self.hub = hub
+        engine = ChangeEngine(hub: hub)
         self.identity = identity
         self.maxLineLength = maxLineLength
+        self.audit = audit
+        tcpEndpoint = Locked(nil)
     }
 
     /// The answer to one line, or nil when the line was a notification that wants none.
@@ -22,9 +33,15 @@ package final class AgentService: Sendable {
         do {
             request = try RPCRequest.decode(line)
         } catch {
+            if !session.isAuthenticated { session.refusedUnauthenticated() }
             return RPCResponse.failure(id: error.id, error: error.error)
         }
         let answerID = request.id ?? .null
+        if !session.isAuthenticated, request.method != AgentMethod.hello.rawValue {
+            session.refusedUnauthenticated()
+            guard request.id != nil else { return nil }
+            return RPCResponse.failure(id: answerID, error: Self.unauthenticated)
+        }
         do {
             let result = try handle(request, session: session)
             guard request.id != nil else { return nil }
@@ -53,10 +70,14 @@ package final class AgentService: Sendable {
                 let params = try Params(request.params, method: "containers", allowed: ["scanner"])
                 let containers = try hub.containers(scanner: params.optionalString("scanner"))
                 return .object(["containers": .array(containers.map(WireItem.encode))])
-            case .list: return try list(request.params)
-            case .get: return try get(request.params)
-            case .set: return try set(request.params)
-            case .delete: return try delete(request.params)
+            case .list: return try list(request.params, session: session)
+            case .get: return try get(request.params, session: session)
+            case .set: return try set(request.params, session: session)
+            case .delete: return try delete(request.params, session: session)
+            case .reset: return try reset(request.params, session: session)
+            case .history: return try history(request.params)
+            case .watch: return try watch(request.params, session: session)
+            case .unwatch: return try unwatch(request.params, session: session)
             }
         } catch let error as RPCError {
             throw error
@@ -68,7 +89,7 @@ package final class AgentService: Sendable {
     }
 
     private func hello(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(raw, method: "hello", allowed: ["client", "protocolVersion"])
+        let params = try Params(raw, method: "hello", allowed: ["client", "protocolVersion", "token"])
         if let version = try params.optionalString("protocolVersion") {
             guard let major = ProtocolVersion.major(of: version) else {
                 throw RPCError.invalidParams("protocolVersion must look like 1.0")
@@ -78,6 +99,7 @@ package final class AgentService: Sendable {
                     "this agent speaks protocol \(ProtocolVersion.current) and the client \(version); use a jarvis of the same major version")
             }
         }
+        try authenticate(session, token: try params.optionalString("token"))
         session.hello(clientName: try params.optionalString("client"))
         let configuration = hub.configuration
         return .object([
@@ -91,13 +113,18 @@ package final class AgentService: Sendable {
                 "reveal": .bool(configuration.revealEnabled),
                 "production": .bool(configuration.isProduction),
                 "maxLineLength": .number(JSONNumber(maxLineLength)),
+                "tcp": .bool(tcpEndpoint.current != nil),
+                "auth": .string(session.requiredToken == nil ? "none" : "token"),
+                "history": true,
+                "paging": true,
             ]),
             "scanners": .array(hub.scanners().map { .string($0.id) }),
         ])
     }
 
-    private func list(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(raw, method: "list", allowed: ["scanner", "container", "key", "reveal"])
+    private func list(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
+        let params = try Params(
+            raw, method: "list", allowed: ["scanner", "container", "key", "reveal", "limit", "cursor"])
         let query = ListQuery(
             scanner: try params.optionalString("scanner"),
             container: try params.optionalString("container").map { GlobPattern($0) },
@@ -107,44 +134,12 @@ package final class AgentService: Sendable {
             throw JarvisHub.revealRefused(hub.configuration)
         }
         let result = try hub.list(query)
-        return .object([
-            "items": .array(result.items.map(WireItem.encode)),
-            "problems": .array(result.problems.map(WireItem.encode)),
-        ])
-    }
-
-    private func get(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(raw, method: "get", allowed: ["scanner", "container", "key", "reveal"])
-        let address = try address(params)
-        return .object(["item": WireItem.encode(try hub.get(address, reveal: try params.bool("reveal")))])
-    }
-
-    private func set(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(
-            raw, method: "set", allowed: ["scanner", "container", "key", "type", "value", "expectedRevision"])
-        let address = try address(params)
-        guard let rawValue = params.value("value") else {
-            throw RPCError.invalidParams("set needs the param 'value'")
-        }
-        let value: PreferenceValue
-        if let type = try params.type("type") {
-            value = try PreferenceValue(json: rawValue, as: type)
-        } else {
-            value = try PreferenceValue(json: rawValue)
-        }
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        return .object(["item": WireItem.encode(try hub.set(address, to: value, expectedRevision: expected))])
-    }
-
-    private func delete(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(raw, method: "delete", allowed: ["scanner", "container", "key", "expectedRevision"])
-        let address = try address(params)
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        return .object(["item": WireItem.encode(try hub.delete(address, expectedRevision: expected))])
+        if query.reveal { recordReveals(result.items, session: session) }
+        return try page(result, params: params)
     }
 
     /// The address of a request. Without `scanner`, the container must belong to exactly one.
-    private func address(_ params: Params) throws -> PreferenceAddress {
+    func address(_ params: Params) throws -> PreferenceAddress {
         let container = try params.string("container")
         let key = try params.string("key")
         if let scanner = try params.optionalString("scanner") {

@@ -5,20 +5,26 @@ final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
 
-    init(service: AgentService, connection: LineConnection) {
+    /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
+    init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
         self.service = service
-        let transport: String
         switch connection.endpoint {
-        case .unix: transport = "unix"
-        case .tcp: transport = "tcp"
+        case .unix:
+            state = AgentSessionState(transport: "unix", peer: connection.peer)
+        case .tcp:
+            // Fail closed: a TCP client always needs a token, even if none was configured.
+            state = AgentSessionState(transport: "tcp", peer: connection.peer, requiredToken: token ?? .random())
         }
-        state = AgentSessionState(transport: transport, peer: connection.peer)
+        state.watch.attach { [weak connection] line in connection?.send(line) }
     }
 
     func received(line: [UInt8], on connection: LineConnection) {
         if let answer = service.respond(to: line, session: state) {
             connection.send(answer)
         }
+        state.watch.replied()
+        // Too many unauthenticated requests: flush the last refusal and hang up.
+        if state.mustClose { connection.close() }
     }
 
     func lineTooLong(on connection: LineConnection) -> [UInt8]? {
@@ -29,5 +35,7 @@ final class AgentSession: LineSession {
         return RPCResponse.failure(id: .null, error: error)
     }
 
-    func closed(_ connection: LineConnection) {}
+    func closed(_ connection: LineConnection) {
+        state.watch.end()
+    }
 }

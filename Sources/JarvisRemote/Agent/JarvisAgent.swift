@@ -23,13 +23,37 @@ public final class JarvisAgent: Sendable {
         public var maxConnections: Int
         /// Where to put the discovery file and socket; by default ``RuntimeDirectory``'s rule.
         public var runtimeDirectory: URL?
+        /// A TCP endpoint to listen on as well, e.g. `.tcp(host: "127.0.0.1", port: 0)` (port 0
+        /// picks a free port; see ``JarvisAgent/tcpEndpoint``). Nil, the default, keeps the agent
+        /// on its owner-only Unix socket. TCP clients must present ``JarvisAgent/token``; the
+        /// protocol is not encrypted, so prefer loopback plus an SSH tunnel to `0.0.0.0`.
+        public var tcp: Endpoint?
+        /// Closes Unix socket clients silent for this long; nil (the default) never does, since
+        /// only the owner can connect and an idle client costs one sleeping thread.
+        public var idleTimeout: Duration?
+        /// Closes TCP clients silent for this long (default 10 minutes), so forgotten tunnels
+        /// and half-open connections do not hold a slot for ever.
+        public var tcpIdleTimeout: Duration?
+        /// Answers queued for a client that does not read, in bytes; past this it is dropped.
+        public var maxPendingOutputBytes: Int
+        /// How many audit records `history` keeps in memory.
+        public var auditCapacity: Int
 
         /// Creates options; the defaults suit almost every host.
-        public init(name: String? = nil, maxLineLength: Int = 1 << 20, maxConnections: Int = 64, runtimeDirectory: URL? = nil) {
+        public init(
+            name: String? = nil, maxLineLength: Int = 1 << 20, maxConnections: Int = 64, runtimeDirectory: URL? = nil,
+            tcp: Endpoint? = nil, idleTimeout: Duration? = nil, tcpIdleTimeout: Duration? = .seconds(600),
+            maxPendingOutputBytes: Int = 8 << 20, auditCapacity: Int = 1000
+        ) {
             self.name = name
             self.maxLineLength = maxLineLength
             self.maxConnections = maxConnections
             self.runtimeDirectory = runtimeDirectory
+            self.tcp = tcp
+            self.idleTimeout = idleTimeout
+            self.tcpIdleTimeout = tcpIdleTimeout
+            self.maxPendingOutputBytes = maxPendingOutputBytes
+            self.auditCapacity = auditCapacity
         }
     }
 
@@ -39,7 +63,21 @@ public final class JarvisAgent: Sendable {
     public let socketPath: String
     /// What the discovery file says.
     public let record: AgentRecord
+    /// The TCP endpoint actually listening (with the real port), or nil when TCP is off.
+    public let tcpEndpoint: Endpoint?
+    /// The token TCP clients must send in `hello`, or nil when TCP is off.
+    public let token: String?
+    /// The last set, delete and reveal operations made through the agent.
+    public var auditLog: AuditLog { service.audit.log }
+    /// Called with each audit record as it happens, on the agent's thread that served the
+    /// request; keep it short (hand the record to your logger). Nil by default.
+    public var onAudit: (@Sendable (AuditRecord) -> Void)? {
+        get { service.audit.onRecord }
+        set { service.audit.onRecord = newValue }
+    }
     private let server: LineServer
+    private let tcpServer: LineServer?
+    private let service: AgentService
     private let recordURL: URL
 
     /// Starts an agent serving the given scanners.
@@ -68,10 +106,15 @@ public final class JarvisAgent: Sendable {
         socketPath = directory.socketPath(for: id)
         recordURL = directory.recordURL(for: id)
         self.hub = hub
-        let service = AgentService(hub: hub, identity: identity, maxLineLength: options.maxLineLength)
+        let service = AgentService(
+            hub: hub, identity: identity, maxLineLength: options.maxLineLength,
+            audit: AgentAudit(capacity: options.auditCapacity))
+        self.service = service
         var limits = LineServerLimits()
         limits.maxLineLength = options.maxLineLength
         limits.maxConnections = options.maxConnections
+        limits.idleTimeout = options.idleTimeout
+        limits.maxPendingOutputBytes = options.maxPendingOutputBytes
         let refusal = RPCResponse.failure(
             id: .null,
             error: RPCError(
@@ -85,13 +128,27 @@ public final class JarvisAgent: Sendable {
         } catch {
             throw JarvisError(.storage, "cannot serve on \(socketPath): \(error)")
         }
+        let tcp: (server: LineServer, endpoint: Endpoint, token: AgentToken)?
+        do {
+            var tcpLimits = limits
+            tcpLimits.idleTimeout = options.tcpIdleTimeout
+            tcp = try Self.startTCP(options.tcp, limits: tcpLimits, refusal: refusal, service: service)
+        } catch {
+            server.stop()
+            throw error
+        }
+        tcpServer = tcp?.server
+        tcpEndpoint = tcp?.endpoint
+        token = tcp?.token.text
+        service.tcpEndpoint.withLock { $0 = tcp?.endpoint }
         record = AgentRecord(
             pid: identity.pid, name: identity.name, socket: socketPath, started: DateText.format(Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
-            platform: identity.platform)
+            platform: identity.platform, tcp: tcp?.endpoint.description, token: tcp?.token.text)
         do {
             try AgentDirectory.publish(record, at: recordURL)
         } catch {
             server.stop()
+            tcpServer?.stop()
             throw error
         }
     }
@@ -104,7 +161,29 @@ public final class JarvisAgent: Sendable {
     /// Stops serving, disconnects every client and removes the discovery file. Idempotent.
     public func stop() {
         server.stop()
+        tcpServer?.stop()
         try? FileManager.default.removeItem(at: recordURL)
+    }
+
+    /// TCP has its own server so that its idle timeout differs and a flood of TCP clients
+    /// cannot take the Unix socket's connection slots.
+    private static func startTCP(
+        _ endpoint: Endpoint?, limits: LineServerLimits, refusal: [UInt8], service: AgentService
+    ) throws(JarvisError) -> (server: LineServer, endpoint: Endpoint, token: AgentToken)? {
+        guard let endpoint else { return nil }
+        guard case .tcp = endpoint else {
+            throw JarvisError(.invalidParams, "Options.tcp must be a TCP endpoint such as tcp://127.0.0.1:7777, not \(endpoint)")
+        }
+        let token = AgentToken.random()
+        let server = LineServer(
+            endpoints: [endpoint], limits: limits, refusalLine: refusal,
+            makeSession: { connection in AgentSession(service: service, connection: connection, token: token) })
+        do {
+            try server.start()
+        } catch {
+            throw JarvisError(.unavailable, "cannot listen on \(endpoint): \(error)")
+        }
+        return (server, server.boundEndpoints.first ?? endpoint, token)
     }
 
     private static let counter = Locked(0)

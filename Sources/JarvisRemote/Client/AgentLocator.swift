@@ -43,8 +43,33 @@ public enum AgentLocator {
         }
     }
 
+    /// The token of a TCP endpoint served by an agent of this user on this machine, read from
+    /// its owner-only discovery file; nil for Unix endpoints and for remote or unknown agents.
+    public static func localToken(
+        for endpoint: Endpoint, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        guard case .tcp = endpoint else { return nil }
+        let wanted = endpoint.description
+        return AgentDirectory.running(environment: environment).first { record in
+            guard let tcp = record.tcp, let served = try? Endpoint(parsing: tcp) else { return false }
+            return served.description == wanted || (served.isLoopbackAlias(of: endpoint))
+        }?.token
+    }
+
     private static func describe(_ records: [AgentRecord]) -> String {
         guard !records.isEmpty else { return "No agents are running." }
         return "Running agents:\n" + records.map { "  \($0.pid)  \($0.name)  \($0.socket)" }.joined(separator: "\n")
+    }
+}
+
+extension Endpoint {
+    /// Whether both are TCP endpoints on the same port, one on a wildcard or loopback address
+    /// and the other on loopback: the same local agent reached by another spelling.
+    fileprivate func isLoopbackAlias(of other: Endpoint) -> Bool {
+        guard case .tcp(let host, let port) = self, case .tcp(let otherHost, let otherPort) = other, port == otherPort else {
+            return false
+        }
+        let local: Set<String> = ["127.0.0.1", "localhost", "::1", "0.0.0.0", "::"]
+        return local.contains(host) && ["127.0.0.1", "localhost", "::1"].contains(otherHost)
     }
 }

@@ -22,19 +22,37 @@ public final class JarvisClient: Sendable {
     /// - Parameters:
     ///   - endpoint: where the agent listens.
     ///   - clientName: how the agent's audit trail will name this client.
+    ///   - token: the agent's token, needed on TCP (ignored by agents on a Unix socket).
     ///   - timeout: how long to wait for the connection and for each answer.
-    /// - Throws: ``JarvisError`` when the agent cannot be reached or refuses the hello.
-    public init(endpoint: Endpoint, clientName: String = "jarvis", timeout: Duration = .seconds(10)) throws(JarvisError) {
+    /// - Throws: ``JarvisError`` when the agent cannot be reached, refuses the hello (wrong
+    ///   token: `.unauthorized`), or speaks another major protocol version.
+    public init(
+        endpoint: Endpoint, clientName: String = "jarvis", token: String? = nil, timeout: Duration = .seconds(10)
+    ) throws(JarvisError) {
         do {
             connection = try LineClient(endpoint: endpoint, timeout: timeout)
         } catch {
             throw JarvisError(.unavailable, "cannot connect to the agent: \(error)")
         }
         self.timeout = timeout
-        let answer = try call(
-            "hello", ["client": .string(clientName), "protocolVersion": .string(ProtocolVersion.current)])
+        var params: JSONObject = ["client": .string(clientName), "protocolVersion": .string(ProtocolVersion.current)]
+        if let token { params["token"] = .string(token) }
+        let answer: JSONValue
+        do throws(JarvisError) {
+            answer = try call("hello", params)
+        } catch {
+            connection.close()
+            throw error
+        }
         guard case .object(let object) = answer else {
+            connection.close()
             throw JarvisError(.storage, "the agent answered hello with something other than an object")
+        }
+        do throws(JarvisError) {
+            try ProtocolVersion.checkAgent(object["protocolVersion"]?.stringValue)
+        } catch {
+            connection.close()
+            throw error
         }
         helloAnswer.withLock { $0 = object }
     }
@@ -118,17 +136,35 @@ public final class JarvisClient: Sendable {
 }
 
 extension JarvisClient {
-    /// Every visible item matching the filters (patterns are globs).
+    /// Every visible item matching the filters (patterns are globs), fetched page by page.
     public func list(scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false) throws(JarvisError) -> (items: [PreferenceItem], problems: [JSONValue]) {
         var params = JSONObject()
         if let scanner { params["scanner"] = .string(scanner) }
         if let container { params["container"] = .string(container) }
         if let key { params["key"] = .string(key) }
         if reveal { params["reveal"] = true }
-        let result = try call("list", params)
+        let result = try listAll(params)
         var items: [PreferenceItem] = []
         for raw in result["items"]?.arrayValue ?? [] { items.append(try WireItem.decode(raw)) }
         return (items, result["problems"]?.arrayValue ?? [])
+    }
+
+    /// Calls `list` with `params` page by page and returns one result holding every page's
+    /// items and problems, as an unpaged `list` would.
+    public func listAll(_ params: JSONObject, pageSize: Int = 10_000) throws(JarvisError) -> JSONValue {
+        var items: [JSONValue] = []
+        var problems: [JSONValue] = []
+        var cursor: String?
+        var request = params
+        request["limit"] = .number(JSONNumber(pageSize))
+        repeat {
+            if let cursor { request["cursor"] = .string(cursor) }
+            let page = try call("list", request)
+            items += page["items"]?.arrayValue ?? []
+            problems += page["problems"]?.arrayValue ?? []
+            cursor = page["nextCursor"]?.stringValue
+        } while cursor != nil
+        return .object(["items": .array(items), "problems": .array(problems)])
     }
 
     /// One item.

@@ -14,7 +14,7 @@ package final class LineClient: Sendable {
     package let endpoint: Endpoint
     private let socket: Socket
     private let timeout: Duration?
-    private let reader: Locked<LineFramer>
+    private let reader: Locked<Reader>
     private let writer = Locked(())
     private let closed = Locked(false)
 
@@ -28,7 +28,7 @@ package final class LineClient: Sendable {
         self.endpoint = endpoint
         self.timeout = timeout
         socket = try Socket.connect(to: endpoint, timeout: timeout)
-        reader = Locked(LineFramer(maxLineLength: maxLineLength))
+        reader = Locked(Reader(framer: LineFramer(maxLineLength: maxLineLength)))
         do {
             try socket.setNonBlocking()
         } catch {
@@ -63,8 +63,8 @@ package final class LineClient: Sendable {
     ///   or when the line is longer than `maxLineLength`.
     package func receiveLine(timeout: Duration?) throws(SocketError) -> [UInt8]? {
         let deadline = timeout.map { ContinuousClock.now + $0 }
-        let outcome = reader.withLock { framer in
-            Result { () throws(SocketError) in try receive(into: &framer, until: deadline) }
+        let outcome = reader.withLock { reader in
+            Result { () throws(SocketError) in try receive(into: &reader, until: deadline) }
         }
         switch outcome {
         case .success(let line):
@@ -86,27 +86,33 @@ package final class LineClient: Sendable {
         if first { socket.shutdown() }
     }
 
-    private func receive(into framer: inout LineFramer, until deadline: ContinuousClock.Instant?)
+    /// The framer and the read buffer, kept between calls: a fresh 64 KiB buffer per line
+    /// cost more than a small answer's whole round trip.
+    private struct Reader {
+        var framer: LineFramer
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    }
+
+    private func receive(into reader: inout Reader, until deadline: ContinuousClock.Instant?)
         throws(SocketError) -> [UInt8]?
     {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             do {
-                if let line = try framer.nextLine() { return line }
+                if let line = try reader.framer.nextLine() { return line }
             } catch {
                 throw SocketError(operation: "receive", errno: EMSGSIZE, detail: error.description)
             }
             guard try socket.wait(for: Int16(POLLIN), until: deadline) else {
                 throw SocketError(operation: "receive", errno: ETIMEDOUT, detail: "no reply in time; is the agent busy?")
             }
-            let outcome = chunk.withUnsafeMutableBytes { raw in
+            let outcome = reader.chunk.withUnsafeMutableBytes { raw in
                 Result { () throws(SocketError) in try socket.read(into: raw) }
             }
             switch outcome {
             case .success(0):
                 return nil
             case .success(let count):
-                chunk.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                reader.chunk.withUnsafeBytes { reader.framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             case .failure(let error) where error.isWouldBlock:
                 continue
             case .failure(let error):

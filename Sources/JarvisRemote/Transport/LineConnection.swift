@@ -68,6 +68,10 @@ package final class LineConnection: Sendable {
         var closeReason: CloseReason?
         /// True while a wake-up byte is already in the pipe, so bursts of sends write one byte.
         var wakePending = false
+        /// True while the worker thread hands received lines to the session: it looks at the
+        /// queue right after, so a reply sent from inside the session needs no wake-up (which
+        /// would cost a pipe write, an extra poll and two reads per request).
+        var dispatching = false
         /// Nil once the thread has closed it; guarded by the lock so nobody signals a closed pipe.
         var wake: WakePipe?
     }
@@ -124,7 +128,7 @@ package final class LineConnection: Sendable {
     }
 
     private static func wake(_ state: inout Shared) {
-        guard !state.wakePending, let wake = state.wake else { return }
+        guard !state.wakePending, !state.dispatching, let wake = state.wake else { return }
         state.wakePending = true
         wake.signal()
     }

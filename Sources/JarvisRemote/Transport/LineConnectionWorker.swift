@@ -70,6 +70,11 @@ final class LineConnectionWorker {
             if let failure = flush() {
                 return failure
             }
+            // Lines queued while the previous output was still going out are taken now, not
+            // after the next wake-up (which may never come).
+            if outgoingOffset >= outgoing.count, !connection.shared.current.queued.isEmpty {
+                continue
+            }
             if var closing, !closing.draining, outgoing.isEmpty, connection.shared.current.queued.isEmpty {
                 socket.shutdownWrite()
                 closing.draining = true
@@ -176,6 +181,9 @@ final class LineConnectionWorker {
         }
         lastInput = .now
         framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        // Replies sent while dispatching are picked up by the loop without a wake-up.
+        connection.shared.withLock { $0.dispatching = true }
+        defer { connection.shared.withLock { $0.dispatching = false } }
         while true {
             let line: [UInt8]?
             do {

@@ -21,6 +21,7 @@ package enum WireItem {
         if item.layer != .stored { object["layer"] = .string(item.layer.rawValue) }
         if let encoding = item.encoding { object["encoding"] = .string(encoding.rawValue) }
         if !item.isWritable { object["readOnly"] = true }
+        encodeExtras(item, into: &object)
         return .object(object)
     }
 
@@ -41,12 +42,14 @@ package enum WireItem {
                 length: object["length"]?.int64Value.map(Int.init) ?? 0,
                 fingerprint: object["fingerprint"]?.stringValue ?? "")
         }
-        return PreferenceItem(
+        var item = PreferenceItem(
             address: PreferenceAddress(scanner: scanner, container: container, key: key),
             type: type, value: value, revision: Revision(revision),
             layer: object["layer"]?.stringValue.flatMap(ValueLayer.init(rawValue:)) ?? .stored,
             encoding: object["encoding"]?.stringValue.flatMap(ValueEncoding.init(rawValue:)),
             isWritable: object["readOnly"] != .bool(true), mask: mask)
+        try decodeExtras(object, into: &item)
+        return item
     }
 
     /// `{"id","name","secret","writable","available","reason"?}`

@@ -1,55 +1,98 @@
-// TEMPORARY scaffold (not committed): replaced by the real defaults scanner branch.
 import Foundation
 import JarvisCore
 
+/// The defaults scanner (id `defaults`): one container per suite, one entry per key.
+///
+/// Two stores stand behind it. ``PreferenceScanner/defaults(suites:includeSystemDomains:)``
+/// works inside the host, through `UserDefaults`, so the host sees edits at once and
+/// registered defaults are shown (as ``ValueLayer/registered``) beside stored values.
+/// ``PreferenceScanner/defaults(folder:includeSystemDomains:)`` works on a folder of plist
+/// files, for an agent that runs beside a program instead of inside it.
+///
+/// Values are shown losslessly: booleans, integers and reals stay apart, dates and data nest
+/// anywhere. `Data` holding a Codable value (JSON, or a property list) is shown as its
+/// structure with ``ScannedEntry/encoding`` set, and written back encoded the same way.
+/// Unsigned integers above `Int64.max` are shown as the nearest real and are read-only.
 public struct DefaultsScanner: PreferenceScanner {
-    public let id = "defaults"
-    let folder: URL
-    public var info: ScannerInfo { ScannerInfo(displayName: "Defaults suites") }
-    public static func defaults(suites: [String] = [], includeSystemDomains: Bool = false) -> DefaultsScanner {
-        DefaultsScanner(folder: URL(fileURLWithPath: NSHomeDirectory() + "/.config"))
+    private let store: any DefaultsStore
+
+    init(store: any DefaultsStore) {
+        self.store = store
     }
-    public static func defaults(folder: URL) -> DefaultsScanner { DefaultsScanner(folder: folder) }
+
+    /// Always `defaults`, whichever store is behind it.
+    public var id: String { "defaults" }
+
+    /// The store's name, and why it cannot work (a missing folder) when it cannot.
+    public var info: ScannerInfo { store.info }
+
+    /// The suites: discovered in the preferences folder (or the given folder), plus the
+    /// suites named in code and the standard suite; Apple's system domains only on request.
     public func containers() throws -> [ContainerInfo] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".plist") }.map { ContainerInfo(String($0.dropLast(6))) }
+        try store.containers()
     }
-    func load(_ c: String) throws -> [String: Any] {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(c + ".plist")) else { return [:] }
-        return try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] ?? [:]
-    }
-    static func convert(_ any: Any) -> PreferenceValue {
-        switch any {
-        case let s as String: return .string(s)
-        case let d as Date: return .date(d)
-        case let d as Data: return .data(d)
-        case let a as [Any]: return .array(a.map(convert))
-        case let d as [String: Any]: return .dictionary(d.mapValues(convert))
-        case let n as NSNumber:
-            let t = String(cString: n.objCType)
-            if t == "c" || t == "B" { return .boolean(n.boolValue) }
-            if t == "d" || t == "f" { return .real(n.doubleValue) }
-            return .integer(n.int64Value)
-        default: return .string("\(any)")
-        }
-    }
-    static func back(_ v: PreferenceValue) -> Any {
-        switch v {
-        case .string(let s): return s
-        case .integer(let i): return NSNumber(value: i)
-        case .real(let d): return NSNumber(value: d)
-        case .boolean(let b): return NSNumber(value: b)
-        case .date(let d): return d
-        case .data(let d): return d
-        case .array(let a): return a.map(back)
-        case .dictionary(let d): return d.mapValues(back)
-        }
-    }
+
+    /// The suite's stored values and its registered defaults that nothing stored shadows.
+    /// - Throws: ``JarvisError`` `.storage` when the suite's file cannot be parsed, and
+    ///   `.invalidParams` for a name that cannot be a suite.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
-        try load(request.container).map { ScannedEntry(key: $0.key, value: Self.convert($0.value)) }
+        try store.entries(in: request.container, keys: request.keys)
     }
+
+    /// Stores or removes one key, on disk before returning. With `encoding` set, a structure
+    /// is encoded back into `Data` (JSON, or a property list in the format the data had).
+    /// - Throws: ``JarvisError`` `.typeMismatch` when the value cannot be encoded as asked
+    ///   (a date inside JSON), `.storage` when the suite cannot be saved.
     public func write(_ request: WriteRequest) throws {
-        var d = try load(request.container)
-        switch request.change { case .set(let v): d[request.key] = Self.back(v); case .delete: d[request.key] = nil }
-        try PropertyListSerialization.data(fromPropertyList: d, format: .xml, options: 0).write(to: folder.appendingPathComponent(request.container + ".plist"), options: .atomic)
+        switch request.change {
+        case .delete:
+            try store.setObject(nil, forKey: request.key, in: request.container)
+        case .set(let value):
+            let current = request.encoding == .propertyList
+                ? try store.storedObject(forKey: request.key, in: request.container) : nil
+            let object = try DefaultsEntries.object(
+                for: value, encoding: request.encoding, current: current, key: request.key)
+            try store.setObject(object, forKey: request.key, in: request.container)
+        }
+    }
+}
+
+extension DefaultsScanner {
+    /// The preferences folder (other processes' writes) and, in process, whatever tells of the
+    /// host's own writes; set up only while a client watches.
+    public func watchTargets() -> [WatchTarget] {
+        store.watchTargets()
+    }
+
+    /// `<suite>.plist` in a watched folder is that suite.
+    public func containers(changedAt path: String) -> [String]? {
+        store.containers(changedAt: path)
+    }
+}
+
+extension PreferenceScanner where Self == DefaultsScanner {
+    /// The host's own defaults, found without configuration: every suite in the platform's
+    /// preferences folder, the standard suite, and `suites` (for suites with no file yet).
+    /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
+    public static func defaults(suites: [String] = [], includeSystemDomains: Bool = false) -> DefaultsScanner {
+        DefaultsScanner(store: UserDefaultsStore(namedSuites: suites, includeSystemDomains: includeSystemDomains))
+    }
+
+    /// The `*.plist` files of a folder, one suite each, for an agent that does not run
+    /// inside the program whose preferences these are. Writes are atomic and keep each
+    /// file's format and permissions; a file that does not parse is listed with its problem
+    /// and never overwritten.
+    /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
+    public static func defaults(folder: URL, includeSystemDomains: Bool = false) -> DefaultsScanner {
+        DefaultsScanner(store: PlistFolderStore(folder: folder, includeSystemDomains: includeSystemDomains))
+    }
+
+    /// The `*.plist` files of several folders as one scanner: a suite found in more than one
+    /// folder is the first folder's, and a new suite is created in the first folder.
+    /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
+    public static func defaults(folders: [URL], includeSystemDomains: Bool = false) -> DefaultsScanner {
+        let stores = folders.map { PlistFolderStore(folder: $0, includeSystemDomains: includeSystemDomains) }
+        if stores.count == 1, let only = stores.first { return DefaultsScanner(store: only) }
+        return DefaultsScanner(store: FolderSetStore(stores: stores))
     }
 }

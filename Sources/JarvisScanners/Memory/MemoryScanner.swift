@@ -15,6 +15,7 @@ public final class MemoryScanner: PreferenceScanner, Sendable {
     public let info: ScannerInfo
     private let store: Locked<[String: [String: PreferenceValue]]>
     private let observer = Locked<(@Sendable (String, String, PreferenceValue?) -> Void)?>(nil)
+    private let changes = ChangeSignal()
 
     /// Creates a scanner holding `contents` (container → key → value).
     public init(id: String, displayName: String? = nil, isSecret: Bool = false, contents: [String: [String: PreferenceValue]] = [:]) {
@@ -32,10 +33,14 @@ public final class MemoryScanner: PreferenceScanner, Sendable {
     /// The values now, for the host to read.
     public var contents: [String: [String: PreferenceValue]] { store.current }
 
-    /// Sets a value from the host's side.
+    /// Sets a value from the host's side; clients watching the container see the change.
     public func update(_ container: String, _ key: String, to value: PreferenceValue?) {
         store.withLock { $0[container, default: [:]][key] = value }
+        changes.send(container: container)
     }
+
+    /// The values live in memory, so the scanner itself says when they change.
+    public func watchTargets() -> [WatchTarget] { [.signal(changes)] }
 
     /// Every container, sorted.
     public func containers() throws -> [ContainerInfo] {

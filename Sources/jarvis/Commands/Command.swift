@@ -14,15 +14,18 @@ protocol Command: Sendable {
 
 /// Every command, in the order `jarvis help` lists them.
 let commands: [any Command.Type] = [
-    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, InspectCommand.self, ExportCommand.self,
-    ImportCommand.self, DiffCommand.self, DemoCommand.self,
+    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ResetCommand.self,
+    WatchCommand.self, HistoryCommand.self, InspectCommand.self, ExportCommand.self, ImportCommand.self,
+    DiffCommand.self, DemoCommand.self,
     HelpCommand.self,
 ]
 
 /// The global options, printed under every command's usage.
 let globalOptions = """
     Global options:
-      --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only when several run
+      --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only when several run;
+                              tcp://HOST:PORT for an agent listening on TCP
+      --token TOKEN           the agent's TCP token (or JARVIS_TOKEN); not needed for local agents
       --json                  machine-readable output
       -h, --help              this help
     """

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import JarvisCore
 import JarvisRemote
@@ -9,7 +10,7 @@ enum DemoCommand: Command {
     static let usage = """
         jarvis demo [--stop]
 
-          Starts `jarvis-agent --demo` (sample suites in a fresh temporary folder) and opens
+          Starts a demo agent (sample data in a fresh temporary folder) and opens
           `jarvis inspect` on it; quitting the inspector stops the demo agent it started.
           When standard output is not a terminal, it leaves the agent running in the
           background, lists what it serves and prints commands to try. --stop ends demo agents.
@@ -46,6 +47,11 @@ enum DemoCommand: Command {
             (add --agent \(record.pid) when other agents run too)
             Stop the demo with `jarvis demo --stop`.
             """)
+        if let folder = Bundle.main.executableURL?.deletingLastPathComponent().path,
+            !(ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains(Substring(folder))
+        {
+            Terminal.out(Terminal.dim("(jarvis is not on your PATH: use `swift run jarvis …`, or add \(folder) to PATH)"))
+        }
     }
 
     /// Opens the inspector on the demo; stops the agent afterwards if this run started it.
@@ -68,15 +74,15 @@ enum DemoCommand: Command {
         AgentDirectory.running().first { $0.name == agentName }
     }
 
+    /// The word of the hidden command that `jarvis demo` starts in the background.
+    static let serveWord = "demo-agent"
+
+    /// Starts this same executable as the demo agent, so `swift run jarvis demo` needs no
+    /// other binary, and waits until it has published its discovery file.
     private static func launch() throws -> (record: AgentRecord, process: Process) {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let agent = executable.deletingLastPathComponent().appendingPathComponent("jarvis-agent")
-        guard FileManager.default.isExecutableFile(atPath: agent.path) else {
-            throw JarvisError(.unavailable, "jarvis-agent is not next to jarvis; build it with `swift build`")
-        }
         let process = Process()
-        process.executableURL = agent
-        process.arguments = ["--demo", "--name", agentName]
+        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = [serveWord]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -91,5 +97,27 @@ enum DemoCommand: Command {
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw JarvisError(.unavailable, "the demo agent did not start within 15 seconds")
+    }
+
+    /// Serves the demo data until SIGTERM or SIGINT: the body of the background demo process.
+    static func serve() throws -> Never {
+        let setup = try DemoSetup.prepare()
+        var configuration = JarvisConfiguration.debug
+        setup.configure(&configuration)
+        let agent = try JarvisAgent.start(
+            configuration: configuration, scanners: setup.scanners, options: .init(name: agentName))
+        let stop = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        stop.wait()
+        agent.stop()
+        setup.cleanUp()
+        exit(0)
     }
 }

@@ -9,6 +9,7 @@ enum GetCommand: Command {
         jarvis get CONTAINER KEY [--reveal] [--json]
 
           CONTAINER   a container name, or SCANNER:CONTAINER where the name alone is ambiguous
+          KEY         a key, or a JSON Pointer starting with the key: /server/port, /tags/0
           --reveal    show a secret's value, where the agent allows it
           --json      print the whole item (type, revision, flags) as JSON
         """
@@ -18,7 +19,7 @@ enum GetCommand: Command {
         try arguments.finish(maxPositionals: 2, command: name)
         guard arguments.positionals.count == 2 else { throw UsageError("get needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
-        var params = try context.addressParams(container: arguments.positionals[0], key: arguments.positionals[1])
+        var params = try context.itemParams(container: arguments.positionals[0], key: arguments.positionals[1])
         if reveal { params["reveal"] = true }
         let result = try client.call("get", params)
         let raw = result["item"] ?? .null

@@ -14,6 +14,6 @@ enum InspectCommand: Command {
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
         try arguments.finish(maxPositionals: 0, command: name)
-        try Inspector.run(selector: context.agentSelector)
+        try Inspector.run(selector: context.agentSelector, token: context.token)
     }
 }

@@ -29,7 +29,7 @@ enum ListCommand: Command {
         if let scanner { params["scanner"] = .string(scanner) }
         if let key { params["key"] = .string(key) }
         if reveal { params["reveal"] = true }
-        let result = try client.call("list", params)
+        let result = try client.listAll(params)
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
             return
@@ -53,6 +53,8 @@ enum ListCommand: Command {
                 current = group
             }
             var flags: [String] = []
+            if item.catalog?.isUnset == true { flags.append("unset") }
+            if let value = item.catalog?.defaultValue { flags.append("default: " + value.preview(limit: 30)) }
             if item.layer == .registered { flags.append("default") }
             if let encoding = item.encoding { flags.append(encoding.rawValue) }
             if !item.isWritable { flags.append("read-only") }

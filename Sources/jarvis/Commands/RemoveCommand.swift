@@ -1,28 +1,65 @@
 import JarvisCore
 import JarvisRemote
 
-/// `jarvis rm`: delete a stored value.
+/// `jarvis rm`: delete a stored value, a place inside one, or every key matching a pattern.
 enum RemoveCommand: Command {
     static let name = "rm"
-    static let summary = "delete a stored value"
+    static let summary = "delete a stored value, a nested value, or every key matching --match"
     static let usage = """
         jarvis rm CONTAINER KEY [--expect REVISION]
+        jarvis rm CONTAINER --match PATTERN [--dry-run]
 
+          KEY                 a key, or a JSON Pointer starting with the key (/profile/tags/1)
           --expect REVISION   delete only if the value still has this revision
+          --match PATTERN     every stored key of CONTAINER matching the glob (hidden keys never match)
+          --dry-run           with --match: list what would go and change nothing
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
         let expected = arguments.option("--expect")
+        let match = arguments.option("--match")
+        let dryRun = arguments.flag("--dry-run")
+        if let match {
+            try arguments.finish(maxPositionals: 1, command: name)
+            guard arguments.positionals.count == 1, expected == nil else {
+                throw UsageError("rm --match takes CONTAINER only (no KEY, no --expect)", command: name)
+            }
+            try removeMatching(match, container: arguments.positionals[0], dryRun: dryRun, context: context)
+            return
+        }
         try arguments.finish(maxPositionals: 2, command: name)
+        guard !dryRun else { throw UsageError("--dry-run goes with --match", command: name) }
         guard arguments.positionals.count == 2 else { throw UsageError("rm needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
-        var params = try context.addressParams(container: arguments.positionals[0], key: arguments.positionals[1])
+        var params = try context.itemParams(container: arguments.positionals[0], key: arguments.positionals[1])
         if let expected { params["expectedRevision"] = .string(expected) }
         let item = try WireItem.decode(try client.call("delete", params)["item"] ?? .null)
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
         } else {
-            Terminal.out("removed \(item.address.scanner):\(item.address.container) \(item.address.key)")
+            Terminal.out("removed \(Context.place(item))")
+        }
+    }
+
+    private static func removeMatching(_ pattern: String, container: String, dryRun: Bool, context: Context) throws {
+        let client = try context.connect()
+        let (scanner, name) = try context.split(container: container)
+        var params: JSONObject = ["container": .string(name), "match": .string(pattern)]
+        if let scanner { params["scanner"] = .string(scanner) }
+        if dryRun { params["dryRun"] = true }
+        let result = try client.call("delete", params)
+        if context.json {
+            Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
+            return
+        }
+        let keys = (result["keys"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let place = "\(result["scanner"]?.stringValue ?? scanner ?? ""):\(name)"
+        for key in keys { Terminal.out("  " + key) }
+        let count = keys.count == 1 ? "1 key" : "\(keys.count) keys"
+        if dryRun {
+            Terminal.out("would remove \(count) from \(place) (dry run: nothing was changed)")
+        } else {
+            Terminal.out("removed \(count) from \(place)")
         }
     }
 }

@@ -8,6 +8,9 @@ enum SetCommand: Command {
     static let usage = """
         jarvis set CONTAINER KEY VALUE [TYPE] [--expect REVISION]
 
+          KEY is a key, or a JSON Pointer starting with the key (/profile/tags/0, /tags/- appends):
+          only that place changes, everything around it keeps its value and type.
+
           TYPE is one of (default --string):
             --string  text            --int   a whole number     --real  a number
             --bool    true or false   --date  ISO 8601 (2024-01-15T10:00:00Z)
@@ -17,6 +20,8 @@ enum SetCommand: Command {
         Examples:
           jarvis set com.example.demo.prefs launch_count 5 --int
           jarvis set com.example.demo.prefs tags '["a","b"]' --json
+          jarvis set com.example.demo.prefs /profile/tags/0 swift
+          jarvis set files:app.json /server/port 9090 --int
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
@@ -34,11 +39,11 @@ enum SetCommand: Command {
         let type: PreferenceType? = jsonValue ? nil : (chosen.first?.type ?? .string)
         let value = try ValueText.parse(arguments.positionals[2], as: type)
         let client = try context.connect()
-        var params = try context.addressParams(container: arguments.positionals[0], key: arguments.positionals[1])
+        var params = try context.itemParams(container: arguments.positionals[0], key: arguments.positionals[1])
         params["type"] = .string(value.type.rawValue)
         params["value"] = value.json
         if let expected { params["expectedRevision"] = .string(expected) }
         let item = try WireItem.decode(try client.call("set", params)["item"] ?? .null)
-        Terminal.out("set \(item.address.scanner):\(item.address.container) \(item.address.key) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(item.revision))")
+        Terminal.out("set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(item.revision))")
     }
 }

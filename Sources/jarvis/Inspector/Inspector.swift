@@ -78,7 +78,8 @@ final class Inspector {
     ///   - childToStop: a process to stop if the inspector is killed (the demo agent).
     /// - Throws: ``JarvisError`` when no agent runs or the terminal cannot be used; the
     ///   terminal is restored before the error propagates.
-    static func run(selector: String?, childToStop: pid_t = 0) throws(JarvisError) {
+    ///   - token: the TCP token (`--token`, `JARVIS_TOKEN`); nil uses the local discovery file's.
+    static func run(selector: String?, token: String? = nil, childToStop: pid_t = 0) throws(JarvisError) {
         let environment = ProcessInfo.processInfo.environment
         let chosen = selector ?? environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
         var agents: [AgentRecord] = []
@@ -92,14 +93,17 @@ final class Inspector {
         let terminal = try RawTerminal()
         TerminalRescue.childToStop = childToStop
         defer { terminal.restore() }
-        let inspector = Inspector(terminal: terminal, agents: agents)
+        let inspector = Inspector(terminal: terminal, agents: agents, token: token)
         if let endpoint { inspector.open(endpoint) }
         inspector.loop()
         inspector.close()
     }
 
-    private init(terminal: RawTerminal, agents: [AgentRecord]) {
+    private let token: String?
+
+    private init(terminal: RawTerminal, agents: [AgentRecord], token: String?) {
         self.terminal = terminal
+        self.token = token
         self.agents = agents
         color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         pages = agents.count > 1 ? [Page(level: .agents)] : []
@@ -108,11 +112,12 @@ final class Inspector {
     /// Connects to an agent, loads what it shows and subscribes to changes.
     func open(_ endpoint: Endpoint) {
         do {
-            let client = try JarvisClient(endpoint: endpoint, clientName: "jarvis-inspect")
+            let token = token ?? AgentLocator.localToken(for: endpoint)
+            let client = try JarvisClient(endpoint: endpoint, clientName: "jarvis-inspect", token: token)
             var connection = Connection(endpoint: endpoint, client: client)
             // Subscribe before listing, so no change can fall between the two.
             do {
-                switch try WatchFeed.start(endpoint: endpoint) {
+                switch try WatchFeed.start(endpoint: endpoint, token: token) {
                 case .live(let feed): connection.feed = feed
                 case .unsupported(let message): connection.liveProblem = message
                 }

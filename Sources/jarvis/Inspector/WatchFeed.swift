@@ -39,8 +39,8 @@ final class WatchFeed: Sendable {
 
     /// Opens the watch connection and subscribes to every visible item.
     /// - Throws: ``JarvisError`` when the agent cannot be reached or refuses for another reason.
-    static func start(endpoint: Endpoint) throws(JarvisError) -> Start {
-        let client = try JarvisClient(endpoint: endpoint, clientName: "jarvis-inspect-watch")
+    static func start(endpoint: Endpoint, token: String?) throws(JarvisError) -> Start {
+        let client = try JarvisClient(endpoint: endpoint, clientName: "jarvis-inspect-watch", token: token)
         do {
             _ = try client.call("watch", [:])
         } catch let error where error.code.rawValue == "methodNotFound" {

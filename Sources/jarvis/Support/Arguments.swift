@@ -9,7 +9,7 @@ struct Arguments {
     /// Options that take a value; everything else starting with `--` is a flag.
     static let valued: Set<String> = [
         "--agent", "--token", "--scanner", "--key", "--container", "--expect", "--name", "--match", "--defaults-dir",
-        "--files", "--secrets-dir", "--listen", "--since", "--limit", "--format", "--output", "--timeout",
+        "--files", "--secrets-dir", "--listen", "--since", "--limit", "--format", "--output", "--timeout", "--action",
     ]
 
     init(_ raw: [String]) throws(UsageError) {

@@ -6,19 +6,24 @@ import JarvisRemote
 final class Context {
     let agentSelector: String?
     let json: Bool
+    /// The TCP token: `--token`, else `JARVIS_TOKEN`, else the local discovery file's.
+    let token: String?
     private var client: JarvisClient?
 
     init(arguments: inout Arguments, agent: String? = nil) {
         let typed = arguments.option("--agent")
         agentSelector = agent ?? typed
         json = arguments.flag("--json")
+        let environment = ProcessInfo.processInfo.environment["JARVIS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        token = arguments.option("--token") ?? environment
     }
 
     /// The connection to the chosen agent, opened on first use.
     func connect() throws(JarvisError) -> JarvisClient {
         if let client { return client }
         let endpoint = try AgentLocator.endpoint(for: agentSelector)
-        let opened = try JarvisClient(endpoint: endpoint, clientName: "jarvis-cli")
+        let opened = try JarvisClient(
+            endpoint: endpoint, clientName: "jarvis-cli", token: token ?? AgentLocator.localToken(for: endpoint))
         client = opened
         return opened
     }

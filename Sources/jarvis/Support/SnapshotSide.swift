@@ -25,7 +25,9 @@ struct SnapshotSide {
                 client = try context.connect()
             } else {
                 let selector = String(spec.dropFirst("agent:".count))
-                client = try JarvisClient(endpoint: try AgentLocator.endpoint(for: selector), clientName: "jarvis-cli")
+                let endpoint = try AgentLocator.endpoint(for: selector)
+                client = try JarvisClient(
+                    endpoint: endpoint, clientName: "jarvis-cli", token: context.token ?? AgentLocator.localToken(for: endpoint))
             }
             let canReveal = client.hello["capabilities"]?["reveal"] == .bool(true)
             let (snapshot, _) = try client.snapshot(

@@ -19,12 +19,17 @@ enum Terminal {
 
     /// Writes a line to standard output.
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        outBytes(Array((text + "\n").utf8))
     }
 
-    /// Writes raw bytes to standard output.
+    /// Writes raw bytes to standard output; a reader that went away (`jarvis ls | head`)
+    /// ends the program quietly, as for any Unix tool, instead of trapping in `FileHandle.write`.
     static func outBytes(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(bytes))
+        } catch {
+            exit(0)
+        }
     }
 
     /// Writes a line to standard error.

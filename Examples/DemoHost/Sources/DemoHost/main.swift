@@ -13,10 +13,12 @@ struct ReviewConfig: Codable {
 }
 
 enum AppSettings {
-    static let prefs = UserDefaults(suiteName: "com.example.demo.prefs")
-    static let shared = UserDefaults(suiteName: "group.com.example.demo.shared")
-    static let cloudMirror = UserDefaults(suiteName: "com.example.demo.cloud")
-    static let secrets = UserDefaults(suiteName: "private_data")
+    // UserDefaults is not Sendable on every platform, so each use makes its own object; objects
+    // for one suite share their state within the process.
+    static var prefs: UserDefaults? { UserDefaults(suiteName: "com.example.demo.prefs") }
+    static var shared: UserDefaults? { UserDefaults(suiteName: "group.com.example.demo.shared") }
+    static var cloudMirror: UserDefaults? { UserDefaults(suiteName: "com.example.demo.cloud") }
+    static var secrets: UserDefaults? { UserDefaults(suiteName: "private_data") }
 
     static func seed() throws {
         prefs?.set("Ada Lovelace", forKey: "user_name")
@@ -37,6 +39,11 @@ enum AppSettings {
     }
 }
 
+/// Prints at once, even when standard output is a pipe.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 // Embedding Jarvis: a debug configuration that hides the private suite.
 var configuration = JarvisConfiguration.debug
 configuration.hide(containers: "private_data", in: "defaults")
@@ -52,10 +59,9 @@ do {
             ])
         ],
         options: .init(name: "DemoHost"))
-    print("DemoHost (pid \(agent.record.pid)) embeds a Jarvis agent on \(agent.socketPath)")
-    print("In another terminal: jarvis ls --agent DemoHost")
-    print("                     jarvis set com.example.demo.prefs launch_count 5 --int --agent DemoHost")
-    fflush(stdout)
+    say("DemoHost (pid \(agent.record.pid)) embeds a Jarvis agent on \(agent.socketPath)")
+    say("In another terminal: jarvis ls --agent DemoHost")
+    say("                     jarvis set com.example.demo.prefs launch_count 5 --int --agent DemoHost")
 } catch {
     FileHandle.standardError.write(Data("DemoHost: \(error)\n".utf8))
     exit(1)
@@ -68,8 +74,7 @@ timer.schedule(deadline: .now() + 1, repeating: 1)
 timer.setEventHandler {
     let now = AppSettings.prefs?.integer(forKey: "launch_count") ?? 0
     if now != lastSeen {
-        print("DemoHost reads launch_count = \(now)")
-        fflush(stdout)
+        say("DemoHost reads launch_count = \(now)")
         lastSeen = now
     }
 }

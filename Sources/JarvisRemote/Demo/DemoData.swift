@@ -3,11 +3,11 @@ import Foundation
 /// The sample data `jarvis-agent --demo` serves: the shapes host apps really store, from the
 /// design notes Jarvis grew from (typed keys, Codable structs as JSON data, app-group suites,
 /// iCloud mirrors, date-keyed entries), plus one suite the demo's configuration hides.
-enum DemoData {
+package enum DemoData {
     /// The suite that the demo configuration excludes, to show that hidden means hidden.
-    static let privateSuite = "private_data"
+    package static let privateSuite = "private_data"
 
-    static func suites(now: Date = Date()) -> [String: [String: Any]] {
+    package static func suites(now: Date = Date()) -> [String: [String: Any]] {
         let coachConfig = #"{"frequency":"weekly","reminderHour":9,"enabled":true,"days":["mon","thu"]}"#
         let day: TimeInterval = 86_400
         return [
@@ -47,11 +47,30 @@ enum DemoData {
     }
 
     /// Writes the suites as XML property lists into `folder`.
-    static func write(into folder: URL) throws {
+    package static func write(into folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (suite, values) in suites() {
             let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
             try data.write(to: folder.appendingPathComponent("\(suite).plist"), options: .atomic)
+        }
+    }
+
+    /// The demo's folder of secret files, served by the `secrets` scanner (masked unless revealed).
+    package static let secretsFolder = "secrets"
+
+    package static let secrets: [String: String] = [
+        "db_password": "correct-horse-battery-staple",
+        "stripe_api_key": "sk_test_demo_4eC39HqLyjWDarjtT1zdp7dc",
+        "session_signing_key": "c2lnbmluZy1rZXktZm9yLXRoZS1kZW1v",
+    ]
+
+    /// Writes one file per secret, 0600, as Docker and Kubernetes lay them out.
+    package static func writeSecrets(into folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, value) in secrets {
+            let file = folder.appendingPathComponent(name)
+            try Data(value.utf8).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         }
     }
 }

@@ -1,0 +1,39 @@
+// libFuzzer entry over the wire codec: the line framer, the JSON parser and writer, and the
+// JSON-RPC request and response decoders. Built by Fuzz/run.sh straight from the package's
+// source files (no SwiftPM), so it has no `main`: libFuzzer provides one.
+import JarvisCore
+
+/// Framing must never trap or hand out a line over the limit; every framed line must decode
+/// to a request or an `RPCFailure`; whatever parses must write back to JSON that parses to the
+/// same value.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let data else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // Small limit so that overflows are exercised too; feed in two uneven chunks.
+    var framer = LineFramer(maxLineLength: 512)
+    let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+    framer.append(Array(bytes[..<cut]))
+    framer.append(Array(bytes[cut...]))
+    var lines: [[UInt8]] = []
+    while true {
+        do {
+            guard let line = try framer.nextLine() else { break }
+            precondition(line.count <= 512, "the framer returned a line over its limit")
+            lines.append(line)
+        } catch {
+            continue
+        }
+    }
+    lines.append(bytes)
+    for line in lines {
+        _ = try? RPCRequest.decode(line)
+        _ = try? RPCResponse.decode(line)
+        if let value = try? JSONParser.parse(line) {
+            let written = JSONWriter.bytes(value)
+            let reparsed = try? JSONParser.parse(written)
+            precondition(reparsed == value, "JSON written back does not parse to the same value")
+        }
+    }
+    return 0
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// One change or secret reveal made through the agent: who did what to which address, when.
+///
+/// Records carry revisions, never values, so the trail itself leaks no secret and can be
+/// shown to anyone who may use the agent.
+public struct AuditRecord: Sendable, Hashable {
+    /// What the client did. A struct, not an enum, so that new kinds never break a `switch`.
+    public struct Action: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The wire name, e.g. `set`.
+        public let rawValue: String
+        /// Wraps a wire name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The wire name.
+        public var description: String { rawValue }
+
+        /// A value was stored (created or changed).
+        public static let set = Action(rawValue: "set")
+        /// A stored value was removed.
+        public static let delete = Action(rawValue: "delete")
+        /// A secret's value was sent to a client in clear.
+        public static let reveal = Action(rawValue: "reveal")
+    }
+
+    /// Who made the request, as the agent saw the connection.
+    public struct Client: Sendable, Hashable {
+        /// `unix` or `tcp`.
+        public var transport: String
+        /// The peer: `address:port` for TCP, process credentials for a Unix socket.
+        public var peer: String
+        /// The name the client gave in `hello`, if any.
+        public var name: String?
+
+        /// Creates a client description.
+        public init(transport: String, peer: String, name: String?) {
+            self.transport = transport
+            self.peer = peer
+            self.name = name
+        }
+    }
+
+    /// Increasing within one agent run; assigned by ``AuditLog``.
+    public var sequence: UInt64
+    /// When the agent performed the action.
+    public var time: Date
+    /// What was done.
+    public var action: Action
+    /// Who asked.
+    public var client: Client
+    /// Where.
+    public var address: PreferenceAddress
+    /// The revision before (nil when the key was created).
+    public var oldRevision: Revision?
+    /// The revision after (nil when the key was removed; equal to the old one for a reveal).
+    public var newRevision: Revision?
+
+    /// Creates a record; ``AuditLog/append(_:)`` replaces `sequence`.
+    public init(
+        sequence: UInt64 = 0, time: Date = Date(), action: Action, client: Client, address: PreferenceAddress,
+        oldRevision: Revision?, newRevision: Revision?
+    ) {
+        self.sequence = sequence
+        self.time = time
+        self.action = action
+        self.client = client
+        self.address = address
+        self.oldRevision = oldRevision
+        self.newRevision = newRevision
+    }
+}

@@ -1,0 +1,220 @@
+import Dispatch
+import Foundation
+import JarvisCore
+
+/// What the engine set up for one watched scanner, torn down when its last watcher leaves.
+struct Activation {
+    /// How many subscriptions cover the scanner.
+    var users = 0
+    var timers: [any DispatchSourceTimer] = []
+    var signals: [(ChangeSignal, UInt64)] = []
+    /// Watched folders, with the file names in each that are containers (nil: any file).
+    var folders: [String: [FolderUse]] = [:]
+
+    enum FolderUse {
+        case file(name: String, container: String)
+        case anyFile
+    }
+}
+
+/// Setting up and tearing down the sources of change, and reading containers again.
+extension ChangeEngine {
+    /// How often a scanner whose folder cannot be watched is read again instead.
+    static let fallbackInterval: Duration = .seconds(1)
+
+    /// Counts one more user of a scanner; the first sets up its targets and takes a baseline
+    /// (or reports what changed while nobody watched). Runs on `queue`.
+    func activate(_ id: String) {
+        let first = state.withLock { state -> Bool in
+            state.active[id, default: Activation()].users += 1
+            return state.active[id]?.users == 1
+        }
+        guard first, let (scanner, _) = hub.watchedScanner(id) else { return }
+        var activation = Activation(users: 1)
+        for target in scanner.watchTargets() {
+            switch target.source {
+            case .file(let path, let container):
+                let url = URL(fileURLWithPath: path)
+                let folder = url.deletingLastPathComponent().path
+                activation.folders[folder, default: []].append(.file(name: url.lastPathComponent, container: container))
+            case .folder(let path):
+                activation.folders[path, default: []].append(.anyFile)
+            case .schedule(let interval):
+                activation.timers.append(makeTimer(for: id, every: interval))
+            case .signal(let signal):
+                let token = signal.observe { [weak self] container in self?.hint(id, container: container) }
+                activation.signals.append((signal, token))
+            }
+        }
+        var unwatchable = false
+        state.withLock { state in
+            for folder in activation.folders.keys where !state.watchedFolders.contains(folder) {
+                do {
+                    if state.watcher == nil {
+                        state.watcher = try FileWatcher(queue: queue) { [weak self] folder, name in
+                            self?.filesChanged(in: folder, name: name)
+                        }
+                    }
+                    try state.watcher?.watch(folder: folder)
+                    state.watchedFolders.insert(folder)
+                } catch {
+                    unwatchable = true
+                }
+            }
+            if state.writeToken == nil {
+                state.writeToken = hub.writeObservers.add { [weak self] address in
+                    self?.hint(address.scanner, container: address.container)
+                }
+            }
+        }
+        if unwatchable {
+            activation.timers.append(makeTimer(for: id, every: Self.fallbackInterval))
+        }
+        // Everything here runs on `queue`, so no other activation changed the count meanwhile.
+        let known = state.withLock { state -> Bool in
+            activation.users = state.active[id]?.users ?? 1
+            state.active[id] = activation
+            return state.snapshots[id] != nil
+        }
+        refresh(id, containers: nil, emit: known)
+    }
+
+    /// Counts one user less; the last tears the scanner's sources down. Runs on `queue`.
+    func deactivate(_ id: String) {
+        state.withLock { state in
+            guard var activation = state.active[id] else { return }
+            activation.users -= 1
+            guard activation.users <= 0 else {
+                state.active[id] = activation
+                return
+            }
+            state.active[id] = nil
+            state.dirty[id] = nil
+            for timer in activation.timers { timer.cancel() }
+            for (signal, token) in activation.signals { signal.stopObserving(token) }
+            let stillUsed = Set(state.active.values.flatMap(\.folders.keys))
+            for folder in activation.folders.keys where !stillUsed.contains(folder) && state.watchedFolders.contains(folder) {
+                state.watcher?.unwatch(folder: folder)
+                state.watchedFolders.remove(folder)
+            }
+            if state.active.isEmpty {
+                state.watcher?.cancel()
+                state.watcher = nil
+                state.watchedFolders = []
+                if let token = state.writeToken { hub.writeObservers.remove(token) }
+                state.writeToken = nil
+            }
+        }
+    }
+
+    /// Marks containers dirty (nil: all of the scanner's) and schedules one flush after the
+    /// debounce. Thread-safe; ignored for scanners nobody watches.
+    func hint(_ id: String, container: String?) {
+        let schedule = state.withLock { state -> Bool in
+            guard state.active[id] != nil else { return false }
+            if let container {
+                if let existing = state.dirty[id] {
+                    if var names = existing {
+                        names.insert(container)
+                        state.dirty[id] = .some(names)
+                    }
+                } else {
+                    state.dirty[id] = .some([container])
+                }
+            } else {
+                state.dirty[id] = .some(nil)
+            }
+            guard !state.flushScheduled else { return false }
+            state.flushScheduled = true
+            return true
+        }
+        if schedule {
+            queue.asyncAfter(deadline: .now() + debounce) { [weak self] in self?.flush() }
+        }
+    }
+
+    private func flush() {
+        let dirty = state.withLock { state -> [String: Set<String>?] in
+            defer {
+                state.dirty = [:]
+                state.flushScheduled = false
+            }
+            return state.dirty
+        }
+        for (id, containers) in dirty.sorted(by: { $0.key < $1.key }) {
+            refresh(id, containers: containers, emit: true)
+        }
+    }
+
+    /// Routes a file event to the scanners watching that folder. Runs on `queue`.
+    private func filesChanged(in folder: String, name: String?) {
+        let users = state.withLock { state in
+            state.active.compactMap { id, activation in activation.folders[folder].map { (id, $0) } }
+        }
+        for (id, uses) in users {
+            for use in uses {
+                switch use {
+                case .file(let file, let container):
+                    if name == nil || name == file { hint(id, container: container) }
+                case .anyFile:
+                    guard let name else {
+                        hint(id, container: nil)
+                        continue
+                    }
+                    let path = folder + "/" + name
+                    if let containers = hub.watchedScanner(id)?.scanner.containers(changedAt: path) {
+                        for container in containers { hint(id, container: container) }
+                    } else {
+                        hint(id, container: nil)
+                    }
+                }
+            }
+        }
+    }
+
+    private func makeTimer(for id: String, every interval: Duration) -> any DispatchSourceTimer {
+        let parts = interval.components
+        let nanoseconds = max(1_000_000, Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(
+            deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+            leeway: .nanoseconds(nanoseconds / 10))
+        timer.setEventHandler { [weak self] in self?.hint(id, container: nil) }
+        timer.resume()
+        return timer
+    }
+
+    /// Reads containers again and emits what changed since the last snapshot. A container
+    /// that cannot be read right now (a half-written file) keeps its snapshot, so a failed read
+    /// never looks like every key was removed. Runs on `queue`.
+    /// - Parameter emit: false for a first baseline, which must not report every key as added.
+    func refresh(_ id: String, containers wanted: Set<String>?, emit: Bool) {
+        guard let (scanner, rules) = hub.watchedScanner(id), let listed = try? scanner.containers() else { return }
+        var infos: [String: ContainerInfo] = [:]
+        for container in listed where rules.shows(container: container.name) {
+            infos[container.name] = container
+        }
+        let known = state.withLock { Set($0.snapshots[id].map { Array($0.keys) } ?? []) }
+        let names = wanted?.filter { rules.shows(container: $0) } ?? known.union(infos.keys)
+        if !emit {
+            state.withLock { state in state.snapshots[id] = state.snapshots[id] ?? [:] }
+        }
+        for name in names.sorted() {
+            var new: ContainerSnapshot?
+            if let info = infos[name] {
+                guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else { continue }
+                new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key) })
+            }
+            state.withLock { state in
+                let old = state.snapshots[id]?[name]
+                state.snapshots[id, default: [:]][name] = new
+                guard emit else { return }
+                let changes = ContainerSnapshot.changes(from: old, to: new)
+                guard !changes.isEmpty else { return }
+                let container = new?.info ?? old?.info ?? ContainerInfo(name)
+                let event = state.backlog.append(scanner: id, container: container, changes: changes, time: Date())
+                deliver(event, in: &state)
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Dispatch
+import Foundation
+import JarvisCore
+
+/// Turns changes to the host's storage into `changed` notifications, while and only while
+/// somebody watches.
+///
+/// The first subscription covering a scanner sets up that scanner's ``WatchTarget``s (folder
+/// watches, a schedule, a signal) and takes a silent baseline; the last one to end tears them
+/// down, so an agent nobody watches has no timer, no watch and uses no CPU. A source firing
+/// marks containers dirty; after a short debounce the engine reads only those containers
+/// again, diffs them against the last snapshot and emits one event per container that really
+/// changed, stamped with the agent's next sequence number and kept in a bounded backlog for
+/// clients that resume.
+///
+/// All scanner I/O happens on the engine's serial queue; `subscribe` and `unsubscribe` may be
+/// called from any thread.
+package final class ChangeEngine: Sendable {
+    /// Where a subscription's lines go; must not block (``LineConnection/send(_:)``).
+    package typealias Sink = @Sendable ([UInt8]) -> Void
+
+    /// What one subscription wants to see.
+    package struct Filter: Sendable {
+        package var scanner: String?
+        package var container: GlobPattern?
+        package var key: GlobPattern?
+        package var reveal: Bool
+
+        package init(scanner: String? = nil, container: GlobPattern? = nil, key: GlobPattern? = nil, reveal: Bool = false) {
+            self.scanner = scanner
+            self.container = container
+            self.key = key
+            self.reveal = reveal
+        }
+    }
+
+    /// The answer to a subscription: its id, the latest sequence number, and whether a
+    /// requested resume worked (nil when none was asked for).
+    package struct Subscribed: Sendable, Hashable {
+        package var id: String
+        package var sequence: Int64
+        package var resumed: Bool?
+    }
+
+    struct Subscription {
+        var filter: Filter
+        var scanners: Set<String>
+        var sink: Sink
+        /// Lines held back until ``release(_:)``, so the reply to `watch` goes out first.
+        var held: [[UInt8]]?
+    }
+
+    struct State {
+        var subscriptions: [String: Subscription] = [:]
+        var nextID: UInt64 = 0
+        var active: [String: Activation] = [:]
+        var snapshots: [String: [String: ContainerSnapshot]] = [:]
+        var backlog: ChangeBacklog
+        /// Containers to read again at the next flush, per scanner; nil means all of them.
+        var dirty: [String: Set<String>?] = [:]
+        var flushScheduled = false
+        /// Touched only on `queue`.
+        var watcher: FileWatcher?
+        var watchedFolders: Set<String> = []
+        var writeToken: UInt64?
+    }
+
+    let hub: JarvisHub
+    let queue = DispatchQueue(label: "jarvis.watch")
+    let debounce: DispatchTimeInterval
+    let state: Locked<State>
+
+    /// Creates an idle engine: nothing is watched until ``subscribe(_:since:sink:)``.
+    /// - Parameters:
+    ///   - backlog: how many events are kept for clients that resume.
+    ///   - debounce: how long after the first sign of a change the containers are read, so a
+    ///     burst of writes makes one event.
+    package init(hub: JarvisHub, backlog: Int = 1024, debounce: Duration = .milliseconds(2)) {
+        self.hub = hub
+        let parts = debounce.components
+        self.debounce = .nanoseconds(Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000))
+        state = Locked(State(backlog: ChangeBacklog(capacity: backlog)))
+    }
+
+    /// Starts a subscription. Its lines are held until ``release(_:)``.
+    /// - Parameter since: resume after this sequence number: the missed events are queued first.
+    package func subscribe(_ filter: Filter, since: Int64?, sink: @escaping Sink) -> Subscribed {
+        queue.sync {
+            let scanners = filter.scanner.map { [$0] } ?? hub.enabledScannerIDs()
+            for scanner in scanners { activate(scanner) }
+            return state.withLock { state in
+                state.nextID += 1
+                let id = "w\(state.nextID)"
+                var subscription = Subscription(filter: filter, scanners: Set(scanners), sink: sink, held: [])
+                var resumed: Bool?
+                if let since {
+                    if let missed = state.backlog.events(after: since) {
+                        resumed = true
+                        subscription.held = missed.compactMap { line(for: $0, subscription: id, filter: filter) }
+                    } else {
+                        resumed = false
+                    }
+                }
+                state.subscriptions[id] = subscription
+                return Subscribed(id: id, sequence: state.backlog.latest, resumed: resumed)
+            }
+        }
+    }
+
+    /// Sends what was held for a subscription and lets later events through directly.
+    package func release(_ id: String) {
+        state.withLock { state in
+            guard var subscription = state.subscriptions[id], let held = subscription.held else { return }
+            for line in held { subscription.sink(line) }
+            subscription.held = nil
+            state.subscriptions[id] = subscription
+        }
+    }
+
+    /// Ends a subscription; nothing more is sent for it once this returns.
+    /// - Returns: false when there was no such subscription.
+    @discardableResult
+    package func unsubscribe(_ id: String) -> Bool {
+        guard let removed = state.withLock({ $0.subscriptions.removeValue(forKey: id) }) else { return false }
+        queue.async { [self] in
+            for scanner in removed.scanners { deactivate(scanner) }
+        }
+        return true
+    }
+
+    /// Whether any scanner is being watched now (for tests and diagnostics).
+    package var isWatching: Bool {
+        queue.sync { state.withLock { !$0.active.isEmpty } }
+    }
+
+    /// The latest sequence number.
+    package var latestSequence: Int64 {
+        state.withLock { $0.backlog.latest }
+    }
+
+    /// Sends an event to every subscription that wants it. Called with the state locked, so
+    /// events go out in sequence order and never after `unsubscribe` returned.
+    func deliver(_ event: ChangeEvent, in state: inout State) {
+        for (id, subscription) in state.subscriptions where subscription.scanners.contains(event.scanner) {
+            guard let line = line(for: event, subscription: id, filter: subscription.filter) else { continue }
+            if subscription.held != nil {
+                state.subscriptions[id]?.held?.append(line)
+            } else {
+                subscription.sink(line)
+            }
+        }
+    }
+
+    /// The `changed` notification of an event for one subscription, built with the hub so that
+    /// masking and hiding apply as they do to `list`; nil when nothing in it is for this filter.
+    func line(for event: ChangeEvent, subscription: String, filter: Filter) -> [UInt8]? {
+        guard filter.scanner.map({ $0 == event.scanner }) ?? true,
+            filter.container?.matches(event.container.name) ?? true
+        else { return nil }
+        var changes: [JSONValue] = []
+        for change in event.changes where filter.key?.matches(change.key) ?? true {
+            var object: JSONObject = [
+                "kind": .string(change.kind.rawValue), "scanner": .string(event.scanner),
+                "container": .string(event.container.name), "key": .string(change.key),
+            ]
+            if let new = change.new {
+                guard let item = hub.watchedItem(new, scanner: event.scanner, container: event.container, reveal: filter.reveal)
+                else { continue }
+                object["item"] = WireItem.encode(item)
+            }
+            if let old = change.old {
+                guard let item = hub.watchedItem(old, scanner: event.scanner, container: event.container, reveal: filter.reveal)
+                else { continue }
+                object["old"] = WireItem.encode(item)
+            }
+            changes.append(.object(object))
+        }
+        guard !changes.isEmpty else { return nil }
+        return RPCResponse.notification(
+            method: "changed",
+            params: [
+                "subscription": .string(subscription), "sequence": .number(JSONNumber(event.sequence)),
+                "time": .string(DateText.format(event.time)), "changes": .array(changes),
+            ])
+    }
+}

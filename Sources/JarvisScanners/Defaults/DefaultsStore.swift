@@ -1,0 +1,95 @@
+import Foundation
+import JarvisCore
+
+/// Where a ``DefaultsScanner`` keeps its suites: the host's own `UserDefaults`, or a folder
+/// of plist files for a program that does not embed the SDK.
+///
+/// Stores deal in Foundation property-list objects; turning them into entries and edited
+/// values back into objects is shared, in ``DefaultsEntries``, so both backends show and
+/// store values identically.
+protocol DefaultsStore: Sendable {
+    /// How the scanner presents itself with this store.
+    var info: ScannerInfo { get }
+
+    /// The suites that exist now.
+    func containers() throws -> [ContainerInfo]
+
+    /// The entries of a suite: stored values, then registered defaults not shadowed by them.
+    /// `keys`, when given, limits the work to those keys.
+    func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry]
+
+    /// The object stored for a key right now, read fresh; nil when none is stored.
+    func storedObject(forKey key: String, in suite: String) throws -> Any?
+
+    /// Stores `object` for `key`, or removes the key when `object` is nil; returns once on disk.
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws
+
+    /// Where changes show while a client watches (see ``PreferenceScanner/watchTargets()``).
+    func watchTargets() -> [WatchTarget]
+
+    /// The suites stored at a changed path inside a watched folder; nil when unknown.
+    func containers(changedAt path: String) -> [String]?
+}
+
+/// Suite names: which are valid, and which belong to Apple and are hidden by default.
+enum DefaultsSuite {
+    /// Whether a suite is one of Apple's system domains, hidden unless asked for.
+    static func isSystemDomain(_ name: String) -> Bool {
+        name.hasPrefix("com.apple.") || name.hasPrefix(".GlobalPreferences") || name == "NSGlobalDomain"
+            || name == "Apple Global Domain"
+    }
+
+    /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`.
+    static func suite(at path: String, in folder: URL) -> [String]? {
+        let url = URL(fileURLWithPath: path)
+        guard url.pathExtension == "plist",
+            url.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path
+        else { return nil }
+        let name = url.deletingPathExtension().lastPathComponent
+        return name.isEmpty ? nil : [name]
+    }
+
+    /// Rejects names that cannot be a suite or would escape the preferences folder.
+    /// - Throws: ``JarvisError`` `.invalidParams`.
+    static func validate(_ name: String) throws(JarvisError) {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+            throw JarvisError(.invalidParams, "'\(name)' is not a valid suite name; use a name like com.example.app without '/'")
+        }
+    }
+}
+
+/// Turns stored property-list objects into entries, and edited values back into objects.
+enum DefaultsEntries {
+    /// Entries for stored and registered objects, limited to `keys` when given.
+    /// - Throws: ``JarvisError`` `.typeMismatch` when a stored object is not a property-list type.
+    static func entries(stored: [String: Any], registered: [String: Any], keys: [String]?) throws(JarvisError) -> [ScannedEntry] {
+        var result: [ScannedEntry] = []
+        let wanted = keys.map(Set.init)
+        for (key, object) in stored where wanted?.contains(key) ?? true {
+            result.append(try entry(key: key, object: object, layer: .stored))
+        }
+        for (key, object) in registered where stored[key] == nil && (wanted?.contains(key) ?? true) {
+            result.append(try entry(key: key, object: object, layer: .registered))
+        }
+        return result
+    }
+
+    /// One entry; data holding a Codable structure is shown as that structure.
+    static func entry(key: String, object: Any, layer: ValueLayer) throws(JarvisError) -> ScannedEntry {
+        let decoded = try PropertyListValue.decode(object, path: key)
+        if case .data(let data) = decoded.value, let (value, encoding) = EncodedData.decode(data) {
+            return ScannedEntry(key: key, value: value, layer: layer, encoding: encoding)
+        }
+        // An inexact value (a UInt64 shown as a real) must never be written back rounded.
+        return ScannedEntry(key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact)
+    }
+
+    /// The object to store for a requested value, encoded back into data when it was read
+    /// from JSON or property-list data. Data sent as data replaces the bytes as they are.
+    static func object(for value: PreferenceValue, encoding: ValueEncoding?, current: Any?, key: String) throws(JarvisError) -> Any {
+        if let encoding, value.type != .data {
+            return try EncodedData.encode(value, as: encoding, current: current, key: key)
+        }
+        return PropertyListValue.encode(value)
+    }
+}

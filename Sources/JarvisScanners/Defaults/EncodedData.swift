@@ -1,0 +1,77 @@
+import Foundation
+import JarvisCore
+
+/// Recognizes Codable values that apps store as `Data` (from `JSONEncoder` or
+/// `PropertyListEncoder`) and encodes edited structures back the same way.
+///
+/// Only a top-level JSON object or array, or a property list whose top level is a dictionary
+/// or an array, counts: that is what encoders write for a struct or a collection. Anything
+/// else, or anything that would not convert back exactly (JSON `null`, integers beyond
+/// `Int64`), stays plain data so that a write never changes bytes Jarvis did not understand.
+enum EncodedData {
+    /// The structure inside `data` and how it is encoded, or nil when it is just data.
+    static func decode(_ data: Data) -> (value: PreferenceValue, encoding: ValueEncoding)? {
+        if looksLikeJSON(data), let json = try? JSONParser.parse(data),
+            let value = try? PreferenceValue(plainJSON: json), value.type.isContainer
+        {
+            return (value, .json)
+        }
+        if propertyListFormat(of: data) != nil,
+            let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
+            let value = structure(object)
+        {
+            return (value, .propertyList)
+        }
+        return nil
+    }
+
+    /// The bytes to store for a value that was shown decoded from `encoding`.
+    /// - Parameter current: the stored object, whose property-list format (XML or binary) is kept.
+    /// - Throws: ``JarvisError`` `.typeMismatch` when the value cannot be encoded that way.
+    static func encode(
+        _ value: PreferenceValue, as encoding: ValueEncoding, current: Any?, key: String
+    ) throws(JarvisError) -> Data {
+        switch value {
+        case .array, .dictionary: break
+        default:
+            throw JarvisError(
+                .typeMismatch,
+                "'\(key)' holds \(encoding == .json ? "JSON" : "property-list") data for an array or dictionary; send one of those, or data to replace the bytes")
+        }
+        switch encoding {
+        case .json:
+            return Data(JSONWriter.bytes(try value.plainJSON(path: key)))
+        case .propertyList:
+            let format = (current as? Data).flatMap(propertyListFormat(of:)) ?? .binary
+            do {
+                return try PropertyListSerialization.data(
+                    fromPropertyList: PropertyListValue.encode(value), format: format, options: 0)
+            } catch {
+                throw JarvisError(.typeMismatch, "'\(key)' cannot be encoded as a property list: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// The format of property-list bytes, judged from how they start; nil when they are not one.
+    static func propertyListFormat(of data: Data) -> PropertyListSerialization.PropertyListFormat? {
+        if data.starts(with: Array("bplist00".utf8)) { return .binary }
+        let head = String(decoding: data.prefix(64), as: UTF8.self).drop(while: \.isWhitespace)
+        if head.hasPrefix("<?xml") || head.hasPrefix("<plist") || head.hasPrefix("<!DOCTYPE plist") {
+            return .xml
+        }
+        return nil
+    }
+
+    private static func looksLikeJSON(_ data: Data) -> Bool {
+        let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    private static func structure(_ object: Any) -> PreferenceValue? {
+        guard let decoded = try? PropertyListValue.decode(object, path: ""), decoded.isExact else { return nil }
+        switch decoded.value {
+        case .array, .dictionary: return decoded.value
+        default: return nil
+        }
+    }
+}

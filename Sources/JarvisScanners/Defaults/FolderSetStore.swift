@@ -1,0 +1,61 @@
+import Foundation
+import JarvisCore
+
+/// Several plist folders served as one defaults scanner (`jarvis-agent --defaults-dir A
+/// --defaults-dir B`): a scanner id names one scanner, so the folders are merged rather than
+/// registered twice. A suite present in several folders is the first folder's; a new suite
+/// is created in the first folder.
+final class FolderSetStore: DefaultsStore {
+    let stores: [PlistFolderStore]
+
+    init(stores: [PlistFolderStore]) {
+        self.stores = stores
+    }
+
+    var info: ScannerInfo {
+        let problems = stores.compactMap { $0.info.unavailableReason }
+        var info = stores.first?.info ?? ScannerInfo(displayName: "Defaults plist folders")
+        info.displayName = stores.count == 1 ? info.displayName : "Defaults plist folders"
+        info.unavailableReason = problems.count == stores.count ? problems.first : nil
+        return info
+    }
+
+    func containers() throws -> [ContainerInfo] {
+        var seen: Set<String> = []
+        var result: [ContainerInfo] = []
+        for store in stores where store.info.unavailableReason == nil {
+            for container in try store.containers() where seen.insert(container.name).inserted {
+                result.append(container)
+            }
+        }
+        return result
+    }
+
+    func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
+        try owner(of: suite).entries(in: suite, keys: keys)
+    }
+
+    func storedObject(forKey key: String, in suite: String) throws -> Any? {
+        try owner(of: suite).storedObject(forKey: key, in: suite)
+    }
+
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
+        try owner(of: suite).setObject(object, forKey: key, in: suite)
+    }
+
+    func watchTargets() -> [WatchTarget] {
+        stores.flatMap { $0.watchTargets() }
+    }
+
+    func containers(changedAt path: String) -> [String]? {
+        stores.lazy.compactMap { $0.containers(changedAt: path) }.first
+    }
+
+    /// The first folder that has the suite, else the first folder.
+    private func owner(of suite: String) throws(JarvisError) -> PlistFolderStore {
+        guard let first = stores.first else {
+            throw JarvisError(.unavailable, "no defaults folder is configured")
+        }
+        return stores.first { FileManager.default.fileExists(atPath: $0.folder.appendingPathComponent("\(suite).plist").path) } ?? first
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import JarvisCore
+
+#if canImport(Darwin)
+import CoreFoundation
+#endif
+
+/// Converts between Foundation property-list objects (`Any`) and ``PreferenceValue``.
+///
+/// Booleans, integers and reals all arrive as `NSNumber`, so the kind is read from the
+/// number itself: `CFBoolean` / `CFNumberIsFloatType` on Darwin, the `objCType` on
+/// swift-corelibs-foundation (where a plist `<true/>` is a `Bool` that bridges to type `c`).
+///
+/// Unsigned integers above `Int64.max` (which UserDefaults stores for a `UInt64`) have no
+/// exact ``PreferenceValue``: they are shown as the nearest real and marked inexact, and
+/// callers make such entries read-only so Jarvis never writes the rounded value back.
+enum PropertyListValue {
+    /// A converted value, and whether it is exactly what was stored.
+    struct Decoded {
+        var value: PreferenceValue
+        var isExact: Bool
+    }
+
+    /// Converts a property-list object; `path` names it in errors (`key`, `key[2].name`).
+    /// - Throws: ``JarvisError`` `.typeMismatch` for objects a property list cannot hold.
+    static func decode(_ object: Any, path: String) throws(JarvisError) -> Decoded {
+        do {
+            return try convert(object)
+        } catch {
+            throw error.jarvisError(at: path)
+        }
+    }
+
+    /// Why an object could not be converted, and where below the top it sits. The path is
+    /// assembled only when something fails, so a large suite costs no string building.
+    private struct Failure: Error {
+        enum Reason {
+            case null
+            case unsupported(String)
+            case nonStringKey(String)
+        }
+
+        var reason: Reason
+        var components: [String] = []
+
+        func inside(_ component: String) -> Failure {
+            var copy = self
+            copy.components.insert(component, at: 0)
+            return copy
+        }
+
+        func jarvisError(at root: String) -> JarvisError {
+            var path = root
+            for component in components {
+                path += component.hasPrefix("[") || path.isEmpty ? component : "." + component
+            }
+            switch reason {
+            case .null:
+                return JarvisError(.typeMismatch, "'\(path)' holds no value (null), which a property list cannot store")
+            case .unsupported(let type):
+                return JarvisError(
+                    .typeMismatch,
+                    "'\(path)' holds a \(type), which is not a property-list type (string, number, boolean, date, data, array, dictionary)")
+            case .nonStringKey(let key):
+                return JarvisError(.typeMismatch, "'\(path)' has a key that is not a string (\(key)); property lists allow only string keys")
+            }
+        }
+    }
+
+    // The common kinds are tried first; `Optional` (which swift-corelibs-foundation wraps
+    // `persistentDomain` values in) only when nothing else matched.
+    private static func convert(_ object: Any) throws(Failure) -> Decoded {
+        switch object {
+        case let string as String:
+            return Decoded(value: .string(string), isExact: true)
+        case let number as NSNumber:
+            return decode(number)
+        case let date as Date:
+            return Decoded(value: .date(date), isExact: true)
+        case let data as Data:
+            return Decoded(value: .data(data), isExact: true)
+        case let array as [Any]:
+            var values: [PreferenceValue] = []
+            values.reserveCapacity(array.count)
+            var isExact = true
+            for (index, element) in array.enumerated() {
+                let decoded: Decoded
+                do {
+                    decoded = try convert(element)
+                } catch {
+                    throw error.inside("[\(index)]")
+                }
+                values.append(decoded.value)
+                isExact = isExact && decoded.isExact
+            }
+            return Decoded(value: .array(values), isExact: isExact)
+        case let dictionary as [String: Any]:
+            var values: [String: PreferenceValue] = [:]
+            values.reserveCapacity(dictionary.count)
+            var isExact = true
+            for (key, element) in dictionary {
+                let decoded = try convert(element, key: key)
+                values[key] = decoded.value
+                isExact = isExact && decoded.isExact
+            }
+            return Decoded(value: .dictionary(values), isExact: isExact)
+        case let dictionary as [AnyHashable: Any]:
+            // swift-corelibs-foundation hands nested dictionaries out with `AnyHashable` keys.
+            var values: [String: PreferenceValue] = [:]
+            values.reserveCapacity(dictionary.count)
+            var isExact = true
+            for (key, element) in dictionary {
+                guard let key = key.base as? String else { throw Failure(reason: .nonStringKey("\(key)")) }
+                let decoded = try convert(element, key: key)
+                values[key] = decoded.value
+                isExact = isExact && decoded.isExact
+            }
+            return Decoded(value: .dictionary(values), isExact: isExact)
+        default:
+            if let optional = object as? any OptionalObject {
+                guard let wrapped = optional.wrappedObject else { throw Failure(reason: .null) }
+                return try convert(wrapped)
+            }
+            throw Failure(reason: .unsupported("\(type(of: object))"))
+        }
+    }
+
+    private static func convert(_ element: Any, key: String) throws(Failure) -> Decoded {
+        do {
+            return try convert(element)
+        } catch {
+            throw error.inside(key)
+        }
+    }
+
+    /// The Foundation object to store for a value: `NSNumber`s pinned to the value's kind, so
+    /// a real `1.0` is written as a real and a boolean as a boolean.
+    static func encode(_ value: PreferenceValue) -> Any {
+        switch value {
+        case .string(let string): string
+        case .integer(let integer): NSNumber(value: integer)
+        case .real(let real): NSNumber(value: real)
+        case .boolean(let boolean): NSNumber(value: boolean)
+        case .date(let date): date
+        case .data(let data): data
+        case .array(let values): values.map(encode)
+        case .dictionary(let values): values.mapValues(encode)
+        }
+    }
+
+    private static func decode(_ number: NSNumber) -> Decoded {
+        // The first character of the encoding is enough, and reading it allocates nothing.
+        let objCType = UInt8(bitPattern: number.objCType.pointee)
+        #if canImport(Darwin)
+        if CFGetTypeID(number as CFTypeRef) == CFBooleanGetTypeID() {
+            return Decoded(value: .boolean(number.boolValue), isExact: true)
+        }
+        if CFNumberIsFloatType(number as CFNumber) {
+            return Decoded(value: .real(number.doubleValue), isExact: true)
+        }
+        #else
+        switch objCType {
+        case UInt8(ascii: "c"), UInt8(ascii: "B"): return Decoded(value: .boolean(number.boolValue), isExact: true)
+        case UInt8(ascii: "f"), UInt8(ascii: "d"): return Decoded(value: .real(number.doubleValue), isExact: true)
+        default: break
+        }
+        #endif
+        if objCType == UInt8(ascii: "Q"), number.uint64Value > UInt64(Int64.max) {
+            return Decoded(value: .real(number.doubleValue), isExact: false)
+        }
+        return Decoded(value: .integer(number.int64Value), isExact: true)
+    }
+}
+
+/// Lets an `Any` that holds an `Optional` be opened without reflection.
+private protocol OptionalObject {
+    var wrappedObject: Any? { get }
+}
+
+extension Optional: OptionalObject {
+    fileprivate var wrappedObject: Any? {
+        switch self {
+        case .some(let wrapped): wrapped
+        case .none: nil
+        }
+    }
+}

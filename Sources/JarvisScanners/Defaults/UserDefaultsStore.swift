@@ -1,0 +1,90 @@
+import Foundation
+import JarvisCore
+
+/// The host's own defaults, read and written through `UserDefaults(suiteName:)` so that the
+/// host's `UserDefaults` objects see an edit at once.
+///
+/// Suites are discovered from the files in the preferences folder, plus the suites named in
+/// code and the standard suite. A fresh `UserDefaults` is made per call: they are cheap, share
+/// their state per suite within the process, and are not `Sendable` on Linux.
+///
+/// Layers: stored values come from `persistentDomain(forName:)`, which works for any suite on
+/// Linux and Apple platforms. Registered defaults have no public per-suite accessor that works
+/// on Linux (`volatileDomain(forName: UserDefaults.registrationDomain)` is empty there), and the
+/// registration domain is shared by every `UserDefaults` in the process; so a registered key is
+/// one that `dictionaryRepresentation()` shows but no stored domain in the search list holds.
+struct UserDefaultsStore: DefaultsStore {
+    let namedSuites: [String]
+    let includeSystemDomains: Bool
+
+    var info: ScannerInfo { ScannerInfo(displayName: "Defaults suites") }
+
+    func containers() throws -> [ContainerInfo] {
+        var names = Set(namedSuites)
+        names.insert(PreferencesFolder.standardSuiteName)
+        if let folder = PreferencesFolder.current(),
+            let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        {
+            for file in files where file.hasSuffix(".plist") && file.count > ".plist".count {
+                let name = String(file.dropLast(".plist".count))
+                if includeSystemDomains || !DefaultsSuite.isSystemDomain(name) {
+                    names.insert(name)
+                }
+            }
+        }
+        return names.sorted().map { ContainerInfo($0) }
+    }
+
+    func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
+        let defaults = try Self.defaults(for: suite)
+        // On Linux this re-reads the file when another process changed it; on Apple platforms
+        // cfprefsd already keeps the object current and this is a no-op.
+        _ = defaults.synchronize()
+        let stored = defaults.persistentDomain(forName: suite) ?? [:]
+        var shadowing = Set(stored.keys)
+        shadowing.formUnion(defaults.volatileDomain(forName: UserDefaults.argumentDomain).keys)
+        shadowing.formUnion(Self.keys(defaults.persistentDomain(forName: UserDefaults.globalDomain)))
+        if suite != PreferencesFolder.standardSuiteName {
+            // Apple platforms also search the app's own domain for a suite's keys.
+            shadowing.formUnion(Self.keys(defaults.persistentDomain(forName: PreferencesFolder.standardSuiteName)))
+        }
+        let registered = defaults.dictionaryRepresentation().filter { !shadowing.contains($0.key) }
+        return try DefaultsEntries.entries(stored: stored, registered: registered, keys: keys)
+    }
+
+    func storedObject(forKey key: String, in suite: String) throws -> Any? {
+        let defaults = try Self.defaults(for: suite)
+        _ = defaults.synchronize()
+        return defaults.persistentDomain(forName: suite)?[key]
+    }
+
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
+        let defaults = try Self.defaults(for: suite)
+        if let object {
+            defaults.set(object, forKey: key)
+        } else {
+            defaults.removeObject(forKey: key)
+        }
+        guard defaults.synchronize() else {
+            throw JarvisError(
+                .storage,
+                "'\(key)' was changed in memory but suite '\(suite)' could not be saved; check that the preferences folder is writable")
+        }
+    }
+
+    private static func keys(_ domain: [String: Any]?) -> [String] {
+        domain.map { Array($0.keys) } ?? []
+    }
+
+    private static func defaults(for suite: String) throws(JarvisError) -> UserDefaults {
+        try DefaultsSuite.validate(suite)
+        // Apple platforms refuse the app's own bundle identifier as a suite name.
+        if suite == PreferencesFolder.standardSuiteName { return .standard }
+        guard let defaults = UserDefaults(suiteName: suite) else {
+            throw JarvisError(
+                .invalidParams,
+                "'\(suite)' cannot be opened as a defaults suite (NSGlobalDomain and the app's own identifier are refused as suite names)")
+        }
+        return defaults
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import JarvisCore
+
+/// A folder with one file per secret, as Docker secrets (`/run/secrets`), Kubernetes secret
+/// volumes and systemd credentials (`$CREDENTIALS_DIRECTORY`) lay them out.
+///
+/// Container: the folder's name. Key: the file's name. Dotfiles are skipped, among them
+/// the `..data` link farm of Kubernetes, whose symlinks are followed for reading (a symlinked
+/// entry is read-only: it belongs to whoever maintains the farm). Values are text when the
+/// bytes are valid UTF-8, otherwise data. A write goes to a temporary file in the same
+/// folder, is flushed to disk and renamed over the old one, keeping its permissions (a new
+/// file gets 0600); a delete removes the file.
+struct SecretFilesBackend: SecretBackend {
+    let folder: URL
+    let name = "files"
+    let createsContainers = false
+    let unavailableReason: String? = nil
+
+    /// The one container's name.
+    var containerName: String { folder.standardizedFileURL.lastPathComponent }
+
+    func containers() throws -> [ContainerInfo] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return [ContainerInfo(containerName, problem: "the folder \(folder.path) does not exist", isWritable: false)]
+        }
+        return [ContainerInfo(containerName, isWritable: access(folder.path, W_OK) == 0)]
+    }
+
+    func read(_ request: ReadRequest) throws -> [ScannedEntry] {
+        let names: [String]
+        if let keys = request.keys {
+            names = keys.filter { Self.isValidName($0) }
+        } else {
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+            } catch {
+                throw JarvisError(.storage, "cannot list \(folder.path): \(error.localizedDescription)")
+            }
+        }
+        let folderWritable = access(folder.path, W_OK) == 0
+        return names.sorted().compactMap { name in
+            let path = folder.appendingPathComponent(name).path
+            var isDirectory: ObjCBool = false
+            // `fileExists` follows symlinks: a dangling link or a subfolder is no secret.
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                let data = FileManager.default.contents(atPath: path)
+            else { return nil }
+            let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+            return ScannedEntry(key: name, value: SecretBytes.value(Array(data)), isWritable: folderWritable && !isLink)
+        }
+    }
+
+    func write(_ request: WriteRequest) throws {
+        guard Self.isValidName(request.key) else {
+            throw JarvisError(
+                .invalidParams, "'\(request.key)' cannot be a secret file's name: use a name without '/' that does not start with '.'")
+        }
+        let path = folder.appendingPathComponent(request.key).path
+        switch request.change {
+        case .set(let value):
+            let (bytes, _) = try SecretBytes.bytes(value, key: request.key)
+            try AtomicFile.replace(path, with: bytes)
+        case .delete:
+            guard unlink(path) == 0 else {
+                if errno == ENOENT { throw JarvisError.noKey(request.key, in: containerName) }
+                throw JarvisError(.storage, "cannot remove \(path): \(String(cString: strerror(errno)))")
+            }
+            AtomicFile.syncFolder(folder.path)
+        }
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\u{0}") && name.utf8.count <= 255
+    }
+}

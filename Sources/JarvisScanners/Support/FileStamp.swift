@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What identifies one version of a file for caches: modification time, size, inode and
+/// device, from a single `stat` (cheaper than `FileManager.attributesOfItem`, which also opens
+/// the file and lists its extended attributes on Linux).
+struct FileStamp: Hashable, Sendable {
+    var seconds: Int
+    var nanoseconds: Int
+    var size: Int64
+    var inode: UInt64
+    var device: UInt64
+
+    /// The stamp of the file at `path` (following links), or nil when it does not exist.
+    static func of(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return FileStamp(
+            seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec), size: Int64(info.st_size),
+            inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+    }
+}

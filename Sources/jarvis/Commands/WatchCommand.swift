@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import JarvisCore
+import JarvisRemote
+
+/// `jarvis watch`: one line per change, as it happens, until Ctrl-C.
+enum WatchCommand: Command {
+    static let name = "watch"
+    static let summary = "print changes as they happen (another client, another process, the app itself)"
+    static let usage = """
+        jarvis watch [CONTAINER] [--scanner ID] [--key GLOB] [--reveal] [--since N] [--json]
+
+          CONTAINER        a container name or glob, optionally SCANNER:CONTAINER
+          --scanner ID     only this scanner
+          --key GLOB       only keys matching this glob
+          --reveal         show secret values, where the agent allows it
+          --since N        first replay the changes after sequence number N (from an earlier watch)
+          --json           one JSON object per change and line: sequence, time, kind, address, item, old
+
+        Runs until Ctrl-C. Each line shows the time, the kind (added, updated, removed), the
+        address and old → new value; secrets stay masked unless revealed.
+        """
+
+    static func run(_ arguments: inout Arguments, context: Context) throws {
+        var scanner = arguments.option("--scanner")
+        let key = arguments.option("--key")
+        let reveal = arguments.flag("--reveal")
+        let sinceText = arguments.option("--since")
+        try arguments.finish(maxPositionals: 1, command: name)
+        var since: Int64?
+        if let sinceText {
+            guard let value = Int64(sinceText), value >= 0 else {
+                throw UsageError("--since needs a sequence number (0 or more)", command: name)
+            }
+            since = value
+        }
+        let client = try context.connect()
+        var container: String?
+        if let text = arguments.positionals.first {
+            let split = try context.split(container: text)
+            scanner = split.scanner ?? scanner
+            container = split.container
+        }
+        let stop = stopOnSignals()
+        defer { _ = stop }
+        let subscription = try client.watch(scanner: scanner, container: container, key: key, reveal: reveal, since: since)
+        if subscription.resumed == false, let since {
+            Terminal.err("jarvis watch: the changes after \(since) are no longer kept; run `jarvis ls` to see the current values")
+        }
+        if !context.json {
+            Terminal.err(Terminal.dim("watching from sequence \(subscription.sequence); Ctrl-C to stop"))
+        }
+        while true {
+            guard let (method, params) = try client.nextNotification(timeout: nil) else { continue }
+            guard method == "changed" else { continue }
+            if context.json {
+                printJSON(params)
+            } else {
+                printText(try ChangeNotification(params: params))
+            }
+        }
+    }
+
+    /// Ctrl-C and SIGTERM end the command with status 0; the terminal's modes were never changed.
+    private static func stopOnSignals() -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            // Exit straight away: closing the client first would wake the reading thread with
+            // "connection closed", which could exit with an error before this exit runs.
+            source.setEventHandler { exit(0) }
+            source.resume()
+            return source
+        }
+    }
+
+    private static func printJSON(_ params: JSONObject) {
+        for change in params["changes"]?.arrayValue ?? [] {
+            var line: JSONObject = [
+                "sequence": params["sequence"] ?? .null, "time": params["time"] ?? .null,
+            ]
+            for (name, value) in change.objectValue ?? [:] { line[name] = value }
+            Terminal.outBytes(JSONWriter.bytes(.object(line)) + [0x0A])
+        }
+    }
+
+    private static let clock: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        return formatter
+    }()
+
+    private static func printText(_ notification: ChangeNotification) {
+        let time = notification.time.map { clock.string(from: $0) } ?? "--:--:--.---"
+        for change in notification.changes {
+            let old = change.old.map { ValueText.preview($0, limit: 40) }
+            let new = change.item.map { ValueText.preview($0, limit: 40) }
+            let values: String
+            switch (old, new) {
+            case (let old?, let new?): values = "\(old) → \(new)"
+            case (nil, let new?): values = "→ \(new)"
+            case (let old?, nil): values = "\(old) → " + Terminal.dim("(removed)")
+            case (nil, nil): values = ""
+            }
+            let kind: String
+            switch change.kind {
+            case "added": kind = Terminal.green(Terminal.pad(change.kind, 8))
+            case "removed": kind = Terminal.red(Terminal.pad(change.kind, 8))
+            default: kind = Terminal.yellow(Terminal.pad(change.kind, 8))
+            }
+            Terminal.out(
+                Terminal.dim(time) + "  " + kind + Terminal.cyan("\(change.address.scanner):\(change.address.container)")
+                    + " \(change.address.key)  " + values + Terminal.dim("  #\(notification.sequence)"))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// The real `jarvis-agent --secret-service` against a real GNOME Keyring in a private D-Bus
+/// session, driven by the real `jarvis` and checked with `secret-tool`.
+@Suite(.serialized, .enabled(if: KeyringSession.isAvailable, Comment(rawValue: KeyringSession.installHint)))
+final class SecretServiceEndToEndTests {
+    let sandbox: Sandbox
+    let keyring: KeyringSession
+    static let token = "ghp-KEYRING-e2e-7781"
+
+    init() throws {
+        sandbox = try Sandbox()
+        keyring = try KeyringSession(root: sandbox.root)
+        sandbox.environmentOverrides = keyring.overrides
+        let stored = try keyring.secretTool(
+            ["store", "--label=GitHub: ada", "service", "github.com", "account", "ada"], stdin: Self.token)
+        #expect(stored.status == 0, "secret-tool store: \(stored.stderr)")
+    }
+
+    @Test func listGetSetAndDeleteInTheKeyring() throws {
+        let log = sandbox.root.appendingPathComponent("agent.log")
+        let agent = try sandbox.startAgent(["--secret-service", "--allow-reveal"], log: log)
+        var masked: [CommandResult] = []
+
+        let listing = try sandbox.jarvis("ls")
+        masked.append(listing)
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(listing.stdout.contains("secrets:github.com"))
+        #expect(listing.stdout.contains("ada"))
+        #expect(listing.stdout.contains("(\(Self.token.count) chars, fingerprint "))
+        masked.append(try sandbox.jarvis("get", "secrets:github.com", "ada", "--json"))
+
+        let revealed = try sandbox.jarvis("get", "secrets:github.com", "ada", "--reveal")
+        #expect(revealed.stdout == Self.token + "\n", "\(revealed.stderr)")
+
+        let changed = try sandbox.jarvis("set", "secrets:github.com", "ada", "ghp-CHANGED-e2e-55")
+        masked.append(changed)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(try keyring.secretTool(["lookup", "service", "github.com", "account", "ada"]).stdout == "ghp-CHANGED-e2e-55")
+
+        let created = try sandbox.jarvis("set", "secrets:myapp", "api_key", "NEW-e2e-key-31")
+        masked.append(created)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(try keyring.secretTool(["lookup", "service", "myapp", "account", "api_key"]).stdout == "NEW-e2e-key-31")
+        masked.append(try sandbox.jarvis("ls", "myapp"))
+
+        let removed = try sandbox.jarvis("rm", "secrets:myapp", "api_key")
+        masked.append(removed)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try keyring.secretTool(["lookup", "service", "myapp", "account", "api_key"]).status != 0)
+
+        let wrongType = try sandbox.jarvis("set", "secrets:github.com", "ada", "12", "--int")
+        #expect(wrongType.status == 1)
+        #expect(wrongType.stderr.contains("text or data"))
+
+        agent.terminate()
+        agent.waitUntilExit()
+        let everything = masked.map { $0.stdout + $0.stderr }.joined() + ((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        for secret in [Self.token, "ghp-CHANGED-e2e-55", "NEW-e2e-key-31"] {
+            #expect(!everything.contains(secret), "\(secret) leaked")
+        }
+    }
+}

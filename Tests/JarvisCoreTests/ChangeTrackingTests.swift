@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import JarvisCore
+
+@Suite struct ChangeTrackingTests {
+    private func snapshot(_ values: [String: PreferenceValue]) -> ContainerSnapshot {
+        ContainerSnapshot(info: ContainerInfo("c"), entries: values.map { ScannedEntry(key: $0.key, value: $0.value) })
+    }
+
+    @Test func diffReportsAddedUpdatedRemovedInKeyOrder() {
+        let old = snapshot(["a": .integer(1), "b": .string("x"), "c": .boolean(true)])
+        let new = snapshot(["a": .integer(2), "c": .boolean(true), "d": .real(0.5)])
+        let changes = ContainerSnapshot.changes(from: old, to: new)
+        #expect(changes.map(\.key) == ["a", "b", "d"])
+        #expect(changes.map(\.kind) == [.updated, .removed, .added])
+        #expect(changes[0].old?.value == .integer(1) && changes[0].new?.value == .integer(2))
+        #expect(changes[1].new == nil && changes[2].old == nil)
+    }
+
+    @Test func equalSnapshotsAndMissingContainers() {
+        let same = snapshot(["a": .integer(1)])
+        #expect(ContainerSnapshot.changes(from: same, to: same).isEmpty)
+        #expect(ContainerSnapshot.changes(from: nil, to: same).map(\.kind) == [.added])
+        #expect(ContainerSnapshot.changes(from: same, to: nil).map(\.kind) == [.removed])
+        #expect(ContainerSnapshot.changes(from: nil, to: nil).isEmpty)
+    }
+
+    @Test func backlogResumesWithinCapacityOnly() {
+        var backlog = ChangeBacklog(capacity: 3)
+        #expect(backlog.events(after: 0)?.isEmpty == true)
+        for _ in 1...5 {
+            _ = backlog.append(scanner: "s", container: ContainerInfo("c"), changes: [], time: Date())
+        }
+        #expect(backlog.latest == 5)
+        #expect(backlog.events(after: 2)?.map(\.sequence) == [3, 4, 5])
+        #expect(backlog.events(after: 4)?.map(\.sequence) == [5])
+        #expect(backlog.events(after: 5)?.isEmpty == true)
+        #expect(backlog.events(after: 1) == nil, "event 2 was dropped")
+        #expect(backlog.events(after: 9) == nil, "a sequence from another run")
+    }
+
+    @Test func signalCallsObserversUntilStopped() {
+        let signal = ChangeSignal()
+        let seen = Locked<[String?]>([])
+        let token = signal.observe { container in seen.withLock { $0.append(container) } }
+        signal.send(container: "a")
+        signal.send(container: nil)
+        signal.stopObserving(token)
+        signal.send(container: "b")
+        #expect(seen.current == ["a", nil])
+    }
+}

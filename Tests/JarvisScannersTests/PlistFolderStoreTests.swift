@@ -1,0 +1,136 @@
+import Foundation
+import JarvisCore
+import Testing
+
+@testable import JarvisScanners
+
+@Suite struct PlistFolderStoreTests {
+    let folder: TemporaryFolder
+    let scanner: DefaultsScanner
+
+    init() throws {
+        folder = try TemporaryFolder()
+        scanner = .defaults(folder: folder.url)
+    }
+
+    @Test func listsEverySuiteAndHidesAppleDomains() throws {
+        try folder.writePlist("com.example.app.plist", ["a": 1])
+        try folder.writePlist("group.shared.plist", ["b": 2], format: .binary)
+        try folder.writePlist("com.apple.finder.plist", ["c": 3])
+        try folder.writePlist(".GlobalPreferences.plist", ["d": 4])
+        try Data("not a plist".utf8).write(to: folder.file("notes.txt"))
+
+        #expect(try scanner.containers().map(\.name) == ["com.example.app", "group.shared"])
+        let all = DefaultsScanner.defaults(folder: folder.url, includeSystemDomains: true)
+        #expect(try all.containers().map(\.name) == [".GlobalPreferences", "com.apple.finder", "com.example.app", "group.shared"])
+        #expect(scanner.id == "defaults")
+        #expect(scanner.info.unavailableReason == nil)
+    }
+
+    @Test func missingFolderMakesTheScannerUnavailable() {
+        let missing = DefaultsScanner.defaults(folder: folder.file("nope"))
+        #expect(missing.info.unavailableReason != nil)
+        #expect(throws: JarvisError.self) { try missing.containers() }
+    }
+
+    @Test func everyTypeRoundTripsThroughTheFile() throws {
+        try folder.writePlist("app.plist", [String: Any]())
+        guard case .dictionary(let values) = everyType else { return }
+        for (key, value) in values {
+            try scanner.write(WriteRequest(container: "app", key: key, change: .set(value)))
+        }
+        let entries = try scanner.read(ReadRequest(container: "app"))
+        #expect(entries.count == values.count)
+        for (key, value) in values {
+            #expect(entries[key: key]?.value == value, "\(key)")
+            #expect(entries[key: key]?.layer == .stored)
+        }
+        // The file itself holds the kinds Foundation would write: a real stays a real.
+        let stored = try folder.readPlist("app.plist").object as? [String: Any]
+        #expect(stored?["true"] is Bool)
+        #expect((stored?["real"] as? NSNumber).map { String(cString: $0.objCType) } == "d")
+    }
+
+    @Test func writeIsAtomicAndKeepsPermissionsAndFormat() throws {
+        try folder.writePlist("binary.plist", ["keep": "me"], format: .binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: folder.file("binary.plist").path)
+        try folder.writePlist("xml.plist", ["keep": "me"], format: .xml)
+        try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: folder.file("xml.plist").path)
+
+        try scanner.write(WriteRequest(container: "binary", key: "added", change: .set(42)))
+        try scanner.write(WriteRequest(container: "xml", key: "added", change: .set(true)))
+
+        #expect(try folder.readPlist("binary.plist").format == .binary)
+        #expect(try folder.readPlist("xml.plist").format == .xml)
+        let binaryMode = try FileManager.default.attributesOfItem(atPath: folder.file("binary.plist").path)[.posixPermissions] as? NSNumber
+        let xmlMode = try FileManager.default.attributesOfItem(atPath: folder.file("xml.plist").path)[.posixPermissions] as? NSNumber
+        #expect(binaryMode?.intValue == 0o640)
+        #expect(xmlMode?.intValue == 0o604)
+        let entries = try scanner.read(ReadRequest(container: "binary"))
+        #expect(entries[key: "keep"]?.value == "me")
+        #expect(entries[key: "added"]?.value == 42)
+        // No temporary file is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["binary.plist", "xml.plist"])
+    }
+
+    @Test func invalidFileIsListedWithItsProblemAndNeverTouched() throws {
+        let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8)
+        try garbage.write(to: folder.file("broken.plist"))
+        try folder.writePlist("array.plist", [1, 2])
+
+        let containers = try scanner.containers()
+        let broken = containers.first { $0.name == "broken" }
+        #expect(broken?.problem != nil)
+        #expect(broken?.isWritable == false)
+        #expect(containers.first { $0.name == "array" }?.problem?.contains("not a dictionary") == true)
+
+        #expect(throws: JarvisError.self) { try scanner.read(ReadRequest(container: "broken")) }
+        #expect(throws: JarvisError.self) {
+            try scanner.write(WriteRequest(container: "broken", key: "a", change: .set(1)))
+        }
+        #expect(throws: JarvisError.self) {
+            try scanner.write(WriteRequest(container: "broken", key: "a", change: .delete))
+        }
+        #expect(try Data(contentsOf: folder.file("broken.plist")) == garbage)
+    }
+
+    @Test func anotherProgramsChangeIsPickedUp() throws {
+        try folder.writePlist("app.plist", ["count": 1])
+        #expect(try scanner.read(ReadRequest(container: "app"))[key: "count"]?.value == 1)
+        // Same size, rewritten in place: the modification time tells the cache.
+        try folder.writePlist("app.plist", ["count": 2])
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: folder.file("app.plist").path)
+        #expect(try scanner.read(ReadRequest(container: "app"))[key: "count"]?.value == 2)
+        try folder.writePlist("app.plist", ["count": 3, "more": "text"])
+        #expect(try scanner.read(ReadRequest(container: "app"))[key: "more"]?.value == "text")
+    }
+
+    @Test func deleteRemovesTheKeyAndNewSuitesAreCreated() throws {
+        try scanner.write(WriteRequest(container: "fresh", key: "a", change: .set("x")))
+        #expect(try scanner.containers().map(\.name) == ["fresh"])
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.file("fresh.plist").path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        try scanner.write(WriteRequest(container: "fresh", key: "a", change: .delete))
+        #expect(try scanner.read(ReadRequest(container: "fresh")).isEmpty)
+        #expect(throws: JarvisError.self) {
+            try scanner.write(WriteRequest(container: "../escape", key: "a", change: .set(1)))
+        }
+    }
+
+    @Test func readingOnlySomeKeys() throws {
+        try folder.writePlist("app.plist", ["a": 1, "b": 2, "c": 3])
+        let entries = try scanner.read(ReadRequest(container: "app", keys: ["b", "missing"]))
+        #expect(entries.map(\.key) == ["b"])
+        #expect(try scanner.read(ReadRequest(container: "absent")).isEmpty)
+    }
+
+    @Test func aSymlinkedSuiteKeepsItsLink() throws {
+        let elsewhere = try TemporaryFolder()
+        try elsewhere.writePlist("real.plist", ["a": 1])
+        try FileManager.default.createSymbolicLink(at: folder.file("linked.plist"), withDestinationURL: elsewhere.file("real.plist"))
+        try scanner.write(WriteRequest(container: "linked", key: "b", change: .set(2)))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("linked.plist").path) == elsewhere.file("real.plist").path)
+        #expect(try scanner.read(ReadRequest(container: "linked"))[key: "b"]?.value == 2)
+    }
+}
