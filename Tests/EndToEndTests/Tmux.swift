@@ -14,9 +14,11 @@ final class Tmux {
     }()
 
     /// Starts the server with a session running `command` through `sh -c`.
-    init(command: String, environment: [String: String], columns: Int = 100, rows: Int = 30) throws {
+    /// - Parameter folder: where the server's socket goes (removed with the test's sandbox).
+    init(command: String, environment: [String: String], folder: URL, columns: Int = 100, rows: Int = 30) throws {
         var environment = environment
         environment.removeValue(forKey: "TMUX")
+        environment["TMUX_TMPDIR"] = folder.path
         environment["TERM"] = "xterm-256color"
         self.environment = environment
         let started = try run(["new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "test", command], capture: false)
