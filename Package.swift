@@ -24,7 +24,8 @@ let package = Package(
         // The benchmark runs the real `jarvis` and `jarvis-agent` binaries as children, so it
         // depends on them to have `swift run jarvis-bench` build them too.
         .executableTarget(
-            name: "jarvis-bench", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "jarvis", "jarvis-agent"]),
+            name: "jarvis-bench",
+            dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "jarvis", "jarvis-agent"]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),

@@ -75,11 +75,15 @@ struct AgentCommandLine {
             case "--listen": listen = try Self.listenEndpoint(try value(for: argument))
             case "--max-connections":
                 let text = try value(for: argument)
-                guard let count = Int(text), count > 0 else { throw AgentUsageError("--max-connections needs a positive number") }
+                guard let count = Int(text), count > 0 else {
+                    throw AgentUsageError("--max-connections needs a positive number")
+                }
                 maxConnections = count
             case "--idle-timeout":
                 let text = try value(for: argument)
-                guard let seconds = Int(text), seconds >= 0 else { throw AgentUsageError("--idle-timeout needs seconds, 0 for never") }
+                guard let seconds = Int(text), seconds >= 0 else {
+                    throw AgentUsageError("--idle-timeout needs seconds, 0 for never")
+                }
                 idleTimeout = seconds == 0 ? nil : .seconds(seconds)
                 idleTimeoutGiven = true
             case "-h", "--help": help = true

@@ -33,7 +33,9 @@ if options.allowReveal { configuration.allowsReveal = true }
 do {
     try configuration.validate()
 } catch {
-    fail(options.allowReveal && options.production ? "\(error.message): drop --allow-reveal, or --production" : error.message, status: 64)
+    fail(
+        options.allowReveal && options.production
+            ? "\(error.message): drop --allow-reveal, or --production" : error.message, status: 64)
 }
 
 var scanners: [any PreferenceScanner] = []
@@ -68,7 +70,9 @@ if !secretFolders.isEmpty || options.secretService {
     scanners.append(SecretsScanner(folders: secretFolders, systemKeyring: options.secretService))
 }
 guard !scanners.isEmpty else {
-    fail("nothing to serve: give --defaults-dir, --files, --secrets-dir or --secret-service, or --demo to try Jarvis on sample data", status: 64)
+    fail(
+        "nothing to serve: give --defaults-dir, --files, --secrets-dir or --secret-service, or --demo to try Jarvis on sample data",
+        status: 64)
 }
 
 let agent: JarvisAgent

@@ -45,7 +45,8 @@ struct BenchOptions {
             case "--only":
                 let names = try value(for: argument).split(separator: ",").map(String.init)
                 for name in names where !Self.all.contains(name) {
-                    throw BenchUsageError("unknown benchmark '\(name)'; choose among \(Self.all.joined(separator: ","))")
+                    throw BenchUsageError(
+                        "unknown benchmark '\(name)'; choose among \(Self.all.joined(separator: ","))")
                 }
                 selected = Self.all.filter(names.contains)
             case "--quick": quick = true

@@ -11,7 +11,8 @@ final class ChildProcess {
     private var pending: [UInt8] = []
 
     /// Starts `executable` with `arguments`; `environment` entries are added to this process's.
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], quietErrors: Bool = true) throws {
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], quietErrors: Bool = true) throws
+    {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -44,7 +44,8 @@ enum HostCostBench {
     static func run(_ options: BenchOptions) throws -> Section {
         guard ProcFS.isAvailable else { return .skipped("host", "needs /proc (Linux) to read memory and CPU time") }
         let idle = options.idleSeconds ?? (options.quick ? 1 : 10)
-        var section = Section(name: "host", title: "a host process embedding the agent (default scanners, private HOME)")
+        var section = Section(
+            name: "host", title: "a host process embedding the agent (default scanners, private HOME)")
         var growth: [Double] = []
         var anonymousGrowth: [Double] = []
         var starts: [Double] = []
@@ -58,7 +59,8 @@ enum HostCostBench {
         let probe = try Probe()
         defer { probe.stop() }
         let idleTicks = ticks(of: probe.child.pid, over: idle)
-        let client = try JarvisClient(endpoint: .unix(path: probe.socket), clientName: "jarvis-bench", timeout: .seconds(30))
+        let client = try JarvisClient(
+            endpoint: .unix(path: probe.socket), clientName: "jarvis-bench", timeout: .seconds(30))
         _ = try client.call("ping")
         // Let the connection settle before counting.
         Thread.sleep(forTimeInterval: 0.2)
@@ -70,7 +72,8 @@ enum HostCostBench {
         section.add("  of which anonymous (the agent's own allocations)", unit: "MiB", samples: anonymousGrowth)
         section.add("JarvisAgent.start", unit: "ms", samples: starts)
         section.add("CPU ticks idle, no client, \(Report.number(idle)) s", unit: "ticks", samples: [Double(idleTicks)])
-        section.add("CPU ticks idle, 1 idle client, \(Report.number(idle)) s", unit: "ticks", samples: [Double(clientTicks)])
+        section.add(
+            "CPU ticks idle, 1 idle client, \(Report.number(idle)) s", unit: "ticks", samples: [Double(clientTicks)])
         section.add("resident memory added, with 1 client connected", unit: "MiB", samples: [withClient])
         section.below("resident memory added by start", Stats.median(growth), 2, unit: "MiB")
         section.atMost("CPU ticks idle, no client", Double(idleTicks), 0, unit: " ticks")

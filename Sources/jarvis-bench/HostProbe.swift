@@ -15,7 +15,8 @@ enum HostProbe {
         let start = ContinuousClock.now
         let agent: JarvisAgent
         do {
-            agent = try JarvisAgent.start(options: .init(name: "jarvis-bench-probe", runtimeDirectory: URL(fileURLWithPath: runtime)))
+            agent = try JarvisAgent.start(
+                options: .init(name: "jarvis-bench-probe", runtimeDirectory: URL(fileURLWithPath: runtime)))
         } catch {
             FileHandle.standardError.write(Data("jarvis-bench: \(error.message)\n".utf8))
             return 1
@@ -23,7 +24,8 @@ enum HostProbe {
         let startSeconds = (ContinuousClock.now - start).seconds
         let after = ProcFS.memory("VmRSS") ?? 0
         let anonymousAfter = ProcFS.memory("RssAnon") ?? 0
-        let report = "rss-before \(before)\nrss-after \(after)\nanon-before \(anonymousBefore)\nanon-after \(anonymousAfter)\n"
+        let report =
+            "rss-before \(before)\nrss-after \(after)\nanon-before \(anonymousBefore)\nanon-after \(anonymousAfter)\n"
             + "start-ms \(startSeconds * 1000)\nsocket \(agent.socketPath)\n"
         FileHandle.standardOutput.write(Data(report.utf8))
         while let line = Swift.readLine() {

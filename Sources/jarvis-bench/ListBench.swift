@@ -49,20 +49,26 @@ enum ListBench {
             inProcessClient.append(try timed { try client.call("list") }.1 * 1000)
             processStart.append(try cliRun(cli, agent: agent, arguments: ["--version"]) * 1000)
         }
-        var section = Section(name: "list", title: "jarvis ls --json of \(keys) items (\(ScanBench.megabytes(data.count)) MB plist) into /dev/null")
+        var section = Section(
+            name: "list",
+            title: "jarvis ls --json of \(keys) items (\(ScanBench.megabytes(data.count)) MB plist) into /dev/null")
         section.add("scan, file replaced before each run (hub.list)", unit: "ms", samples: freshScan)
         section.add("jarvis ls --json, file replaced before each run", unit: "ms", samples: freshEndToEnd)
         section.add("scan, file unchanged (hub.list, in process)", unit: "ms", samples: scan)
         section.add("list call over the socket, file unchanged", unit: "ms", samples: inProcessClient)
         section.add("jarvis ls --json, file unchanged, whole process", unit: "ms", samples: endToEnd)
         section.add("jarvis --version, whole process (start-up alone)", unit: "ms", samples: processStart)
-        section.atMost("jarvis ls --json / scan, file replaced before each run", Stats.median(freshEndToEnd) / Stats.median(freshScan), 2)
+        section.atMost(
+            "jarvis ls --json / scan, file replaced before each run",
+            Stats.median(freshEndToEnd) / Stats.median(freshScan), 2)
         let wireAdded = Stats.median(endToEnd) - Stats.median(processStart)
         section.notes.append(
             "file unchanged: jarvis ls --json / scan = \(Report.number(Stats.median(endToEnd) / Stats.median(scan)))×, "
                 + "of which process start-up is \(Report.number(Stats.median(processStart))) ms; without it the CLI adds "
                 + "\(Report.number(wireAdded)) ms (\(Report.number(wireAdded / Stats.median(scan)))× the scan)")
-        section.notes.append("list call over the socket / scan, file unchanged: \(Report.number(Stats.median(inProcessClient) / Stats.median(scan)))× (JarvisClient decodes every item)")
+        section.notes.append(
+            "list call over the socket / scan, file unchanged: \(Report.number(Stats.median(inProcessClient) / Stats.median(scan)))× (JarvisClient decodes every item)"
+        )
         return section
     }
 

@@ -29,7 +29,9 @@ enum LoadBench {
             let endpoint = agent.endpoint
             let start = ContinuousClock.now
             let counts = Threads.run(clients) { index -> Int in
-                guard let client = try? JarvisClient(endpoint: endpoint, clientName: "load-\(index)", timeout: .seconds(120))
+                guard
+                    let client = try? JarvisClient(
+                        endpoint: endpoint, clientName: "load-\(index)", timeout: .seconds(120))
                 else { return -1 }
                 defer { client.close() }
                 return (try? client.call("list")["items"]?.arrayValue?.count) ?? -1
@@ -42,14 +44,17 @@ enum LoadBench {
         }
         var section = Section(
             name: "load",
-            title: "\(clients) clients each listing \(keys) items (\(ScanBench.megabytes(data.count)) MB plist, \(ScanBench.megabytes(answerBytes)) MB answer)")
+            title:
+                "\(clients) clients each listing \(keys) items (\(ScanBench.megabytes(data.count)) MB plist, \(ScanBench.megabytes(answerBytes)) MB answer)"
+        )
         section.add("agent resident memory after one list", unit: "MiB", samples: idle)
         section.add("agent peak resident memory (VmHWM)", unit: "MiB", samples: peak)
         section.add("all \(clients) lists answered", unit: "ms", samples: wall)
         let megabytes = Double(data.count) / 1_048_576
         section.notes.append("peak / plist size: \(Report.number(Stats.median(peak) / megabytes))×")
         section.notes.append(
-            "(peak - after one list) / (\(clients) × answer size): \(Report.number((Stats.median(peak) - Stats.median(idle)) / (Double(clients * answerBytes) / 1_048_576)))×")
+            "(peak - after one list) / (\(clients) × answer size): \(Report.number((Stats.median(peak) - Stats.median(idle)) / (Double(clients * answerBytes) / 1_048_576)))×"
+        )
         return section
     }
 }

@@ -10,7 +10,8 @@ final class RedisReference {
 
     /// Starts the server; nil when Redis is not installed.
     static func start() -> RedisReference? {
-        guard let server = ChildProcess.which("redis-server"), let benchmark = ChildProcess.which("redis-benchmark") else {
+        guard let server = ChildProcess.which("redis-server"), let benchmark = ChildProcess.which("redis-benchmark")
+        else {
             return nil
         }
         return try? RedisReference(server: server, benchmark: benchmark)

@@ -14,16 +14,21 @@ enum Report {
             }
             if !section.figures.isEmpty {
                 let width = max(36, section.figures.map(\.name.count).max() ?? 0)
-                lines.append("   " + pad("figure", width) + padLeft("median", 12) + padLeft("min", 12) + padLeft("max", 12) + "  unit")
+                lines.append(
+                    "   " + pad("figure", width) + padLeft("median", 12) + padLeft("min", 12) + padLeft("max", 12)
+                        + "  unit")
                 for figure in section.figures {
                     lines.append(
-                        "   " + pad(figure.name, width) + padLeft(number(figure.median), 12) + padLeft(number(figure.min), 12)
+                        "   " + pad(figure.name, width) + padLeft(number(figure.median), 12)
+                            + padLeft(number(figure.min), 12)
                             + padLeft(number(figure.max), 12) + "  " + figure.unit)
                 }
             }
             for target in section.targets {
                 let mark = target.met ? "MET   " : "MISSED"
-                lines.append("   [\(mark)] \(target.name): \(number(target.measured))\(unitText(target.unit))  (target \(target.limit))")
+                lines.append(
+                    "   [\(mark)] \(target.name): \(number(target.measured))\(unitText(target.unit))  (target \(target.limit))"
+                )
             }
             for note in section.notes {
                 lines.append("   note: \(note)")

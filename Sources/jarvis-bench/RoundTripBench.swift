@@ -21,7 +21,9 @@ enum RoundTripBench {
         let runs = options.runCount
         var section = Section(
             name: "roundtrip",
-            title: "get over the Unix socket: \(single) requests from 1 client, \(perClient) from each of \(clients) clients")
+            title:
+                "get over the Unix socket: \(single) requests from 1 client, \(perClient) from each of \(clients) clients"
+        )
         let folder = try Fixture.temporaryFolder("rt-data")
         defer { try? FileManager.default.removeItem(at: folder) }
         try Fixture.write(Fixture.plist(count: 20), into: folder)
@@ -66,7 +68,9 @@ enum RoundTripBench {
             let all = perThread.flatMap { $0 }
             guard all.count == clients * perClient else { throw BenchFailure("some of the \(clients) clients failed") }
             multis.append(
-                RunResult(rps: Double(all.count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99)))
+                RunResult(
+                    rps: Double(all.count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
+            )
             if let redis { redisMulti.append(try redis.pingRate(clients: clients, requests: clients * perClient)) }
         }
 
@@ -81,7 +85,8 @@ enum RoundTripBench {
         section.below("p99 latency, 1 client", Stats.median(singles.map(\.p99)), 1, unit: "ms")
         guard redis != nil else {
             section.notes.append(
-                "Redis reference skipped: install redis-server and redis-benchmark (Debian: apt-get install redis-server redis-tools)")
+                "Redis reference skipped: install redis-server and redis-benchmark (Debian: apt-get install redis-server redis-tools)"
+            )
             return section
         }
         section.add("redis PING, 1 client (redis-benchmark)", unit: "req/s", samples: redisSingle)
@@ -92,7 +97,8 @@ enum RoundTripBench {
         section.atLeast(
             "jarvis get / redis PING, \(clients) clients (median of per-run ratios)", Stats.median(multiRatios), 0.5)
         section.notes.append(
-            "jarvis clients are JarvisClient (JSON-RPC encode + parse + item decode per call) on threads; redis-benchmark is one C event loop")
+            "jarvis clients are JarvisClient (JSON-RPC encode + parse + item decode per call) on threads; redis-benchmark is one C event loop"
+        )
         return section
     }
 
@@ -114,7 +120,8 @@ enum RoundTripBench {
         let start = ContinuousClock.now
         let all = try latencies(client: client, address: address, count: count)
         let elapsed = (ContinuousClock.now - start).seconds
-        return RunResult(rps: Double(count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
+        return RunResult(
+            rps: Double(count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
     }
 
     /// Sends `count` gets one after another; returns each round trip in milliseconds.

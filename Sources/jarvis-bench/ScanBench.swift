@@ -67,7 +67,9 @@ enum ScanBench {
         let second = try measure(keys: large, runs: max(2, runs / 2 + 1))
         var section = Section(
             name: "scan",
-            title: "defaults suite of \(small) keys (\(megabytes(first.bytes)) MB XML plist) and \(large) keys (\(megabytes(second.bytes)) MB)")
+            title:
+                "defaults suite of \(small) keys (\(megabytes(first.bytes)) MB XML plist) and \(large) keys (\(megabytes(second.bytes)) MB)"
+        )
         for (keys, sizes) in [(small, first), (large, second)] {
             section.add("raw decode, \(keys) keys (PropertyListSerialization)", unit: "ms", samples: sizes.raw)
             section.add("scanner read, \(keys) keys", unit: "ms", samples: sizes.read)
@@ -86,8 +88,11 @@ enum ScanBench {
             "hub.list / raw decode at \(large) keys, over the same at \(small) (linear overhead = 1)",
             (Stats.median(second.list) / Stats.median(second.raw)) / (Stats.median(first.list) / raw), 1.5)
         section.notes.append(
-            "time per key at \(large) keys / at \(small) keys: hub.list \(Report.number(perKeyLarge / perKeySmall))×, raw decode \(Report.number(rawGrowth / Double(large / small)))×")
-        section.notes.append("the file is replaced (new inode and mtime) before each timed run, so caches keyed on the file cannot answer")
+            "time per key at \(large) keys / at \(small) keys: hub.list \(Report.number(perKeyLarge / perKeySmall))×, raw decode \(Report.number(rawGrowth / Double(large / small)))×"
+        )
+        section.notes.append(
+            "the file is replaced (new inode and mtime) before each timed run, so caches keyed on the file cannot answer"
+        )
         return section
     }
 

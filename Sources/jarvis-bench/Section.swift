@@ -28,17 +28,26 @@ struct Section {
 
     /// Adds a target that holds when `measured <= limit`.
     mutating func atMost(_ name: String, _ measured: Double, _ limit: Double, unit: String = "×") {
-        targets.append(Target(name: name, measured: measured, unit: unit, limit: "≤ \(Report.number(limit))\(unit)", met: measured <= limit))
+        targets.append(
+            Target(
+                name: name, measured: measured, unit: unit, limit: "≤ \(Report.number(limit))\(unit)",
+                met: measured <= limit))
     }
 
     /// Adds a target that holds when `measured >= limit`.
     mutating func atLeast(_ name: String, _ measured: Double, _ limit: Double, unit: String = "×") {
-        targets.append(Target(name: name, measured: measured, unit: unit, limit: "≥ \(Report.number(limit))\(unit)", met: measured >= limit))
+        targets.append(
+            Target(
+                name: name, measured: measured, unit: unit, limit: "≥ \(Report.number(limit))\(unit)",
+                met: measured >= limit))
     }
 
     /// Adds a target that holds when `measured < limit`.
     mutating func below(_ name: String, _ measured: Double, _ limit: Double, unit: String) {
-        targets.append(Target(name: name, measured: measured, unit: unit, limit: "< \(Report.number(limit)) \(unit)", met: measured < limit))
+        targets.append(
+            Target(
+                name: name, measured: measured, unit: unit, limit: "< \(Report.number(limit)) \(unit)",
+                met: measured < limit))
     }
 }
 

@@ -39,7 +39,8 @@ enum WatchBench {
 
         let host = try DefaultsHost.launch()
         defer { host.stop() }
-        let hostClient = try JarvisClient(endpoint: .unix(path: host.socketPath), clientName: "jarvis-bench", timeout: .seconds(60))
+        let hostClient = try JarvisClient(
+            endpoint: .unix(path: host.socketPath), clientName: "jarvis-bench", timeout: .seconds(60))
         defer { hostClient.close() }
         guard try subscribe(hostClient, container: userDefaultsSuite) else {
             section.notes.append("the in-process UserDefaults host has no watch")
@@ -80,7 +81,9 @@ enum WatchBench {
     private static func awaitTick(_ tick: Int, on client: JarvisClient) throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            guard let (method, params) = try client.nextNotification(timeout: deadline - ContinuousClock.now) else { break }
+            guard let (method, params) = try client.nextNotification(timeout: deadline - ContinuousClock.now) else {
+                break
+            }
             guard method == "changed" else { continue }
             for change in params["changes"]?.arrayValue ?? []
             where change["key"]?.stringValue == key && change["item"]?["value"]?.int64Value == Int64(tick) {

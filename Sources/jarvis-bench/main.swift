@@ -38,4 +38,7 @@ for name in options.selected {
 }
 let command = (["swift run -c release jarvis-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
 let machine = Machine.current()
-print(options.json ? Report.json(sections, machine: machine, command: command) : Report.table(sections, machine: machine, command: command))
+print(
+    options.json
+        ? Report.json(sections, machine: machine, command: command)
+        : Report.table(sections, machine: machine, command: command))

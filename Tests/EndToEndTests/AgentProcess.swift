@@ -1,8 +1,9 @@
 import Foundation
 import JarvisCore
 import JarvisRemote
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A running `jarvis-agent` binary, as its discovery file describes it, with raw access to its

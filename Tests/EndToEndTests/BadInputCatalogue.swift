@@ -55,16 +55,38 @@ struct BadInput: CustomStringConvertible {
             BadInput("trailing garbage", #"{"jsonrpc":"2.0","id":1,"method":"ping"} x"#, .errorWithNullID(-32700)),
             BadInput("single quotes", "{'jsonrpc':'2.0','id':1,'method':'ping'}", .errorWithNullID(-32700)),
             BadInput(
-                "invalid UTF-8", Array(#"{"jsonrpc":"2.0","id":1,"method":"p"#.utf8) + [0xFF, 0xFE] + Array("ing\"}\n".utf8),
+                "invalid UTF-8",
+                Array(#"{"jsonrpc":"2.0","id":1,"method":"p"#.utf8) + [0xFF, 0xFE] + Array("ing\"}\n".utf8),
                 .errorWithNullID(-32700)),
-            BadInput("overlong UTF-8 slash", Array(#"{"jsonrpc":"2.0","id":1,"method":""#.utf8) + [0xC0, 0xAF] + Array("\"}\n".utf8), .errorWithNullID(-32700)),
-            BadInput("NUL byte in a string", Array(#"{"jsonrpc":"2.0","id":1,"method":"pi"#.utf8) + [0] + Array("ng\"}\n".utf8), .errorWithNullID(-32700)),
-            BadInput("NUL byte between tokens", Array(#"{"jsonrpc":"2.0","id":1,"#.utf8) + [0] + Array(#""method":"ping"}"#.utf8) + [0x0A], .errorWithNullID(-32700)),
-            BadInput("escaped NUL in a key", request("get", #"{"container":"com.example.app","key":"a\u0000b"}"#), .error(-32003)),
-            BadInput("lone surrogate escape", request("get", #"{"container":"com.example.app","key":"\ud800"}"#), .errorWithNullID(-32700)),
-            BadInput("arrays nested 10,000 deep", String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000), .errorWithNullID(-32700)),
-            BadInput("objects nested 10,000 deep", String(repeating: #"{"a":"#, count: 10_000) + "1" + String(repeating: "}", count: 10_000), .errorWithNullID(-32700)),
-            BadInput("value nested 10,000 deep", set(String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)), .errorWithNullID(-32700)),
+            BadInput(
+                "overlong UTF-8 slash",
+                Array(#"{"jsonrpc":"2.0","id":1,"method":""#.utf8) + [0xC0, 0xAF] + Array("\"}\n".utf8),
+                .errorWithNullID(-32700)),
+            BadInput(
+                "NUL byte in a string",
+                Array(#"{"jsonrpc":"2.0","id":1,"method":"pi"#.utf8) + [0] + Array("ng\"}\n".utf8),
+                .errorWithNullID(-32700)),
+            BadInput(
+                "NUL byte between tokens",
+                Array(#"{"jsonrpc":"2.0","id":1,"#.utf8) + [0] + Array(#""method":"ping"}"#.utf8) + [0x0A],
+                .errorWithNullID(-32700)),
+            BadInput(
+                "escaped NUL in a key", request("get", #"{"container":"com.example.app","key":"a\u0000b"}"#),
+                .error(-32003)),
+            BadInput(
+                "lone surrogate escape", request("get", #"{"container":"com.example.app","key":"\ud800"}"#),
+                .errorWithNullID(-32700)),
+            BadInput(
+                "arrays nested 10,000 deep",
+                String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000), .errorWithNullID(-32700)),
+            BadInput(
+                "objects nested 10,000 deep",
+                String(repeating: #"{"a":"#, count: 10_000) + "1" + String(repeating: "}", count: 10_000),
+                .errorWithNullID(-32700)),
+            BadInput(
+                "value nested 10,000 deep",
+                set(String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)),
+                .errorWithNullID(-32700)),
             // Numbers.
             BadInput("huge integer value", set("123456789012345678901234567890", type: "integer"), .error(-32005)),
             BadInput("huge exponent value", set("1e999999"), .error(-32005)),
@@ -85,22 +107,32 @@ struct BadInput: CustomStringConvertible {
             BadInput("Infinity string with type integer", set(#""Infinity""#, type: "integer"), .error(-32005)),
             // Shapes and types.
             BadInput("null value", set("null"), .error(-32005)),
-            BadInput("wrong type: key is a number", request("get", #"{"container":"com.example.app","key":5}"#), .error(-32602)),
+            BadInput(
+                "wrong type: key is a number", request("get", #"{"container":"com.example.app","key":5}"#),
+                .error(-32602)),
             BadInput("wrong type: reveal is a string", request("list", #"{"reveal":"yes"}"#), .error(-32602)),
             BadInput("wrong type: limit is a real", request("list", #"{"limit":2.5}"#), .error(-32602)),
             BadInput("missing param", request("get", #"{"container":"com.example.app"}"#), .error(-32602)),
             BadInput("missing value", request("set", #"{"container":"com.example.app","key":"k"}"#), .error(-32602)),
-            BadInput("extra param", request("get", #"{"container":"com.example.app","key":"user_name","colour":"red"}"#), .error(-32602)),
+            BadInput(
+                "extra param", request("get", #"{"container":"com.example.app","key":"user_name","colour":"red"}"#),
+                .error(-32602)),
             BadInput("params is an array", #"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1,2]}"#, .error(-32602)),
-            BadInput("unknown top-level member", #"{"jsonrpc":"2.0","id":1,"method":"ping","extra":true}"#, .error(-32600)),
+            BadInput(
+                "unknown top-level member", #"{"jsonrpc":"2.0","id":1,"method":"ping","extra":true}"#, .error(-32600)),
             BadInput("jsonrpc 1.0", #"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, .error(-32600)),
             BadInput("jsonrpc missing", #"{"id":1,"method":"ping"}"#, .error(-32600)),
             BadInput("method is a number", #"{"jsonrpc":"2.0","id":1,"method":42}"#, .error(-32600)),
             BadInput("unknown method", #"{"jsonrpc":"2.0","id":1,"method":"frobnicate"}"#, .error(-32601)),
-            BadInput("method 100 KB long", #"{"jsonrpc":"2.0","id":1,"method":""# + String(repeating: "m", count: 100_000) + #""}"#, .error(-32601)),
+            BadInput(
+                "method 100 KB long",
+                #"{"jsonrpc":"2.0","id":1,"method":""# + String(repeating: "m", count: 100_000) + #""}"#, .error(-32601)
+            ),
             BadInput("a JSON string, not an object", #""ping""#, .errorWithNullID(-32600)),
             BadInput("a number", "42", .errorWithNullID(-32600)),
-            BadInput("batch array", #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#, .errorWithNullID(-32600)),
+            BadInput(
+                "batch array", #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#,
+                .errorWithNullID(-32600)),
             BadInput("empty batch", "[]", .errorWithNullID(-32600)),
             // Ids of every JSON type.
             BadInput("id string", request("ping", "{}", id: #""abc""#), .result),
@@ -111,16 +143,22 @@ struct BadInput: CustomStringConvertible {
             BadInput("id array", request("ping", "{}", id: "[1]"), .errorWithNullID(-32600)),
             BadInput("no id: a notification", #"{"jsonrpc":"2.0","method":"ping"}"#, .noAnswer),
             BadInput("notification of an unknown method", #"{"jsonrpc":"2.0","method":"frobnicate"}"#, .noAnswer),
-            BadInput("CRLF line end", Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8) + [0x0D, 0x0A], .result),
+            BadInput(
+                "CRLF line end", Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8) + [0x0D, 0x0A], .result),
             // Size.
             BadInput("line one byte over 1 MiB", String(repeating: " ", count: (1 << 20) + 1), .errorThenClose(-32006)),
-            BadInput("string of 10 MB", set(#"""# + String(repeating: "x", count: 10_000_000) + #"""#), .errorThenClose(-32006)),
+            BadInput(
+                "string of 10 MB", set(#"""# + String(repeating: "x", count: 10_000_000) + #"""#),
+                .errorThenClose(-32006)),
             // Authentication.
-            BadInput("TCP request before hello", #"{"jsonrpc":"2.0","id":1,"method":"list"}"#, .error(-32001), overTCP: true),
+            BadInput(
+                "TCP request before hello", #"{"jsonrpc":"2.0","id":1,"method":"list"}"#, .error(-32001), overTCP: true),
             BadInput("TCP set before hello", set("1"), .error(-32001), overTCP: true),
             BadInput("TCP garbage before hello", "{", .errorWithNullID(-32700), overTCP: true),
         ]
-        list.append(BadInput("TCP hello with a wrong token", request("hello", #"{"token":"0000"}"#), .error(-32001), overTCP: true))
+        list.append(
+            BadInput(
+                "TCP hello with a wrong token", request("hello", #"{"token":"0000"}"#), .error(-32001), overTCP: true))
         return list
     }()
 }

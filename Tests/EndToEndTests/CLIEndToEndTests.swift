@@ -11,7 +11,10 @@ import Testing
         folder = sandbox.root.appendingPathComponent("prefs")
         try sandbox.writeSuite(
             "com.example.app", in: folder,
-            ["user_name": "Ada", "launch_count": 3, "volume": 0.5, "profile": ["tags": ["a", "b"], "when": Date(timeIntervalSince1970: 1_700_000_000)]])
+            [
+                "user_name": "Ada", "launch_count": 3, "volume": 0.5,
+                "profile": ["tags": ["a", "b"], "when": Date(timeIntervalSince1970: 1_700_000_000)],
+            ])
         try sandbox.writeSuite("private_data", in: folder, ["api_token": "sk-secret-value"])
     }
 
@@ -41,10 +44,15 @@ import Testing
             ("--bool", "true", { $0 as? Bool == true }),
             ("--date", "2024-01-15T10:00:00Z", { ($0 as? Date)?.timeIntervalSince1970 == 1_705_312_800 }),
             ("--data", "aGVsbG8=", { $0 as? Data == Data("hello".utf8) }),
-            ("--json", #"{"nested":[1,2.5,{"$date":"2024-01-15T10:00:00Z"}]}"#, { value in
-                guard let dictionary = value as? [String: Any], let nested = dictionary["nested"] as? [Any] else { return false }
-                return (nested[0] as? NSNumber)?.int64Value == 1 && (nested[2] as? Date) != nil
-            }),
+            (
+                "--json", #"{"nested":[1,2.5,{"$date":"2024-01-15T10:00:00Z"}]}"#,
+                { value in
+                    guard let dictionary = value as? [String: Any], let nested = dictionary["nested"] as? [Any] else {
+                        return false
+                    }
+                    return (nested[0] as? NSNumber)?.int64Value == 1 && (nested[2] as? Date) != nil
+                }
+            ),
         ]
         for (index, testCase) in cases.enumerated() {
             let key = "key_\(index)"
@@ -120,7 +128,9 @@ import Testing
         let agent = try sandbox.startAgent(["--defaults-dir", folder.path])
         agent.terminate()
         agent.waitUntilExit()
-        #expect(!FileManager.default.fileExists(atPath: sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json").path))
         let stale = sandbox.runtime.appendingPathComponent("999999.json")
         try Data(#"{"pid":999999,"name":"ghost","socket":"/nonexistent.sock"}"#.utf8).write(to: stale)
         let listing = try sandbox.jarvis("agents")

@@ -96,7 +96,9 @@ import Testing
                 attempted.formUnion(values.current)
                 for file in try store.files(data) {
                     let value = try store.read(file)
-                    #expect(value.map(attempted.contains) == true, "\(store.name) \(file.lastPathComponent): \(String(describing: value))")
+                    #expect(
+                        value.map(attempted.contains) == true,
+                        "\(store.name) \(file.lastPathComponent): \(String(describing: value))")
                 }
             }
         }
@@ -110,7 +112,9 @@ import Testing
         let descriptors = agent.descriptorCount
         let memory = agent.residentKiB
         try exercise(agent, requests: 10_000)
-        #expect(settled(agent) && agent.descriptorCount == descriptors, "descriptors \(descriptors) -> \(agent.descriptorCount)")
+        #expect(
+            settled(agent) && agent.descriptorCount == descriptors,
+            "descriptors \(descriptors) -> \(agent.descriptorCount)")
         #expect(agent.residentKiB - memory < 8 * 1024, "VmRSS \(memory) KiB -> \(agent.residentKiB) KiB")
         #expect(agent.isAlive)
     }
@@ -125,13 +129,17 @@ import Testing
             socket.close()
         }
         for batch in 0..<10 {
-            let client = try JarvisClient(endpoint: batch.isMultiple(of: 2) ? agent.unix : try agent.tcp(), token: agent.record.token)
+            let client = try JarvisClient(
+                endpoint: batch.isMultiple(of: 2) ? agent.unix : try agent.tcp(), token: agent.record.token)
             for index in 0..<(requests / 10) {
                 switch index % 4 {
                 case 0: _ = try client.call("ping")
                 case 1: _ = try client.call("list", ["limit": 50])
                 case 2: _ = try client.call("get", ["container": "com.example.app", "key": "user_name"])
-                default: try client.set(PreferenceAddress(scanner: "defaults", container: "com.example.app", key: "n"), to: .integer(Int64(index)))
+                default:
+                    try client.set(
+                        PreferenceAddress(scanner: "defaults", container: "com.example.app", key: "n"),
+                        to: .integer(Int64(index)))
                 }
             }
             client.close()
@@ -168,7 +176,8 @@ struct CrashStore: Sendable {
             agentArguments: { ["--defaults-dir", $0.path] },
             seed: { folder, value in
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                let data = try PropertyListSerialization.data(fromPropertyList: ["value": value, "other": "kept"], format: .xml, options: 0)
+                let data = try PropertyListSerialization.data(
+                    fromPropertyList: ["value": value, "other": "kept"], format: .xml, options: 0)
                 try data.write(to: folder.appendingPathComponent("com.example.crash.plist"))
             },
             files: { folder in
@@ -180,6 +189,6 @@ struct CrashStore: Sendable {
                 let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
                 guard let plist, plist["other"] as? String == "kept" else { return nil }
                 return plist["value"] as? String
-            }),
+            })
     ]
 }

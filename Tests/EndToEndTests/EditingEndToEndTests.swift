@@ -20,9 +20,12 @@ import Testing
                 ],
                 "workout_1": 1, "workout_2": 2, "name": "Ada",
             ])
-        try FileManager.default.createDirectory(at: files.appendingPathComponent("env"), withIntermediateDirectories: true)
-        try Data("{\n  \"server\": {\n    \"host\": \"localhost\",\n    \"port\": 8080\n  },\n  \"debug\": false\n}\n".utf8)
-            .write(to: files.appendingPathComponent("app.json"))
+        try FileManager.default.createDirectory(
+            at: files.appendingPathComponent("env"), withIntermediateDirectories: true)
+        try Data(
+            "{\n  \"server\": {\n    \"host\": \"localhost\",\n    \"port\": 8080\n  },\n  \"debug\": false\n}\n".utf8
+        )
+        .write(to: files.appendingPathComponent("app.json"))
         try Data(#"{"replicas":3}"#.utf8).write(to: files.appendingPathComponent("env/prod.json"))
         try Data("{\"a\": 1,\n\"b\": }\n".utf8).write(to: files.appendingPathComponent("broken.json"))
     }
@@ -38,13 +41,19 @@ import Testing
         let set = try sandbox.jarvis("set", "files:app.json", "/server/port", "9090", "--int")
         #expect(set.status == 0, "\(set.stderr)")
         let text = String(decoding: try Data(contentsOf: files.appendingPathComponent("app.json")), as: UTF8.self)
-        #expect(text == "{\n  \"server\": {\n    \"host\": \"localhost\",\n    \"port\": 9090\n  },\n  \"debug\": false\n}\n")
+        #expect(
+            text
+                == "{\n  \"server\": {\n    \"host\": \"localhost\",\n    \"port\": 9090\n  },\n  \"debug\": false\n}\n"
+        )
         #expect(try sandbox.jarvis("set", "env/prod.json", "region", "eu").status == 0)
-        #expect(String(decoding: try Data(contentsOf: files.appendingPathComponent("env/prod.json")), as: UTF8.self)
-            == #"{"replicas":3,"region":"eu"}"#)
+        #expect(
+            String(decoding: try Data(contentsOf: files.appendingPathComponent("env/prod.json")), as: UTF8.self)
+                == #"{"replicas":3,"region":"eu"}"#)
         let broken = try sandbox.jarvis("set", "files:broken.json", "a", "2", "--int")
         #expect(broken.status == 1)
-        #expect(String(decoding: try Data(contentsOf: files.appendingPathComponent("broken.json")), as: UTF8.self) == "{\"a\": 1,\n\"b\": }\n")
+        #expect(
+            String(decoding: try Data(contentsOf: files.appendingPathComponent("broken.json")), as: UTF8.self)
+                == "{\"a\": 1,\n\"b\": }\n")
     }
 
     @Test func threeLevelsDeepInADefaultsSuiteKeepsDatesAndData() throws {

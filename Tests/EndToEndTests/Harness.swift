@@ -24,7 +24,9 @@ enum Binaries {
     }()
 
     static func url(_ name: String) throws -> URL {
-        guard let folder else { throw HarnessError("the built executables were not found next to the tests; run `swift build` first") }
+        guard let folder else {
+            throw HarnessError("the built executables were not found next to the tests; run `swift build` first")
+        }
         return folder.appendingPathComponent(name)
     }
 }
@@ -98,7 +100,8 @@ final class Sandbox {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
             if files.contains("\(process.processIdentifier).json") { return process }
             if !process.isRunning {
-                let message = log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
+                let message =
+                    log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
                     ?? String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 throw HarnessError("jarvis-agent exited at start: \(message)")
             }

@@ -18,7 +18,9 @@ struct InspectorEndToEndTests {
     @Test func browseFilterEditDeleteWatchAndQuit() throws {
         try sandbox.startAgent(["--defaults-dir", folder.path])
         let jarvis = try Binaries.url("jarvis").path
-        let tmux = try Tmux(command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment, folder: sandbox.root)
+        let tmux = try Tmux(
+            command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment,
+            folder: sandbox.root)
 
         // One scanner: the inspector opens on its containers.
         try tmux.wait(for: "com.example.app")
@@ -76,7 +78,9 @@ struct InspectorEndToEndTests {
     @Test func productionShowsTheBadgeAndTheAgentsRefusal() throws {
         try sandbox.startAgent(["--defaults-dir", folder.path, "--production"])
         let jarvis = try Binaries.url("jarvis").path
-        let tmux = try Tmux(command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment, folder: sandbox.root, columns: 80, rows: 24)
+        let tmux = try Tmux(
+            command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment,
+            folder: sandbox.root, columns: 80, rows: 24)
         try tmux.wait(for: "READ-ONLY")
         try tmux.keys("Enter")
         try tmux.wait(for: "launch_count")

@@ -19,7 +19,8 @@ final class KeyringSession {
     /// Whether the tools are installed; otherwise the tests say what to install.
     static let isAvailable: Bool = tools.allSatisfy { path(of: $0) != nil }
 
-    static let installHint = "needs dbus-run-session, dbus-send, gnome-keyring-daemon and secret-tool: apt-get install dbus gnome-keyring libsecret-tools"
+    static let installHint =
+        "needs dbus-run-session, dbus-send, gnome-keyring-daemon and secret-tool: apt-get install dbus gnome-keyring libsecret-tools"
 
     static func path(of tool: String) -> String? {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
@@ -33,7 +34,8 @@ final class KeyringSession {
         let address = root.appendingPathComponent("bus-address")
         let pids = root.appendingPathComponent("pids")
         for folder in [home, runtime] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
@@ -46,7 +48,8 @@ final class KeyringSession {
         process.executableURL = URL(fileURLWithPath: Self.path(of: "dbus-run-session") ?? "/usr/bin/dbus-run-session")
         // An empty password would start a graphical prompter: always give one. The daemon may
         // return before it owns its bus name; wait for that, or a client would activate a second one.
-        let ask = "dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus"
+        let ask =
+            "dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus"
         let script = """
             printf testpass | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
             i=0
@@ -79,7 +82,8 @@ final class KeyringSession {
             try? input.fileHandleForWriting.close()
             process.terminate()
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw HarnessError("the private D-Bus session with gnome-keyring-daemon did not start within 30 s: \(output)")
+            throw HarnessError(
+                "the private D-Bus session with gnome-keyring-daemon did not start within 30 s: \(output)")
         }
         let text = (try? String(contentsOf: pids, encoding: .utf8)) ?? ""
         daemons = text.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
@@ -121,7 +125,10 @@ final class KeyringSession {
 
     /// The variables to hand to a `Sandbox` so its agents and clients join the session.
     var overrides: [String: String?] {
-        ["DBUS_SESSION_BUS_ADDRESS": environment["DBUS_SESSION_BUS_ADDRESS"], "XDG_RUNTIME_DIR": environment["XDG_RUNTIME_DIR"],
-         "HOME": environment["HOME"], "XDG_DATA_HOME": environment["XDG_DATA_HOME"], "DISPLAY": nil]
+        [
+            "DBUS_SESSION_BUS_ADDRESS": environment["DBUS_SESSION_BUS_ADDRESS"],
+            "XDG_RUNTIME_DIR": environment["XDG_RUNTIME_DIR"],
+            "HOME": environment["HOME"], "XDG_DATA_HOME": environment["XDG_DATA_HOME"], "DISPLAY": nil,
+        ]
     }
 }

@@ -52,7 +52,8 @@ import Testing
         }
         socket.send(followUp + "\n")
         let after = try reader.nextJSON()
-        #expect(after?["id"] == .string("after") && after?["result"] != nil, "\(input): then \(String(describing: after))")
+        #expect(
+            after?["id"] == .string("after") && after?["result"] != nil, "\(input): then \(String(describing: after))")
     }
 
     @Test func everyBadInputGetsItsExpectedOutcome() throws {
@@ -110,7 +111,8 @@ import Testing
         let socket = try agent.socket()
         // Each answer is about 20 KB; 2,000 of them pass the 8 MiB output cap long before the
         // kernel buffers fill, so the agent must drop the client rather than queue them.
-        let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"list","params":{"container":"com.example.app"}}"#.utf8) + [0x0A]
+        let request =
+            Array(#"{"jsonrpc":"2.0","id":1,"method":"list","params":{"container":"com.example.app"}}"#.utf8) + [0x0A]
         for _ in 0..<2000 { socket.send(request) }
         // Without reading a byte: a dropped Unix stream peer shows as a hang-up in poll.
         let dropped = try socket.wait(for: 0, until: .now + .seconds(60))

@@ -40,7 +40,9 @@ import Testing
         #expect(history.stdout.contains("set") && history.stdout.contains("user_name"))
         #expect(history.stdout.contains("jarvis-cli (tcp 127.0.0.1:"))
         let deletes = try sandbox.jarvis("history", "--action", "delete", "--json")
-        let records = (try JSONSerialization.jsonObject(with: Data(deletes.stdout.utf8)) as? [String: Any])?["records"] as? [[String: Any]]
+        let records =
+            (try JSONSerialization.jsonObject(with: Data(deletes.stdout.utf8)) as? [String: Any])?["records"]
+            as? [[String: Any]]
         #expect(records?.count == 1)
         #expect(records?.first?["key"] as? String == "key_0001")
         #expect(records?.first?["newRevision"] == nil)

@@ -37,12 +37,15 @@ final class SecretServiceEndToEndTests {
         let changed = try sandbox.jarvis("set", "secrets:github.com", "ada", "ghp-CHANGED-e2e-55")
         masked.append(changed)
         #expect(changed.status == 0, "\(changed.stderr)")
-        #expect(try keyring.secretTool(["lookup", "service", "github.com", "account", "ada"]).stdout == "ghp-CHANGED-e2e-55")
+        #expect(
+            try keyring.secretTool(["lookup", "service", "github.com", "account", "ada"]).stdout == "ghp-CHANGED-e2e-55"
+        )
 
         let created = try sandbox.jarvis("set", "secrets:myapp", "api_key", "NEW-e2e-key-31")
         masked.append(created)
         #expect(created.status == 0, "\(created.stderr)")
-        #expect(try keyring.secretTool(["lookup", "service", "myapp", "account", "api_key"]).stdout == "NEW-e2e-key-31")
+        #expect(
+            try keyring.secretTool(["lookup", "service", "myapp", "account", "api_key"]).stdout == "NEW-e2e-key-31")
         masked.append(try sandbox.jarvis("ls", "myapp"))
 
         let removed = try sandbox.jarvis("rm", "secrets:myapp", "api_key")
@@ -56,7 +59,8 @@ final class SecretServiceEndToEndTests {
 
         agent.terminate()
         agent.waitUntilExit()
-        let everything = masked.map { $0.stdout + $0.stderr }.joined() + ((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        let everything =
+            masked.map { $0.stdout + $0.stderr }.joined() + ((try? String(contentsOf: log, encoding: .utf8)) ?? "")
         for secret in [Self.token, "ghp-CHANGED-e2e-55", "NEW-e2e-key-31"] {
             #expect(!everything.contains(secret), "\(secret) leaked")
         }

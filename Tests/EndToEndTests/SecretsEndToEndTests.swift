@@ -51,7 +51,8 @@ import Testing
         _ = try run("rm", "app-secrets", "missing")
         agent.terminate()
         agent.waitUntilExit()
-        let everything = outputs.map { $0.stdout + $0.stderr }.joined() + ((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        let everything =
+            outputs.map { $0.stdout + $0.stderr }.joined() + ((try? String(contentsOf: log, encoding: .utf8)) ?? "")
         #expect(!everything.contains(Self.token))
         #expect(!everything.contains(Self.replacement))
         #expect(!everything.contains("TOPSECRET"))
@@ -71,19 +72,23 @@ import Testing
     }
 
     @Test func productionRefusesReveal() throws {
-        let refused = try sandbox.run(Binaries.url("jarvis-agent"), ["--production", "--allow-reveal", "--secrets-dir", folder.path])
+        let refused = try sandbox.run(
+            Binaries.url("jarvis-agent"), ["--production", "--allow-reveal", "--secrets-dir", folder.path])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("production configuration refuses to reveal secrets"))
 
         let agent = try sandbox.startAgent(["--production", "--secrets-dir", folder.path])
-        let record = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json"))) as? [String: Any]
+        let record =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json")))
+            as? [String: Any]
         let socket = try #require(record?["socket"] as? String)
         let client = try JarvisClient(endpoint: .unix(path: socket))
         defer { client.close() }
         #expect(client.hello["capabilities"]?["reveal"] == .bool(false))
         do {
-            _ = try client.call("get", ["scanner": "secrets", "container": "app-secrets", "key": "api_token", "reveal": true])
+            _ = try client.call(
+                "get", ["scanner": "secrets", "container": "app-secrets", "key": "api_token", "reveal": true])
             Issue.record("a production agent revealed a secret")
         } catch {
             #expect(error.code == .unauthorized)
@@ -96,31 +101,35 @@ import Testing
     }
 
     #if !canImport(Security)
-    // The Secret Service backend exists outside Apple platforms only (the Keychain serves there).
-    @Test func keyringWithoutSessionBusIsAProblemNotACrash() throws {
-        let emptyRuntime = sandbox.root.appendingPathComponent("xdg")
-        try FileManager.default.createDirectory(at: emptyRuntime, withIntermediateDirectories: true)
-        sandbox.environmentOverrides = ["DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": emptyRuntime.path, "DISPLAY": nil]
-        try sandbox.startAgent(["--secret-service", "--secrets-dir", folder.path])
-        let listing = try sandbox.jarvis("ls")
-        #expect(listing.status == 0, "\(listing.stderr)")
-        #expect(listing.stdout.contains("api_token"))
-        #expect(listing.stdout.contains("secrets:secret-service: "))
-        let scanners = try sandbox.jarvis("ls", "--scanner", "secrets", "--json")
-        #expect(scanners.status == 0)
-    }
+        // The Secret Service backend exists outside Apple platforms only (the Keychain serves there).
+        @Test func keyringWithoutSessionBusIsAProblemNotACrash() throws {
+            let emptyRuntime = sandbox.root.appendingPathComponent("xdg")
+            try FileManager.default.createDirectory(at: emptyRuntime, withIntermediateDirectories: true)
+            sandbox.environmentOverrides = [
+                "DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": emptyRuntime.path, "DISPLAY": nil,
+            ]
+            try sandbox.startAgent(["--secret-service", "--secrets-dir", folder.path])
+            let listing = try sandbox.jarvis("ls")
+            #expect(listing.status == 0, "\(listing.stderr)")
+            #expect(listing.stdout.contains("api_token"))
+            #expect(listing.stdout.contains("secrets:secret-service: "))
+            let scanners = try sandbox.jarvis("ls", "--scanner", "secrets", "--json")
+            #expect(scanners.status == 0)
+        }
 
-    @Test func unreachableBusIsReportedWithLibsecretsMessage() throws {
-        sandbox.environmentOverrides = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.root.path)/no-bus", "DISPLAY": nil]
-        try sandbox.startAgent(["--secret-service", "--secrets-dir", folder.path])
-        let listing = try sandbox.jarvis("ls", "--json")
-        #expect(listing.status == 0, "\(listing.stderr)")
-        #expect(listing.stdout.contains(#""name":"secret-service""#))
-        #expect(listing.stdout.contains("cannot connect to the Secret Service: "))
-        let set = try sandbox.jarvis("set", "secrets:newservice", "k", "v")
-        #expect(set.status == 1)
-        #expect(set.stderr.contains("cannot connect to the Secret Service"))
-    }
+        @Test func unreachableBusIsReportedWithLibsecretsMessage() throws {
+            sandbox.environmentOverrides = [
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.root.path)/no-bus", "DISPLAY": nil,
+            ]
+            try sandbox.startAgent(["--secret-service", "--secrets-dir", folder.path])
+            let listing = try sandbox.jarvis("ls", "--json")
+            #expect(listing.status == 0, "\(listing.stderr)")
+            #expect(listing.stdout.contains(#""name":"secret-service""#))
+            #expect(listing.stdout.contains("cannot connect to the Secret Service: "))
+            let set = try sandbox.jarvis("set", "secrets:newservice", "k", "v")
+            #expect(set.status == 1)
+            #expect(set.stderr.contains("cannot connect to the Secret Service"))
+        }
 
     #endif
 

@@ -24,15 +24,18 @@ import Testing
 
     private func export(_ name: String, _ extra: String...) throws -> URL {
         let file = sandbox.root.appendingPathComponent(name)
-        let result = try sandbox.run(try Binaries.url("jarvis"), ["export", "com.example.app", "--output", file.path] + extra)
+        let result = try sandbox.run(
+            try Binaries.url("jarvis"), ["export", "com.example.app", "--output", file.path] + extra)
         #expect(result.status == 0, "\(result.stderr)")
         return file
     }
 
     private func changeEverything() throws {
         let changes: [[String]] = [
-            ["a_string", "Grace"], ["an_integer", "7", "--int"], ["a_real", "0.2", "--real"], ["a_boolean", "false", "--bool"],
-            ["a_date", "2030-01-01T00:00:00Z", "--date"], ["some_data", "AAAA", "--data"], ["an_array", "[]", "--json"],
+            ["a_string", "Grace"], ["an_integer", "7", "--int"], ["a_real", "0.2", "--real"],
+            ["a_boolean", "false", "--bool"],
+            ["a_date", "2030-01-01T00:00:00Z", "--date"], ["some_data", "AAAA", "--data"],
+            ["an_array", "[]", "--json"],
             ["a_dictionary", #"{"other":{"$data":"AA=="}}"#, "--json"],
         ]
         for change in changes {
@@ -104,7 +107,8 @@ import Testing
 
         let live = try sandbox.jarvis("diff", first.path, "-", "com.example.app")
         #expect(live.stdout.contains("1 added, 1 removed, 1 changed, 7 unchanged"), "\(live.stdout)\(live.stderr)")
-        let byPID = try sandbox.jarvis("diff", "agent:\(agent.processIdentifier)", second.path, "com.example.app", "--exit-code")
+        let byPID = try sandbox.jarvis(
+            "diff", "agent:\(agent.processIdentifier)", second.path, "com.example.app", "--exit-code")
         #expect(byPID.status == 0, "\(byPID.stdout)\(byPID.stderr)")
         let differs = try sandbox.jarvis("diff", first.path, second.path, "--exit-code")
         #expect(differs.status == 1)

@@ -21,7 +21,8 @@ final class Tmux {
         environment["TMUX_TMPDIR"] = folder.path
         environment["TERM"] = "xterm-256color"
         self.environment = environment
-        let started = try run(["new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "test", command], capture: false)
+        let started = try run(
+            ["new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "test", command], capture: false)
         guard started.status == 0 else { throw HarnessError("tmux new-session failed with status \(started.status)") }
     }
 
@@ -79,11 +80,12 @@ final class Tmux {
         // gone. So bash (dash cannot name descriptors above 9) closes everything above
         // standard error before running tmux.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "bash", "-c",
-            #"for n in $(ls /dev/fd); do if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; exec tmux "$@""#,
-            "tmux", "-L", socket, "-f", "/dev/null",
-        ] + arguments
+        process.arguments =
+            [
+                "bash", "-c",
+                #"for n in $(ls /dev/fd); do if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; exec tmux "$@""#,
+                "tmux", "-L", socket, "-f", "/dev/null",
+            ] + arguments
         process.environment = environment
         let output = Pipe()
         process.standardOutput = capture ? output : FileHandle.nullDevice

@@ -57,9 +57,11 @@ import Testing
         let client = try JarvisClient(endpoint: endpoint(agent))
         _ = try client.watch(container: "com.example.*")
         let path = folder.appendingPathComponent("com.example.app.plist").path
-        let plist = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>launch_count</key><integer>4</integer></dict></plist>"
+        let plist =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>launch_count</key><integer>4</integer></dict></plist>"
         let child = try Process.run(
-            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "printf '%s' \"$2\" > \"$1.tmp\" && mv \"$1.tmp\" \"$1\"", "sh", path, plist])
+            URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "printf '%s' \"$2\" > \"$1.tmp\" && mv \"$1.tmp\" \"$1\"", "sh", path, plist])
         child.waitUntilExit()
         let seen = try #require(try client.nextChange(timeout: .seconds(10)))
         #expect(seen.changes.map(\.kind) == ["updated"])

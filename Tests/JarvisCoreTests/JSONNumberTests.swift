@@ -27,12 +27,17 @@ import Testing
         }
     }
 
-    @Test(arguments: ["0", "-0", "1", "-1", "10", "1.5", "0.0", "1e5", "1E5", "1e+5", "1e-5", "-1.25E-007", "12345678901234567890123"])
+    @Test(arguments: [
+        "0", "-0", "1", "-1", "10", "1.5", "0.0", "1e5", "1E5", "1e+5", "1e-5", "-1.25E-007", "12345678901234567890123",
+    ])
     func acceptsValidText(_ text: String) {
         #expect(JSONNumber(text: text)?.text == text)
     }
 
-    @Test(arguments: ["", "-", "+1", "01", "-01", ".5", "1.", "1e", "1e+", "NaN", "Infinity", " 1", "1 ", "0x10", "1.5.2", "--1", "1e5e5"])
+    @Test(arguments: [
+        "", "-", "+1", "01", "-01", ".5", "1.", "1e", "1e+", "NaN", "Infinity", " 1", "1 ", "0x10", "1.5.2", "--1",
+        "1e5e5",
+    ])
     func rejectsInvalidText(_ text: String) {
         #expect(JSONNumber(text: text) == nil)
     }

@@ -68,7 +68,9 @@ import Testing
     }
 
     @Test func clearErrorsForMissingPathsAndWrongContainers() throws {
-        let missing = #expect(throws: JarvisError.self) { try JSONPointer(parsing: "/profile/nope/x").setting(1, in: root) }
+        let missing = #expect(throws: JarvisError.self) {
+            try JSONPointer(parsing: "/profile/nope/x").setting(1, in: root)
+        }
         #expect(missing?.code == .notFound)
         #expect(missing?.message.contains("no key 'nope' at /profile") == true)
         let past = #expect(throws: JarvisError.self) { try JSONPointer(parsing: "/profile/tags/5").value(in: root) }
@@ -77,7 +79,9 @@ import Testing
         let scalar = #expect(throws: JarvisError.self) { try JSONPointer(parsing: "/a~1b/x").value(in: root) }
         #expect(scalar?.code == .typeMismatch)
         #expect(scalar?.message.contains("/a~1b is a string") == true)
-        let notIndex = #expect(throws: JarvisError.self) { try JSONPointer(parsing: "/profile/tags/01").value(in: root) }
+        let notIndex = #expect(throws: JarvisError.self) {
+            try JSONPointer(parsing: "/profile/tags/01").value(in: root)
+        }
         #expect(notIndex?.code == .typeMismatch)
         let dash = #expect(throws: JarvisError.self) { try JSONPointer(parsing: "/profile/tags/-").removing(in: root) }
         #expect(dash?.code == .notFound)

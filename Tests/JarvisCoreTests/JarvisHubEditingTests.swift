@@ -1,20 +1,24 @@
 import Foundation
+import JarvisScanners
 import Testing
 
 @testable import JarvisCore
-import JarvisScanners
 
 /// Pointer edits, the key catalog, reset and bulk delete, through the hub with a real scanner.
 @Suite struct JarvisHubEditingTests {
     let created = Date(timeIntervalSince1970: 1_700_000_000)
 
     func hub(catalog: KeyCatalog = [], hideKeys: GlobPattern? = nil) -> (JarvisHub, MemoryScanner) {
-        let scanner = MemoryScanner(id: "memory", contents: [
-            "app": [
-                "profile": ["tags": ["swift", "math"], "meta": ["created": .date(created), "blob": .data(Data([9]))]],
-                "workout_1": 1, "workout_2": 2, "workout_secret": 3, "name": "Ada",
-            ]
-        ])
+        let scanner = MemoryScanner(
+            id: "memory",
+            contents: [
+                "app": [
+                    "profile": [
+                        "tags": ["swift", "math"], "meta": ["created": .date(created), "blob": .data(Data([9]))],
+                    ],
+                    "workout_1": 1, "workout_2": 2, "workout_secret": 3, "name": "Ada",
+                ]
+            ])
         var configuration = JarvisConfiguration.debug
         configuration.catalog = catalog
         if let hideKeys { configuration.hide(keys: hideKeys) }
@@ -23,7 +27,9 @@ import JarvisScanners
         return (hub, scanner)
     }
 
-    func address(_ key: String) -> PreferenceAddress { PreferenceAddress(scanner: "memory", container: "app", key: key) }
+    func address(_ key: String) -> PreferenceAddress {
+        PreferenceAddress(scanner: "memory", container: "app", key: key)
+    }
 
     @Test func pointerGetSetDeleteKeepTheStructure() throws {
         let (hub, scanner) = hub()
@@ -32,7 +38,9 @@ import JarvisScanners
         #expect(port.pointer?.description == "/tags/1")
         #expect(port.revision == (try hub.get(address("profile"))).revision)
 
-        let item = try hub.set(address("profile"), pointer: JSONPointer(parsing: "/meta/created"), to: .date(Date(timeIntervalSince1970: 0)))
+        let item = try hub.set(
+            address("profile"), pointer: JSONPointer(parsing: "/meta/created"),
+            to: .date(Date(timeIntervalSince1970: 0)))
         #expect(item.value == .date(Date(timeIntervalSince1970: 0)))
         let noParent = #expect(throws: JarvisError.self) {
             try hub.set(address("profile"), pointer: JSONPointer(parsing: "/meta/nested/deep"), to: 1)
@@ -51,9 +59,12 @@ import JarvisScanners
     @Test func pointerEditsAreGuardedByTheWholeRevision() throws {
         let (hub, _) = hub()
         let before = try hub.get(address("profile"))
-        try hub.set(address("profile"), pointer: JSONPointer(parsing: "/tags/0"), to: "rust", expectedRevision: before.revision)
+        try hub.set(
+            address("profile"), pointer: JSONPointer(parsing: "/tags/0"), to: "rust", expectedRevision: before.revision)
         let error = #expect(throws: JarvisError.self) {
-            try hub.set(address("profile"), pointer: JSONPointer(parsing: "/tags/0"), to: "c", expectedRevision: before.revision)
+            try hub.set(
+                address("profile"), pointer: JSONPointer(parsing: "/tags/0"), to: "c", expectedRevision: before.revision
+            )
         }
         #expect(error?.code == .conflict)
         let missing = #expect(throws: JarvisError.self) {
@@ -64,8 +75,9 @@ import JarvisScanners
 
     @Test func catalogShowsDefaultsUnsetKeysAndChecksTypes() throws {
         let catalog: KeyCatalog = [
-            KeyDefinition("theme", in: "app", scanner: "memory", type: .string, default: "system", description: "Colours",
-                          allowedValues: ["light", "dark", "system"]),
+            KeyDefinition(
+                "theme", in: "app", scanner: "memory", type: .string, default: "system", description: "Colours",
+                allowedValues: ["light", "dark", "system"]),
             KeyDefinition("name", in: "app", scanner: "memory", type: .string, default: "nobody"),
             KeyDefinition(matching: "workout_*", in: "app", scanner: "memory", type: .integer, range: 0...100),
         ]
@@ -81,13 +93,17 @@ import JarvisScanners
         #expect(items.map(\.address.key) == items.map(\.address.key).sorted())
         #expect(try hub.get(address("theme")).catalog?.isUnset == true)
 
-        for (key, value) in [("theme", PreferenceValue.string("purple")), ("theme", 3), ("workout_1", 101), ("workout_1", "x")] {
+        for (key, value) in [
+            ("theme", PreferenceValue.string("purple")), ("theme", 3), ("workout_1", 101), ("workout_1", "x"),
+        ] {
             let error = #expect(throws: JarvisError.self) { try hub.set(address(key), to: value) }
             #expect(error?.code == .typeMismatch, "\(key) = \(value)")
         }
         try hub.set(address("theme"), to: "dark", expectedRevision: .absent)
         #expect(try hub.get(address("theme")).value == "dark")
-        let again = #expect(throws: JarvisError.self) { try hub.set(address("theme"), to: "light", expectedRevision: .absent) }
+        let again = #expect(throws: JarvisError.self) {
+            try hub.set(address("theme"), to: "light", expectedRevision: .absent)
+        }
         #expect(again?.code == .conflict)
 
         let reset = try hub.reset(address("theme"))
@@ -95,7 +111,9 @@ import JarvisScanners
         #expect(reset.current?.catalog?.isUnset == true)
         let twice = try hub.reset(address("theme"))
         #expect(twice.removed == nil)
-        #expect(throws: JarvisError.self) { try JarvisConfiguration(catalog: [KeyDefinition("x", in: "a", type: .integer, default: "no")]).validate() }
+        #expect(throws: JarvisError.self) {
+            try JarvisConfiguration(catalog: [KeyDefinition("x", in: "a", type: .integer, default: "no")]).validate()
+        }
     }
 
     @Test func bulkDeleteDryRunThenForRealNeverMatchingHiddenKeys() throws {

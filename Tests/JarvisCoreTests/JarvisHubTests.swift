@@ -1,15 +1,17 @@
 import Foundation
+import JarvisScanners
 import Testing
 
 @testable import JarvisCore
-import JarvisScanners
 
 @Suite struct JarvisHubTests {
     func hub(_ configuration: JarvisConfiguration = .debug) -> (JarvisHub, MemoryScanner) {
-        let scanner = MemoryScanner(id: "memory", contents: [
-            "app": ["name": "Ada", "count": 3, "workout_1": 1, "workout_2": 2],
-            "private_data": ["token": "abc"],
-        ])
+        let scanner = MemoryScanner(
+            id: "memory",
+            contents: [
+                "app": ["name": "Ada", "count": 3, "workout_1": 1, "workout_2": 2],
+                "private_data": ["token": "abc"],
+            ])
         let hub = JarvisHub(configuration: configuration)
         hub.register(scanner)
         return (hub, scanner)
@@ -35,10 +37,13 @@ import JarvisScanners
         let errorForHidden = #expect(throws: JarvisError.self) { try hub.get(hidden) }
         let errorForMissing = #expect(throws: JarvisError.self) { try hub.get(missing) }
         #expect(errorForHidden?.code == .notFound)
-        #expect(errorForHidden?.message.replacingOccurrences(of: "private_data", with: "X")
-            == errorForMissing?.message.replacingOccurrences(of: "nothing_here", with: "X"))
+        #expect(
+            errorForHidden?.message.replacingOccurrences(of: "private_data", with: "X")
+                == errorForMissing?.message.replacingOccurrences(of: "nothing_here", with: "X"))
         #expect(throws: JarvisError.self) { try hub.set(hidden, to: "stolen") }
-        #expect(throws: JarvisError.self) { try hub.set(PreferenceAddress(scanner: "memory", container: "app", key: "workout_9"), to: 1) }
+        #expect(throws: JarvisError.self) {
+            try hub.set(PreferenceAddress(scanner: "memory", container: "app", key: "workout_9"), to: 1)
+        }
     }
 
     @Test func setAndDeleteWithExpectedRevisions() throws {
@@ -48,7 +53,9 @@ import JarvisScanners
         let after = try hub.set(address, to: 4, expectedRevision: before.revision)
         #expect(after.value == 4)
         #expect(after.revision != before.revision)
-        let conflict = #expect(throws: JarvisError.self) { try hub.set(address, to: 5, expectedRevision: before.revision) }
+        let conflict = #expect(throws: JarvisError.self) {
+            try hub.set(address, to: 5, expectedRevision: before.revision)
+        }
         #expect(conflict?.code == .conflict)
         #expect(scanner.contents["app"]?["count"] == 4)
         #expect(throws: JarvisError.self) { try hub.delete(address, expectedRevision: before.revision) }

@@ -7,12 +7,16 @@ import Testing
     static let samples: [PreferenceValue] = [
         .string("héllo\n\"quoted\""), .string("$date"), .integer(0), .integer(.max), .integer(.min), .real(0.5),
         .real(1.0), .real(-3.0), .real(1e300), .real(.infinity), .real(-.infinity), .boolean(true), .boolean(false),
-        .date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: 727_000_000.123456789)),
+        .date(Date(timeIntervalSinceReferenceDate: 0)),
+        .date(Date(timeIntervalSinceReferenceDate: 727_000_000.123456789)),
         .date(Date(timeIntervalSince1970: -1_000_000.25)), .data(Data()), .data(Data([0, 1, 2, 255])),
         .array([]), .dictionary([:]),
         .array([.integer(1), .real(1), .string("1"), .date(Date(timeIntervalSinceReferenceDate: 1.5))]),
         .dictionary([
-            "$price": .integer(3), "nested": .dictionary(["deeper": .array([.dictionary(["when": .date(Date(timeIntervalSinceReferenceDate: 100))])])]),
+            "$price": .integer(3),
+            "nested": .dictionary([
+                "deeper": .array([.dictionary(["when": .date(Date(timeIntervalSinceReferenceDate: 100))])])
+            ]),
             "blob": .data(Data([9, 8, 7])),
         ]),
     ]
@@ -57,12 +61,16 @@ import Testing
         let error = #expect(throws: JarvisError.self) { try PreferenceValue(json: parsed) }
         #expect(error?.code == .typeMismatch)
         #expect(error?.message.contains("/a/1") == true)
-        #expect(throws: JarvisError.self) { try PreferenceValue(json: try JSONParser.parse("123456789012345678901234567890")) }
+        #expect(throws: JarvisError.self) {
+            try PreferenceValue(json: try JSONParser.parse("123456789012345678901234567890"))
+        }
     }
 
     @Test func typedReadingAcceptsWhatAPersonTypes() throws {
         #expect(try PreferenceValue(json: .number(JSONNumber(5)), as: .real) == .real(5))
-        #expect(try PreferenceValue(json: .string("2024-01-15"), as: .date) == .date(Date(timeIntervalSince1970: 1_705_276_800)))
+        #expect(
+            try PreferenceValue(json: .string("2024-01-15"), as: .date)
+                == .date(Date(timeIntervalSince1970: 1_705_276_800)))
         #expect(try PreferenceValue(json: .string("aGk="), as: .data) == .data(Data("hi".utf8)))
         #expect(throws: JarvisError.self) { try PreferenceValue(json: .string("five"), as: .integer) }
         #expect(throws: JarvisError.self) { try PreferenceValue(json: .number(JSONNumber(1)), as: .string) }

@@ -62,7 +62,8 @@ struct RawConnection {
     /// `hello` with this token (or none).
     func hello(token: String?) throws -> JSONValue? {
         let param = token.map { #","token":"\#($0)""# } ?? ""
-        return try ask(#"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"client":"raw","protocolVersion":"1.0"\#(param)}}"#)
+        return try ask(
+            #"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"client":"raw","protocolVersion":"1.0"\#(param)}}"#)
     }
 }
 

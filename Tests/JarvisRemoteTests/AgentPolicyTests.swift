@@ -16,11 +16,23 @@ import Testing
         #expect(capabilities?["editing"] == .bool(false))
         #expect(capabilities?["reveal"] == .bool(false))
         let refusals: [(String, Int64)] = [
-            (#"{"jsonrpc":"2.0","id":1,"method":"set","params":{"scanner":"memory","container":"app","key":"name","value":"Eve"}}"#, -32002),
+            (
+                #"{"jsonrpc":"2.0","id":1,"method":"set","params":{"scanner":"memory","container":"app","key":"name","value":"Eve"}}"#,
+                -32002
+            ),
             (#"{"jsonrpc":"2.0","id":2,"method":"set","params":{"container":"app","key":"new","value":1}}"#, -32002),
-            (#"{"jsonrpc":"2.0","id":3,"method":"delete","params":{"scanner":"memory","container":"app","key":"name"}}"#, -32002),
-            (#"{"jsonrpc":"2.0","id":4,"method":"delete","params":{"scanner":"vault","container":"keys","key":"api"}}"#, -32002),
-            (#"{"jsonrpc":"2.0","id":5,"method":"get","params":{"scanner":"vault","container":"keys","key":"api","reveal":true}}"#, -32001),
+            (
+                #"{"jsonrpc":"2.0","id":3,"method":"delete","params":{"scanner":"memory","container":"app","key":"name"}}"#,
+                -32002
+            ),
+            (
+                #"{"jsonrpc":"2.0","id":4,"method":"delete","params":{"scanner":"vault","container":"keys","key":"api"}}"#,
+                -32002
+            ),
+            (
+                #"{"jsonrpc":"2.0","id":5,"method":"get","params":{"scanner":"vault","container":"keys","key":"api","reveal":true}}"#,
+                -32001
+            ),
             (#"{"jsonrpc":"2.0","id":6,"method":"list","params":{"reveal":true}}"#, -32001),
             (#"{"jsonrpc":"2.0","id":7,"method":"list","params":{"scanner":"vault","reveal":true,"limit":1}}"#, -32001),
         ]
@@ -29,7 +41,8 @@ import Testing
         }
         // Nothing changed, and the secret is masked in plain reads.
         #expect(fixture.memory.contents["app"]?["name"] == .string("Ada"))
-        let secret = try connection.ask(#"{"jsonrpc":"2.0","id":8,"method":"get","params":{"scanner":"vault","container":"keys","key":"api"}}"#)
+        let secret = try connection.ask(
+            #"{"jsonrpc":"2.0","id":8,"method":"get","params":{"scanner":"vault","container":"keys","key":"api"}}"#)
         #expect(secret?["result"]?["item"]?["value"] == nil)
         #expect(secret?["result"]?["item"]?["masked"] == .bool(true))
         #expect(!String(decoding: JSONWriter.bytes(secret ?? .null), as: UTF8.self).contains("sk-123456"))
@@ -61,16 +74,22 @@ import Testing
         #expect(pages.flatMap { $0 } == everything)
 
         // A cursor names a position: a key added before it does not shift the next page.
-        let first = try connection.ask(#"{"jsonrpc":"2.0","id":3,"method":"list","params":{"scanner":"memory","limit":2}}"#)
+        let first = try connection.ask(
+            #"{"jsonrpc":"2.0","id":3,"method":"list","params":{"scanner":"memory","limit":2}}"#)
         let next = try #require(first?["result"]?["nextCursor"]?.stringValue)
         fixture.memory.update("c0", "a_first", to: .integer(0))
         let second = try connection.ask(
             #"{"jsonrpc":"2.0","id":4,"method":"list","params":{"scanner":"memory","limit":2,"cursor":"\#(next)"}}"#)
         #expect(second?["result"]?["items"]?.arrayValue?.first?["key"] == everything[2]["key"])
 
-        #expect(try connection.ask(#"{"jsonrpc":"2.0","id":5,"method":"list","params":{"cursor":"garbage!"}}"#)?.errorCode == -32602)
-        #expect(try connection.ask(#"{"jsonrpc":"2.0","id":6,"method":"list","params":{"limit":0}}"#)?.errorCode == -32602)
-        #expect(try connection.ask(#"{"jsonrpc":"2.0","id":7,"method":"list","params":{"limit":"5"}}"#)?.errorCode == -32602)
+        #expect(
+            try connection.ask(#"{"jsonrpc":"2.0","id":5,"method":"list","params":{"cursor":"garbage!"}}"#)?.errorCode
+                == -32602)
+        #expect(
+            try connection.ask(#"{"jsonrpc":"2.0","id":6,"method":"list","params":{"limit":0}}"#)?.errorCode == -32602)
+        #expect(
+            try connection.ask(#"{"jsonrpc":"2.0","id":7,"method":"list","params":{"limit":"5"}}"#)?.errorCode == -32602
+        )
 
         let client = try JarvisClient(endpoint: fixture.unix)
         #expect(try client.list(scanner: "memory").items.count == 2501)
@@ -84,17 +103,26 @@ import Testing
         fixture.agent.onAudit = { record in heard.withLock { $0.append(record) } }
 
         let before = try fixture.agent.hub.get(PreferenceAddress(scanner: "memory", container: "app", key: "name"))
-        let tcpClient = try JarvisClient(endpoint: try fixture.tcp(), clientName: "remote-tool", token: fixture.agent.token)
-        let stored = try tcpClient.set(PreferenceAddress(scanner: "memory", container: "app", key: "name"), to: .string("Grace"))
+        let tcpClient = try JarvisClient(
+            endpoint: try fixture.tcp(), clientName: "remote-tool", token: fixture.agent.token)
+        let stored = try tcpClient.set(
+            PreferenceAddress(scanner: "memory", container: "app", key: "name"), to: .string("Grace"))
         let unix = try fixture.raw(fixture.unix)
         _ = try unix.ask(#"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"client":"socat"}}"#)
-        let removed = try unix.ask(#"{"jsonrpc":"2.0","id":2,"method":"delete","params":{"container":"app","key":"count"}}"#)
+        let removed = try unix.ask(
+            #"{"jsonrpc":"2.0","id":2,"method":"delete","params":{"container":"app","key":"count"}}"#)
         #expect(removed?["result"] != nil)
-        let revealed = try unix.ask(#"{"jsonrpc":"2.0","id":3,"method":"get","params":{"scanner":"vault","container":"keys","key":"api","reveal":true}}"#)
+        let revealed = try unix.ask(
+            #"{"jsonrpc":"2.0","id":3,"method":"get","params":{"scanner":"vault","container":"keys","key":"api","reveal":true}}"#
+        )
         #expect(revealed?["result"]?["item"]?["value"] == .string("sk-123456"))
         // Refused writes and plain reads leave no record.
-        _ = try unix.ask(#"{"jsonrpc":"2.0","id":4,"method":"set","params":{"container":"app","key":"name","value":"x","expectedRevision":"0000000000000000"}}"#)
-        _ = try unix.ask(#"{"jsonrpc":"2.0","id":5,"method":"get","params":{"scanner":"memory","container":"app","key":"name","reveal":true}}"#)
+        _ = try unix.ask(
+            #"{"jsonrpc":"2.0","id":4,"method":"set","params":{"container":"app","key":"name","value":"x","expectedRevision":"0000000000000000"}}"#
+        )
+        _ = try unix.ask(
+            #"{"jsonrpc":"2.0","id":5,"method":"get","params":{"scanner":"memory","container":"app","key":"name","reveal":true}}"#
+        )
 
         let records = fixture.agent.auditLog.records()
         #expect(records.map(\.action) == [.set, .delete, .reveal])
@@ -113,10 +141,15 @@ import Testing
         #expect(lines.map { $0["action"]?.stringValue } == ["delete", "reveal"])
         #expect(lines.first?["client"] == .string("socat"))
         #expect(history?["result"]?["total"] == .number(JSONNumber(3)))
-        let onlySets = try unix.ask(#"{"jsonrpc":"2.0","id":7,"method":"history","params":{"action":"set","key":"na*"}}"#)
+        let onlySets = try unix.ask(
+            #"{"jsonrpc":"2.0","id":7,"method":"history","params":{"action":"set","key":"na*"}}"#)
         #expect(onlySets?["result"]?["records"]?.arrayValue?.count == 1)
-        #expect(try unix.ask(#"{"jsonrpc":"2.0","id":8,"method":"history","params":{"limit":100000}}"#)?.errorCode == -32602)
-        #expect(try unix.ask(#"{"jsonrpc":"2.0","id":9,"method":"history","params":{"colour":"red"}}"#)?.errorCode == -32602)
+        #expect(
+            try unix.ask(#"{"jsonrpc":"2.0","id":8,"method":"history","params":{"limit":100000}}"#)?.errorCode == -32602
+        )
+        #expect(
+            try unix.ask(#"{"jsonrpc":"2.0","id":9,"method":"history","params":{"colour":"red"}}"#)?.errorCode == -32602
+        )
         // Over TCP, history needs the token like everything else.
         let stranger = try fixture.raw(try fixture.tcp())
         #expect(try stranger.ask(#"{"jsonrpc":"2.0","id":1,"method":"history"}"#)?.errorCode == -32001)

@@ -47,7 +47,10 @@ import Testing
             "text ✓", .integer(.min), .real(2.5), .real(3), .real(-.infinity), true,
             .date(Date(timeIntervalSinceReferenceDate: 727_000_000.123_456_7)), .data(Data([0, 255, 10])),
             [1, 1.5, "x", .date(Date(timeIntervalSinceReferenceDate: 5))],
-            ["$weird": ["deep": [.data(Data([1])), ["when": .date(Date(timeIntervalSinceReferenceDate: -1.25))]]], "n": 1.0],
+            [
+                "$weird": ["deep": [.data(Data([1])), ["when": .date(Date(timeIntervalSinceReferenceDate: -1.25))]]],
+                "n": 1.0,
+            ],
         ]
         for (index, value) in values.enumerated() {
             let address = PreferenceAddress(scanner: "memory", container: "app", key: "k\(index)")
@@ -74,13 +77,25 @@ import Testing
             (#"{"jsonrpc":"2.0","id":2,"method":"frobnicate"}"#, "methodNotFound"),
             (#"{"jsonrpc":"2.0","id":3,"method":"get","params":{"container":7,"key":"name"}}"#, "invalidParams"),
             (#"{"jsonrpc":"2.0","id":4,"method":"get","params":{"container":"app"}}"#, "invalidParams"),
-            (#"{"jsonrpc":"2.0","id":5,"method":"get","params":{"container":"app","key":"name","extra":1}}"#, "invalidParams"),
+            (
+                #"{"jsonrpc":"2.0","id":5,"method":"get","params":{"container":"app","key":"name","extra":1}}"#,
+                "invalidParams"
+            ),
             (#"{"jsonrpc":"2.0","id":6,"method":"get","params":[1]}"#, "invalidParams"),
             (#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#, "invalidRequest"),
             (#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#, "invalidRequest"),
-            (#"{"jsonrpc":"2.0","id":8,"method":"set","params":{"container":"app","key":"x","type":"integer","value":"five"}}"#, "typeMismatch"),
-            (#"{"jsonrpc":"2.0","id":9,"method":"set","params":{"container":"app","key":"x","value":null}}"#, "typeMismatch"),
-            (#"{"jsonrpc":"2.0","id":10,"method":"get","params":{"scanner":"nope","container":"app","key":"x"}}"#, "notFound"),
+            (
+                #"{"jsonrpc":"2.0","id":8,"method":"set","params":{"container":"app","key":"x","type":"integer","value":"five"}}"#,
+                "typeMismatch"
+            ),
+            (
+                #"{"jsonrpc":"2.0","id":9,"method":"set","params":{"container":"app","key":"x","value":null}}"#,
+                "typeMismatch"
+            ),
+            (
+                #"{"jsonrpc":"2.0","id":10,"method":"get","params":{"scanner":"nope","container":"app","key":"x"}}"#,
+                "notFound"
+            ),
         ]
         for (line, expected) in cases {
             let answer = try exchange(client, line)
@@ -118,7 +133,10 @@ import Testing
         }
         #expect(try pingWorks(bystander))
         #expect(try pingWorks(try raw()))
-        #expect(try exchange(try raw(), #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"app","key":"name"}}"#)["result"]?["item"]?["value"] == "Ada")
+        #expect(
+            try exchange(
+                try raw(), #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"app","key":"name"}}"#)[
+                    "result"]?["item"]?["value"] == "Ada")
     }
 
     @Test func stopRemovesTheSocketAndTheDiscoveryFile() throws {

@@ -82,7 +82,9 @@ import Testing
         for text in ["tcp://[::1]:80", "tcp://localhost:1", "unix:///x/y.sock"] {
             #expect(try Endpoint(parsing: text).description == text)
         }
-        for bad in ["", "a.sock", "tcp://host", "tcp://:80", "tcp://h:70000", "tcp://::1:80", "unix://rel", "http://x:1"] {
+        for bad in [
+            "", "a.sock", "tcp://host", "tcp://:80", "tcp://h:70000", "tcp://::1:80", "unix://rel", "http://x:1",
+        ] {
             #expect(throws: SocketError.self, "\(bad)") { try Endpoint(parsing: bad) }
         }
     }

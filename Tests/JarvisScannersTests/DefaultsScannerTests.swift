@@ -17,7 +17,8 @@ import Testing
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .xml
         let original = Window(width: 800, title: "Main", opened: sampleDate)
-        try folder.writePlist("app.plist", ["window": try encoder.encode(original), "plain": Data([1, 2])], format: .binary)
+        try folder.writePlist(
+            "app.plist", ["window": try encoder.encode(original), "plain": Data([1, 2])], format: .binary)
         let hub = JarvisHub()
         hub.register(.defaults(folder: folder.url))
         let address = PreferenceAddress(scanner: "defaults", container: "app", key: "window")
@@ -25,9 +26,12 @@ import Testing
         let item = try hub.get(address)
         #expect(item.encoding == .propertyList)
         #expect(item.value == ["width": 800, "title": "Main", "opened": .date(sampleDate)])
-        #expect(try hub.get(PreferenceAddress(scanner: "defaults", container: "app", key: "plain")).value == .data(Data([1, 2])))
+        #expect(
+            try hub.get(PreferenceAddress(scanner: "defaults", container: "app", key: "plain")).value
+                == .data(Data([1, 2])))
 
-        try hub.set(address, to: ["width": 1024, "title": "Main", "opened": .date(sampleDate)], expectedRevision: item.revision)
+        try hub.set(
+            address, to: ["width": 1024, "title": "Main", "opened": .date(sampleDate)], expectedRevision: item.revision)
         let (object, format) = try folder.readPlist("app.plist")
         #expect(format == .binary)
         let stored = try #require((object as? [String: Any])?["window"] as? Data)

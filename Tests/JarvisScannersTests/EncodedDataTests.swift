@@ -80,7 +80,8 @@ private let profile = Profile(name: "Ada", age: 36, ratio: 0.5, isAdmin: true, t
     }
 
     @Test func valuesJSONCannotHoldAreRefused() {
-        for value: PreferenceValue in [["when": .date(sampleDate)], [.data(Data([1]))], ["x": .real(.nan)], "fragment"] {
+        for value: PreferenceValue in [["when": .date(sampleDate)], [.data(Data([1]))], ["x": .real(.nan)], "fragment"]
+        {
             #expect(throws: JarvisError.self) { try EncodedData.encode(value, as: .json, current: nil, key: "k") }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
+import JarvisCore
 import Testing
 
-import JarvisCore
 @testable import JarvisScanners
 
 /// The `files` scanner on real files in a fresh temporary folder, through a real hub.
@@ -10,8 +10,11 @@ import JarvisCore
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("jarvis-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("env"), withIntermediateDirectories: true)
-        try write("app.json", """
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("env"), withIntermediateDirectories: true)
+        try write(
+            "app.json",
+            """
             {
               "name": "Demo",
               "server": {"host": "localhost", "port": 8080, "ratio": 1.50},
@@ -59,23 +62,25 @@ import JarvisCore
         let hub = hub()
         let item = try hub.set(address("app.json", "server"), pointer: JSONPointer(parsing: "/port"), to: 9090)
         #expect(item.value == 9090)
-        #expect(try text("app.json") == """
-            {
-              "name": "Demo",
-              "server": {
-                "host": "localhost",
-                "port": 9090,
-                "ratio": 1.50
-              },
-              "tags": [
-                "a",
-                "b"
-              ],
-              "zeta": true
-            }
+        #expect(
+            try text("app.json") == """
+                {
+                  "name": "Demo",
+                  "server": {
+                    "host": "localhost",
+                    "port": 9090,
+                    "ratio": 1.50
+                  },
+                  "tags": [
+                    "a",
+                    "b"
+                  ],
+                  "zeta": true
+                }
 
-            """)
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("app.json").path)
+                """)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: folder.appendingPathComponent("app.json").path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         try hub.set(address("env/prod.json", "log"), pointer: JSONPointer(parsing: "/level"), to: "info")
         try hub.set(address("env/prod.json", "added"), to: ["x": 1.0])
@@ -99,7 +104,10 @@ import JarvisCore
         let before = try Data(contentsOf: folder.appendingPathComponent("broken.json"))
         #expect(throws: JarvisError.self) { try hub.set(address("broken.json", "a"), to: 5) }
         #expect(throws: JarvisError.self) { try hub.delete(address("broken.json", "a")) }
-        #expect(throws: (any Error).self) { try JSONFilesScanner.jsonFiles(in: [folder]).write(WriteRequest(container: "broken.json", key: "a", change: .set(5))) }
+        #expect(throws: (any Error).self) {
+            try JSONFilesScanner.jsonFiles(in: [folder]).write(
+                WriteRequest(container: "broken.json", key: "a", change: .set(5)))
+        }
         #expect(try Data(contentsOf: folder.appendingPathComponent("broken.json")) == before)
     }
 
@@ -133,10 +141,14 @@ import JarvisCore
         #expect(items.first { $0.address.key == "nested" }?.isWritable == false)
         #expect(items.first { $0.address.key == "big" }?.isWritable == false)
         #expect(items.first { $0.address.key == "ok" }?.isWritable == true)
-        #expect(throws: JarvisError.self) { try hub.set(address("nulls.json", "nested"), pointer: JSONPointer(parsing: "/b"), to: 2) }
+        #expect(throws: JarvisError.self) {
+            try hub.set(address("nulls.json", "nested"), pointer: JSONPointer(parsing: "/b"), to: 2)
+        }
         let date = #expect(throws: JarvisError.self) { try hub.set(address("nulls.json", "ok"), to: .date(Date())) }
         #expect(date?.code == .typeMismatch)
-        #expect(try text("nulls.json") == #"{"proxy":null,"nested":{"a":null,"b":1},"big":123456789012345678901234,"ok":1}"#)
+        #expect(
+            try text("nulls.json") == #"{"proxy":null,"nested":{"a":null,"b":1},"big":123456789012345678901234,"ok":1}"#
+        )
     }
 
     @Test func readersNeverSeeATornFileDuring1000Writes() throws {
@@ -155,7 +167,9 @@ import JarvisCore
                 }
                 do {
                     let json = try JSONParser.parse(data)
-                    if json["padding"]?.stringValue?.count != padding.count { failures.withLock { $0.append("padding lost") } }
+                    if json["padding"]?.stringValue?.count != padding.count {
+                        failures.withLock { $0.append("padding lost") }
+                    }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
                 }

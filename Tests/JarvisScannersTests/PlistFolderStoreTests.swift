@@ -22,7 +22,10 @@ import Testing
 
         #expect(try scanner.containers().map(\.name) == ["com.example.app", "group.shared"])
         let all = DefaultsScanner.defaults(folder: folder.url, includeSystemDomains: true)
-        #expect(try all.containers().map(\.name) == [".GlobalPreferences", "com.apple.finder", "com.example.app", "group.shared"])
+        #expect(
+            try all.containers().map(\.name) == [
+                ".GlobalPreferences", "com.apple.finder", "com.example.app", "group.shared",
+            ])
         #expect(scanner.id == "defaults")
         #expect(scanner.info.unavailableReason == nil)
     }
@@ -53,7 +56,8 @@ import Testing
 
     @Test func writeIsAtomicAndKeepsPermissionsAndFormat() throws {
         try folder.writePlist("binary.plist", ["keep": "me"], format: .binary)
-        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: folder.file("binary.plist").path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o640], ofItemAtPath: folder.file("binary.plist").path)
         try folder.writePlist("xml.plist", ["keep": "me"], format: .xml)
         try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: folder.file("xml.plist").path)
 
@@ -62,15 +66,22 @@ import Testing
 
         #expect(try folder.readPlist("binary.plist").format == .binary)
         #expect(try folder.readPlist("xml.plist").format == .xml)
-        let binaryMode = try FileManager.default.attributesOfItem(atPath: folder.file("binary.plist").path)[.posixPermissions] as? NSNumber
-        let xmlMode = try FileManager.default.attributesOfItem(atPath: folder.file("xml.plist").path)[.posixPermissions] as? NSNumber
+        let binaryMode =
+            try FileManager.default.attributesOfItem(atPath: folder.file("binary.plist").path)[.posixPermissions]
+            as? NSNumber
+        let xmlMode =
+            try FileManager.default.attributesOfItem(atPath: folder.file("xml.plist").path)[.posixPermissions]
+            as? NSNumber
         #expect(binaryMode?.intValue == 0o640)
         #expect(xmlMode?.intValue == 0o604)
         let entries = try scanner.read(ReadRequest(container: "binary"))
         #expect(entries[key: "keep"]?.value == "me")
         #expect(entries[key: "added"]?.value == 42)
         // No temporary file is left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["binary.plist", "xml.plist"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
+                "binary.plist", "xml.plist",
+            ])
     }
 
     @Test func invalidFileIsListedWithItsProblemAndNeverTouched() throws {
@@ -109,7 +120,9 @@ import Testing
     @Test func deleteRemovesTheKeyAndNewSuitesAreCreated() throws {
         try scanner.write(WriteRequest(container: "fresh", key: "a", change: .set("x")))
         #expect(try scanner.containers().map(\.name) == ["fresh"])
-        let mode = try FileManager.default.attributesOfItem(atPath: folder.file("fresh.plist").path)[.posixPermissions] as? NSNumber
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: folder.file("fresh.plist").path)[.posixPermissions]
+            as? NSNumber
         #expect(mode?.intValue == 0o600)
         try scanner.write(WriteRequest(container: "fresh", key: "a", change: .delete))
         #expect(try scanner.read(ReadRequest(container: "fresh")).isEmpty)
@@ -128,9 +141,12 @@ import Testing
     @Test func aSymlinkedSuiteKeepsItsLink() throws {
         let elsewhere = try TemporaryFolder()
         try elsewhere.writePlist("real.plist", ["a": 1])
-        try FileManager.default.createSymbolicLink(at: folder.file("linked.plist"), withDestinationURL: elsewhere.file("real.plist"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.file("linked.plist"), withDestinationURL: elsewhere.file("real.plist"))
         try scanner.write(WriteRequest(container: "linked", key: "b", change: .set(2)))
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("linked.plist").path) == elsewhere.file("real.plist").path)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("linked.plist").path)
+                == elsewhere.file("real.plist").path)
         #expect(try scanner.read(ReadRequest(container: "linked"))[key: "b"]?.value == 2)
     }
 }

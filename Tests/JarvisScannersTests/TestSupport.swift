@@ -6,7 +6,8 @@ final class TemporaryFolder {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("jarvis-test-" + UUID().uuidString, isDirectory: true)
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jarvis-test-" + UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -26,7 +27,8 @@ final class TemporaryFolder {
 
     func readPlist(_ name: String) throws -> (object: Any, format: PropertyListSerialization.PropertyListFormat) {
         var format = PropertyListSerialization.PropertyListFormat.xml
-        let object = try PropertyListSerialization.propertyList(from: Data(contentsOf: file(name)), options: [], format: &format)
+        let object = try PropertyListSerialization.propertyList(
+            from: Data(contentsOf: file(name)), options: [], format: &format)
         return (object, format)
     }
 }

@@ -57,7 +57,8 @@ import Testing
         try scanner.write(WriteRequest(container: suite, key: "greeting", change: .set("hello")))
         #expect(host.string(forKey: "greeting") == "hello")
         let file = try #require(PreferencesFolder.current()).appendingPathComponent(suite + ".plist")
-        let onDisk = try PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil) as? [String: Any]
+        let onDisk =
+            try PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil) as? [String: Any]
         #expect(onDisk?["greeting"] as? String == "hello")
 
         try scanner.write(WriteRequest(container: suite, key: "greeting", change: .delete))
@@ -117,7 +118,8 @@ import Testing
         host.synchronize()
         #expect(try entries(suite)[key: "count"]?.value == 1)
         let file = try #require(PreferencesFolder.current()).appendingPathComponent(suite + ".plist")
-        let data = try PropertyListSerialization.data(fromPropertyList: ["count": 2, "added": "elsewhere"], format: .xml, options: 0)
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: ["count": 2, "added": "elsewhere"], format: .xml, options: 0)
         try data.write(to: file)
         let read = try entries(suite)
         #expect(read[key: "count"]?.value == 2)
@@ -131,7 +133,8 @@ import Testing
             var notifications: Bool
         }
         let (suite, host) = makeSuite()
-        host.set(try JSONEncoder().encode(Settings(theme: "dark", fontSize: 12.5, notifications: true)), forKey: "settings")
+        host.set(
+            try JSONEncoder().encode(Settings(theme: "dark", fontSize: 12.5, notifications: true)), forKey: "settings")
         let hub = JarvisHub()
         hub.register(scanner)
         let address = PreferenceAddress(scanner: "defaults", container: suite, key: "settings")
@@ -142,7 +145,9 @@ import Testing
 
         try hub.set(address, to: ["theme": "light", "fontSize": 14.0, "notifications": false])
         let data = try #require(host.data(forKey: "settings"))
-        #expect(try JSONDecoder().decode(Settings.self, from: data) == Settings(theme: "light", fontSize: 14, notifications: false))
+        #expect(
+            try JSONDecoder().decode(Settings.self, from: data)
+                == Settings(theme: "light", fontSize: 14, notifications: false))
         #expect(try hub.get(address).value == ["theme": "light", "fontSize": 14.0, "notifications": false])
     }
 

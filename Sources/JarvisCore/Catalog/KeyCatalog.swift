@@ -63,7 +63,9 @@ public struct KeyCatalog: Sendable, Hashable, ExpressibleByArrayLiteral {
             do {
                 try definition.check(value, key: label)
             } catch {
-                throw JarvisError(.invalidParams, "the key catalog's default for '\(label)' does not fit its definition: \(error.message)")
+                throw JarvisError(
+                    .invalidParams,
+                    "the key catalog's default for '\(label)' does not fit its definition: \(error.message)")
             }
         }
     }

@@ -120,7 +120,8 @@ public struct KeyDefinition: Sendable, Hashable {
             if let number, !range.contains(number) {
                 throw JarvisError(
                     .typeMismatch,
-                    "'\(key)' accepts \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)); got \(value.preview(limit: 30))")
+                    "'\(key)' accepts \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)); got \(value.preview(limit: 30))"
+                )
             }
         }
     }

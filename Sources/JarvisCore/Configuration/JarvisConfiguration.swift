@@ -74,7 +74,8 @@ public struct JarvisConfiguration: Sendable, Hashable {
     /// - Throws: ``JarvisError`` when production is asked to reveal secrets or to edit.
     public func validate() throws(JarvisError) {
         if isProduction && allowsReveal {
-            throw JarvisError(.invalidParams, "the production configuration refuses to reveal secrets; remove allowsReveal")
+            throw JarvisError(
+                .invalidParams, "the production configuration refuses to reveal secrets; remove allowsReveal")
         }
         if isProduction && allowsEditing {
             throw JarvisError(.invalidParams, "the production configuration refuses editing; remove allowsEditing")

@@ -17,12 +17,15 @@ extension JarvisHub {
         dryRun: Bool = false
     ) throws(JarvisError) -> [PreferenceItem] {
         let probe = PreferenceAddress(scanner: scannerID, container: name, key: "")
-        let (scanner, container, configuration) = dryRun ? try resolve(probe, checksKey: false) : try writableTarget(probe, checksKey: false)
+        let (scanner, container, configuration) =
+            dryRun ? try resolve(probe, checksKey: false) : try writableTarget(probe, checksKey: false)
         if dryRun {
-            return try removeMatching(pattern, scanner: scanner, container: container, configuration: configuration, dryRun: true)
+            return try removeMatching(
+                pattern, scanner: scanner, container: container, configuration: configuration, dryRun: true)
         }
         return try serializedWrite { () throws(JarvisError) -> [PreferenceItem] in
-            try removeMatching(pattern, scanner: scanner, container: container, configuration: configuration, dryRun: false)
+            try removeMatching(
+                pattern, scanner: scanner, container: container, configuration: configuration, dryRun: false)
         }
     }
 
@@ -41,7 +44,8 @@ extension JarvisHub {
         } catch {
             throw Self.wrap(error)
         }
-        let matched = entries
+        let matched =
+            entries
             .filter { $0.layer == .stored && rules.shows(key: $0.key) && pattern.matches($0.key) }
             .sorted { $0.key < $1.key }
         let items = matched.map {
@@ -57,7 +61,8 @@ extension JarvisHub {
             } catch {
                 throw JarvisError(
                     error.code,
-                    "\(error.message) (removing '\(entry.key)'; \(done) of \(matched.count) keys were removed before it)")
+                    "\(error.message) (removing '\(entry.key)'; \(done) of \(matched.count) keys were removed before it)"
+                )
             }
         }
         return items

@@ -8,18 +8,23 @@ extension JarvisHub {
     ///   registered default, the catalog's unset item, or nil when neither exists.
     /// - Throws: ``JarvisError`` as for delete, apart from `.notFound` for an absent value.
     @discardableResult
-    public func reset(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError) -> ResetResult {
+    public func reset(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError)
+        -> ResetResult
+    {
         let (scanner, container, configuration) = try writableTarget(address)
         return try serializedWrite { () throws(JarvisError) -> ResetResult in
             let current = try read(address, scanner: scanner)
-            try check(expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration)
+            try check(
+                expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration
+            )
             var removed: PreferenceItem?
             if let current, current.layer == .stored {
                 guard current.isWritable else {
                     throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
                 }
                 try perform(WriteRequest(container: address.container, key: address.key, change: .delete), on: scanner)
-                removed = item(current, scanner: scanner, container: container, configuration: configuration, reveal: false)
+                removed = item(
+                    current, scanner: scanner, container: container, configuration: configuration, reveal: false)
             }
             let now: PreferenceItem?
             if let entry = try read(address, scanner: scanner) {
@@ -52,7 +57,8 @@ extension JarvisHub {
         guard let definition = configuration.catalog.definition(for: address), case .exact = definition.name,
             configuration.rules(for: address.scanner).shows(key: address.key)
         else { return nil }
-        return unsetItem(address, definition: definition, scanner: scanner, container: container, configuration: configuration)
+        return unsetItem(
+            address, definition: definition, scanner: scanner, container: container, configuration: configuration)
     }
 
     /// Unset items for the catalogued keys of one container that nothing stores.
@@ -65,10 +71,12 @@ extension JarvisHub {
         query: ListQuery
     ) -> [PreferenceItem] {
         guard !configuration.catalog.isEmpty else { return [] }
-        return configuration.catalog.exactKeys(scanner: scanner.id, container: container.name).compactMap { key, definition in
+        return configuration.catalog.exactKeys(scanner: scanner.id, container: container.name).compactMap {
+            key, definition in
             guard !present.contains(key), rules.shows(key: key), query.key?.matches(key) ?? true else { return nil }
             let address = PreferenceAddress(scanner: scanner.id, container: container.name, key: key)
-            return unsetItem(address, definition: definition, scanner: scanner, container: container, configuration: configuration)
+            return unsetItem(
+                address, definition: definition, scanner: scanner, container: container, configuration: configuration)
         }
     }
 

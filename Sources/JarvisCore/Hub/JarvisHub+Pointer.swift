@@ -9,7 +9,9 @@ extension JarvisHub {
     ///   `revision` is the whole value's (send it back to guard a pointer write).
     /// - Throws: ``JarvisError`` `.notFound` for a missing key or path, `.typeMismatch` when the
     ///   path runs through a scalar, and as ``get(_:reveal:)``.
-    public func get(_ address: PreferenceAddress, pointer: JSONPointer, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
+    public func get(_ address: PreferenceAddress, pointer: JSONPointer, reveal: Bool = false) throws(JarvisError)
+        -> PreferenceItem
+    {
         guard !pointer.isWhole else { return try get(address, reveal: reveal) }
         let (scanner, container, configuration) = try resolve(address, listsContainers: false)
         if reveal && scanner.info.isSecret && !configuration.revealEnabled {
@@ -19,7 +21,9 @@ extension JarvisHub {
             throw .noKey(address.key, in: address.container)
         }
         let target = try pointer.value(in: entry.value)
-        return targetItem(target, pointer: pointer, entry: entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
+        return targetItem(
+            target, pointer: pointer, entry: entry, scanner: scanner, container: container,
+            configuration: configuration, reveal: reveal)
     }
 
     /// Stores a value at one place inside a key's value, keeping everything around it.
@@ -37,7 +41,8 @@ extension JarvisHub {
         expectedRevision: Revision? = nil
     ) throws(JarvisError) -> PreferenceItem {
         guard !pointer.isWhole else { return try set(address, to: value, expectedRevision: expectedRevision) }
-        return try editInside(address, pointer: pointer, expectedRevision: expectedRevision) { (whole) throws(JarvisError) in
+        return try editInside(address, pointer: pointer, expectedRevision: expectedRevision) {
+            (whole) throws(JarvisError) in
             try pointer.setting(value, in: whole)
         } answer: { stored, before throws(JarvisError) in
             // `-` named "after the last" before the append; answer with the index it became.
@@ -56,7 +61,8 @@ extension JarvisHub {
         expectedRevision: Revision? = nil
     ) throws(JarvisError) -> PreferenceItem {
         guard !pointer.isWhole else { return try delete(address, expectedRevision: expectedRevision) }
-        return try editInside(address, pointer: pointer, expectedRevision: expectedRevision) { (whole) throws(JarvisError) in
+        return try editInside(address, pointer: pointer, expectedRevision: expectedRevision) {
+            (whole) throws(JarvisError) in
             try pointer.removing(in: whole)
         } answer: { _, before throws(JarvisError) in
             (try pointer.value(in: before), pointer)
@@ -68,27 +74,37 @@ extension JarvisHub {
         pointer: JSONPointer,
         expectedRevision: Revision?,
         edit: (PreferenceValue) throws(JarvisError) -> PreferenceValue,
-        answer: (_ stored: PreferenceValue, _ before: PreferenceValue) throws(JarvisError) -> (PreferenceValue, JSONPointer)
+        answer: (_ stored: PreferenceValue, _ before: PreferenceValue) throws(JarvisError) -> (
+            PreferenceValue, JSONPointer
+        )
     ) throws(JarvisError) -> PreferenceItem {
         let (scanner, container, configuration) = try writableTarget(address)
         return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
             guard let current = try read(address, scanner: scanner) else {
                 throw JarvisError(
-                    .notFound, "no key '\(address.key)' in '\(address.container)' to edit inside; set the whole key first")
+                    .notFound,
+                    "no key '\(address.key)' in '\(address.container)' to edit inside; set the whole key first")
             }
-            try check(expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration)
+            try check(
+                expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration
+            )
             guard current.isWritable else {
                 throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
             }
             let edited = try edit(current.value)
             try configuration.catalog.check(edited, at: address)
             let encoding = current.layer == .stored ? current.encoding : nil
-            try perform(WriteRequest(container: address.container, key: address.key, change: .set(edited), encoding: encoding), on: scanner)
+            try perform(
+                WriteRequest(container: address.container, key: address.key, change: .set(edited), encoding: encoding),
+                on: scanner)
             guard let stored = try read(address, scanner: scanner) else {
-                throw JarvisError(.storage, "'\(address.key)' was written but cannot be read back from '\(address.container)'")
+                throw JarvisError(
+                    .storage, "'\(address.key)' was written but cannot be read back from '\(address.container)'")
             }
             let (target, place) = try answer(stored.value, current.value)
-            return targetItem(target, pointer: place, entry: stored, scanner: scanner, container: container, configuration: configuration, reveal: false)
+            return targetItem(
+                target, pointer: place, entry: stored, scanner: scanner, container: container,
+                configuration: configuration, reveal: false)
         }
     }
 

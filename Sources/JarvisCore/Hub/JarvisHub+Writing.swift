@@ -16,15 +16,20 @@ extension JarvisHub {
         defer { writeObservers.notify(address) }
         return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
             let current = try read(address, scanner: scanner)
-            try check(expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration)
+            try check(
+                expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration
+            )
             if let current, !current.isWritable {
                 throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
             }
             try configuration.catalog.check(value, at: address)
             let encoding = current?.layer == .stored ? current?.encoding : nil
-            try perform(WriteRequest(container: address.container, key: address.key, change: .set(value), encoding: encoding), on: scanner)
+            try perform(
+                WriteRequest(container: address.container, key: address.key, change: .set(value), encoding: encoding),
+                on: scanner)
             guard let stored = try read(address, scanner: scanner) else {
-                throw JarvisError(.storage, "'\(address.key)' was written but cannot be read back from '\(address.container)'")
+                throw JarvisError(
+                    .storage, "'\(address.key)' was written but cannot be read back from '\(address.container)'")
             }
             return item(stored, scanner: scanner, container: container, configuration: configuration, reveal: false)
         }
@@ -36,7 +41,9 @@ extension JarvisHub {
     /// - Returns: the item as it was before removal.
     /// - Throws: ``JarvisError``: `.notFound` when nothing is stored, `.readOnly`, `.conflict`.
     @discardableResult
-    public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError) -> PreferenceItem {
+    public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError)
+        -> PreferenceItem
+    {
         let (scanner, container, configuration) = try writableTarget(address)
         defer { writeObservers.notify(address) }
         return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
@@ -44,7 +51,9 @@ extension JarvisHub {
             guard let current, current.layer == .stored else {
                 throw .noKey(address.key, in: address.container)
             }
-            try check(expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration)
+            try check(
+                expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration
+            )
             guard current.isWritable else {
                 throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
             }
@@ -53,7 +62,9 @@ extension JarvisHub {
         }
     }
 
-    func writableTarget(_ address: PreferenceAddress, checksKey: Bool = true) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
+    func writableTarget(_ address: PreferenceAddress, checksKey: Bool = true) throws(JarvisError) -> (
+        any PreferenceScanner, ContainerInfo, JarvisConfiguration
+    ) {
         let configuration = configuration
         guard configuration.editingEnabled else {
             throw configuration.isProduction
@@ -80,13 +91,18 @@ extension JarvisHub {
         guard let expected else { return }
         if current == nil && expected == .absent { return }
         guard let current else {
-            throw JarvisError(.conflict, "'\(container.name)' has no key '\(current?.key ?? "")' any more; it was removed since revision \(expected); list again")
+            throw JarvisError(
+                .conflict,
+                "'\(container.name)' has no key '\(current?.key ?? "")' any more; it was removed since revision \(expected); list again"
+            )
         }
-        let actual = item(current, scanner: scanner, container: container, configuration: configuration, reveal: false).revision
+        let actual = item(current, scanner: scanner, container: container, configuration: configuration, reveal: false)
+            .revision
         guard actual == expected else {
             throw JarvisError(
                 .conflict,
-                "'\(current.key)' in '\(container.name)' changed since revision \(expected) (now \(actual)); nothing was written; get it again and retry")
+                "'\(current.key)' in '\(container.name)' changed since revision \(expected) (now \(actual)); nothing was written; get it again and retry"
+            )
         }
     }
 

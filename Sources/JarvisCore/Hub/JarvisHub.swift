@@ -97,7 +97,8 @@ public final class JarvisHub: Sendable {
                 }
                 if let problem = container.problem {
                     problems.append(
-                        ContainerSummary(scanner: scanner.id, name: container.name, problem: problem, isWritable: false))
+                        ContainerSummary(scanner: scanner.id, name: container.name, problem: problem, isWritable: false)
+                    )
                     continue
                 }
                 do {
@@ -123,7 +124,8 @@ public final class JarvisHub: Sendable {
                 } catch {
                     problems.append(
                         ContainerSummary(
-                            scanner: scanner.id, name: container.name, problem: Self.describe(error), isWritable: false))
+                            scanner: scanner.id, name: container.name, problem: Self.describe(error), isWritable: false)
+                    )
                 }
             }
         }
@@ -146,7 +148,8 @@ public final class JarvisHub: Sendable {
             }
             throw .noKey(address.key, in: address.container)
         }
-        return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal, info: info)
+        return item(
+            entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal, info: info)
     }
 
     // MARK: - Internals shared with the write path
@@ -163,7 +166,9 @@ public final class JarvisHub: Sendable {
         }
     }
 
-    private func selected(_ id: String?) throws(JarvisError) -> [(any PreferenceScanner, ScannerRules, JarvisConfiguration)] {
+    private func selected(_ id: String?) throws(JarvisError) -> [(
+        any PreferenceScanner, ScannerRules, JarvisConfiguration
+    )] {
         let (scanners, configuration) = snapshot()
         let chosen = scanners.filter { id == nil || $0.id == id }
             .map { ($0, configuration.rules(for: $0.id), configuration) }
@@ -244,7 +249,9 @@ public final class JarvisHub: Sendable {
     package static func revealRefused(_ configuration: JarvisConfiguration) -> JarvisError {
         configuration.isProduction
             ? JarvisError(.unauthorized, "this agent runs the production configuration, which never reveals secrets")
-            : JarvisError(.unauthorized, "revealing secrets is off for this agent; enable allowsReveal (jarvis-agent --allow-reveal)")
+            : JarvisError(
+                .unauthorized,
+                "revealing secrets is off for this agent; enable allowsReveal (jarvis-agent --allow-reveal)")
     }
 
     static func wrap(_ error: any Error) -> JarvisError {

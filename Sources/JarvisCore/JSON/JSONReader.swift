@@ -102,9 +102,10 @@ struct JSONReader {
                         position += 1
                         value = .object(closeObject())
                     } else {
-                        throw error(next == nil
-                            ? "unexpected end of input; expected ',' or '}' after object member"
-                            : "expected ',' or '}' after object member")
+                        throw error(
+                            next == nil
+                                ? "unexpected end of input; expected ',' or '}' after object member"
+                                : "expected ',' or '}' after object member")
                     }
                 } else {
                     arrays[arrays.count - 1].append(value)
@@ -116,9 +117,10 @@ struct JSONReader {
                         position += 1
                         value = .array(closeArray())
                     } else {
-                        throw error(next == nil
-                            ? "unexpected end of input; expected ',' or ']' after array element"
-                            : "expected ',' or ']' after array element")
+                        throw error(
+                            next == nil
+                                ? "unexpected end of input; expected ',' or ']' after array element"
+                                : "expected ',' or ']' after array element")
                     }
                 }
             }

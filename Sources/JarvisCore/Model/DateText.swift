@@ -50,7 +50,8 @@ package enum DateText {
         let secondOfDay = unix - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         var result = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        result += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        result +=
+            "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if digits > 0 {
             result += "." + pad(scaled, digits)
         }

@@ -37,7 +37,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
 
     /// The pointer text, escaped: `/a~1b/0`.
     public var description: String {
-        tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+            .joined()
     }
 
     /// Whether this is the empty pointer, which names the whole value.
@@ -57,7 +58,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
             switch current {
             case .dictionary(let values):
                 guard let next = values[token] else {
-                    throw JarvisError(.notFound, "no key '\(token)' at \(prefix(depth)) (its keys: \(Self.list(values.keys)))")
+                    throw JarvisError(
+                        .notFound, "no key '\(token)' at \(prefix(depth)) (its keys: \(Self.list(values.keys)))")
                 }
                 current = next
             case .array(let values):
@@ -86,7 +88,9 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
             default:
                 throw notAContainer(parent, depth: tokens.count - 1)
             }
-        } whole: { _ throws(JarvisError) in newValue }
+        } whole: { _ throws(JarvisError) in
+            newValue
+        }
     }
 
     /// `root` without the value this pointer points at; every other part unchanged.
@@ -140,7 +144,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         switch value {
         case .dictionary(var values):
             guard let child = values[token] else {
-                throw JarvisError(.notFound, "no key '\(token)' at \(prefix(depth)) (its keys: \(Self.list(values.keys)))")
+                throw JarvisError(
+                    .notFound, "no key '\(token)' at \(prefix(depth)) (its keys: \(Self.list(values.keys)))")
             }
             values[token] = try edit(child, depth: depth + 1, change: change, whole: whole)
             return .dictionary(values)
@@ -162,19 +167,23 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     private func notAContainer(_ value: PreferenceValue, depth: Int) -> JarvisError {
         JarvisError(
             .typeMismatch,
-            "\(prefix(depth)) is a \(value.type), not an array or a dictionary, so '\(tokens[depth])' cannot be looked up inside it")
+            "\(prefix(depth)) is a \(value.type), not an array or a dictionary, so '\(tokens[depth])' cannot be looked up inside it"
+        )
     }
 
-    private static func index(_ token: String, count: Int, at place: String, appending: Bool) throws(JarvisError) -> Int {
+    private static func index(_ token: String, count: Int, at place: String, appending: Bool) throws(JarvisError) -> Int
+    {
         if token == "-" {
             guard appending else {
-                throw JarvisError(.notFound, "'-' at \(place) names the element after the last; it can only be set (to append)")
+                throw JarvisError(
+                    .notFound, "'-' at \(place) names the element after the last; it can only be set (to append)")
             }
             return count
         }
         // RFC 6901: digits only, no sign, no leading zero.
         guard let index = Int(token), index >= 0, token.allSatisfy(\.isASCII), token == String(index) else {
-            throw JarvisError(.typeMismatch, "'\(token)' is not an array index at \(place) (use 0, 1, … or '-' to append)")
+            throw JarvisError(
+                .typeMismatch, "'\(token)' is not an array index at \(place) (use 0, 1, … or '-' to append)")
         }
         let limit = appending ? count : count - 1
         guard index <= limit else {
@@ -182,7 +191,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
                 .notFound,
                 count == 0
                     ? "index \(index) at \(place) is past the end: the array is empty"
-                    : "index \(index) at \(place) is past the end: the array has \(count) element\(count == 1 ? "" : "s")")
+                    : "index \(index) at \(place) is past the end: the array has \(count) element\(count == 1 ? "" : "s")"
+            )
         }
         return index
     }
@@ -200,7 +210,9 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
             case "0": result.append("~")
             case "1": result.append("/")
             default:
-                throw JarvisError(.invalidParams, "JSON Pointer '\(text)' has a '~' not followed by 0 or 1 (write ~0 for '~', ~1 for '/')")
+                throw JarvisError(
+                    .invalidParams,
+                    "JSON Pointer '\(text)' has a '~' not followed by 0 or 1 (write ~0 for '~', ~1 for '/')")
             }
         }
         return result

@@ -79,11 +79,13 @@ extension PreferenceValue {
             }
             self = .real(double)
         case (.string, .number(let number)):
-            throw JarvisError(.typeMismatch, "a string value must be a JSON string; got the number \(number) (quote it)")
+            throw JarvisError(
+                .typeMismatch, "a string value must be a JSON string; got the number \(number) (quote it)")
         default:
             let value = try Self.decode(json, path: "")
             guard value.type == type else {
-                throw JarvisError(.typeMismatch, "expected a value of type \(type), got \(value.type) \(value.preview(limit: 40))")
+                throw JarvisError(
+                    .typeMismatch, "expected a value of type \(type), got \(value.type) \(value.preview(limit: 40))")
             }
             self = value
         }
@@ -93,7 +95,9 @@ extension PreferenceValue {
         let place = path.isEmpty ? "" : " at \(path)"
         switch json {
         case .null:
-            throw JarvisError(.typeMismatch, "null\(place) is not a storable value (property lists have no null); delete the key instead")
+            throw JarvisError(
+                .typeMismatch,
+                "null\(place) is not a storable value (property lists have no null); delete the key instead")
         case .bool(let flag):
             return .boolean(flag)
         case .string(let text):
@@ -124,7 +128,9 @@ extension PreferenceValue {
             values.reserveCapacity(object.count)
             for (key, element) in object {
                 if key.hasPrefix("$") {
-                    throw JarvisError(.typeMismatch, "key '\(key)'\(place) starts with '$'; wrap the dictionary as {\"$dictionary\": {…}}")
+                    throw JarvisError(
+                        .typeMismatch,
+                        "key '\(key)'\(place) starts with '$'; wrap the dictionary as {\"$dictionary\": {…}}")
                 }
                 values[key] = try decode(element, path: path + "/" + key)
             }
@@ -132,14 +138,17 @@ extension PreferenceValue {
         }
     }
 
-    private static func decodeWrapper(_ object: JSONObject, place: String, path: String) throws(JarvisError) -> PreferenceValue {
+    private static func decodeWrapper(_ object: JSONObject, place: String, path: String) throws(JarvisError)
+        -> PreferenceValue
+    {
         let keys = Set(object.keys)
         if keys == ["$date"] || keys == ["$date", "$reference"] {
             if let reference = object["$reference"]?.doubleValue {
                 return .date(Date(timeIntervalSinceReferenceDate: reference))
             }
             guard let text = object["$date"]?.stringValue, let date = DateText.parse(text) else {
-                throw JarvisError(.typeMismatch, "$date\(place) must be an ISO 8601 string such as 2024-01-15T10:00:00Z")
+                throw JarvisError(
+                    .typeMismatch, "$date\(place) must be an ISO 8601 string such as 2024-01-15T10:00:00Z")
             }
             return .date(date)
         }
@@ -158,7 +167,8 @@ extension PreferenceValue {
             case .string("-Infinity")?: return .real(-.infinity)
             default: break
             }
-            throw JarvisError(.typeMismatch, "$real\(place) must be a number or one of \"NaN\", \"Infinity\", \"-Infinity\"")
+            throw JarvisError(
+                .typeMismatch, "$real\(place) must be a number or one of \"NaN\", \"Infinity\", \"-Infinity\"")
         }
         if keys == ["$dictionary"], case .object(let inner)? = object["$dictionary"] {
             var values: [String: PreferenceValue] = [:]
@@ -169,6 +179,7 @@ extension PreferenceValue {
         }
         throw JarvisError(
             .typeMismatch,
-            "object\(place) with keys \(object.keys.sorted()) is not a value: '$' objects must be one of $date, $data, $real, $dictionary")
+            "object\(place) with keys \(object.keys.sorted()) is not a value: '$' objects must be one of $date, $data, $real, $dictionary"
+        )
     }
 }

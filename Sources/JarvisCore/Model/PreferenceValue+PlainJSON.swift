@@ -18,9 +18,11 @@ extension PreferenceValue {
             }
             return .number(literal)
         case .date:
-            throw JarvisError(.typeMismatch, "\(place) is a date, which plain JSON cannot hold; send it as a string or a number")
+            throw JarvisError(
+                .typeMismatch, "\(place) is a date, which plain JSON cannot hold; send it as a string or a number")
         case .data:
-            throw JarvisError(.typeMismatch, "\(place) is data, which plain JSON cannot hold; send it as a base64 string")
+            throw JarvisError(
+                .typeMismatch, "\(place) is data, which plain JSON cannot hold; send it as a base64 string")
         case .array(let values):
             var elements: [JSONValue] = []
             elements.reserveCapacity(values.count)

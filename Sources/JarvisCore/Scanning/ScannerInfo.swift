@@ -10,7 +10,8 @@ public struct ScannerInfo: Sendable, Hashable {
     public var unavailableReason: String?
 
     /// Describes a scanner.
-    public init(displayName: String, isSecret: Bool = false, isWritable: Bool = true, unavailableReason: String? = nil) {
+    public init(displayName: String, isSecret: Bool = false, isWritable: Bool = true, unavailableReason: String? = nil)
+    {
         self.displayName = displayName
         self.isSecret = isSecret
         self.isWritable = isWritable

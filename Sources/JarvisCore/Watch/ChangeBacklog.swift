@@ -18,7 +18,9 @@ package struct ChangeBacklog: Sendable {
     }
 
     /// Stamps the changes with the next sequence number and keeps the event.
-    package mutating func append(scanner: String, container: ContainerInfo, changes: [RawChange], time: Date) -> ChangeEvent {
+    package mutating func append(scanner: String, container: ContainerInfo, changes: [RawChange], time: Date)
+        -> ChangeEvent
+    {
         latest += 1
         let event = ChangeEvent(sequence: latest, time: time, scanner: scanner, container: container, changes: changes)
         if events.count < capacity {

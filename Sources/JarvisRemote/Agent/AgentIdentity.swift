@@ -14,19 +14,19 @@ package struct AgentIdentity: Sendable, Hashable {
 
     package static var currentPlatform: String {
         #if os(macOS)
-        "macOS"
+            "macOS"
         #elseif os(iOS)
-        "iOS"
+            "iOS"
         #elseif os(tvOS)
-        "tvOS"
+            "tvOS"
         #elseif os(watchOS)
-        "watchOS"
+            "watchOS"
         #elseif os(visionOS)
-        "visionOS"
+            "visionOS"
         #elseif os(Linux)
-        "Linux"
+            "Linux"
         #else
-        "unknown"
+            "unknown"
         #endif
     }
 }

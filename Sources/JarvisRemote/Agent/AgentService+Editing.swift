@@ -18,7 +18,8 @@ extension AgentService {
 
     func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(
-            raw, method: "set", allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
+            raw, method: "set",
+            allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
         let address = try address(params)
         guard let rawValue = params.value("value") else {
             throw RPCError.invalidParams("set needs the param 'value'")
@@ -42,7 +43,8 @@ extension AgentService {
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(
-            raw, method: "delete", allowed: ["scanner", "container", "key", "pointer", "match", "dryRun", "expectedRevision"])
+            raw, method: "delete",
+            allowed: ["scanner", "container", "key", "pointer", "match", "dryRun", "expectedRevision"])
         if let match = try params.optionalString("match") {
             return try deleteMatching(GlobPattern(match), params: params, session: session)
         }
@@ -81,9 +83,11 @@ extension AgentService {
         return .object(object)
     }
 
-    private func deleteMatching(_ pattern: GlobPattern, params: Params, session: AgentSessionState) throws -> JSONValue {
+    private func deleteMatching(_ pattern: GlobPattern, params: Params, session: AgentSessionState) throws -> JSONValue
+    {
         for refused in ["key", "pointer", "expectedRevision"] where params.value(refused) != nil {
-            throw RPCError.invalidParams("delete takes either 'key' or 'match', and '\(refused)' does not go with 'match'")
+            throw RPCError.invalidParams(
+                "delete takes either 'key' or 'match', and '\(refused)' does not go with 'match'")
         }
         let container = try params.string("container")
         let scanner = try params.optionalString("scanner") ?? (try owner(of: container))
@@ -105,7 +109,9 @@ extension AgentService {
     }
 
     private func owner(of container: String) throws -> String {
-        try address(Params(["container": .string(container), "key": ""], method: "delete", allowed: ["container", "key"])).scanner
+        try address(
+            Params(["container": .string(container), "key": ""], method: "delete", allowed: ["container", "key"])
+        ).scanner
     }
 
     private func pointer(_ params: Params) throws -> JSONPointer? {

@@ -22,7 +22,8 @@ extension AgentService {
         var start = 0
         if let cursor {
             guard let rank = order[cursor.scanner] else {
-                throw RPCError.invalidParams("the cursor names scanner '\(cursor.scanner)', which is gone; list again without a cursor")
+                throw RPCError.invalidParams(
+                    "the cursor names scanner '\(cursor.scanner)', which is gone; list again without a cursor")
             }
             let after = (rank, cursor.container, cursor.key)
             start =

@@ -21,7 +21,8 @@ extension AgentService {
         }
         guard session.watch.count < WatchSession.maxSubscriptions else {
             throw JarvisError(
-                .tooLarge, "this connection already has \(WatchSession.maxSubscriptions) subscriptions; unwatch one first")
+                .tooLarge,
+                "this connection already has \(WatchSession.maxSubscriptions) subscriptions; unwatch one first")
         }
         let subscribed = engine.subscribe(filter, since: since, sink: sink)
         session.watch.added(subscribed.id, on: engine)

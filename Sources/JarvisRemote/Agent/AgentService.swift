@@ -96,7 +96,8 @@ package final class AgentService: Sendable {
             }
             if major != ProtocolVersion.major(of: ProtocolVersion.current) {
                 throw RPCError.invalidRequest(
-                    "this agent speaks protocol \(ProtocolVersion.current) and the client \(version); use a jarvis of the same major version")
+                    "this agent speaks protocol \(ProtocolVersion.current) and the client \(version); use a jarvis of the same major version"
+                )
             }
         }
         try authenticate(session, token: try params.optionalString("token"))
@@ -152,7 +153,8 @@ package final class AgentService: Sendable {
             throw JarvisError(.notFound, "no container '\(container)' in any scanner; name the scanner to create one")
         default:
             throw RPCError.invalidParams(
-                "container '\(container)' exists in scanners \(owners.sorted().joined(separator: ", ")); add \"scanner\"")
+                "container '\(container)' exists in scanners \(owners.sorted().joined(separator: ", ")); add \"scanner\""
+            )
         }
     }
 }

@@ -118,7 +118,8 @@ public final class JarvisAgent: Sendable {
         let refusal = RPCResponse.failure(
             id: .null,
             error: RPCError(
-                code: -32006, message: "the agent serves at most \(options.maxConnections) clients at once; try again later",
+                code: -32006,
+                message: "the agent serves at most \(options.maxConnections) clients at once; try again later",
                 name: JarvisError.Code.tooLarge.rawValue))
         server = LineServer(
             endpoints: [.unix(path: socketPath)], limits: limits, refusalLine: refusal,
@@ -142,7 +143,9 @@ public final class JarvisAgent: Sendable {
         token = tcp?.token.text
         service.tcpEndpoint.withLock { $0 = tcp?.endpoint }
         record = AgentRecord(
-            pid: identity.pid, name: identity.name, socket: socketPath, started: DateText.format(Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
+            pid: identity.pid, name: identity.name, socket: socketPath,
+            started: DateText.format(
+                Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
             platform: identity.platform, tcp: tcp?.endpoint.description, token: tcp?.token.text)
         do {
             try AgentDirectory.publish(record, at: recordURL)
@@ -172,7 +175,8 @@ public final class JarvisAgent: Sendable {
     ) throws(JarvisError) -> (server: LineServer, endpoint: Endpoint, token: AgentToken)? {
         guard let endpoint else { return nil }
         guard case .tcp = endpoint else {
-            throw JarvisError(.invalidParams, "Options.tcp must be a TCP endpoint such as tcp://127.0.0.1:7777, not \(endpoint)")
+            throw JarvisError(
+                .invalidParams, "Options.tcp must be a TCP endpoint such as tcp://127.0.0.1:7777, not \(endpoint)")
         }
         let token = AgentToken.random()
         let server = LineServer(

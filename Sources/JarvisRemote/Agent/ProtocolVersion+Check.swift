@@ -10,7 +10,8 @@ extension ProtocolVersion {
         guard let theirs = major(of: version), theirs == major(of: current) else {
             throw JarvisError(
                 .unavailable,
-                "the agent speaks protocol \(version) and this client \(current); use a jarvis of the same major version as the agent")
+                "the agent speaks protocol \(version) and this client \(current); use a jarvis of the same major version as the agent"
+            )
         }
     }
 }

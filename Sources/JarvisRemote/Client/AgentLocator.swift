@@ -27,7 +27,9 @@ public enum AgentLocator {
             case 0:
                 throw JarvisError(.notFound, "no running agent named or numbered '\(chosen)'.\n" + describe(running))
             default:
-                throw JarvisError(.notFound, "several agents are named '\(chosen)'; choose one by pid with --agent.\n" + describe(matches))
+                throw JarvisError(
+                    .notFound,
+                    "several agents are named '\(chosen)'; choose one by pid with --agent.\n" + describe(matches))
             }
         }
         let running = AgentDirectory.running(environment: environment)
@@ -37,9 +39,11 @@ public enum AgentLocator {
             let folder = RuntimeDirectory.current(environment: environment).url.path
             throw JarvisError(
                 .notFound,
-                "no running agent found in \(folder); start one (`jarvis-agent --demo`, or a host that embeds JarvisAgent) or pass --agent")
+                "no running agent found in \(folder); start one (`jarvis-agent --demo`, or a host that embeds JarvisAgent) or pass --agent"
+            )
         default:
-            throw JarvisError(.notFound, "several agents are running; choose one with --agent NAME|PID.\n" + describe(running))
+            throw JarvisError(
+                .notFound, "several agents are running; choose one with --agent NAME|PID.\n" + describe(running))
         }
     }
 
@@ -66,7 +70,8 @@ extension Endpoint {
     /// Whether both are TCP endpoints on the same port, one on a wildcard or loopback address
     /// and the other on loopback: the same local agent reached by another spelling.
     fileprivate func isLoopbackAlias(of other: Endpoint) -> Bool {
-        guard case .tcp(let host, let port) = self, case .tcp(let otherHost, let otherPort) = other, port == otherPort else {
+        guard case .tcp(let host, let port) = self, case .tcp(let otherHost, let otherPort) = other, port == otherPort
+        else {
             return false
         }
         let local: Set<String> = ["127.0.0.1", "localhost", "::1", "0.0.0.0", "::"]

@@ -137,7 +137,9 @@ public final class JarvisClient: Sendable {
 
 extension JarvisClient {
     /// Every visible item matching the filters (patterns are globs), fetched page by page.
-    public func list(scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false) throws(JarvisError) -> (items: [PreferenceItem], problems: [JSONValue]) {
+    public func list(scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false)
+        throws(JarvisError) -> (items: [PreferenceItem], problems: [JSONValue])
+    {
         var params = JSONObject()
         if let scanner { params["scanner"] = .string(scanner) }
         if let container { params["container"] = .string(container) }
@@ -176,7 +178,9 @@ extension JarvisClient {
 
     /// Stores a value; with `expectedRevision`, only if nobody changed it since.
     @discardableResult
-    public func set(_ address: PreferenceAddress, to value: PreferenceValue, expectedRevision: Revision? = nil) throws(JarvisError) -> PreferenceItem {
+    public func set(_ address: PreferenceAddress, to value: PreferenceValue, expectedRevision: Revision? = nil)
+        throws(JarvisError) -> PreferenceItem
+    {
         var params = Self.params(address)
         params["type"] = .string(value.type.rawValue)
         params["value"] = value.json
@@ -186,7 +190,9 @@ extension JarvisClient {
 
     /// Removes a stored value; returns it as it was.
     @discardableResult
-    public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError) -> PreferenceItem {
+    public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError)
+        -> PreferenceItem
+    {
         var params = Self.params(address)
         if let expectedRevision { params["expectedRevision"] = .string(expectedRevision.text) }
         return try WireItem.decode(try call("delete", params)["item"] ?? .null)

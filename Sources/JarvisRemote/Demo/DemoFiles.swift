@@ -6,18 +6,18 @@ package enum DemoFiles {
     /// Relative path → file text: one pretty file with nested values, one compact one in a subfolder.
     package static let files: [String: String] = [
         "app.json": """
-            {
-              "name": "Demo",
-              "server": {
-                "host": "localhost",
-                "port": 8080,
-                "timeouts": {"read": 2.5, "write": 5.0}
-              },
-              "features": ["search", "export"],
-              "debug": false
-            }
+        {
+          "name": "Demo",
+          "server": {
+            "host": "localhost",
+            "port": 8080,
+            "timeouts": {"read": 2.5, "write": 5.0}
+          },
+          "features": ["search", "export"],
+          "debug": false
+        }
 
-            """,
+        """,
         "env/prod.json": #"{"server":{"host":"api.example.com","port":443},"replicas":3,"log_level":"warn"}"# + "\n",
     ]
 
@@ -25,7 +25,8 @@ package enum DemoFiles {
     package static func write(into folder: URL) throws {
         for (path, text) in files {
             let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
     }

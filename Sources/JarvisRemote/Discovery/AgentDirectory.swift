@@ -32,7 +32,8 @@ public enum AgentDirectory {
             atPath: temporary.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
         guard created, rename(temporary.path, url.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
-            throw JarvisError(.storage, "cannot write the discovery file \(url.path); check that the runtime folder is writable")
+            throw JarvisError(
+                .storage, "cannot write the discovery file \(url.path); check that the runtime folder is writable")
         }
     }
 }

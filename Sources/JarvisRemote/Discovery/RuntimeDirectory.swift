@@ -12,12 +12,14 @@ package struct RuntimeDirectory: Sendable, Hashable {
     }
 
     /// The folder for this user and environment.
-    package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> RuntimeDirectory {
+    package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> RuntimeDirectory
+    {
         if let explicit = environment["JARVIS_RUNTIME_DIR"], !explicit.isEmpty {
             return RuntimeDirectory(url: URL(fileURLWithPath: explicit, isDirectory: true))
         }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return RuntimeDirectory(url: URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("jarvis"))
+            return RuntimeDirectory(
+                url: URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("jarvis"))
         }
         let temporary = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
         return RuntimeDirectory(url: temporary.appendingPathComponent("jarvis-\(ProcessProbe.userID)"))
@@ -32,7 +34,9 @@ package struct RuntimeDirectory: Sendable, Hashable {
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
         } catch {
             throw JarvisError(
-                .storage, "cannot create the runtime folder \(url.path): \(error.localizedDescription); set JARVIS_RUNTIME_DIR to a writable folder")
+                .storage,
+                "cannot create the runtime folder \(url.path): \(error.localizedDescription); set JARVIS_RUNTIME_DIR to a writable folder"
+            )
         }
     }
 

@@ -30,7 +30,8 @@ extension JarvisClient {
             }
         }
         let wanted = Set(snapshot.items.map(\.address))
-        return SnapshotImport.Plan(diff: SnapshotDiff(from: live.filter { wanted.contains($0.address) }, to: snapshot.items))
+        return SnapshotImport.Plan(
+            diff: SnapshotDiff(from: live.filter { wanted.contains($0.address) }, to: snapshot.items))
     }
 
     /// Applies a plan item by item, each write sending the revision the plan saw.
@@ -52,7 +53,11 @@ extension JarvisClient {
             do {
                 let written = try set(step.item.address, to: value, expectedRevision: step.before?.revision)
                 done.append((step.before, written))
-                if step.before == nil { report.added.append(written.address) } else { report.changed.append(written.address) }
+                if step.before == nil {
+                    report.added.append(written.address)
+                } else {
+                    report.changed.append(written.address)
+                }
             } catch {
                 report.refused.append(.init(address: step.item.address, error: error))
                 if atomic {
@@ -65,7 +70,9 @@ extension JarvisClient {
         return report
     }
 
-    private func rollBack(_ done: [(before: PreferenceItem?, after: PreferenceItem)], into report: inout SnapshotImport.Report) {
+    private func rollBack(
+        _ done: [(before: PreferenceItem?, after: PreferenceItem)], into report: inout SnapshotImport.Report
+    ) {
         report.rolledBack = true
         for step in done.reversed() {
             let address = step.after.address

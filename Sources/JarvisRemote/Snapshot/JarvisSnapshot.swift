@@ -59,13 +59,18 @@ public struct JarvisSnapshot: Sendable, Hashable {
             throw JarvisError(.invalidParams, "\(source) is not JSON: \(error.description)")
         }
         guard json["format"]?.stringValue == Self.format else {
-            throw JarvisError(.invalidParams, "\(source) is not a Jarvis snapshot (its \"format\" is not \"\(Self.format)\"); make one with `jarvis export`")
+            throw JarvisError(
+                .invalidParams,
+                "\(source) is not a Jarvis snapshot (its \"format\" is not \"\(Self.format)\"); make one with `jarvis export`"
+            )
         }
         guard let version = json["version"]?.int64Value, version >= 1 else {
             throw JarvisError(.invalidParams, "\(source) has no valid \"version\"")
         }
         guard version <= Self.version else {
-            throw JarvisError(.invalidParams, "\(source) is snapshot version \(version); this jarvis reads up to \(Self.version), so update jarvis")
+            throw JarvisError(
+                .invalidParams,
+                "\(source) is snapshot version \(version); this jarvis reads up to \(Self.version), so update jarvis")
         }
         var items: [PreferenceItem] = []
         for (index, raw) in (json["items"]?.arrayValue ?? []).enumerated() {
@@ -74,7 +79,8 @@ public struct JarvisSnapshot: Sendable, Hashable {
             }
             do throws(JarvisError) {
                 // A hand-written item may leave the revision out; it follows from the value.
-                if object["revision"] == nil, let type = object["type"]?.stringValue.flatMap(PreferenceType.init(rawValue:)),
+                if object["revision"] == nil,
+                    let type = object["type"]?.stringValue.flatMap(PreferenceType.init(rawValue:)),
                     let value = object["value"]
                 {
                     object["revision"] = .string(Revision(of: try PreferenceValue(json: value, as: type)).text)

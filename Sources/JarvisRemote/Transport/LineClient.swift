@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import JarvisCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A blocking line client for the CLI and tests: send a line, wait for lines back.
 ///
@@ -103,7 +104,8 @@ package final class LineClient: Sendable {
                 throw SocketError(operation: "receive", errno: EMSGSIZE, detail: error.description)
             }
             guard try socket.wait(for: Int16(POLLIN), until: deadline) else {
-                throw SocketError(operation: "receive", errno: ETIMEDOUT, detail: "no reply in time; is the agent busy?")
+                throw SocketError(
+                    operation: "receive", errno: ETIMEDOUT, detail: "no reply in time; is the agent busy?")
             }
             let outcome = reader.chunk.withUnsafeMutableBytes { raw in
                 Result { () throws(SocketError) in try socket.read(into: raw) }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Socket {
@@ -23,17 +23,20 @@ extension Socket {
             if result != 0 {
                 let code = Socket.errno
                 guard code == EINPROGRESS || code == EINTR else {
-                    throw SocketError(operation: "connect", target: endpoint.target, errno: code,
-                                      detail: connectHint(code, endpoint))
+                    throw SocketError(
+                        operation: "connect", target: endpoint.target, errno: code,
+                        detail: connectHint(code, endpoint))
                 }
                 guard try socket.wait(for: Int16(POLLOUT), until: deadline) else {
-                    throw SocketError(operation: "connect", target: endpoint.target, errno: ETIMEDOUT,
-                                      detail: "no answer in time; is the agent busy or stopped?")
+                    throw SocketError(
+                        operation: "connect", target: endpoint.target, errno: ETIMEDOUT,
+                        detail: "no answer in time; is the agent busy or stopped?")
                 }
                 let pending = getsockopt(fd, SOL_SOCKET, SO_ERROR) ?? Socket.errno
                 guard pending == 0 else {
-                    throw SocketError(operation: "connect", target: endpoint.target, errno: pending,
-                                      detail: connectHint(pending, endpoint))
+                    throw SocketError(
+                        operation: "connect", target: endpoint.target, errno: pending,
+                        detail: connectHint(pending, endpoint))
                 }
             }
             try socket.setNonBlocking(false)

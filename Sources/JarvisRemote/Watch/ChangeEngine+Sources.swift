@@ -93,7 +93,8 @@ extension ChangeEngine {
             for timer in activation.timers { timer.cancel() }
             for (signal, token) in activation.signals { signal.stopObserving(token) }
             let stillUsed = Set(state.active.values.flatMap(\.folders.keys))
-            for folder in activation.folders.keys where !stillUsed.contains(folder) && state.watchedFolders.contains(folder) {
+            for folder in activation.folders.keys
+            where !stillUsed.contains(folder) && state.watchedFolders.contains(folder) {
                 state.watcher?.unwatch(folder: folder)
                 state.watchedFolders.remove(folder)
             }
@@ -202,7 +203,9 @@ extension ChangeEngine {
         for name in names.sorted() {
             var new: ContainerSnapshot?
             if let info = infos[name] {
-                guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else { continue }
+                guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else {
+                    continue
+                }
                 new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key) })
             }
             state.withLock { state in

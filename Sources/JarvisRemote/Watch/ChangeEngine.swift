@@ -26,7 +26,9 @@ package final class ChangeEngine: Sendable {
         package var key: GlobPattern?
         package var reveal: Bool
 
-        package init(scanner: String? = nil, container: GlobPattern? = nil, key: GlobPattern? = nil, reveal: Bool = false) {
+        package init(
+            scanner: String? = nil, container: GlobPattern? = nil, key: GlobPattern? = nil, reveal: Bool = false
+        ) {
             self.scanner = scanner
             self.container = container
             self.key = key
@@ -164,12 +166,16 @@ package final class ChangeEngine: Sendable {
                 "container": .string(event.container.name), "key": .string(change.key),
             ]
             if let new = change.new {
-                guard let item = hub.watchedItem(new, scanner: event.scanner, container: event.container, reveal: filter.reveal)
+                guard
+                    let item = hub.watchedItem(
+                        new, scanner: event.scanner, container: event.container, reveal: filter.reveal)
                 else { continue }
                 object["item"] = WireItem.encode(item)
             }
             if let old = change.old {
-                guard let item = hub.watchedItem(old, scanner: event.scanner, container: event.container, reveal: filter.reveal)
+                guard
+                    let item = hub.watchedItem(
+                        old, scanner: event.scanner, container: event.container, reveal: filter.reveal)
                 else { continue }
                 object["old"] = WireItem.encode(item)
             }

@@ -45,7 +45,9 @@ package struct Params {
         case nil, .null?: return nil
         case .number(let number)?:
             guard let value = number.int64Value, range.contains(Int(value)) else {
-                throw .invalidParams("param '\(name)' of \(method) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+                throw .invalidParams(
+                    "param '\(name)' of \(method) must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+                )
             }
             return Int(value)
         default: throw .invalidParams("param '\(name)' of \(method) must be a number")
@@ -60,7 +62,8 @@ package struct Params {
         guard let text = try optionalString(name) else { return nil }
         guard let type = PreferenceType(rawValue: text) else {
             throw .invalidParams(
-                "param '\(name)' of \(method) must be one of \(PreferenceType.allCases.map(\.rawValue).joined(separator: ", "))")
+                "param '\(name)' of \(method) must be one of \(PreferenceType.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         return type
     }

@@ -18,13 +18,16 @@ package struct RPCError: Error, Sendable, Hashable {
         self.name = name
     }
 
-    package static func parse(_ message: String) -> RPCError { RPCError(code: -32700, message: message, name: "parseError") }
+    package static func parse(_ message: String) -> RPCError {
+        RPCError(code: -32700, message: message, name: "parseError")
+    }
     package static func invalidRequest(_ message: String) -> RPCError {
         RPCError(code: -32600, message: message, name: "invalidRequest")
     }
     package static func methodNotFound(_ method: String) -> RPCError {
         RPCError(
-            code: -32601, message: "unknown method '\(method)'; the methods are \(AgentMethod.names.joined(separator: ", "))",
+            code: -32601,
+            message: "unknown method '\(method)'; the methods are \(AgentMethod.names.joined(separator: ", "))",
             name: "methodNotFound")
     }
     package static func invalidParams(_ message: String) -> RPCError {
@@ -55,6 +58,8 @@ package struct RPCError: Error, Sendable, Hashable {
 
     /// `{"code":…,"message":…,"data":{"code":…}}`
     package var json: JSONValue {
-        .object(["code": .number(JSONNumber(code)), "message": .string(message), "data": .object(["code": .string(name)])])
+        .object([
+            "code": .number(JSONNumber(code)), "message": .string(message), "data": .object(["code": .string(name)]),
+        ])
     }
 }

@@ -32,7 +32,9 @@ package struct RPCRequest: Sendable, Hashable {
     package static func decode(_ json: JSONValue) throws(RPCFailure) -> RPCRequest {
         guard case .object(let object) = json else {
             if case .array = json {
-                throw RPCFailure(id: .null, error: .invalidRequest("batch requests are not supported: send one request object per line"))
+                throw RPCFailure(
+                    id: .null,
+                    error: .invalidRequest("batch requests are not supported: send one request object per line"))
             }
             throw RPCFailure(id: .null, error: .invalidRequest("a request must be a JSON object"))
         }

@@ -42,7 +42,8 @@ package enum RPCResponse {
         if let error = object["error"]?.objectValue {
             let code = error["code"]?.int64Value.map(Int.init) ?? -32603
             let name = error["data"]?["code"]?.stringValue ?? "error"
-            return .error(id: id, RPCError(code: code, message: error["message"]?.stringValue ?? "unknown error", name: name))
+            return .error(
+                id: id, RPCError(code: code, message: error["message"]?.stringValue ?? "unknown error", name: name))
         }
         guard let result = object["result"] else {
             throw JarvisError(.storage, "the agent sent a response with neither result nor error")

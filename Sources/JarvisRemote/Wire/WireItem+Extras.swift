@@ -27,7 +27,8 @@ extension WireItem {
             for element in raw { values.append(try PreferenceValue(json: element, as: item.type)) }
             note.allowedValues = values
         }
-        if let low = object["range"]?["min"]?.doubleValue, let high = object["range"]?["max"]?.doubleValue, low <= high {
+        if let low = object["range"]?["min"]?.doubleValue, let high = object["range"]?["max"]?.doubleValue, low <= high
+        {
             note.range = low...high
         }
         item.catalog = note

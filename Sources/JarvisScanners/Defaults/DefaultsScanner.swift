@@ -48,7 +48,8 @@ public struct DefaultsScanner: PreferenceScanner {
         case .delete:
             try store.setObject(nil, forKey: request.key, in: request.container)
         case .set(let value):
-            let current = request.encoding == .propertyList
+            let current =
+                request.encoding == .propertyList
                 ? try store.storedObject(forKey: request.key, in: request.container) : nil
             let object = try DefaultsEntries.object(
                 for: value, encoding: request.encoding, current: current, key: request.key)

@@ -53,7 +53,8 @@ enum DefaultsSuite {
     /// - Throws: ``JarvisError`` `.invalidParams`.
     static func validate(_ name: String) throws(JarvisError) {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
-            throw JarvisError(.invalidParams, "'\(name)' is not a valid suite name; use a name like com.example.app without '/'")
+            throw JarvisError(
+                .invalidParams, "'\(name)' is not a valid suite name; use a name like com.example.app without '/'")
         }
     }
 }
@@ -62,7 +63,9 @@ enum DefaultsSuite {
 enum DefaultsEntries {
     /// Entries for stored and registered objects, limited to `keys` when given.
     /// - Throws: ``JarvisError`` `.typeMismatch` when a stored object is not a property-list type.
-    static func entries(stored: [String: Any], registered: [String: Any], keys: [String]?) throws(JarvisError) -> [ScannedEntry] {
+    static func entries(stored: [String: Any], registered: [String: Any], keys: [String]?) throws(JarvisError)
+        -> [ScannedEntry]
+    {
         var result: [ScannedEntry] = []
         let wanted = keys.map(Set.init)
         for (key, object) in stored where wanted?.contains(key) ?? true {
@@ -86,7 +89,9 @@ enum DefaultsEntries {
 
     /// The object to store for a requested value, encoded back into data when it was read
     /// from JSON or property-list data. Data sent as data replaces the bytes as they are.
-    static func object(for value: PreferenceValue, encoding: ValueEncoding?, current: Any?, key: String) throws(JarvisError) -> Any {
+    static func object(for value: PreferenceValue, encoding: ValueEncoding?, current: Any?, key: String)
+        throws(JarvisError) -> Any
+    {
         if let encoding, value.type != .data {
             return try EncodedData.encode(value, as: encoding, current: current, key: key)
         }

@@ -36,7 +36,8 @@ enum EncodedData {
         default:
             throw JarvisError(
                 .typeMismatch,
-                "'\(key)' holds \(encoding == .json ? "JSON" : "property-list") data for an array or dictionary; send one of those, or data to replace the bytes")
+                "'\(key)' holds \(encoding == .json ? "JSON" : "property-list") data for an array or dictionary; send one of those, or data to replace the bytes"
+            )
         }
         switch encoding {
         case .json:
@@ -47,7 +48,8 @@ enum EncodedData {
                 return try PropertyListSerialization.data(
                     fromPropertyList: PropertyListValue.encode(value), format: format, options: 0)
             } catch {
-                throw JarvisError(.typeMismatch, "'\(key)' cannot be encoded as a property list: \(error.localizedDescription)")
+                throw JarvisError(
+                    .typeMismatch, "'\(key)' cannot be encoded as a property list: \(error.localizedDescription)")
             }
         }
     }

@@ -56,6 +56,8 @@ final class FolderSetStore: DefaultsStore {
         guard let first = stores.first else {
             throw JarvisError(.unavailable, "no defaults folder is configured")
         }
-        return stores.first { FileManager.default.fileExists(atPath: $0.folder.appendingPathComponent("\(suite).plist").path) } ?? first
+        return stores.first {
+            FileManager.default.fileExists(atPath: $0.folder.appendingPathComponent("\(suite).plist").path)
+        } ?? first
     }
 }

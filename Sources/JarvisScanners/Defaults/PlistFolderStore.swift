@@ -42,7 +42,9 @@ final class PlistFolderStore: DefaultsStore {
         do {
             files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         } catch {
-            throw JarvisError(.unavailable, "cannot list the defaults folder '\(folder.lastPathComponent)': \(error.localizedDescription)")
+            throw JarvisError(
+                .unavailable,
+                "cannot list the defaults folder '\(folder.lastPathComponent)': \(error.localizedDescription)")
         }
         return files.filter { $0.hasSuffix(".plist") }.sorted().compactMap { file in
             let name = String(file.dropLast(".plist".count))
@@ -83,14 +85,18 @@ final class PlistFolderStore: DefaultsStore {
             return
         }
         guard format != .openStep else {
-            throw JarvisError(.readOnly, "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first")
+            throw JarvisError(
+                .readOnly,
+                "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first"
+            )
         }
         dictionary[key] = object
         let data: Data
         do {
             data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)
         } catch {
-            throw JarvisError(.typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
+            throw JarvisError(
+                .typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
         }
         try AtomicFile.replace(url.path, with: [UInt8](data))
     }
@@ -170,7 +176,8 @@ final class PlistFolderStore: DefaultsStore {
                     do throws(JarvisError) {
                         for position in range {
                             converted.append(
-                                try DefaultsEntries.entry(key: pairs[position].key, object: pairs[position].value, layer: .stored))
+                                try DefaultsEntries.entry(
+                                    key: pairs[position].key, object: pairs[position].value, layer: .stored))
                         }
                     } catch {
                         failures[chunk] = error
@@ -185,7 +192,9 @@ final class PlistFolderStore: DefaultsStore {
 
     /// Reads and parses a file afresh; nil when it does not exist.
     /// - Throws: ``JarvisError`` `.storage` when it cannot be read or is not a dictionary plist.
-    private func parse(_ url: URL) throws(JarvisError) -> (dictionary: [String: Any], format: PropertyListSerialization.PropertyListFormat)? {
+    private func parse(_ url: URL) throws(JarvisError) -> (
+        dictionary: [String: Any], format: PropertyListSerialization.PropertyListFormat
+    )? {
         let name = url.lastPathComponent
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let data: Data
@@ -199,11 +208,18 @@ final class PlistFolderStore: DefaultsStore {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-            throw JarvisError(.storage, "'\(name)' is not a valid property list (\(detail)); fix or remove the file, Jarvis will not overwrite it")
+            let detail =
+                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw JarvisError(
+                .storage,
+                "'\(name)' is not a valid property list (\(detail)); fix or remove the file, Jarvis will not overwrite it"
+            )
         }
         guard let dictionary = object as? [String: Any] else {
-            throw JarvisError(.storage, "'\(name)' holds a \(type(of: object)) at the top level, not a dictionary; Jarvis will not overwrite it")
+            throw JarvisError(
+                .storage,
+                "'\(name)' holds a \(type(of: object)) at the top level, not a dictionary; Jarvis will not overwrite it"
+            )
         }
         return (dictionary, format)
     }

@@ -11,15 +11,15 @@ enum PreferencesFolder {
     /// `HOME` and `XDG_*` when it loads, so a later `setenv` does not move where UserDefaults write.
     static func current() -> URL? {
         #if canImport(Darwin)
-        return FileManager.default.urls(for: .libraryDirectory, in: .userDomainMask).first?
-            .appendingPathComponent("Preferences", isDirectory: true)
+            return FileManager.default.urls(for: .libraryDirectory, in: .userDomainMask).first?
+                .appendingPathComponent("Preferences", isDirectory: true)
         #else
-        let environment = launchEnvironment()
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return URL(fileURLWithPath: config, isDirectory: true)
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
+            let environment = launchEnvironment()
+            if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+                return URL(fileURLWithPath: config, isDirectory: true)
+            }
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
         #endif
     }
 
@@ -30,19 +30,19 @@ enum PreferencesFolder {
     }
 
     #if !canImport(Darwin)
-    /// The environment as the process started, which is what CoreFoundation saw; falls back to
-    /// the current environment where `/proc` is not mounted.
-    private static func launchEnvironment() -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: "/proc/self/environ"), !data.isEmpty else {
-            return ProcessInfo.processInfo.environment
+        /// The environment as the process started, which is what CoreFoundation saw; falls back to
+        /// the current environment where `/proc` is not mounted.
+        private static func launchEnvironment() -> [String: String] {
+            guard let data = FileManager.default.contents(atPath: "/proc/self/environ"), !data.isEmpty else {
+                return ProcessInfo.processInfo.environment
+            }
+            var environment: [String: String] = [:]
+            for entry in data.split(separator: 0) {
+                let text = String(decoding: entry, as: UTF8.self)
+                guard let equals = text.firstIndex(of: "=") else { continue }
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            return environment
         }
-        var environment: [String: String] = [:]
-        for entry in data.split(separator: 0) {
-            let text = String(decoding: entry, as: UTF8.self)
-            guard let equals = text.firstIndex(of: "=") else { continue }
-            environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-        return environment
-    }
     #endif
 }

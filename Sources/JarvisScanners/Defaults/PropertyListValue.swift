@@ -2,7 +2,7 @@ import Foundation
 import JarvisCore
 
 #if canImport(Darwin)
-import CoreFoundation
+    import CoreFoundation
 #endif
 
 /// Converts between Foundation property-list objects (`Any`) and ``PreferenceValue``.
@@ -60,9 +60,12 @@ enum PropertyListValue {
             case .unsupported(let type):
                 return JarvisError(
                     .typeMismatch,
-                    "'\(path)' holds a \(type), which is not a property-list type (string, number, boolean, date, data, array, dictionary)")
+                    "'\(path)' holds a \(type), which is not a property-list type (string, number, boolean, date, data, array, dictionary)"
+                )
             case .nonStringKey(let key):
-                return JarvisError(.typeMismatch, "'\(path)' has a key that is not a string (\(key)); property lists allow only string keys")
+                return JarvisError(
+                    .typeMismatch,
+                    "'\(path)' has a key that is not a string (\(key)); property lists allow only string keys")
             }
         }
     }
@@ -152,18 +155,18 @@ enum PropertyListValue {
         // The first character of the encoding is enough, and reading it allocates nothing.
         let objCType = UInt8(bitPattern: number.objCType.pointee)
         #if canImport(Darwin)
-        if CFGetTypeID(number as CFTypeRef) == CFBooleanGetTypeID() {
-            return Decoded(value: .boolean(number.boolValue), isExact: true)
-        }
-        if CFNumberIsFloatType(number as CFNumber) {
-            return Decoded(value: .real(number.doubleValue), isExact: true)
-        }
+            if CFGetTypeID(number as CFTypeRef) == CFBooleanGetTypeID() {
+                return Decoded(value: .boolean(number.boolValue), isExact: true)
+            }
+            if CFNumberIsFloatType(number as CFNumber) {
+                return Decoded(value: .real(number.doubleValue), isExact: true)
+            }
         #else
-        switch objCType {
-        case UInt8(ascii: "c"), UInt8(ascii: "B"): return Decoded(value: .boolean(number.boolValue), isExact: true)
-        case UInt8(ascii: "f"), UInt8(ascii: "d"): return Decoded(value: .real(number.doubleValue), isExact: true)
-        default: break
-        }
+            switch objCType {
+            case UInt8(ascii: "c"), UInt8(ascii: "B"): return Decoded(value: .boolean(number.boolValue), isExact: true)
+            case UInt8(ascii: "f"), UInt8(ascii: "d"): return Decoded(value: .real(number.doubleValue), isExact: true)
+            default: break
+            }
         #endif
         if objCType == UInt8(ascii: "Q"), number.uint64Value > UInt64(Int64.max) {
             return Decoded(value: .real(number.doubleValue), isExact: false)

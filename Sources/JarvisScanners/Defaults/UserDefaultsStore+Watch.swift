@@ -12,9 +12,9 @@ extension UserDefaultsStore {
         var targets: [WatchTarget] = []
         if let folder = PreferencesFolder.current() { targets.append(.folder(folder.path)) }
         #if canImport(Darwin)
-        targets.append(.signal(Self.hostWrites))
+            targets.append(.signal(Self.hostWrites))
         #else
-        targets.append(.schedule(every: .milliseconds(50)))
+            targets.append(.schedule(every: .milliseconds(50)))
         #endif
         return targets
     }
@@ -25,14 +25,14 @@ extension UserDefaultsStore {
     }
 
     #if canImport(Darwin)
-    /// One signal for the process, fed by one observer installed on first use.
-    private static let hostWrites: ChangeSignal = {
-        let signal = ChangeSignal()
-        // The notification does not say which suite changed: every suite is compared.
-        _ = NotificationCenter.default.addObserver(
-            forName: UserDefaults.didChangeNotification, object: nil, queue: nil
-        ) { _ in signal.send(container: nil) }
-        return signal
-    }()
+        /// One signal for the process, fed by one observer installed on first use.
+        private static let hostWrites: ChangeSignal = {
+            let signal = ChangeSignal()
+            // The notification does not say which suite changed: every suite is compared.
+            _ = NotificationCenter.default.addObserver(
+                forName: UserDefaults.didChangeNotification, object: nil, queue: nil
+            ) { _ in signal.send(container: nil) }
+            return signal
+        }()
     #endif
 }

@@ -68,7 +68,8 @@ struct UserDefaultsStore: DefaultsStore {
         guard defaults.synchronize() else {
             throw JarvisError(
                 .storage,
-                "'\(key)' was changed in memory but suite '\(suite)' could not be saved; check that the preferences folder is writable")
+                "'\(key)' was changed in memory but suite '\(suite)' could not be saved; check that the preferences folder is writable"
+            )
         }
     }
 
@@ -83,7 +84,8 @@ struct UserDefaultsStore: DefaultsStore {
         guard let defaults = UserDefaults(suiteName: suite) else {
             throw JarvisError(
                 .invalidParams,
-                "'\(suite)' cannot be opened as a defaults suite (NSGlobalDomain and the app's own identifier are refused as suite names)")
+                "'\(suite)' cannot be opened as a defaults suite (NSGlobalDomain and the app's own identifier are refused as suite names)"
+            )
         }
         return defaults
     }

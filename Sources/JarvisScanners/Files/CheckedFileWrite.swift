@@ -44,12 +44,14 @@ enum CheckedFileWrite {
         beforeCommit: (() -> Void)? = nil
     ) throws(JarvisError) {
         let target = url.resolvingSymlinksInPath()
-        try AtomicFile.replace(target.path, with: bytes, mode: mode_t(original.permissions & 0o7777)) { () throws(JarvisError) in
+        try AtomicFile.replace(target.path, with: bytes, mode: mode_t(original.permissions & 0o7777)) {
+            () throws(JarvisError) in
             beforeCommit?()
             guard try Snapshot.read(target) == original else {
                 throw JarvisError(
                     .conflict,
-                    "\(target.lastPathComponent) changed on disk while Jarvis was writing it; nothing was written; read it again and retry")
+                    "\(target.lastPathComponent) changed on disk while Jarvis was writing it; nothing was written; read it again and retry"
+                )
             }
         }
     }

@@ -25,12 +25,14 @@ struct JSONFileDocument {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw JarvisError(.storage, "not valid JSON: \(error.description); fix the file (Jarvis never writes over it)")
+            throw JarvisError(
+                .storage, "not valid JSON: \(error.description); fix the file (Jarvis never writes over it)")
         }
         guard case .object(let object) = json else {
             throw JarvisError(
                 .storage,
-                "the top level is \(Self.kind(json)), not an object; Jarvis shows JSON files whose top level is an object of keys")
+                "the top level is \(Self.kind(json)), not an object; Jarvis shows JSON files whose top level is an object of keys"
+            )
         }
         self.object = object
         var end = bytes.count

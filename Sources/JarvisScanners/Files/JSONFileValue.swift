@@ -46,7 +46,8 @@ enum JSONFileValue {
     /// their order, numbers that did not change keep their literal text (`1.50` stays `1.50`),
     /// and new members are appended in key order.
     /// - Throws: ``JarvisError`` `.typeMismatch` for dates, data and non-finite reals.
-    static func json(_ value: PreferenceValue, template: JSONValue?, path: String = "") throws(JarvisError) -> JSONValue {
+    static func json(_ value: PreferenceValue, template: JSONValue?, path: String = "") throws(JarvisError) -> JSONValue
+    {
         let place = path.isEmpty ? "" : " at \(path)"
         switch value {
         case .string(let text):
@@ -64,15 +65,18 @@ enum JSONFileValue {
             return .number(number)
         case .date:
             throw JarvisError(
-                .typeMismatch, "a JSON file has no date type\(place); store the date as an ISO 8601 string (type string)")
+                .typeMismatch,
+                "a JSON file has no date type\(place); store the date as an ISO 8601 string (type string)")
         case .data:
-            throw JarvisError(.typeMismatch, "a JSON file has no binary data\(place); store it as a base64 string (type string)")
+            throw JarvisError(
+                .typeMismatch, "a JSON file has no binary data\(place); store it as a base64 string (type string)")
         case .array(let elements):
             let old = template?.arrayValue ?? []
             var result: [JSONValue] = []
             result.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                result.append(try json(element, template: index < old.count ? old[index] : nil, path: path + "/\(index)"))
+                result.append(
+                    try json(element, template: index < old.count ? old[index] : nil, path: path + "/\(index)"))
             }
             return .array(result)
         case .dictionary(let members):

@@ -74,13 +74,15 @@ public struct JSONFilesScanner: PreferenceScanner {
         guard let url = locate(request.container) else {
             throw JarvisError(
                 .notFound,
-                "no JSON file '\(request.container)' in \(folders.map(\.lastPathComponent).joined(separator: ", ")); create it (with {}) first")
+                "no JSON file '\(request.container)' in \(folders.map(\.lastPathComponent).joined(separator: ", ")); create it (with {}) first"
+            )
         }
         let original = try CheckedFileWrite.Snapshot.read(url)
         var document = try JSONFileDocument(bytes: original.bytes)
         switch request.change {
         case .set(let value):
-            document.object[request.key] = try JSONFileValue.json(value, template: document.object[request.key], path: "/" + request.key)
+            document.object[request.key] = try JSONFileValue.json(
+                value, template: document.object[request.key], path: "/" + request.key)
         case .delete:
             guard document.object.removeValue(forKey: request.key) != nil else {
                 throw JarvisError.noKey(request.key, in: request.container)
@@ -115,10 +117,11 @@ public struct JSONFilesScanner: PreferenceScanner {
         for folder in folders {
             let root = folder.resolvingSymlinksInPath().standardizedFileURL
             paths.append(root.path)
-            let subfolders = Set(Self.relativePaths(in: folder).compactMap { relative -> String? in
-                let parent = (relative as NSString).deletingLastPathComponent
-                return parent.isEmpty ? nil : root.appendingPathComponent(parent).path
-            })
+            let subfolders = Set(
+                Self.relativePaths(in: folder).compactMap { relative -> String? in
+                    let parent = (relative as NSString).deletingLastPathComponent
+                    return parent.isEmpty ? nil : root.appendingPathComponent(parent).path
+                })
             paths += subfolders.sorted()
         }
         return paths.map { .folder($0) }
@@ -167,7 +170,9 @@ extension PreferenceScanner where Self == JSONFilesScanner {
     /// ```swift
     /// agent.register(.jsonFiles(in: [URL(fileURLWithPath: "config")]))
     /// ```
-    public static func jsonFiles(in folders: [URL], pattern: GlobPattern = "*.json", id: String = "files") -> JSONFilesScanner {
+    public static func jsonFiles(in folders: [URL], pattern: GlobPattern = "*.json", id: String = "files")
+        -> JSONFilesScanner
+    {
         JSONFilesScanner(id: id, folders: folders, pattern: pattern)
     }
 }

@@ -18,7 +18,10 @@ public final class MemoryScanner: PreferenceScanner, Sendable {
     private let changes = ChangeSignal()
 
     /// Creates a scanner holding `contents` (container → key → value).
-    public init(id: String, displayName: String? = nil, isSecret: Bool = false, contents: [String: [String: PreferenceValue]] = [:]) {
+    public init(
+        id: String, displayName: String? = nil, isSecret: Bool = false,
+        contents: [String: [String: PreferenceValue]] = [:]
+    ) {
         self.id = id
         info = ScannerInfo(displayName: displayName ?? id, isSecret: isSecret)
         store = Locked(contents)

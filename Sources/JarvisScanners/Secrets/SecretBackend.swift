@@ -45,7 +45,8 @@ enum SecretBytes {
         case .data(let data): return (Array(data), false)
         default:
             throw JarvisError(
-                .typeMismatch, "a secret holds text or data, not \(value.type.rawValue); set '\(key)' as a string or as data")
+                .typeMismatch,
+                "a secret holds text or data, not \(value.type.rawValue); set '\(key)' as a string or as data")
         }
     }
 }

@@ -21,8 +21,11 @@ struct SecretFilesBackend: SecretBackend {
 
     func containers() throws -> [ContainerInfo] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return [ContainerInfo(containerName, problem: "the folder \(folder.path) does not exist", isWritable: false)]
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            return [
+                ContainerInfo(containerName, problem: "the folder \(folder.path) does not exist", isWritable: false)
+            ]
         }
         return [ContainerInfo(containerName, isWritable: access(folder.path, W_OK) == 0)]
     }
@@ -54,7 +57,8 @@ struct SecretFilesBackend: SecretBackend {
     func write(_ request: WriteRequest) throws {
         guard Self.isValidName(request.key) else {
             throw JarvisError(
-                .invalidParams, "'\(request.key)' cannot be a secret file's name: use a name without '/' that does not start with '.'")
+                .invalidParams,
+                "'\(request.key)' cannot be a secret file's name: use a name without '/' that does not start with '.'")
         }
         let path = folder.appendingPathComponent(request.key).path
         switch request.change {
@@ -71,6 +75,7 @@ struct SecretFilesBackend: SecretBackend {
     }
 
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\u{0}") && name.utf8.count <= 255
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\u{0}")
+            && name.utf8.count <= 255
     }
 }

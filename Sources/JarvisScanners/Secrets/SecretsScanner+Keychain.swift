@@ -1,9 +1,9 @@
 #if canImport(Security)
-extension SecretsScanner {
-    /// On Apple platforms the system keyring is the Keychain: generic passwords, then
-    /// internet passwords. There is no Secret Service there, so `secretService` is ignored.
-    static func platformBackends(secretService: Bool) -> [any SecretBackend] {
-        [KeychainBackend(kind: .generic), KeychainBackend(kind: .internet)]
+    extension SecretsScanner {
+        /// On Apple platforms the system keyring is the Keychain: generic passwords, then
+        /// internet passwords. There is no Secret Service there, so `secretService` is ignored.
+        static func platformBackends(secretService: Bool) -> [any SecretBackend] {
+            [KeychainBackend(kind: .generic), KeychainBackend(kind: .internet)]
+        }
     }
-}
 #endif

@@ -1,8 +1,8 @@
 #if !canImport(Security)
-extension SecretsScanner {
-    /// Outside Apple platforms the system keyring is the Secret Service.
-    static func platformBackends(secretService: Bool) -> [any SecretBackend] {
-        secretService ? [SecretServiceBackend()] : []
+    extension SecretsScanner {
+        /// Outside Apple platforms the system keyring is the Secret Service.
+        static func platformBackends(secretService: Bool) -> [any SecretBackend] {
+            secretService ? [SecretServiceBackend()] : []
+        }
     }
-}
 #endif

@@ -39,7 +39,9 @@ public struct SecretsScanner: PreferenceScanner {
     }
 
     private var unavailableReason: String? {
-        if backends.isEmpty { return "no secret store to serve: give it folders of secret files, or enable the keyring" }
+        if backends.isEmpty {
+            return "no secret store to serve: give it folders of secret files, or enable the keyring"
+        }
         let reasons = backends.compactMap { backend in backend.unavailableReason.map { "\(backend.name): \($0)" } }
         return reasons.count == backends.count ? reasons.joined(separator: "; ") : nil
     }
@@ -51,7 +53,8 @@ public struct SecretsScanner: PreferenceScanner {
 
     /// The entries of one container, from the backend that owns it.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
-        guard let route = routes().first(where: { $0.info.name == request.container }), let backend = route.backend else {
+        guard let route = routes().first(where: { $0.info.name == request.container }), let backend = route.backend
+        else {
             return []
         }
         return try backend.read(ReadRequest(container: route.native, keys: request.keys))
@@ -72,7 +75,8 @@ public struct SecretsScanner: PreferenceScanner {
         guard let creator = backends.first(where: { $0.createsContainers && $0.unavailableReason == nil }) else {
             throw JarvisError(
                 .notFound,
-                "no container '\(request.container)' in secrets, and no keyring here can create one; a folder of secret files takes keys only in its own container")
+                "no container '\(request.container)' in secrets, and no keyring here can create one; a folder of secret files takes keys only in its own container"
+            )
         }
         try creator.write(native)
     }
@@ -103,19 +107,22 @@ public struct SecretsScanner: PreferenceScanner {
         for backend in backends {
             if let reason = backend.unavailableReason {
                 let name = unique(backend.name, backend.name)
-                routes.append(Route(info: ContainerInfo(name, problem: reason, isWritable: false), backend: nil, native: name))
+                routes.append(
+                    Route(info: ContainerInfo(name, problem: reason, isWritable: false), backend: nil, native: name))
                 continue
             }
             do {
                 for container in try backend.containers() {
                     var shown = container
                     shown.name = unique(container.name, backend.name)
-                    routes.append(Route(info: shown, backend: container.problem == nil ? backend : nil, native: container.name))
+                    routes.append(
+                        Route(info: shown, backend: container.problem == nil ? backend : nil, native: container.name))
                 }
             } catch {
                 let name = unique(backend.name, backend.name)
                 let message = (error as? JarvisError)?.message ?? String(describing: error)
-                routes.append(Route(info: ContainerInfo(name, problem: message, isWritable: false), backend: nil, native: name))
+                routes.append(
+                    Route(info: ContainerInfo(name, problem: message, isWritable: false), backend: nil, native: name))
             }
         }
         return routes

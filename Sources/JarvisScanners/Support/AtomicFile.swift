@@ -2,11 +2,11 @@ import Foundation
 import JarvisCore
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Replaces a file so that a reader sees the old bytes or the new, never a mix, and a crash
@@ -91,17 +91,18 @@ enum AtomicFile {
     private static func failure(_ action: String, _ name: String) -> JarvisError {
         let code = errno
         return JarvisError(
-            .storage, "could not \(action) '\(name)': \(String(cString: strerror(code))) (errno \(code)); nothing was changed")
+            .storage,
+            "could not \(action) '\(name)': \(String(cString: strerror(code))) (errno \(code)); nothing was changed")
     }
 }
 
 /// POSIX `write`, named apart from the file-writing functions around it.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
-    Darwin.write(descriptor, bytes, count)
+        Darwin.write(descriptor, bytes, count)
     #elseif canImport(Glibc)
-    Glibc.write(descriptor, bytes, count)
+        Glibc.write(descriptor, bytes, count)
     #else
-    Musl.write(descriptor, bytes, count)
+        Musl.write(descriptor, bytes, count)
     #endif
 }

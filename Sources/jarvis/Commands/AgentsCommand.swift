@@ -15,10 +15,13 @@ enum AgentsCommand: Command {
             return
         }
         guard !records.isEmpty else {
-            Terminal.out("No agents are running. Start one with `jarvis-agent --demo`, or run a program that embeds JarvisAgent.")
+            Terminal.out(
+                "No agents are running. Start one with `jarvis-agent --demo`, or run a program that embeds JarvisAgent."
+            )
             return
         }
-        Terminal.out(Terminal.bold(Terminal.pad("PID", 8) + Terminal.pad("NAME", 24) + Terminal.pad("STARTED", 26) + "SOCKET"))
+        Terminal.out(
+            Terminal.bold(Terminal.pad("PID", 8) + Terminal.pad("NAME", 24) + Terminal.pad("STARTED", 26) + "SOCKET"))
         for record in records {
             Terminal.out(
                 Terminal.pad(String(record.pid), 8) + Terminal.pad(record.name, 24) + Terminal.pad(record.started, 26)

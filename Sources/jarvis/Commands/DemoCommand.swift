@@ -50,7 +50,8 @@ enum DemoCommand: Command {
         if let folder = Bundle.main.executableURL?.deletingLastPathComponent().path,
             !(ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains(Substring(folder))
         {
-            Terminal.out(Terminal.dim("(jarvis is not on your PATH: use `swift run jarvis …`, or add \(folder) to PATH)"))
+            Terminal.out(
+                Terminal.dim("(jarvis is not on your PATH: use `swift run jarvis …`, or add \(folder) to PATH)"))
         }
     }
 
@@ -92,7 +93,10 @@ enum DemoCommand: Command {
         while Date() < deadline {
             if let record = AgentDirectory.running().first(where: { $0.pid == pid }) { return (record, process) }
             guard process.isRunning else {
-                throw JarvisError(.unavailable, "the demo agent exited at start (status \(process.terminationStatus)); run `jarvis-agent --demo` to see why")
+                throw JarvisError(
+                    .unavailable,
+                    "the demo agent exited at start (status \(process.terminationStatus)); run `jarvis-agent --demo` to see why"
+                )
             }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -39,12 +39,21 @@ enum DiffCommand: Command {
             Terminal.outBytes(JSONWriter.bytes(json(diff)) + [0x0A])
         } else {
             Terminal.out(Terminal.dim("--- \(first.label)\n+++ \(second.label)"))
-            for item in diff.added { Terminal.out(Terminal.green("+ \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))")) }
-            for item in diff.removed { Terminal.out(Terminal.red("- \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))")) }
-            for change in diff.changed {
-                Terminal.out(Terminal.yellow("~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"))
+            for item in diff.added {
+                Terminal.out(Terminal.green("+ \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))"))
             }
-            Terminal.out("\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, \(diff.unchanged.count) unchanged")
+            for item in diff.removed {
+                Terminal.out(Terminal.red("- \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))"))
+            }
+            for change in diff.changed {
+                Terminal.out(
+                    Terminal.yellow(
+                        "~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"
+                    ))
+            }
+            Terminal.out(
+                "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, \(diff.unchanged.count) unchanged"
+            )
         }
         if exitCode && !diff.isEmpty { exit(1) }
     }
@@ -54,7 +63,8 @@ enum DiffCommand: Command {
         .object([
             "added": .array(diff.added.map(WireItem.encode)),
             "removed": .array(diff.removed.map(WireItem.encode)),
-            "changed": .array(diff.changed.map { .object(["old": WireItem.encode($0.old), "new": WireItem.encode($0.new)]) }),
+            "changed": .array(
+                diff.changed.map { .object(["old": WireItem.encode($0.old), "new": WireItem.encode($0.new)]) }),
             "unchanged": .number(JSONNumber(diff.unchanged.count)),
         ])
     }

@@ -45,7 +45,10 @@ enum ExportCommand: Command {
             FileHandle.standardOutput.write(bytes)
         }
         if !leftOut.isEmpty {
-            Terminal.err("left out \(leftOut.count) masked secret(s)" + (reveal ? " the agent would not reveal" : "; add --reveal to include them where the agent allows it"))
+            Terminal.err(
+                "left out \(leftOut.count) masked secret(s)"
+                    + (reveal
+                        ? " the agent would not reveal" : "; add --reveal to include them where the agent allows it"))
         }
     }
 }

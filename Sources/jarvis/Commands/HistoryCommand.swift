@@ -22,7 +22,9 @@ enum HistoryCommand: Command {
         try arguments.finish(maxPositionals: 1, command: name)
         var params = JSONObject()
         if let limitText {
-            guard let limit = Int(limitText), limit > 0 else { throw UsageError("--limit needs a positive number", command: name) }
+            guard let limit = Int(limitText), limit > 0 else {
+                throw UsageError("--limit needs a positive number", command: name)
+            }
             params["limit"] = .number(JSONNumber(limit))
         }
         if let action {
@@ -51,9 +53,11 @@ enum HistoryCommand: Command {
         for record in records {
             let text = { (name: String) in record[name]?.stringValue ?? "" }
             let who = (record["client"]?.stringValue.map { "\($0) " } ?? "") + "(\(text("transport")) \(text("peer")))"
-            let revisions = "\(record["oldRevision"]?.stringValue ?? "none") -> \(record["newRevision"]?.stringValue ?? "none")"
+            let revisions =
+                "\(record["oldRevision"]?.stringValue ?? "none") -> \(record["newRevision"]?.stringValue ?? "none")"
             Terminal.out(
-                "\(text("time"))  " + Terminal.bold(Terminal.pad(text("action"), 7)) + "\(text("scanner")):\(text("container")) "
+                "\(text("time"))  " + Terminal.bold(Terminal.pad(text("action"), 7))
+                    + "\(text("scanner")):\(text("container")) "
                     + Terminal.cyan(text("key")) + Terminal.dim("  \(revisions)  by \(who)"))
         }
     }

@@ -22,7 +22,9 @@ enum ImportCommand: Command {
         let dryRun = arguments.flag("--dry-run")
         let partial = arguments.flag("--partial")
         try arguments.finish(maxPositionals: 1, command: name)
-        guard let path = arguments.positionals.first else { throw UsageError("import needs a snapshot file", command: name) }
+        guard let path = arguments.positionals.first else {
+            throw UsageError("import needs a snapshot file", command: name)
+        }
         let snapshot = try SnapshotSide.read(file: path)
         let client = try context.connect()
         let plan = try client.importPlan(for: snapshot)
@@ -31,11 +33,18 @@ enum ImportCommand: Command {
                 Terminal.outBytes(JSONWriter.bytes(DiffCommand.json(plan.diff)) + [0x0A])
                 return
             }
-            for item in plan.diff.added { Terminal.out(Terminal.green("+ \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))")) }
-            for change in plan.diff.changed {
-                Terminal.out(Terminal.yellow("~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"))
+            for item in plan.diff.added {
+                Terminal.out(Terminal.green("+ \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))"))
             }
-            Terminal.out("dry run: \(plan.diff.added.count) to add, \(plan.diff.changed.count) to change, \(plan.diff.unchanged.count) unchanged; nothing was written")
+            for change in plan.diff.changed {
+                Terminal.out(
+                    Terminal.yellow(
+                        "~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"
+                    ))
+            }
+            Terminal.out(
+                "dry run: \(plan.diff.added.count) to add, \(plan.diff.changed.count) to change, \(plan.diff.unchanged.count) unchanged; nothing was written"
+            )
             return
         }
         let report = client.apply(plan, atomic: !partial)
@@ -47,25 +56,43 @@ enum ImportCommand: Command {
         if json {
             let names: ([PreferenceAddress]) -> JSONValue = { .array($0.map { .string(SnapshotSide.name($0)) }) }
             let failures: ([SnapshotImport.Failure]) -> JSONValue = { list in
-                .array(list.map { .object(["item": .string(SnapshotSide.name($0.address)), "code": .string($0.error.code.rawValue), "message": .string($0.error.message)]) })
+                .array(
+                    list.map {
+                        .object([
+                            "item": .string(SnapshotSide.name($0.address)), "code": .string($0.error.code.rawValue),
+                            "message": .string($0.error.message),
+                        ])
+                    })
             }
-            Terminal.outBytes(JSONWriter.bytes(.object([
-                "added": names(report.added), "changed": names(report.changed), "unchanged": .number(JSONNumber(report.unchanged.count)),
-                "refused": failures(report.refused), "notAttempted": names(report.notAttempted),
-                "rolledBack": .bool(report.rolledBack), "restored": names(report.restored), "notRestored": failures(report.notRestored),
-            ])) + [0x0A])
+            Terminal.outBytes(
+                JSONWriter.bytes(
+                    .object([
+                        "added": names(report.added), "changed": names(report.changed),
+                        "unchanged": .number(JSONNumber(report.unchanged.count)),
+                        "refused": failures(report.refused), "notAttempted": names(report.notAttempted),
+                        "rolledBack": .bool(report.rolledBack), "restored": names(report.restored),
+                        "notRestored": failures(report.notRestored),
+                    ])) + [0x0A])
             return
         }
         for address in report.added { Terminal.out("added    \(SnapshotSide.name(address))") }
         for address in report.changed { Terminal.out("changed  \(SnapshotSide.name(address))") }
-        for failure in report.refused { Terminal.out(Terminal.red("refused  \(SnapshotSide.name(failure.address)): \(failure.error.message)")) }
+        for failure in report.refused {
+            Terminal.out(Terminal.red("refused  \(SnapshotSide.name(failure.address)): \(failure.error.message)"))
+        }
         if report.rolledBack {
-            Terminal.out(Terminal.yellow("The agent refused a write, so the import was undone: restored \(report.restored.count) value(s); \(report.notAttempted.count) not attempted."))
+            Terminal.out(
+                Terminal.yellow(
+                    "The agent refused a write, so the import was undone: restored \(report.restored.count) value(s); \(report.notAttempted.count) not attempted."
+                ))
             for failure in report.notRestored {
-                Terminal.out(Terminal.red("NOT restored \(SnapshotSide.name(failure.address)): \(failure.error.message)"))
+                Terminal.out(
+                    Terminal.red("NOT restored \(SnapshotSide.name(failure.address)): \(failure.error.message)"))
             }
         } else {
-            Terminal.out("\(report.added.count) added, \(report.changed.count) changed, \(report.unchanged.count) unchanged (skipped), \(report.refused.count) refused")
+            Terminal.out(
+                "\(report.added.count) added, \(report.changed.count) changed, \(report.unchanged.count) unchanged (skipped), \(report.refused.count) refused"
+            )
         }
     }
 }

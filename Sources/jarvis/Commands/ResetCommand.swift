@@ -28,10 +28,14 @@ enum ResetCommand: Command {
         let removed = try result["removed"].map { raw throws(JarvisError) in try WireItem.decode(raw) }
         let current = try result["item"].map { raw throws(JarvisError) in try WireItem.decode(raw) }
         let place = arguments.positionals[0] + " " + arguments.positionals[1]
-        var line = removed.map { "reset \(Context.place($0)) (was \(ValueText.preview($0, limit: 40)))" } ?? "\(place): nothing was stored"
+        var line =
+            removed.map { "reset \(Context.place($0)) (was \(ValueText.preview($0, limit: 40)))" }
+            ?? "\(place): nothing was stored"
         if let current {
             if let value = current.value {
-                line += "; now \(ValueText.full(value).prefix(60))" + (current.layer == .registered ? " (registered default)" : "")
+                line +=
+                    "; now \(ValueText.full(value).prefix(60))"
+                    + (current.layer == .registered ? " (registered default)" : "")
             } else if let value = current.catalog?.defaultValue {
                 line += "; now unset, default \(value.preview(limit: 60))"
             } else {

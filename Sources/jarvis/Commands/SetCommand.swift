@@ -44,6 +44,8 @@ enum SetCommand: Command {
         params["value"] = value.json
         if let expected { params["expectedRevision"] = .string(expected) }
         let item = try WireItem.decode(try client.call("set", params)["item"] ?? .null)
-        Terminal.out("set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(item.revision))")
+        Terminal.out(
+            "set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(item.revision))"
+        )
     }
 }

@@ -43,9 +43,12 @@ enum WatchCommand: Command {
         }
         let stop = stopOnSignals()
         defer { _ = stop }
-        let subscription = try client.watch(scanner: scanner, container: container, key: key, reveal: reveal, since: since)
+        let subscription = try client.watch(
+            scanner: scanner, container: container, key: key, reveal: reveal, since: since)
         if subscription.resumed == false, let since {
-            Terminal.err("jarvis watch: the changes after \(since) are no longer kept; run `jarvis ls` to see the current values")
+            Terminal.err(
+                "jarvis watch: the changes after \(since) are no longer kept; run `jarvis ls` to see the current values"
+            )
         }
         if !context.json {
             Terminal.err(Terminal.dim("watching from sequence \(subscription.sequence); Ctrl-C to stop"))
@@ -110,7 +113,8 @@ enum WatchCommand: Command {
             default: kind = Terminal.yellow(Terminal.pad(change.kind, 8))
             }
             Terminal.out(
-                Terminal.dim(time) + "  " + kind + Terminal.cyan("\(change.address.scanner):\(change.address.container)")
+                Terminal.dim(time) + "  " + kind
+                    + Terminal.cyan("\(change.address.scanner):\(change.address.container)")
                     + " \(change.address.key)  " + values + Terminal.dim("  #\(notification.sequence)"))
         }
     }

@@ -35,9 +35,10 @@ extension Inspector {
             status = ("open a container to add a key to it", .warning)
             return
         }
-        mode = .prompt(Prompt(
-            purpose: .newName(scanner: place.0, container: place.1),
-            title: "new key in \(place.0):\(place.1): its name (Esc cancels)", editor: LineEditor()))
+        mode = .prompt(
+            Prompt(
+                purpose: .newName(scanner: place.0, container: place.1),
+                title: "new key in \(place.0):\(place.1): its name (Esc cancels)", editor: LineEditor()))
     }
 
     /// Handles a key while a prompt is open.
@@ -82,10 +83,11 @@ extension Inspector {
                 mode = .prompt(prompt)
                 return
             }
-            mode = .prompt(Prompt(
-                purpose: .newType(address),
-                title: "type of \(text): string, integer, real, boolean, date, data, array or dictionary",
-                editor: LineEditor("string")))
+            mode = .prompt(
+                Prompt(
+                    purpose: .newType(address),
+                    title: "type of \(text): string, integer, real, boolean, date, data, array or dictionary",
+                    editor: LineEditor("string")))
         case .newType(let address):
             guard let type = Self.type(named: text) else {
                 prompt.error = "'\(text)' is not a type: string, integer, real, boolean, date, data, array, dictionary"
@@ -99,9 +101,10 @@ extension Inspector {
             case .boolean: initial = "false"
             default: initial = ""
             }
-            mode = .prompt(Prompt(
-                purpose: .newValue(address, type), title: "value of \(address.key) (\(Self.typeHint(type)))",
-                editor: LineEditor(initial)))
+            mode = .prompt(
+                Prompt(
+                    purpose: .newValue(address, type), title: "value of \(address.key) (\(Self.typeHint(type)))",
+                    editor: LineEditor(initial)))
         case .newValue(let address, let type):
             do {
                 let value = try Self.parse(text, as: type)
@@ -118,7 +121,8 @@ extension Inspector {
     static func parse(_ text: String, as type: PreferenceType) throws(JarvisError) -> PreferenceValue {
         let value = try ValueText.parse(text, as: type)
         guard value.type == type else {
-            throw JarvisError(.typeMismatch, "this key holds \(article(type)) \(type); that is \(article(value.type)) \(value.type)")
+            throw JarvisError(
+                .typeMismatch, "this key holds \(article(type)) \(type); that is \(article(value.type)) \(value.type)")
         }
         return value
     }
@@ -158,7 +162,9 @@ extension Inspector {
             let item = try client.set(address, to: value, expectedRevision: expected)
             model.store(item)
             select(address)
-            status = ("saved \(address.key) = \(ValueText.preview(item, limit: 50)) (revision \(item.revision.text))", .plain)
+            status = (
+                "saved \(address.key) = \(ValueText.preview(item, limit: 50)) (revision \(item.revision.text))", .plain
+            )
         } catch {
             refused("set", error, address: address)
         }
@@ -168,7 +174,8 @@ extension Inspector {
     private func select(_ address: PreferenceAddress) {
         guard let index = pages.indices.last, case .keys = pages[index].level else { return }
         let rows = rows(for: pages[index], width: terminal.size.columns)
-        if let row = rows.firstIndex(where: { if case .key(let shown) = $0.target { shown == address } else { false } }) {
+        if let row = rows.firstIndex(where: { if case .key(let shown) = $0.target { shown == address } else { false } })
+        {
             pages[index].cursor = row
         }
     }

@@ -49,7 +49,9 @@ extension Inspector {
             screen.set(bottom, [.plain("> " + shown.text)])
             cursorPosition = (bottom, 2 + shown.cursor)
         case .confirmDelete(let item):
-            screen.set(bottom - 1, "Delete \(item.address.scanner):\(item.address.container) \(item.address.key)? (y/n)", .warning)
+            screen.set(
+                bottom - 1, "Delete \(item.address.scanner):\(item.address.container) \(item.address.key)? (y/n)",
+                .warning)
             screen.set(bottom, hints(pages.last?.level), .dim)
         }
         var bytes = screen.render()
@@ -69,9 +71,12 @@ extension Inspector {
             segments.append(ScreenBuffer.Segment(text: "· \(connection.name) (pid \(connection.pid)) ", style: .title))
             if !connection.editing {
                 segments.append(ScreenBuffer.Segment(text: " ", style: .title))
-                segments.append(ScreenBuffer.Segment(text: connection.production ? " READ-ONLY (production) " : " READ-ONLY ", style: .badge))
+                segments.append(
+                    ScreenBuffer.Segment(
+                        text: connection.production ? " READ-ONLY (production) " : " READ-ONLY ", style: .badge))
             }
-            segments.append(ScreenBuffer.Segment(text: connection.feed != nil ? "  live " : "  not live ", style: .title))
+            segments.append(
+                ScreenBuffer.Segment(text: connection.feed != nil ? "  live " : "  not live ", style: .title))
         } else if !agents.isEmpty {
             segments.append(ScreenBuffer.Segment(text: "· choose an agent ", style: .title))
         }
@@ -119,10 +124,12 @@ extension Inspector {
         }
         if rows.count > height {
             let last = min(rows.count, page.top + height)
-            screen.set(2, [
-                .plain(ScreenBuffer.clip(columnHeader(page.level, width: width), to: width - 14).0),
-                ScreenBuffer.Segment(text: "  \(page.top + 1)-\(last)/\(rows.count)", style: .dim),
-            ])
+            screen.set(
+                2,
+                [
+                    .plain(ScreenBuffer.clip(columnHeader(page.level, width: width), to: width - 14).0),
+                    ScreenBuffer.Segment(text: "  \(page.top + 1)-\(last)/\(rows.count)", style: .dim),
+                ])
         }
     }
 
@@ -134,10 +141,14 @@ extension Inspector {
             screen.set(2 + offset, "  " + line, page.top + offset < 3 ? .dim : .plain)
         }
         if lines.count > height {
-            screen.set(1, [
-                ScreenBuffer.Segment(text: breadcrumb(page), style: .accent),
-                ScreenBuffer.Segment(text: "   lines \(page.top + 1)-\(min(lines.count, page.top + height))/\(lines.count)", style: .dim),
-            ])
+            screen.set(
+                1,
+                [
+                    ScreenBuffer.Segment(text: breadcrumb(page), style: .accent),
+                    ScreenBuffer.Segment(
+                        text: "   lines \(page.top + 1)-\(min(lines.count, page.top + height))/\(lines.count)",
+                        style: .dim),
+                ])
         }
     }
 

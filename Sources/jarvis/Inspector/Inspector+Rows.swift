@@ -22,8 +22,10 @@ extension Inspector {
     func columnHeader(_ level: Level, width: Int) -> String {
         switch level {
         case .agents: return "  " + Terminal.pad("PID", 8) + Terminal.pad("NAME", 24) + "STARTED"
-        case .scanners: return "  " + Terminal.pad("SCANNER", 14) + Terminal.pad("NAME", 26) + Terminal.pad("KEYS", 8) + "NOTES"
-        case .containers: return "  " + Terminal.pad("CONTAINER", max(24, width - 26)) + Terminal.pad("KEYS", 8) + "NOTES"
+        case .scanners:
+            return "  " + Terminal.pad("SCANNER", 14) + Terminal.pad("NAME", 26) + Terminal.pad("KEYS", 8) + "NOTES"
+        case .containers:
+            return "  " + Terminal.pad("CONTAINER", max(24, width - 26)) + Terminal.pad("KEYS", 8) + "NOTES"
         case .keys: return "  " + Terminal.pad("KEY", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .value: return ""
         }
@@ -39,7 +41,9 @@ extension Inspector {
             all = agents.map { record in
                 Row(
                     target: .agent(record),
-                    cells: [.plain(Terminal.pad(String(record.pid), 8) + Terminal.pad(record.name, 24) + record.started)],
+                    cells: [
+                        .plain(Terminal.pad(String(record.pid), 8) + Terminal.pad(record.name, 24) + record.started)
+                    ],
                     filterText: "\(record.pid) \(record.name)")
             }
         case .scanners:
@@ -51,8 +55,9 @@ extension Inspector {
                 return Row(
                     target: .scanner(scanner.id),
                     cells: [
-                        .plain(Terminal.pad(scanner.id, 14) + Terminal.pad(scanner.name, 26)
-                            + Terminal.pad(String(model.count(scanner: scanner.id)), 8)),
+                        .plain(
+                            Terminal.pad(scanner.id, 14) + Terminal.pad(scanner.name, 26)
+                                + Terminal.pad(String(model.count(scanner: scanner.id)), 8)),
                         ScreenBuffer.Segment(text: notes.joined(separator: ", "), style: .dim),
                     ],
                     filterText: scanner.id + " " + scanner.name)
@@ -65,9 +70,11 @@ extension Inspector {
                 return Row(
                     target: .container(scanner, container.name),
                     cells: [
-                        .plain(Terminal.pad(container.name, max(24, width - 26))
-                            + Terminal.pad(String(model.count(scanner: scanner, container: container.name)), 8)),
-                        ScreenBuffer.Segment(text: notes.joined(separator: ", "), style: container.problem == nil ? .dim : .error),
+                        .plain(
+                            Terminal.pad(container.name, max(24, width - 26))
+                                + Terminal.pad(String(model.count(scanner: scanner, container: container.name)), 8)),
+                        ScreenBuffer.Segment(
+                            text: notes.joined(separator: ", "), style: container.problem == nil ? .dim : .error),
                     ],
                     filterText: container.name)
             }
@@ -88,7 +95,8 @@ extension Inspector {
                         .plain(Terminal.pad(ScreenBuffer.clip(item.address.key, to: keyColumn - 1).0, keyColumn)),
                         ScreenBuffer.Segment(text: Terminal.pad(item.type.rawValue, 11), style: .dim),
                         .plain(ValueText.preview(item, limit: previewWidth)),
-                        ScreenBuffer.Segment(text: flags.isEmpty ? "" : "  (" + flags.joined(separator: ", ") + ")", style: .dim),
+                        ScreenBuffer.Segment(
+                            text: flags.isEmpty ? "" : "  (" + flags.joined(separator: ", ") + ")", style: .dim),
                     ],
                     filterText: item.address.key + " " + ValueText.preview(item, limit: 200),
                     changed: model.isRecentlyChanged(item.address, now: now))
@@ -103,7 +111,9 @@ extension Inspector {
     /// A filter matches as a case-insensitive substring, or as a glob when it has `*` or `?`.
     static func matches(_ filter: String, _ text: String) -> Bool {
         if filter.contains("*") || filter.contains("?") {
-            return text.split(separator: " ").contains { GlobPattern(filter.lowercased()).matches(String($0).lowercased()) }
+            return text.split(separator: " ").contains {
+                GlobPattern(filter.lowercased()).matches(String($0).lowercased())
+            }
         }
         return text.lowercased().contains(filter.lowercased())
     }
@@ -125,7 +135,8 @@ extension Inspector {
             lines += ValueText.full(value).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         } else {
             lines.append(ValueText.preview(item, limit: 200))
-            lines.append(connection?.reveal == true ? "press r to reveal" : "this agent does not allow revealing secrets")
+            lines.append(
+                connection?.reveal == true ? "press r to reveal" : "this agent does not allow revealing secrets")
         }
         return lines
     }

@@ -105,7 +105,9 @@ final class Inspector {
         self.terminal = terminal
         self.token = token
         self.agents = agents
-        color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        color =
+            ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            && ProcessInfo.processInfo.environment["TERM"] != "dumb"
         pages = agents.count > 1 ? [Page(level: .agents)] : []
     }
 
@@ -171,7 +173,9 @@ final class Inspector {
                 pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: terminal.resizeSignal, events: Int16(POLLIN), revents: 0),
             ]
-            if let feed = connection?.feed { descriptors.append(pollfd(fd: feed.wakeRead, events: Int16(POLLIN), revents: 0)) }
+            if let feed = connection?.feed {
+                descriptors.append(pollfd(fd: feed.wakeRead, events: Int16(POLLIN), revents: 0))
+            }
             let ready = TerminalShim.poll(&descriptors, timeout: timeout)
             if ready < 0 {
                 if TerminalShim.errno == EINTR { continue }

@@ -40,7 +40,8 @@ struct InspectorModel {
             return Scanner(
                 id: id, name: raw["name"]?.stringValue ?? id, isSecret: raw["secret"] == .bool(true),
                 isWritable: raw["writable"] != .bool(false),
-                unavailableReason: raw["available"] == .bool(false) ? (raw["reason"]?.stringValue ?? "unavailable") : nil)
+                unavailableReason: raw["available"] == .bool(false)
+                    ? (raw["reason"]?.stringValue ?? "unavailable") : nil)
         }
         containers = (try client.call("containers")["containers"]?.arrayValue ?? []).compactMap { raw in
             guard let scanner = raw["scanner"]?.stringValue, let name = raw["name"]?.stringValue else { return nil }
@@ -62,7 +63,8 @@ struct InspectorModel {
         var byName: [String: Container] = [:]
         for container in containers where container.scanner == scanner { byName[container.name] = container }
         for address in items.keys where address.scanner == scanner && byName[address.container] == nil {
-            byName[address.container] = Container(scanner: scanner, name: address.container, isWritable: true, problem: nil)
+            byName[address.container] = Container(
+                scanner: scanner, name: address.container, isWritable: true, problem: nil)
         }
         return byName.values.sorted { $0.name < $1.name }
     }

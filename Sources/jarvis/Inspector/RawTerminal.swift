@@ -20,10 +20,12 @@ final class RawTerminal {
         guard isatty(input) == 1, isatty(output) == 1, let attributes = TerminalShim.attributes(input) else {
             throw JarvisError(
                 .unavailable,
-                "jarvis inspect needs a terminal on standard input and output; for scripts use `jarvis ls`, `jarvis get` or `jarvis export`")
+                "jarvis inspect needs a terminal on standard input and output; for scripts use `jarvis ls`, `jarvis get` or `jarvis export`"
+            )
         }
         guard let pipe = TerminalShim.pipe() else {
-            throw JarvisError(.unavailable, "cannot create a pipe for resize signals; the process may be out of file descriptors")
+            throw JarvisError(
+                .unavailable, "cannot create a pipe for resize signals; the process may be out of file descriptors")
         }
         self.input = input
         self.output = output
@@ -61,7 +63,9 @@ final class RawTerminal {
     func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { TerminalShim.write(output, $0.baseAddress?.advanced(by: offset), bytes.count - offset) }
+            let written = bytes.withUnsafeBytes {
+                TerminalShim.write(output, $0.baseAddress?.advanced(by: offset), bytes.count - offset)
+            }
             if written > 0 {
                 offset += written
             } else if written < 0, TerminalShim.errno == EINTR || TerminalShim.errno == EAGAIN {

@@ -11,7 +11,8 @@ enum TerminalRescue {
     nonisolated(unsafe) private static var output: Int32 = -1
     nonisolated(unsafe) private static var armed = false
     nonisolated(unsafe) private static var resizeWriteEnd: Int32 = -1
-    nonisolated(unsafe) private static var leaveSequence: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
+    nonisolated(unsafe) private static var leaveSequence: UnsafeMutableBufferPointer<UInt8> = .init(
+        start: nil, count: 0)
     /// A child to stop when the inspector is killed (the demo agent), or 0.
     nonisolated(unsafe) static var childToStop: pid_t = 0
     nonisolated(unsafe) private static var installed = false

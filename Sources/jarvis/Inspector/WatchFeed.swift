@@ -52,7 +52,8 @@ final class WatchFeed: Sendable {
         }
         guard let wake = TerminalShim.pipe() else {
             client.close()
-            throw JarvisError(.unavailable, "cannot create a pipe for live updates; the process may be out of file descriptors")
+            throw JarvisError(
+                .unavailable, "cannot create a pipe for live updates; the process may be out of file descriptors")
         }
         let feed = WatchFeed(client: client, wake: wake)
         let thread = Thread { feed.readLoop() }

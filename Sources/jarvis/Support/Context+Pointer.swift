@@ -8,7 +8,8 @@ extension Context {
         guard argument.hasPrefix("/") else { return try addressParams(container: text, key: argument) }
         let pointer = try JSONPointer(parsing: argument)
         guard let key = pointer.tokens.first, !key.isEmpty else {
-            throw JarvisError(.invalidParams, "the pointer '\(argument)' names no key; write /KEY/… (e.g. /server/port)")
+            throw JarvisError(
+                .invalidParams, "the pointer '\(argument)' names no key; write /KEY/… (e.g. /server/port)")
         }
         var params = try addressParams(container: text, key: key)
         let inner = pointer.droppingFirst

@@ -27,7 +27,8 @@ struct SnapshotSide {
                 let selector = String(spec.dropFirst("agent:".count))
                 let endpoint = try AgentLocator.endpoint(for: selector)
                 client = try JarvisClient(
-                    endpoint: endpoint, clientName: "jarvis-cli", token: context.token ?? AgentLocator.localToken(for: endpoint))
+                    endpoint: endpoint, clientName: "jarvis-cli",
+                    token: context.token ?? AgentLocator.localToken(for: endpoint))
             }
             let canReveal = client.hello["capabilities"]?["reveal"] == .bool(true)
             let (snapshot, _) = try client.snapshot(
@@ -38,7 +39,8 @@ struct SnapshotSide {
         }
         let snapshot = try read(file: spec)
         return SnapshotSide(
-            label: spec, items: snapshot.filtered(scanner: filters.scanner, container: filters.container, key: filters.key))
+            label: spec,
+            items: snapshot.filtered(scanner: filters.scanner, container: filters.container, key: filters.key))
     }
 
     /// Reads a snapshot file.

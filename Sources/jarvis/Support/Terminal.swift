@@ -3,7 +3,8 @@ import Foundation
 /// Output helpers: colour only on a terminal and never with `NO_COLOR`.
 enum Terminal {
     static let isInteractive = isatty(STDOUT_FILENO) == 1
-    static let useColor = isInteractive && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    static let useColor =
+        isInteractive && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 
     static func bold(_ text: String) -> String { paint(text, "1") }

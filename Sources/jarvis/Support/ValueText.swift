@@ -21,7 +21,9 @@ enum ValueText {
             return .integer(value)
         case .real?:
             let lowered = text.lowercased()
-            let special: [String: Double] = ["nan": .nan, "inf": .infinity, "infinity": .infinity, "-inf": -.infinity, "-infinity": -.infinity]
+            let special: [String: Double] = [
+                "nan": .nan, "inf": .infinity, "infinity": .infinity, "-inf": -.infinity, "-infinity": -.infinity,
+            ]
             if let value = special[lowered] { return .real(value) }
             guard let value = Double(text) else {
                 throw JarvisError(.typeMismatch, "'\(text)' is not a number (--real)")
@@ -35,7 +37,8 @@ enum ValueText {
             }
         case .date?:
             guard let date = DateText.parse(text) else {
-                throw JarvisError(.typeMismatch, "'\(text)' is not an ISO 8601 date such as 2024-01-15T10:00:00Z (--date)")
+                throw JarvisError(
+                    .typeMismatch, "'\(text)' is not an ISO 8601 date such as 2024-01-15T10:00:00Z (--date)")
             }
             return .date(date)
         case .data?:
@@ -69,7 +72,8 @@ enum ValueText {
     /// What a listing shows for an item's value.
     static func preview(_ item: PreferenceItem, limit: Int) -> String {
         if let mask = item.mask {
-            return "•••••• (\(mask.length) \(item.type == .string ? "chars" : "bytes"), fingerprint \(mask.fingerprint))"
+            return
+                "•••••• (\(mask.length) \(item.type == .string ? "chars" : "bytes"), fingerprint \(mask.fingerprint))"
         }
         guard let value = item.value else { return "" }
         switch value {

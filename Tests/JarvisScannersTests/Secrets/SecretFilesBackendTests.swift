@@ -10,7 +10,8 @@ final class SecretFilesBackendTests {
     let folder: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("jarvis-secrets-\(UUID().uuidString.prefix(8))")
+        root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jarvis-secrets-\(UUID().uuidString.prefix(8))")
         folder = root.appendingPathComponent("app-secrets")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
@@ -59,8 +60,10 @@ final class SecretFilesBackendTests {
         production.allowsReveal = true
         #expect(throws: JarvisError.self) { try production.validate() }
         do {
-            _ = try JarvisHub(configuration: .production).also { $0.register(SecretsScanner(folders: [folder], systemKeyring: false)) }
-                .get(address("db_password"), reveal: true)
+            _ = try JarvisHub(configuration: .production).also {
+                $0.register(SecretsScanner(folders: [folder], systemKeyring: false))
+            }
+            .get(address("db_password"), reveal: true)
             Issue.record("production revealed a secret")
         } catch {
             #expect(error.code == .unauthorized)
@@ -102,7 +105,9 @@ final class SecretFilesBackendTests {
 
     @Test func refusesNonSecretValuesAndBadNames() throws {
         let hub = hub()
-        #expect { try hub.set(address("count"), to: .integer(3)) } throws: { ($0 as? JarvisError)?.code == .typeMismatch }
+        #expect { try hub.set(address("count"), to: .integer(3)) } throws: {
+            ($0 as? JarvisError)?.code == .typeMismatch
+        }
         #expect(throws: JarvisError.self) { try hub.set(address(".hidden"), to: .string("x")) }
         #expect(throws: JarvisError.self) { try hub.set(address("a/b"), to: .string("x")) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -113,8 +118,10 @@ final class SecretFilesBackendTests {
         let stamp = folder.appendingPathComponent("..2024_01_15_10_00_00.123")
         try FileManager.default.createDirectory(at: stamp, withIntermediateDirectories: true)
         try Data("k8s-value".utf8).write(to: stamp.appendingPathComponent("api_key"))
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("..data").path, withDestinationPath: stamp.lastPathComponent)
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("api_key").path, withDestinationPath: "..data/api_key")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("..data").path, withDestinationPath: stamp.lastPathComponent)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("api_key").path, withDestinationPath: "..data/api_key")
         try write(".env", Array("skip".utf8))
 
         var allowing = JarvisConfiguration.debug
@@ -139,7 +146,9 @@ final class SecretFilesBackendTests {
         #expect(result.problems.map(\.name) == ["gone"])
         try hub.set(PreferenceAddress(scanner: "secrets", container: "app-secrets@files", key: "k"), to: .string("2"))
         #expect(FileManager.default.contents(atPath: other.appendingPathComponent("k").path) == Data("2".utf8))
-        #expect { try hub.set(PreferenceAddress(scanner: "secrets", container: "new", key: "k"), to: .string("x")) } throws: {
+        #expect {
+            try hub.set(PreferenceAddress(scanner: "secrets", container: "new", key: "k"), to: .string("x"))
+        } throws: {
             ($0 as? JarvisError)?.code == .notFound
         }
     }

@@ -27,7 +27,8 @@ final class FeatureFlagsScanner: PreferenceScanner, @unchecked Sendable {
     func write(_ request: WriteRequest) throws {
         switch request.change {
         case .set(.boolean(let flag)): lock.withLock { flags[request.key] = flag }
-        case .set(let other): throw JarvisError(.typeMismatch, "feature flags are booleans; got \(other.type) (use --bool)")
+        case .set(let other):
+            throw JarvisError(.typeMismatch, "feature flags are booleans; got \(other.type) (use --bool)")
         case .delete: lock.withLock { flags[request.key] = nil }
         }
     }

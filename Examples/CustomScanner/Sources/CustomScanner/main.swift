@@ -11,15 +11,18 @@ let flags = FeatureFlagsScanner(["new_onboarding": false, "beta_search": true, "
 
 var configuration = JarvisConfiguration.debug
 configuration.catalog = [
-    KeyDefinition("new_onboarding", in: "features", scanner: "flags", type: .boolean, default: false,
-                  description: "The redesigned first-run flow"),
-    KeyDefinition("kill_switch", in: "features", scanner: "flags", type: .boolean, default: false,
-                  description: "Turns every beta feature off"),
+    KeyDefinition(
+        "new_onboarding", in: "features", scanner: "flags", type: .boolean, default: false,
+        description: "The redesigned first-run flow"),
+    KeyDefinition(
+        "kill_switch", in: "features", scanner: "flags", type: .boolean, default: false,
+        description: "Turns every beta feature off"),
 ]
 
 let agent: JarvisAgent
 do {
-    agent = try JarvisAgent.start(configuration: configuration, scanners: [flags], options: .init(name: "custom-scanner"))
+    agent = try JarvisAgent.start(
+        configuration: configuration, scanners: [flags], options: .init(name: "custom-scanner"))
 } catch {
     FileHandle.standardError.write(Data("custom-scanner: \(error.message)\n".utf8))
     exit(1)
