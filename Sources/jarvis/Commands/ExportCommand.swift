@@ -26,12 +26,8 @@ enum ExportCommand: Command {
         let output = arguments.option("--output")
         try arguments.finish(maxPositionals: 1, command: name)
         let client = try context.connect()
-        var container: String?
-        if let text = arguments.positionals.first {
-            let split = try context.split(container: text)
-            scanner = split.scanner ?? scanner
-            container = split.container
-        }
+        let container: String?
+        (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
         let (snapshot, leftOut) = try client.snapshot(scanner: scanner, container: container, key: key, reveal: reveal)
         let bytes = Data(snapshot.text.utf8)
         if let output {

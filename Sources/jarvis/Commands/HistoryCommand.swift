@@ -34,11 +34,9 @@ enum HistoryCommand: Command {
             params["action"] = .string(action)
         }
         let client = try context.connect()
-        if let text = arguments.positionals.first {
-            let split = try context.split(container: text)
-            scanner = split.scanner ?? scanner
-            params["container"] = .string(split.container)
-        }
+        let container: String?
+        (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
+        if let container { params["container"] = .string(container) }
         if let scanner { params["scanner"] = .string(scanner) }
         if let key { params["key"] = .string(key) }
         let result = try client.call("history", params)

@@ -21,11 +21,9 @@ enum ListCommand: Command {
         try arguments.finish(maxPositionals: 1, command: name)
         let client = try context.connect()
         var params = JSONObject()
-        if let text = arguments.positionals.first {
-            let split = try context.split(container: text)
-            scanner = split.scanner ?? scanner
-            params["container"] = .string(split.container)
-        }
+        let container: String?
+        (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
+        if let container { params["container"] = .string(container) }
         if let scanner { params["scanner"] = .string(scanner) }
         if let key { params["key"] = .string(key) }
         if reveal { params["reveal"] = true }

@@ -35,12 +35,8 @@ enum WatchCommand: Command {
             since = value
         }
         let client = try context.connect()
-        var container: String?
-        if let text = arguments.positionals.first {
-            let split = try context.split(container: text)
-            scanner = split.scanner ?? scanner
-            container = split.container
-        }
+        let container: String?
+        (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
         let stop = stopOnSignals()
         defer { _ = stop }
         let subscription = try client.watch(

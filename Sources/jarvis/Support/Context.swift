@@ -45,6 +45,16 @@ final class Context {
         return (nil, text)
     }
 
+    /// The scanner and container a listing command narrows to: its CONTAINER argument (which
+    /// may carry the scanner as a prefix) and `--scanner`.
+    func filters(container text: String?, scanner: String?) throws(JarvisError) -> (
+        scanner: String?, container: String?
+    ) {
+        guard let text else { return (scanner, nil) }
+        let split = try split(container: text)
+        return (split.scanner ?? scanner, split.container)
+    }
+
     /// The params that name one key.
     func addressParams(container text: String, key: String) throws(JarvisError) -> JSONObject {
         let (scanner, container) = try split(container: text)
