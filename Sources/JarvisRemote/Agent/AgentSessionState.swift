@@ -5,7 +5,6 @@ import JarvisCore
 package final class AgentSessionState: Sendable {
     private struct State {
         var clientName: String?
-        var saidHello = false
         var authenticated: Bool
         var failures = 0
         var mustClose = false
@@ -34,15 +33,12 @@ package final class AgentSessionState: Sendable {
 
     package func hello(clientName: String?) {
         state.withLock {
-            $0.saidHello = true
             $0.clientName = clientName
         }
     }
 
     /// The name the client gave in `hello`.
     package var clientName: String? { state.withLock { $0.clientName } }
-    /// Whether the client said `hello`.
-    package var saidHello: Bool { state.withLock { $0.saidHello } }
     /// Whether requests other than `hello` may run.
     package var isAuthenticated: Bool { state.withLock { $0.authenticated } }
     /// Set after too many failed attempts: the session closes the connection.

@@ -28,6 +28,9 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// Which files count: matched against the file name, or the relative path if it has a `/`.
     public let pattern: GlobPattern
     private let writes = Locked<Void>(())
+    // Parsed files by path, kept while the file's stamp is unchanged: a listing asks for each
+    // file's problem and then its entries, and every `get` reads one file.
+    private let parsed = Locked<[String: (stamp: FileStamp, document: Result<JSONFileDocument, JarvisError>)]>([:])
     /// Called just before the final check of a write; tests use it to race the write.
     package var beforeCommit: (@Sendable () -> Void)?
 
@@ -48,11 +51,9 @@ public struct JSONFilesScanner: PreferenceScanner {
         for folder in folders {
             for name in Self.relativePaths(in: folder) where matches(name) && seen.insert(name).inserted {
                 let url = folder.appendingPathComponent(name)
-                do {
-                    _ = try JSONFileDocument(bytes: try CheckedFileWrite.Snapshot.read(url).bytes)
-                    result.append(ContainerInfo(name))
-                } catch {
-                    result.append(ContainerInfo(name, problem: error.message, isWritable: false))
+                switch document(at: url) {
+                case .success: result.append(ContainerInfo(name))
+                case .failure(let error): result.append(ContainerInfo(name, problem: error.message, isWritable: false))
                 }
             }
         }
@@ -62,7 +63,23 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The top-level keys of one file.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         guard let url = locate(request.container) else { return [] }
-        return try JSONFileDocument(bytes: try CheckedFileWrite.Snapshot.read(url).bytes).entries()
+        return try document(at: url).get().entries()
+    }
+
+    /// The parsed file, from the cache when its stamp is unchanged (an atomic replace by
+    /// anyone gives a new inode, so it is never mistaken for the old file).
+    private func document(at url: URL) -> Result<JSONFileDocument, JarvisError> {
+        let path = url.path
+        guard let stamp = FileStamp.of(path) else {
+            parsed.withLock { $0[path] = nil }
+            return .failure(JarvisError(.storage, "cannot read \(url.lastPathComponent): it no longer exists"))
+        }
+        if let cached = parsed.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
+        let document: Result<JSONFileDocument, JarvisError> = Result { () throws(JarvisError) in
+            try JSONFileDocument(bytes: try CheckedFileWrite.Snapshot.read(url).bytes)
+        }
+        parsed.withLock { $0[path] = (stamp, document) }
+        return document
     }
 
     /// Sets or removes one top-level key and replaces the file atomically.
