@@ -43,38 +43,22 @@ extension AgentService {
 
     /// `history`: the newest records, oldest first.
     func history(_ raw: JSONObject) throws -> JSONValue {
-        let params = try Params(
-            raw, method: "history", allowed: ["limit", "action", "scanner", "container", "key", "client"])
-        let limit = try params.optionalInt("limit", in: 1...audit.log.capacity) ?? min(100, audit.log.capacity)
+        let params = try Wire.HistoryParams(params: raw, capacity: audit.log.capacity)
         let filter = AuditLog.Filter(
-            action: try params.optionalString("action").map(AuditRecord.Action.init(rawValue:)),
-            scanner: try params.optionalString("scanner").map { GlobPattern($0) },
-            container: try params.optionalString("container").map { GlobPattern($0) },
-            key: try params.optionalString("key").map { GlobPattern($0) },
-            client: try params.optionalString("client"))
-        let records = audit.log.records(matching: filter, limit: limit)
-        return .object([
-            "records": .array(records.map(Self.encode)),
-            "total": .number(JSONNumber(Int64(clamping: audit.log.totalCount))),
-            "capacity": .number(JSONNumber(audit.log.capacity)),
-        ])
+            action: params.action.map(AuditRecord.Action.init(rawValue:)),
+            scanner: params.scanner.map { GlobPattern($0) },
+            container: params.container.map { GlobPattern($0) },
+            key: params.key.map { GlobPattern($0) },
+            client: params.client)
+        let records = audit.log.records(matching: filter, limit: params.limit ?? min(100, audit.log.capacity))
+        return Wire.HistoryPage(
+            records: records.map(Wire.HistoryRecord.init), total: Int64(clamping: audit.log.totalCount),
+            capacity: audit.log.capacity
+        ).json
     }
 
     /// The wire shape of a record.
     package static func encode(_ record: AuditRecord) -> JSONValue {
-        var object: JSONObject = [
-            "sequence": .number(JSONNumber(Int64(clamping: record.sequence))),
-            "time": .string(DateText.format(record.time)),
-            "action": .string(record.action.rawValue),
-            "transport": .string(record.client.transport),
-            "peer": .string(record.client.peer),
-        ]
-        if let name = record.client.name { object["client"] = .string(name) }
-        object["scanner"] = .string(record.address.scanner)
-        object["container"] = .string(record.address.container)
-        object["key"] = .string(record.address.key)
-        if let old = record.oldRevision { object["oldRevision"] = .string(old.text) }
-        if let new = record.newRevision { object["newRevision"] = .string(new.text) }
-        return .object(object)
+        Wire.HistoryRecord(record).json
     }
 }

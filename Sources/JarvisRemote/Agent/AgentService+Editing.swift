@@ -3,42 +3,31 @@ import JarvisCore
 /// `get`, `set`, `delete` and `reset`, with JSON Pointers and bulk deletes.
 extension AgentService {
     func get(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(raw, method: "get", allowed: ["scanner", "container", "key", "pointer", "reveal"])
-        let address = try address(params)
-        let reveal = try params.bool("reveal")
+        let params = try Wire.GetParams(params: raw)
+        let address = try address(params.place)
         let item: PreferenceItem
-        if let pointer = try pointer(params) {
-            item = try hub.get(address, pointer: pointer, reveal: reveal)
+        if let pointer = params.place.pointer {
+            item = try hub.get(address, pointer: pointer, reveal: params.reveal)
         } else {
-            item = try hub.get(address, reveal: reveal)
+            item = try hub.get(address, reveal: params.reveal)
         }
-        if reveal { recordReveals([item], session: session) }
-        return .object(["item": WireItem.encode(item)])
+        if params.reveal { recordReveals([item], session: session) }
+        return Wire.ItemResult(item).json
     }
 
     func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(
-            raw, method: "set",
-            allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
-        let address = try address(params)
-        guard let rawValue = params.value("value") else {
-            throw RPCError.invalidParams("set needs the param 'value'")
-        }
-        let value: PreferenceValue
-        if let type = try params.type("type") {
-            value = try PreferenceValue(json: rawValue, as: type)
-        } else {
-            value = try PreferenceValue(json: rawValue)
-        }
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        let pointer = try pointer(params)
+        let params = try Wire.SetParams(params: raw)
+        let address = try address(params.place)
+        let value = try params.decodedValue()
+        let expected = params.expectedRevision
+        let pointer = params.place.pointer
         let stored = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in
             if let pointer {
                 return try hub.set(address, pointer: pointer, to: value, expectedRevision: expected)
             }
             return try hub.set(address, to: value, expectedRevision: expected)
         }
-        return .object(["item": WireItem.encode(stored)])
+        return Wire.ItemResult(stored).json
     }
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
@@ -46,54 +35,46 @@ extension AgentService {
             raw, method: "delete",
             allowed: ["scanner", "container", "key", "pointer", "match", "dryRun", "expectedRevision"])
         if let match = try params.optionalString("match") {
-            return try deleteMatching(GlobPattern(match), params: params, session: session)
+            return try deleteMatching(Wire.BulkDeleteParams(params, match: match), session: session)
         }
         if try params.bool("dryRun") {
             throw RPCError.invalidParams("dryRun goes with match (a key pattern); a single delete has no dry run")
         }
-        let address = try address(params)
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        if let pointer = try pointer(params) {
+        let single = try Wire.DeleteParams(params)
+        let address = try address(single.place)
+        let expected = single.expectedRevision
+        if let pointer = single.place.pointer {
             // Removing inside a value changes it: recorded as a set of the whole key.
             let changed = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in
                 try hub.delete(address, pointer: pointer, expectedRevision: expected)
             }
-            return .object(["item": WireItem.encode(changed)])
+            return Wire.ItemResult(changed).json
         }
         let removed = try recordingWrite(.delete, at: address, session: session) { () throws(JarvisError) in
             try hub.delete(address, expectedRevision: expected)
         }
-        return .object(["item": WireItem.encode(removed)])
+        return Wire.ItemResult(removed).json
     }
 
     func reset(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(raw, method: "reset", allowed: ["scanner", "container", "key", "expectedRevision"])
-        let address = try address(params)
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        let result = try hub.reset(address, expectedRevision: expected)
+        let params = try Wire.ResetParams(params: raw)
+        let address = try address(params.place)
+        let result = try hub.reset(address, expectedRevision: params.expectedRevision)
         if let removed = result.removed {
             audit.record(
                 AuditRecord(
                     action: .delete, client: session.auditClient, address: removed.address,
                     oldRevision: removed.revision, newRevision: nil))
         }
-        var object: JSONObject = [:]
-        if let removed = result.removed { object["removed"] = WireItem.encode(removed) }
-        if let current = result.current { object["item"] = WireItem.encode(current) }
-        return .object(object)
+        return Wire.ResetResult(removed: result.removed, item: result.current).json
     }
 
-    private func deleteMatching(_ pattern: GlobPattern, params: Params, session: AgentSessionState) throws -> JSONValue
-    {
-        for refused in ["key", "pointer", "expectedRevision"] where params.value(refused) != nil {
-            throw RPCError.invalidParams(
-                "delete takes either 'key' or 'match', and '\(refused)' does not go with 'match'")
-        }
-        let container = try params.string("container")
-        let scanner = try params.optionalString("scanner") ?? (try owner(of: container))
-        let dryRun = try params.bool("dryRun")
-        let items = try hub.delete(matching: pattern, scanner: scanner, container: container, dryRun: dryRun)
-        if !dryRun {
+    private func deleteMatching(_ params: Wire.BulkDeleteParams, session: AgentSessionState) throws -> JSONValue {
+        let pattern = GlobPattern(params.match)
+        let scanner = try params.scanner ?? (try address(Wire.Place(container: params.container, key: "")).scanner)
+        let items = try hub.delete(
+            matching: pattern, scanner: scanner, container: params.container, dryRun: params.dryRun)
+        if !params.dryRun {
             for item in items {
                 audit.record(
                     AuditRecord(
@@ -101,25 +82,9 @@ extension AgentService {
                         oldRevision: item.revision, newRevision: nil))
             }
         }
-        return .object([
-            "scanner": .string(scanner), "container": .string(container), "match": .string(pattern.description),
-            "dryRun": .bool(dryRun), "count": .number(JSONNumber(items.count)),
-            "keys": .array(items.map { .string($0.address.key) }),
-        ])
-    }
-
-    private func owner(of container: String) throws -> String {
-        try address(
-            Params(["container": .string(container), "key": ""], method: "delete", allowed: ["container", "key"])
-        ).scanner
-    }
-
-    private func pointer(_ params: Params) throws -> JSONPointer? {
-        guard let text = try params.optionalString("pointer"), !text.isEmpty else { return nil }
-        do {
-            return try JSONPointer(parsing: text)
-        } catch {
-            throw RPCError.invalidParams(error.message)
-        }
+        return Wire.BulkDeleteResult(
+            scanner: scanner, container: params.container, match: pattern.description, dryRun: params.dryRun,
+            keys: items.map(\.address.key)
+        ).json
     }
 }

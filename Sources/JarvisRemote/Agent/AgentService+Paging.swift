@@ -5,17 +5,15 @@ import JarvisCore
 /// with the number of keys.
 extension AgentService {
     /// The most items one `list` page may ask for.
-    package static let maxPageSize = 10_000
+    package static let maxPageSize = Wire.maxPageSize
 
     /// Cuts one page out of a full listing. Without `limit`, everything (the 1.0 behaviour).
-    func page(_ result: ListResult, params: Params) throws -> JSONValue {
-        let limit = try params.optionalInt("limit", in: 1...Self.maxPageSize)
-        let cursor = try params.optionalString("cursor").map { text throws(RPCError) in try ListCursor(text) }
+    func page(_ result: ListResult, params: Wire.ListParams) throws -> JSONValue {
+        let limit = params.limit
+        let cursor = try params.cursor.map { text throws(RPCError) in try ListCursor(text) }
+        let problems = result.problems.map(Wire.Container.init)
         guard limit != nil || cursor != nil else {
-            return .object([
-                "items": .array(result.items.map(WireItem.encode)),
-                "problems": .array(result.problems.map(WireItem.encode)),
-            ])
+            return Wire.ListPage(items: result.items, problems: problems).json
         }
         let order = Dictionary(
             hub.scanners().enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
@@ -33,15 +31,12 @@ extension AgentService {
         }
         let end = min(result.items.count, start + (limit ?? result.items.count))
         let slice = result.items[start..<end]
-        var object: JSONObject = [
-            "items": .array(slice.map(WireItem.encode)),
-            // Problems belong to the listing as a whole: they come with the first page only.
-            "problems": .array(cursor == nil ? result.problems.map(WireItem.encode) : []),
-        ]
+        // Problems belong to the listing as a whole: they come with the first page only.
+        var page = Wire.ListPage(items: Array(slice), problems: cursor == nil ? problems : [])
         if end < result.items.count, let last = slice.last {
-            object["nextCursor"] = .string(ListCursor(last.address).text)
+            page.nextCursor = ListCursor(last.address).text
         }
-        return .object(object)
+        return page.json
     }
 }
 

@@ -62,14 +62,14 @@ package final class AgentService: Sendable {
             case .hello: return try hello(request.params, session: session)
             case .ping:
                 _ = try Params(request.params, method: "ping", allowed: [])
-                return .object(["pong": true])
+                return Wire.PingResult().json
             case .scanners:
                 _ = try Params(request.params, method: "scanners", allowed: [])
-                return .object(["scanners": .array(hub.scanners().map(WireItem.encode))])
+                return Wire.ScannersResult(hub.scanners().map(Wire.Scanner.init)).json
             case .containers:
-                let params = try Params(request.params, method: "containers", allowed: ["scanner"])
-                let containers = try hub.containers(scanner: params.optionalString("scanner"))
-                return .object(["containers": .array(containers.map(WireItem.encode))])
+                let params = try Wire.ContainersParams(params: request.params)
+                let containers = try hub.containers(scanner: params.scanner)
+                return Wire.ContainersResult(containers.map(Wire.Container.init)).json
             case .list: return try list(request.params, session: session)
             case .get: return try get(request.params, session: session)
             case .set: return try set(request.params, session: session)
@@ -89,8 +89,8 @@ package final class AgentService: Sendable {
     }
 
     private func hello(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(raw, method: "hello", allowed: ["client", "protocolVersion", "token"])
-        if let version = try params.optionalString("protocolVersion") {
+        let params = try Wire.HelloParams(params: raw)
+        if let version = params.protocolVersion {
             guard let major = ProtocolVersion.major(of: version) else {
                 throw RPCError.invalidParams("protocolVersion must look like 1.0")
             }
@@ -100,37 +100,24 @@ package final class AgentService: Sendable {
                 )
             }
         }
-        try authenticate(session, token: try params.optionalString("token"))
-        session.hello(clientName: try params.optionalString("client"))
+        try authenticate(session, token: params.token)
+        session.hello(clientName: params.client)
         let configuration = hub.configuration
-        return .object([
-            "protocol": "jarvis",
-            "protocolVersion": .string(ProtocolVersion.current),
-            "agent": .string(identity.name),
-            "pid": .number(JSONNumber(Int64(identity.pid))),
-            "platform": .string(identity.platform),
-            "capabilities": .object([
-                "editing": .bool(configuration.editingEnabled),
-                "reveal": .bool(configuration.revealEnabled),
-                "production": .bool(configuration.isProduction),
-                "maxLineLength": .number(JSONNumber(maxLineLength)),
-                "tcp": .bool(tcpEndpoint.current != nil),
-                "auth": .string(session.requiredToken == nil ? "none" : "token"),
-                "history": true,
-                "paging": true,
-            ]),
-            "scanners": .array(hub.scanners().map { .string($0.id) }),
-        ])
+        let capabilities = Wire.Capabilities(
+            editing: configuration.editingEnabled, reveal: configuration.revealEnabled,
+            production: configuration.isProduction, maxLineLength: maxLineLength, tcp: tcpEndpoint.current != nil,
+            auth: session.requiredToken == nil ? "none" : "token")
+        return Wire.HelloResult(
+            agent: identity.name, pid: Int64(identity.pid), platform: identity.platform, capabilities: capabilities,
+            scanners: hub.scanners().map(\.id)
+        ).json
     }
 
     private func list(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(
-            raw, method: "list", allowed: ["scanner", "container", "key", "reveal", "limit", "cursor"])
+        let params = try Wire.ListParams(params: raw)
         let query = ListQuery(
-            scanner: try params.optionalString("scanner"),
-            container: try params.optionalString("container").map { GlobPattern($0) },
-            key: try params.optionalString("key").map { GlobPattern($0) },
-            reveal: try params.bool("reveal"))
+            scanner: params.scanner, container: params.container.map { GlobPattern($0) },
+            key: params.key.map { GlobPattern($0) }, reveal: params.reveal)
         if query.reveal, !hub.configuration.revealEnabled {
             throw JarvisHub.revealRefused(hub.configuration)
         }
@@ -140,10 +127,10 @@ package final class AgentService: Sendable {
     }
 
     /// The address of a request. Without `scanner`, the container must belong to exactly one.
-    func address(_ params: Params) throws -> PreferenceAddress {
-        let container = try params.string("container")
-        let key = try params.string("key")
-        if let scanner = try params.optionalString("scanner") {
+    func address(_ place: Wire.Place) throws -> PreferenceAddress {
+        let container = place.container
+        let key = place.key
+        if let scanner = place.scanner {
             return PreferenceAddress(scanner: scanner, container: container, key: key)
         }
         let owners = Set(try hub.containers().filter { $0.name == container }.map(\.scanner))

@@ -6,11 +6,13 @@ import JarvisCore
 /// Calls are synchronous and one at a time (a lock orders them); notifications that arrive
 /// between answers are kept for ``nextNotification(timeout:)``.
 public final class JarvisClient: Sendable {
-    /// What the agent said in `hello`.
-    public var hello: JSONObject { helloAnswer.current }
-    private let helloAnswer = Locked<JSONObject>([:])
+    /// What the agent said in `hello`, as sent.
+    public var hello: JSONObject { helloAnswer.current.raw }
+    /// What the agent said in `hello`: who it is, what it allows, which scanners it serves.
+    public var helloResult: Wire.HelloResult { helloAnswer.current.typed }
+    private let helloAnswer: Locked<(raw: JSONObject, typed: Wire.HelloResult)>
     private let connection: LineClient
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let callLock = Locked<Void>(())
 
     private struct State {
@@ -35,26 +37,21 @@ public final class JarvisClient: Sendable {
             throw JarvisError(.unavailable, "cannot connect to the agent: \(error)")
         }
         self.timeout = timeout
-        var params: JSONObject = ["client": .string(clientName), "protocolVersion": .string(ProtocolVersion.current)]
-        if let token { params["token"] = .string(token) }
-        let answer: JSONValue
+        let state = Locked(State())
+        self.state = state
+        let params = Wire.HelloParams(client: clientName, token: token)
         do throws(JarvisError) {
-            answer = try call("hello", params)
-        } catch {
-            connection.close()
-            throw error
-        }
-        guard case .object(let object) = answer else {
-            connection.close()
-            throw JarvisError(.storage, "the agent answered hello with something other than an object")
-        }
-        do throws(JarvisError) {
+            let answer = try Self.exchange(
+                connection, state: state, timeout: timeout, params.json, method: Wire.HelloParams.method)
+            guard case .object(let object) = answer else {
+                throw JarvisError(.storage, "the agent answered hello with something other than an object")
+            }
             try ProtocolVersion.checkAgent(object["protocolVersion"]?.stringValue)
+            helloAnswer = Locked((object, try Wire.HelloResult(json: answer)))
         } catch {
             connection.close()
             throw error
         }
-        helloAnswer.withLock { $0 = object }
     }
 
     private let timeout: Duration
@@ -63,7 +60,9 @@ public final class JarvisClient: Sendable {
     /// - Throws: ``JarvisError`` carrying the agent's error code and message.
     public func call(_ method: String, _ params: JSONObject = [:]) throws(JarvisError) -> JSONValue {
         do {
-            return try callLock.withLock { _ in try exchange(method, params) }
+            return try callLock.withLock { _ in
+                try Self.exchange(connection, state: state, timeout: timeout, params, method: method)
+            }
         } catch let error as JarvisError {
             throw error
         } catch {
@@ -71,7 +70,16 @@ public final class JarvisClient: Sendable {
         }
     }
 
-    private func exchange(_ method: String, _ params: JSONObject) throws(JarvisError) -> JSONValue {
+    /// Sends one request with typed params and reads its typed answer.
+    /// - Throws: ``JarvisError`` carrying the agent's error code and message, or `.storage`
+    ///   when the answer does not have the shape of `R`.
+    public func call<P: WireParams, R: WireMessage>(_ params: P, expecting: R.Type = R.self) throws(JarvisError) -> R {
+        try R(json: try call(P.method, params.json))
+    }
+
+    private static func exchange(
+        _ connection: LineClient, state: Locked<State>, timeout: Duration, _ params: JSONObject, method: String
+    ) throws(JarvisError) -> JSONValue {
         let id = state.withLock { state -> Int64 in
             defer { state.nextID += 1 }
             return state.nextID
@@ -132,73 +140,5 @@ public final class JarvisClient: Sendable {
     /// Closes the connection.
     public func close() {
         connection.close()
-    }
-}
-
-extension JarvisClient {
-    /// Every visible item matching the filters (patterns are globs), fetched page by page.
-    public func list(scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false)
-        throws(JarvisError) -> (items: [PreferenceItem], problems: [JSONValue])
-    {
-        var params = JSONObject()
-        if let scanner { params["scanner"] = .string(scanner) }
-        if let container { params["container"] = .string(container) }
-        if let key { params["key"] = .string(key) }
-        if reveal { params["reveal"] = true }
-        let result = try listAll(params)
-        var items: [PreferenceItem] = []
-        for raw in result["items"]?.arrayValue ?? [] { items.append(try WireItem.decode(raw)) }
-        return (items, result["problems"]?.arrayValue ?? [])
-    }
-
-    /// Calls `list` with `params` page by page and returns one result holding every page's
-    /// items and problems, as an unpaged `list` would.
-    public func listAll(_ params: JSONObject, pageSize: Int = 10_000) throws(JarvisError) -> JSONValue {
-        var items: [JSONValue] = []
-        var problems: [JSONValue] = []
-        var cursor: String?
-        var request = params
-        request["limit"] = .number(JSONNumber(pageSize))
-        repeat {
-            if let cursor { request["cursor"] = .string(cursor) }
-            let page = try call("list", request)
-            items += page["items"]?.arrayValue ?? []
-            problems += page["problems"]?.arrayValue ?? []
-            cursor = page["nextCursor"]?.stringValue
-        } while cursor != nil
-        return .object(["items": .array(items), "problems": .array(problems)])
-    }
-
-    /// One item.
-    public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
-        var params = Self.params(address)
-        if reveal { params["reveal"] = true }
-        return try WireItem.decode(try call("get", params)["item"] ?? .null)
-    }
-
-    /// Stores a value; with `expectedRevision`, only if nobody changed it since.
-    @discardableResult
-    public func set(_ address: PreferenceAddress, to value: PreferenceValue, expectedRevision: Revision? = nil)
-        throws(JarvisError) -> PreferenceItem
-    {
-        var params = Self.params(address)
-        params["type"] = .string(value.type.rawValue)
-        params["value"] = value.json
-        if let expectedRevision { params["expectedRevision"] = .string(expectedRevision.text) }
-        return try WireItem.decode(try call("set", params)["item"] ?? .null)
-    }
-
-    /// Removes a stored value; returns it as it was.
-    @discardableResult
-    public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError)
-        -> PreferenceItem
-    {
-        var params = Self.params(address)
-        if let expectedRevision { params["expectedRevision"] = .string(expectedRevision.text) }
-        return try WireItem.decode(try call("delete", params)["item"] ?? .null)
-    }
-
-    private static func params(_ address: PreferenceAddress) -> JSONObject {
-        ["scanner": .string(address.scanner), "container": .string(address.container), "key": .string(address.key)]
     }
 }

@@ -159,34 +159,31 @@ package final class ChangeEngine: Sendable {
         guard filter.scanner.map({ $0 == event.scanner }) ?? true,
             filter.container?.matches(event.container.name) ?? true
         else { return nil }
-        var changes: [JSONValue] = []
+        var changes: [ChangeNotification.Change] = []
         for change in event.changes where filter.key?.matches(change.key) ?? true {
-            var object: JSONObject = [
-                "kind": .string(change.kind.rawValue), "scanner": .string(event.scanner),
-                "container": .string(event.container.name), "key": .string(change.key),
-            ]
+            var wire = ChangeNotification.Change(
+                kind: change.kind.rawValue,
+                address: PreferenceAddress(scanner: event.scanner, container: event.container.name, key: change.key),
+                item: nil, old: nil)
             if let new = change.new {
                 guard
                     let item = hub.watchedItem(
                         new, scanner: event.scanner, container: event.container, reveal: filter.reveal)
                 else { continue }
-                object["item"] = WireItem.encode(item)
+                wire.item = item
             }
             if let old = change.old {
                 guard
                     let item = hub.watchedItem(
                         old, scanner: event.scanner, container: event.container, reveal: filter.reveal)
                 else { continue }
-                object["old"] = WireItem.encode(item)
+                wire.old = item
             }
-            changes.append(.object(object))
+            changes.append(wire)
         }
         guard !changes.isEmpty else { return nil }
-        return RPCResponse.notification(
-            method: "changed",
-            params: [
-                "subscription": .string(subscription), "sequence": .number(JSONNumber(event.sequence)),
-                "time": .string(DateText.format(event.time)), "changes": .array(changes),
-            ])
+        let notification = ChangeNotification(
+            subscription: subscription, sequence: event.sequence, time: event.time, changes: changes)
+        return RPCResponse.notification(method: ChangeNotification.method, params: notification.params)
     }
 }

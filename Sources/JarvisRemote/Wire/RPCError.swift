@@ -58,8 +58,16 @@ package struct RPCError: Error, Sendable, Hashable {
 
     /// `{"code":…,"message":…,"data":{"code":…}}`
     package var json: JSONValue {
-        .object([
-            "code": .number(JSONNumber(code)), "message": .string(message), "data": .object(["code": .string(name)]),
-        ])
+        wire.json
+    }
+
+    /// The error object of the wire schema.
+    package var wire: Wire.ErrorObject {
+        Wire.ErrorObject(code: code, message: message, data: Wire.ErrorData(code: name))
+    }
+
+    /// The error an agent sent.
+    package init(_ wire: Wire.ErrorObject) {
+        self.init(code: wire.code, message: wire.message, name: wire.data.code)
     }
 }

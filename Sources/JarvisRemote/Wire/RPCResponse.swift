@@ -39,11 +39,8 @@ package enum RPCResponse {
             return .notification(method: method, params: object["params"]?.objectValue ?? JSONObject())
         }
         let id = object["id"] ?? .null
-        if let error = object["error"]?.objectValue {
-            let code = error["code"]?.int64Value.map(Int.init) ?? -32603
-            let name = error["data"]?["code"]?.stringValue ?? "error"
-            return .error(
-                id: id, RPCError(code: code, message: error["message"]?.stringValue ?? "unknown error", name: name))
+        if let error = object["error"], case .object = error {
+            return .error(id: id, RPCError(try Wire.ErrorObject(json: error)))
         }
         guard let result = object["result"] else {
             throw JarvisError(.storage, "the agent sent a response with neither result nor error")

@@ -52,24 +52,13 @@ package enum WireItem {
         return item
     }
 
-    /// `{"id","name","secret","writable","available","reason"?}`
+    /// `{"id","name","secret","writable","available","reason"?}` (see ``Wire/Scanner``).
     package static func encode(_ scanner: ScannerSummary) -> JSONValue {
-        var object: JSONObject = [
-            "id": .string(scanner.id), "name": .string(scanner.info.displayName),
-            "secret": .bool(scanner.info.isSecret), "writable": .bool(scanner.isWritable),
-            "available": .bool(scanner.info.unavailableReason == nil),
-        ]
-        if let reason = scanner.info.unavailableReason { object["reason"] = .string(reason) }
-        return .object(object)
+        Wire.Scanner(scanner).json
     }
 
-    /// `{"scanner","name","writable","problem"?}`
+    /// `{"scanner","name","writable","problem"?}` (see ``Wire/Container``).
     package static func encode(_ container: ContainerSummary) -> JSONValue {
-        var object: JSONObject = [
-            "scanner": .string(container.scanner), "name": .string(container.name),
-            "writable": .bool(container.isWritable),
-        ]
-        if let problem = container.problem { object["problem"] = .string(problem) }
-        return .object(object)
+        Wire.Container(container).json
     }
 }

@@ -1,0 +1,131 @@
+import JarvisCore
+
+/// One typed method per agent method, built on the wire schema (``Wire``): what the CLI, the
+/// inspector and a host's tests call instead of building params by hand.
+extension JarvisClient {
+    /// Asks the agent whether it is there.
+    public func ping() throws(JarvisError) {
+        _ = try Wire.PingResult(json: try call("ping"))
+    }
+
+    /// The agent's scanners, in its order.
+    public func scanners() throws(JarvisError) -> [Wire.Scanner] {
+        try Wire.ScannersResult(json: try call("scanners")).scanners
+    }
+
+    /// The visible containers, of one scanner or all.
+    public func containers(scanner: String? = nil) throws(JarvisError) -> [Wire.Container] {
+        try call(Wire.ContainersParams(scanner: scanner), expecting: Wire.ContainersResult.self).containers
+    }
+
+    /// One page of `list`, as the agent sent it.
+    public func listPage(_ params: Wire.ListParams) throws(JarvisError) -> Wire.ListPage {
+        try call(params)
+    }
+
+    /// Every item matching `params`' filters, fetched page by page (its `limit` and `cursor`
+    /// are replaced), as one page holding every item and the problems.
+    public func listing(_ params: Wire.ListParams = Wire.ListParams(), pageSize: Int = Wire.maxPageSize)
+        throws(JarvisError) -> Wire.ListPage
+    {
+        var request = params
+        request.limit = max(1, min(pageSize, Wire.maxPageSize))
+        request.cursor = nil
+        var whole = Wire.ListPage(items: [], problems: [])
+        repeat {
+            let page = try listPage(request)
+            whole.items += page.items
+            whole.problems += page.problems
+            request.cursor = page.nextCursor
+        } while request.cursor != nil
+        return whole
+    }
+
+    /// Every visible item matching the filters (patterns are globs), fetched page by page.
+    public func list(scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false)
+        throws(JarvisError) -> (items: [PreferenceItem], problems: [JSONValue])
+    {
+        let whole = try listing(Wire.ListParams(scanner: scanner, container: container, key: key, reveal: reveal))
+        return (whole.items, whole.problems.map(\.json))
+    }
+
+    /// Calls `list` with `params` page by page and returns one result holding every page's
+    /// items and problems, as an unpaged `list` would.
+    public func listAll(_ params: JSONObject, pageSize: Int = Wire.maxPageSize) throws(JarvisError) -> JSONValue {
+        var items: [JSONValue] = []
+        var problems: [JSONValue] = []
+        var cursor: String?
+        var request = params
+        request["limit"] = .integer(pageSize)
+        repeat {
+            if let cursor { request["cursor"] = .string(cursor) }
+            let page = try call("list", request)
+            items += page["items"]?.arrayValue ?? []
+            problems += page["problems"]?.arrayValue ?? []
+            cursor = page["nextCursor"]?.stringValue
+        } while cursor != nil
+        return .object(["items": .array(items), "problems": .array(problems)])
+    }
+
+    /// One item, or one place inside its value; without a scanner the agent finds it.
+    public func get(_ place: Wire.Place, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
+        try call(Wire.GetParams(place, reveal: reveal), expecting: Wire.ItemResult.self).item
+    }
+
+    /// One item.
+    public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
+        try get(Wire.Place(address), reveal: reveal)
+    }
+
+    /// Stores a value at a key or at a place inside one; with `expectedRevision`, only if
+    /// nobody changed it since. Returns the item (or place) as stored.
+    @discardableResult
+    public func set(_ place: Wire.Place, to value: PreferenceValue, expectedRevision: Revision? = nil)
+        throws(JarvisError) -> PreferenceItem
+    {
+        try call(Wire.SetParams(place, value: value, expectedRevision: expectedRevision), expecting: Wire.ItemResult.self)
+            .item
+    }
+
+    /// Stores a value; with `expectedRevision`, only if nobody changed it since.
+    @discardableResult
+    public func set(_ address: PreferenceAddress, to value: PreferenceValue, expectedRevision: Revision? = nil)
+        throws(JarvisError) -> PreferenceItem
+    {
+        try set(Wire.Place(address), to: value, expectedRevision: expectedRevision)
+    }
+
+    /// Removes a stored value, or one place inside it; returns it as it was.
+    @discardableResult
+    public func delete(_ place: Wire.Place, expectedRevision: Revision? = nil) throws(JarvisError) -> PreferenceItem {
+        try call(Wire.DeleteParams(place, expectedRevision: expectedRevision), expecting: Wire.ItemResult.self).item
+    }
+
+    /// Removes a stored value; returns it as it was.
+    @discardableResult
+    public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError)
+        -> PreferenceItem
+    {
+        try delete(Wire.Place(address), expectedRevision: expectedRevision)
+    }
+
+    /// Removes every stored key of `container` matching the glob `match` (`dryRun`: only
+    /// lists them).
+    @discardableResult
+    public func delete(matching match: String, in container: String, scanner: String? = nil, dryRun: Bool = false)
+        throws(JarvisError) -> Wire.BulkDeleteResult
+    {
+        try call(Wire.BulkDeleteParams(scanner: scanner, container: container, match: match, dryRun: dryRun))
+    }
+
+    /// Removes what is stored for a key so its default applies again.
+    @discardableResult
+    public func reset(_ place: Wire.Place, expectedRevision: Revision? = nil) throws(JarvisError) -> Wire.ResetResult {
+        try call(Wire.ResetParams(place, expectedRevision: expectedRevision))
+    }
+
+    /// The newest audit records matching `params`, oldest first.
+    public func history(_ params: Wire.HistoryParams = Wire.HistoryParams()) throws(JarvisError) -> Wire.HistoryPage {
+        try call(params)
+    }
+}

@@ -1,0 +1,337 @@
+import JarvisCore
+
+/// `get`, `set`, `delete` and `reset`: one key, or one place inside a key's value.
+extension Wire {
+    /// Which key a request names, and optionally a place inside its value.
+    public struct Place: Sendable, Hashable {
+        /// The scanner; nil lets the agent find the one scanner that has the container.
+        public var scanner: String?
+        /// The container.
+        public var container: String
+        /// The key.
+        public var key: String
+        /// A place inside the key's value; nil (or a whole pointer) for the whole value.
+        public var pointer: JSONPointer?
+
+        /// A place; without `scanner` the agent finds the scanner that has `container`.
+        public init(scanner: String? = nil, container: String, key: String, pointer: JSONPointer? = nil) {
+            self.scanner = scanner
+            self.container = container
+            self.key = key
+            self.pointer = pointer
+        }
+
+        /// The whole value of `address`, or a place inside it.
+        public init(_ address: PreferenceAddress, pointer: JSONPointer? = nil) {
+            self.init(scanner: address.scanner, container: address.container, key: address.key, pointer: pointer)
+        }
+
+        /// `"scanner"?,"container","key","pointer"?`, in that order.
+        func write(into object: inout JSONObject, pointer withPointer: Bool = true) {
+            object.setIfPresent("scanner", scanner.map(JSONValue.string))
+            object["container"] = .string(container)
+            object["key"] = .string(key)
+            if withPointer, let pointer, !pointer.isWhole { object["pointer"] = .string(pointer.description) }
+        }
+
+        /// Reads the place of a request; an empty pointer is the whole value.
+        package init(_ params: Params, pointer withPointer: Bool = true) throws(RPCError) {
+            scanner = try params.optionalString("scanner")
+            container = try params.string("container")
+            key = try params.string("key")
+            pointer = withPointer ? try Self.pointer(params) : nil
+        }
+
+        package static func pointer(_ params: Params) throws(RPCError) -> JSONPointer? {
+            guard let text = try params.optionalString("pointer"), !text.isEmpty else { return nil }
+            do {
+                return try JSONPointer(parsing: text)
+            } catch {
+                throw .invalidParams(error.message)
+            }
+        }
+    }
+
+    /// The params of `get`.
+    public struct GetParams: WireParams {
+        public static let method = "get"
+        /// What to read.
+        public var place: Place
+        /// Ask for a secret's value, where the agent allows it.
+        public var reveal: Bool
+
+        /// Params reading `place`.
+        public init(_ place: Place, reveal: Bool = false) {
+            self.place = place
+            self.reveal = reveal
+        }
+
+        /// `{"scanner"?,"container","key","pointer"?,"reveal"?}`
+        public var json: JSONObject {
+            var object = JSONObject()
+            place.write(into: &object)
+            if reveal { object["reveal"] = true }
+            return object
+        }
+
+        /// Reads the params as the agent receives them, refusing unknown ones.
+        package init(params raw: JSONObject) throws(RPCError) {
+            let params = try Params(
+                raw, method: Self.method, allowed: ["scanner", "container", "key", "pointer", "reveal"])
+            place = try Place(params)
+            reveal = try params.bool("reveal")
+        }
+    }
+
+    /// The params of `set`.
+    public struct SetParams: WireParams {
+        public static let method = "set"
+        /// Where to write.
+        public var place: Place
+        /// The value's type; nil lets the agent infer it from the value.
+        public var type: PreferenceType?
+        /// The value in the wire encoding.
+        public var value: JSONValue
+        /// Write only if the stored value still has this revision.
+        public var expectedRevision: Revision?
+
+        /// Params storing `value` at `place`, with its type.
+        public init(_ place: Place, value: PreferenceValue, expectedRevision: Revision? = nil) {
+            self.init(place, type: value.type, value: value.json, expectedRevision: expectedRevision)
+        }
+
+        /// Params storing a value already in the wire encoding.
+        public init(_ place: Place, type: PreferenceType?, value: JSONValue, expectedRevision: Revision? = nil) {
+            self.place = place
+            self.type = type
+            self.value = value
+            self.expectedRevision = expectedRevision
+        }
+
+        /// `{"scanner"?,"container","key","pointer"?,"type"?,"value","expectedRevision"?}`
+        public var json: JSONObject {
+            var object = JSONObject()
+            place.write(into: &object)
+            object.setIfPresent("type", type.map { .string($0.rawValue) })
+            object["value"] = value
+            object.setIfPresent("expectedRevision", expectedRevision.map { .string($0.text) })
+            return object
+        }
+
+        /// The value, read as `type` when one was given.
+        /// - Throws: ``JarvisError`` `.typeMismatch` when the value cannot hold the type.
+        public func decodedValue() throws(JarvisError) -> PreferenceValue {
+            if let type { return try PreferenceValue(json: value, as: type) }
+            return try PreferenceValue(json: value)
+        }
+
+        /// Reads the params as the agent receives them, refusing unknown ones.
+        package init(params raw: JSONObject) throws(RPCError) {
+            let params = try Params(
+                raw, method: Self.method,
+                allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
+            place = try Place(params)
+            guard let value = params.value("value") else {
+                throw RPCError.invalidParams("set needs the param 'value'")
+            }
+            self.value = value
+            type = try params.type("type")
+            expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
+        }
+    }
+
+    /// The params of a single `delete`.
+    public struct DeleteParams: WireParams {
+        public static let method = "delete"
+        /// What to remove: a key, or a place inside its value.
+        public var place: Place
+        /// Remove only if the stored value still has this revision.
+        public var expectedRevision: Revision?
+
+        /// Params removing `place`.
+        public init(_ place: Place, expectedRevision: Revision? = nil) {
+            self.place = place
+            self.expectedRevision = expectedRevision
+        }
+
+        /// `{"scanner"?,"container","key","pointer"?,"expectedRevision"?}`
+        public var json: JSONObject {
+            var object = JSONObject()
+            place.write(into: &object)
+            object.setIfPresent("expectedRevision", expectedRevision.map { .string($0.text) })
+            return object
+        }
+
+        /// Reads the params of a single delete (`Params` already checked the names).
+        package init(_ params: Params) throws(RPCError) {
+            place = try Place(params)
+            expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
+        }
+    }
+
+    /// The params of a bulk `delete`: every stored key of a container matching a glob.
+    public struct BulkDeleteParams: WireParams {
+        public static let method = "delete"
+        /// The scanner; nil lets the agent find it.
+        public var scanner: String?
+        /// The container.
+        public var container: String
+        /// The key glob.
+        public var match: String
+        /// Only list what would go.
+        public var dryRun: Bool
+
+        /// Params removing the keys of `container` that match `match`.
+        public init(scanner: String? = nil, container: String, match: String, dryRun: Bool = false) {
+            self.scanner = scanner
+            self.container = container
+            self.match = match
+            self.dryRun = dryRun
+        }
+
+        /// `{"scanner"?,"container","match","dryRun"?}`
+        public var json: JSONObject {
+            var object = JSONObject()
+            object.setIfPresent("scanner", scanner.map(JSONValue.string))
+            object["container"] = .string(container)
+            object["match"] = .string(match)
+            if dryRun { object["dryRun"] = true }
+            return object
+        }
+
+        /// Reads the params of a bulk delete, refusing what does not go with `match`.
+        package init(_ params: Params, match: String) throws(RPCError) {
+            for refused in ["key", "pointer", "expectedRevision"] where params.value(refused) != nil {
+                throw RPCError.invalidParams(
+                    "delete takes either 'key' or 'match', and '\(refused)' does not go with 'match'")
+            }
+            container = try params.string("container")
+            scanner = try params.optionalString("scanner")
+            self.match = match
+            dryRun = try params.bool("dryRun")
+        }
+    }
+
+    /// The params of `reset`.
+    public struct ResetParams: WireParams {
+        public static let method = "reset"
+        /// The key (a pointer does not go with reset).
+        public var place: Place
+        /// Reset only if the stored value still has this revision.
+        public var expectedRevision: Revision?
+
+        /// Params resetting the key of `place`.
+        public init(_ place: Place, expectedRevision: Revision? = nil) {
+            self.place = place
+            self.expectedRevision = expectedRevision
+        }
+
+        /// `{"scanner"?,"container","key","expectedRevision"?}`
+        public var json: JSONObject {
+            var object = JSONObject()
+            place.write(into: &object, pointer: false)
+            object.setIfPresent("expectedRevision", expectedRevision.map { .string($0.text) })
+            return object
+        }
+
+        /// Reads the params as the agent receives them, refusing unknown ones.
+        package init(params raw: JSONObject) throws(RPCError) {
+            let params = try Params(raw, method: Self.method, allowed: ["scanner", "container", "key", "expectedRevision"])
+            place = try Place(params, pointer: false)
+            expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
+        }
+    }
+
+    /// The answer to `get`, `set` and a single `delete`: one item.
+    public struct ItemResult: WireMessage {
+        /// The item read, as stored, or as it was before the delete.
+        public var item: PreferenceItem
+
+        /// The answer carrying `item`.
+        public init(_ item: PreferenceItem) { self.item = item }
+
+        /// `{"item":{…}}`
+        public var json: JSONValue { .object(["item": WireItem.encode(item)]) }
+
+        public init(json: JSONValue) throws(JarvisError) {
+            let fields = try WireFields(json, "an item answer")
+            guard let raw = fields["item"] else {
+                throw JarvisError(.storage, "the agent sent an item answer without 'item'")
+            }
+            item = try WireItem.decode(raw)
+        }
+    }
+
+    /// The answer to `reset`.
+    public struct ResetResult: WireMessage {
+        /// The stored item that went; nil when nothing was stored.
+        public var removed: PreferenceItem?
+        /// The key now: a registered default or an unset catalog item; nil when it has no default.
+        public var item: PreferenceItem?
+
+        /// The answer to a reset.
+        public init(removed: PreferenceItem?, item: PreferenceItem?) {
+            self.removed = removed
+            self.item = item
+        }
+
+        /// `{"removed"?:{…},"item"?:{…}}`
+        public var json: JSONValue {
+            var object = JSONObject()
+            object.setIfPresent("removed", removed.map(WireItem.encode))
+            object.setIfPresent("item", item.map(WireItem.encode))
+            return .object(object)
+        }
+
+        public init(json: JSONValue) throws(JarvisError) {
+            let fields = try WireFields(json, "a reset answer")
+            removed = try fields["removed"].map { raw throws(JarvisError) in try WireItem.decode(raw) }
+            item = try fields["item"].map { raw throws(JarvisError) in try WireItem.decode(raw) }
+        }
+    }
+
+    /// The answer to a bulk `delete`.
+    public struct BulkDeleteResult: WireMessage {
+        /// The scanner of the container.
+        public var scanner: String
+        /// The container.
+        public var container: String
+        /// The glob, as the agent read it.
+        public var match: String
+        /// Whether nothing was changed.
+        public var dryRun: Bool
+        /// The keys that went (or would go), in order.
+        public var keys: [String]
+
+        /// The answer listing `keys`.
+        public init(scanner: String, container: String, match: String, dryRun: Bool, keys: [String]) {
+            self.scanner = scanner
+            self.container = container
+            self.match = match
+            self.dryRun = dryRun
+            self.keys = keys
+        }
+
+        /// `{"scanner","container","match","dryRun","count","keys"}`
+        public var json: JSONValue {
+            .object([
+                "scanner": .string(scanner), "container": .string(container), "match": .string(match),
+                "dryRun": .bool(dryRun), "count": .integer(keys.count), "keys": .array(keys.map(JSONValue.string)),
+            ])
+        }
+
+        public init(json: JSONValue) throws(JarvisError) {
+            let fields = try WireFields(json, "a bulk delete answer")
+            scanner = try fields.string("scanner")
+            container = try fields.string("container")
+            match = try fields.string("match")
+            dryRun = try fields.bool("dryRun")
+            keys = try fields.list("keys") { raw throws(JarvisError) in
+                guard let key = raw.stringValue else {
+                    throw JarvisError(.storage, "the agent sent a bulk delete answer whose keys are not strings")
+                }
+                return key
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import JarvisCore
+
+/// `list`: items page by page.
+extension Wire {
+    /// The params of `list`; every filter is optional.
+    public struct ListParams: WireParams {
+        public static let method = "list"
+        /// Only this scanner.
+        public var scanner: String?
+        /// Only containers matching this glob.
+        public var container: String?
+        /// Only keys matching this glob.
+        public var key: String?
+        /// Ask for secrets' values, where the agent allows it.
+        public var reveal: Bool
+        /// At most this many items (1 to 10,000); nil for everything at once.
+        public var limit: Int?
+        /// Where the previous page stopped (its `nextCursor`).
+        public var cursor: String?
+
+        /// Params with the given filters.
+        public init(
+            scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false,
+            limit: Int? = nil, cursor: String? = nil
+        ) {
+            self.scanner = scanner
+            self.container = container
+            self.key = key
+            self.reveal = reveal
+            self.limit = limit
+            self.cursor = cursor
+        }
+
+        /// `{"scanner"?,"container"?,"key"?,"reveal"?,"limit"?,"cursor"?}`
+        public var json: JSONObject {
+            var object = JSONObject()
+            object.setIfPresent("scanner", scanner.map(JSONValue.string))
+            object.setIfPresent("container", container.map(JSONValue.string))
+            object.setIfPresent("key", key.map(JSONValue.string))
+            if reveal { object["reveal"] = true }
+            object.setIfPresent("limit", limit.map(JSONValue.integer))
+            object.setIfPresent("cursor", cursor.map(JSONValue.string))
+            return object
+        }
+
+        /// Reads the params as the agent receives them, refusing unknown ones.
+        package init(params raw: JSONObject) throws(RPCError) {
+            let params = try Params(
+                raw, method: Self.method, allowed: ["scanner", "container", "key", "reveal", "limit", "cursor"])
+            scanner = try params.optionalString("scanner")
+            container = try params.optionalString("container")
+            key = try params.optionalString("key")
+            reveal = try params.bool("reveal")
+            limit = try params.optionalInt("limit", in: 1...Wire.maxPageSize)
+            cursor = try params.optionalString("cursor")
+        }
+    }
+
+    /// The most items one `list` page may ask for.
+    public static let maxPageSize = 10_000
+
+    /// The answer to `list`: one page of items, and the containers that could not be read.
+    public struct ListPage: WireMessage {
+        /// The items, in the agent's order (scanner, container, key).
+        public var items: [PreferenceItem]
+        /// Containers that could not be read (first page only).
+        public var problems: [Container]
+        /// Where the next page starts; nil on the last page.
+        public var nextCursor: String?
+
+        /// A page.
+        public init(items: [PreferenceItem], problems: [Container], nextCursor: String? = nil) {
+            self.items = items
+            self.problems = problems
+            self.nextCursor = nextCursor
+        }
+
+        /// `{"items":[…],"problems":[…],"nextCursor"?}`
+        public var json: JSONValue {
+            var object: JSONObject = [
+                "items": .array(items.map(WireItem.encode)), "problems": .array(problems.map(\.json)),
+            ]
+            object.setIfPresent("nextCursor", nextCursor.map(JSONValue.string))
+            return .object(object)
+        }
+
+        public init(json: JSONValue) throws(JarvisError) {
+            let fields = try WireFields(json, "a list answer")
+            items = try fields.list("items", WireItem.decode)
+            problems = try fields["problems"] == nil ? [] : fields.list("problems", Container.init(json:))
+            nextCursor = try fields.optionalString("nextCursor")
+        }
+    }
+}

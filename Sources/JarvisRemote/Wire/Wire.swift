@@ -1,0 +1,111 @@
+import JarvisCore
+
+/// The typed wire schema of docs/PROTOCOL.md: one two-way struct per request's params, per
+/// result and per notification, used by the agent to answer, by the client to read and by
+/// the CLI to print, so no side builds or parses a message by hand.
+///
+/// Each struct encodes to exactly the members, in exactly the order, the protocol documents
+/// (`json`), and decodes what the other side sent (`init(json:)`). Later minor versions only
+/// add optional members, so decoders ignore members they do not know. The structs are pure
+/// values: no sockets, tested with the byte strings of the protocol document.
+public enum Wire {
+    /// The protocol version this build speaks.
+    public static var protocolVersion: String { ProtocolVersion.current }
+}
+
+/// A result or notification body with one shape on the wire.
+public protocol WireMessage: Sendable, Hashable {
+    /// Reads the body an agent sent.
+    /// - Throws: ``JarvisError`` `.storage` naming the member that is missing or malformed.
+    init(json: JSONValue) throws(JarvisError)
+
+    /// The body as it goes on the wire.
+    var json: JSONValue { get }
+}
+
+/// The params of a request, written by a client and read by the agent.
+public protocol WireParams: Sendable, Hashable {
+    /// The method these params go with.
+    static var method: String { get }
+
+    /// The params object as a client sends it.
+    var json: JSONObject { get }
+}
+
+/// Reads the members of an object an agent sent, with errors that name the message and the
+/// member, so a broken agent is reported instead of crashing or being misread.
+struct WireFields {
+    let object: JSONObject
+    let message: String
+
+    init(_ json: JSONValue, _ message: String) throws(JarvisError) {
+        guard case .object(let object) = json else {
+            throw JarvisError(.storage, "the agent sent \(message) that is not a JSON object")
+        }
+        self.object = object
+        self.message = message
+    }
+
+    subscript(name: String) -> JSONValue? { object[name] }
+
+    func string(_ name: String) throws(JarvisError) -> String {
+        guard let value = try optionalString(name) else { throw missing(name, "a string") }
+        return value
+    }
+
+    func optionalString(_ name: String) throws(JarvisError) -> String? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw missing(name, "a string")
+        }
+    }
+
+    func int64(_ name: String) throws(JarvisError) -> Int64 {
+        guard let value = object[name]?.int64Value else { throw missing(name, "a whole number") }
+        return value
+    }
+
+    func bool(_ name: String) throws(JarvisError) -> Bool {
+        guard let value = try optionalBool(name) else { throw missing(name, "true or false") }
+        return value
+    }
+
+    func optionalBool(_ name: String) throws(JarvisError) -> Bool? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .bool(let flag)?: return flag
+        default: throw missing(name, "true or false")
+        }
+    }
+
+    func array(_ name: String) throws(JarvisError) -> [JSONValue] {
+        guard let values = object[name]?.arrayValue else { throw missing(name, "an array") }
+        return values
+    }
+
+    /// Every element of the array `name`, read by `read`.
+    func list<T>(_ name: String, _ read: (JSONValue) throws(JarvisError) -> T) throws(JarvisError) -> [T] {
+        var out: [T] = []
+        for element in try array(name) { out.append(try read(element)) }
+        return out
+    }
+
+    private func missing(_ name: String, _ kind: String) -> JarvisError {
+        JarvisError(.storage, "the agent sent \(message) whose '\(name)' is missing or not \(kind)")
+    }
+}
+
+extension JSONObject {
+    /// Sets `name` only when `value` is non-nil, so optional members stay absent on the wire.
+    mutating func setIfPresent(_ name: String, _ value: JSONValue?) {
+        if let value { self[name] = value }
+    }
+}
+
+extension JSONValue {
+    /// A whole number on the wire.
+    static func integer(_ value: Int64) -> JSONValue { .number(JSONNumber(value)) }
+    /// A whole number on the wire.
+    static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+}
