@@ -19,15 +19,21 @@ let package = Package(
         .target(name: "JarvisCore"),
         .target(name: "JarvisScanners", dependencies: ["JarvisCore"]),
         .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisScanners"]),
-        .executableTarget(name: "jarvis-agent", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
-        .executableTarget(name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote"]),
+        // The command-line parser of the three executables; internal, not a product.
+        .target(name: "JarvisCommandLine"),
+        .executableTarget(
+            name: "jarvis-agent", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "JarvisCommandLine"]),
+        .executableTarget(name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote", "JarvisCommandLine"]),
         // The benchmark runs the real `jarvis` and `jarvis-agent` binaries as children, so it
         // depends on them to have `swift run jarvis-bench` build them too.
         .executableTarget(
             name: "jarvis-bench",
-            dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "jarvis", "jarvis-agent"]),
+            dependencies: [
+                "JarvisCore", "JarvisScanners", "JarvisRemote", "JarvisCommandLine", "jarvis", "jarvis-agent",
+            ]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisScanners"]),
+        .testTarget(name: "JarvisCommandLineTests", dependencies: ["JarvisCommandLine"]),
         .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),
         .testTarget(
             name: "EndToEndTests",

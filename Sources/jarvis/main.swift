@@ -8,7 +8,7 @@ var arguments: Arguments
 do {
     arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    Terminal.err("jarvis: \(error.message)\nRun `jarvis help` for usage.")
+    Terminal.err("jarvis: \(Terminal.escapedLines(error.message))\nRun `jarvis help` for usage.")
     exit(64)
 }
 
@@ -31,7 +31,7 @@ if word == DemoCommand.serveWord {
 }
 
 guard let command = commands.first(where: { $0.name == word }) else {
-    Terminal.err("jarvis: unknown command '\(word)'\nRun `jarvis help` to see the commands.")
+    Terminal.err("jarvis: unknown command '\(Terminal.escaped(word))'\nRun `jarvis help` to see the commands.")
     exit(64)
 }
 
@@ -45,12 +45,12 @@ do {
     try command.run(&arguments, context: context)
     exit(0)
 } catch let error as UsageError {
-    Terminal.err("jarvis \(command.name): \(error.message)\nUsage: \(command.usage.split(separator: "\n").first ?? "")")
+    Terminal.err("jarvis \(command.name): \(Terminal.escapedLines(error.message))\nUsage: \(command.usage.split(separator: "\n").first ?? "")")
     exit(64)
 } catch let error as JarvisError {
-    Terminal.err("jarvis: \(error.message)")
+    Terminal.err("jarvis: \(Terminal.escapedLines(error.message))")
     exit(1)
 } catch {
-    Terminal.err("jarvis: \(error)")
+    Terminal.err("jarvis: \(Terminal.escapedLines(String(describing: error)))")
     exit(1)
 }

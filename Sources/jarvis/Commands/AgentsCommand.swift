@@ -24,8 +24,8 @@ enum AgentsCommand: Command {
             Terminal.bold(Terminal.pad("PID", 8) + Terminal.pad("NAME", 24) + Terminal.pad("STARTED", 26) + "SOCKET"))
         for record in records {
             Terminal.out(
-                Terminal.pad(String(record.pid), 8) + Terminal.pad(record.name, 24) + Terminal.pad(record.started, 26)
-                    + record.socket)
+                Terminal.pad(String(record.pid), 8) + Terminal.pad(Terminal.escaped(record.name), 24)
+                    + Terminal.pad(Terminal.escaped(record.started), 26) + Terminal.escaped(record.socket))
         }
     }
 }

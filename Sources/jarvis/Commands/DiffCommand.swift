@@ -38,7 +38,8 @@ enum DiffCommand: Command {
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(json(diff)) + [0x0A])
         } else {
-            Terminal.out(Terminal.dim("--- \(first.label)\n+++ \(second.label)"))
+            Terminal.out(
+                Terminal.dim("--- \(Terminal.escaped(first.label))\n+++ \(Terminal.escaped(second.label))"))
             for item in diff.added {
                 Terminal.out(Terminal.green("+ \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))"))
             }

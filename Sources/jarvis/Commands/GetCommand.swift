@@ -19,15 +19,12 @@ enum GetCommand: Command {
         try arguments.finish(maxPositionals: 2, command: name)
         guard arguments.positionals.count == 2 else { throw UsageError("get needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
-        var params = try context.itemParams(container: arguments.positionals[0], key: arguments.positionals[1])
-        if reveal { params["reveal"] = true }
-        let result = try client.call("get", params)
-        let raw = result["item"] ?? .null
+        let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
+        let item = try client.get(place, reveal: reveal)
         if context.json {
-            Terminal.outBytes(JSONWriter.bytes(raw) + [0x0A])
+            Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
             return
         }
-        let item = try WireItem.decode(raw)
         if let value = item.value {
             Terminal.out(ValueText.full(value))
         } else {

@@ -15,48 +15,44 @@ enum HistoryCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
-        var scanner = arguments.option("--scanner")
+        let scanner = arguments.option("--scanner")
         let key = arguments.option("--key")
         let action = arguments.option("--action")
         let limitText = arguments.option("--limit")
         try arguments.finish(maxPositionals: 1, command: name)
-        var params = JSONObject()
+        var params = Wire.HistoryParams()
         if let limitText {
             guard let limit = Int(limitText), limit > 0 else {
                 throw UsageError("--limit needs a positive number", command: name)
             }
-            params["limit"] = .number(JSONNumber(limit))
+            params.limit = limit
         }
         if let action {
             guard ["set", "delete", "reveal"].contains(action) else {
                 throw UsageError("--action is one of set, delete, reveal", command: name)
             }
-            params["action"] = .string(action)
+            params.action = action
         }
         let client = try context.connect()
-        let container: String?
-        (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
-        if let container { params["container"] = .string(container) }
-        if let scanner { params["scanner"] = .string(scanner) }
-        if let key { params["key"] = .string(key) }
-        let result = try client.call("history", params)
+        (params.scanner, params.container) = try context.filters(
+            container: arguments.positionals.first, scanner: scanner)
+        params.key = key
+        let page = try client.history(params)
         if context.json {
-            Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
+            Terminal.outBytes(JSONWriter.bytes(page.json) + [0x0A])
             return
         }
-        let records = result["records"]?.arrayValue ?? []
-        if records.isEmpty {
+        if page.records.isEmpty {
             Terminal.out("No changes or reveals recorded yet.")
         }
-        for record in records {
-            let text = { (name: String) in record[name]?.stringValue ?? "" }
-            let who = (record["client"]?.stringValue.map { "\($0) " } ?? "") + "(\(text("transport")) \(text("peer")))"
-            let revisions =
-                "\(record["oldRevision"]?.stringValue ?? "none") -> \(record["newRevision"]?.stringValue ?? "none")"
+        for record in page.records {
+            let safe = Terminal.escaped
+            let who = (record.client.map { "\(safe($0)) " } ?? "") + "(\(safe(record.transport)) \(safe(record.peer)))"
+            let revisions = safe("\(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")")
             Terminal.out(
-                "\(text("time"))  " + Terminal.bold(Terminal.pad(text("action"), 7))
-                    + "\(text("scanner")):\(text("container")) "
-                    + Terminal.cyan(text("key")) + Terminal.dim("  \(revisions)  by \(who)"))
+                "\(DateText.format(record.time))  " + Terminal.bold(Terminal.pad(safe(record.action), 7))
+                    + safe("\(record.address.scanner):\(record.address.container)") + " "
+                    + Terminal.cyan(safe(record.address.key)) + Terminal.dim("  \(revisions)  by \(who)"))
         }
     }
 }

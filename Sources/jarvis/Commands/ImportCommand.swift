@@ -54,12 +54,12 @@ enum ImportCommand: Command {
 
     private static func print(_ report: SnapshotImport.Report, json: Bool) {
         if json {
-            let names: ([PreferenceAddress]) -> JSONValue = { .array($0.map { .string(SnapshotSide.name($0)) }) }
+            let names: ([PreferenceAddress]) -> JSONValue = { .array($0.map { .string(SnapshotSide.plainName($0)) }) }
             let failures: ([SnapshotImport.Failure]) -> JSONValue = { list in
                 .array(
                     list.map {
                         .object([
-                            "item": .string(SnapshotSide.name($0.address)), "code": .string($0.error.code.rawValue),
+                            "item": .string(SnapshotSide.plainName($0.address)), "code": .string($0.error.code.rawValue),
                             "message": .string($0.error.message),
                         ])
                     })
@@ -78,7 +78,7 @@ enum ImportCommand: Command {
         for address in report.added { Terminal.out("added    \(SnapshotSide.name(address))") }
         for address in report.changed { Terminal.out("changed  \(SnapshotSide.name(address))") }
         for failure in report.refused {
-            Terminal.out(Terminal.red("refused  \(SnapshotSide.name(failure.address)): \(failure.error.message)"))
+            Terminal.out(Terminal.red("refused  \(SnapshotSide.name(failure.address)): \(Terminal.escaped(failure.error.message))"))
         }
         if report.rolledBack {
             Terminal.out(
@@ -87,7 +87,7 @@ enum ImportCommand: Command {
                 ))
             for failure in report.notRestored {
                 Terminal.out(
-                    Terminal.red("NOT restored \(SnapshotSide.name(failure.address)): \(failure.error.message)"))
+                    Terminal.red("NOT restored \(SnapshotSide.name(failure.address)): \(Terminal.escaped(failure.error.message))"))
             }
         } else {
             Terminal.out(

@@ -20,25 +20,19 @@ enum ListCommand: Command {
         let reveal = arguments.flag("--reveal")
         try arguments.finish(maxPositionals: 1, command: name)
         let client = try context.connect()
-        var params = JSONObject()
         let container: String?
         (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
-        if let container { params["container"] = .string(container) }
-        if let scanner { params["scanner"] = .string(scanner) }
-        if let key { params["key"] = .string(key) }
-        if reveal { params["reveal"] = true }
-        let result = try client.listAll(params)
+        let listing = try client.listing(
+            Wire.ListParams(scanner: scanner, container: container, key: key, reveal: reveal))
         if context.json {
-            Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
+            Terminal.outBytes(JSONWriter.bytes(listing.json) + [0x0A])
             return
         }
-        var items: [PreferenceItem] = []
-        for raw in result["items"]?.arrayValue ?? [] { items.append(try WireItem.decode(raw)) }
-        print(items: items, problems: result["problems"]?.arrayValue ?? [], client: client)
+        print(items: listing.items, problems: listing.problems, client: client)
     }
 
-    private static func print(items: [PreferenceItem], problems: [JSONValue], client: JarvisClient) {
-        if client.hello["capabilities"]?["editing"] == .bool(false) {
+    private static func print(items: [PreferenceItem], problems: [Wire.Container], client: JarvisClient) {
+        if !client.helloResult.capabilities.editing {
             Terminal.out(Terminal.yellow("read-only agent: editing is disabled"))
         }
         var current: (String, String)?
@@ -47,24 +41,24 @@ enum ListCommand: Command {
             let group = (item.address.scanner, item.address.container)
             if current.map({ $0 != group }) ?? true {
                 if current != nil { Terminal.out("") }
-                Terminal.out(Terminal.bold(Terminal.cyan("\(group.0):\(group.1)")))
+                Terminal.out(Terminal.bold(Terminal.cyan(Terminal.escaped("\(group.0):\(group.1)"))))
                 current = group
             }
             var flags: [String] = []
             if item.catalog?.isUnset == true { flags.append("unset") }
-            if let value = item.catalog?.defaultValue { flags.append("default: " + value.preview(limit: 30)) }
+            if let value = item.catalog?.defaultValue { flags.append("default: " + ValueText.short(value, limit: 30)) }
             if item.layer == .registered { flags.append("default") }
             if let encoding = item.encoding { flags.append(encoding.rawValue) }
             if !item.isWritable { flags.append("read-only") }
             let suffix = flags.isEmpty ? "" : Terminal.dim("  (" + flags.joined(separator: ", ") + ")")
             Terminal.out(
-                "  " + Terminal.pad(item.address.key, keyWidth) + Terminal.dim(Terminal.pad(item.type.rawValue, 11))
+                "  " + Terminal.pad(Terminal.escaped(item.address.key), keyWidth) + Terminal.dim(Terminal.pad(item.type.rawValue, 11))
                     + ValueText.preview(item, limit: 60) + suffix)
         }
         for problem in problems {
-            let scanner = problem["scanner"]?.stringValue ?? ""
-            let name = problem["name"]?.stringValue ?? ""
-            Terminal.out(Terminal.red("\(scanner):\(name): \(problem["problem"]?.stringValue ?? "cannot be read")"))
+            Terminal.out(
+                Terminal.red(
+                    Terminal.escaped("\(problem.scanner):\(problem.name): \(problem.problem ?? "cannot be read")")))
         }
         if items.isEmpty && problems.isEmpty {
             Terminal.out("Nothing to show: no visible items match.")

@@ -31,9 +31,8 @@ enum RemoveCommand: Command {
         guard !dryRun else { throw UsageError("--dry-run goes with --match", command: name) }
         guard arguments.positionals.count == 2 else { throw UsageError("rm needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
-        var params = try context.itemParams(container: arguments.positionals[0], key: arguments.positionals[1])
-        if let expected { params["expectedRevision"] = .string(expected) }
-        let item = try WireItem.decode(try client.call("delete", params)["item"] ?? .null)
+        let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
+        let item = try client.delete(place, expectedRevision: expected.map(Revision.init))
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
         } else {
@@ -44,17 +43,14 @@ enum RemoveCommand: Command {
     private static func removeMatching(_ pattern: String, container: String, dryRun: Bool, context: Context) throws {
         let client = try context.connect()
         let (scanner, name) = try context.split(container: container)
-        var params: JSONObject = ["container": .string(name), "match": .string(pattern)]
-        if let scanner { params["scanner"] = .string(scanner) }
-        if dryRun { params["dryRun"] = true }
-        let result = try client.call("delete", params)
+        let result = try client.delete(matching: pattern, in: name, scanner: scanner, dryRun: dryRun)
         if context.json {
-            Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
+            Terminal.outBytes(JSONWriter.bytes(result.json) + [0x0A])
             return
         }
-        let keys = (result["keys"]?.arrayValue ?? []).compactMap(\.stringValue)
-        let place = "\(result["scanner"]?.stringValue ?? scanner ?? ""):\(name)"
-        for key in keys { Terminal.out("  " + key) }
+        let keys = result.keys
+        let place = Terminal.escaped("\(result.scanner):\(name)")
+        for key in keys { Terminal.out("  " + Terminal.escaped(key)) }
         let count = keys.count == 1 ? "1 key" : "\(keys.count) keys"
         if dryRun {
             Terminal.out("would remove \(count) from \(place) (dry run: nothing was changed)")

@@ -18,26 +18,24 @@ enum ResetCommand: Command {
         try arguments.finish(maxPositionals: 2, command: name)
         guard arguments.positionals.count == 2 else { throw UsageError("reset needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
-        var params = try context.addressParams(container: arguments.positionals[0], key: arguments.positionals[1])
-        if let expected { params["expectedRevision"] = .string(expected) }
-        let result = try client.call("reset", params)
+        let place = try context.keyPlace(container: arguments.positionals[0], key: arguments.positionals[1])
+        let result = try client.reset(place, expectedRevision: expected.map(Revision.init))
         if context.json {
-            Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
+            Terminal.outBytes(JSONWriter.bytes(result.json) + [0x0A])
             return
         }
-        let removed = try result["removed"].map { raw throws(JarvisError) in try WireItem.decode(raw) }
-        let current = try result["item"].map { raw throws(JarvisError) in try WireItem.decode(raw) }
-        let place = arguments.positionals[0] + " " + arguments.positionals[1]
+        let (removed, current) = (result.removed, result.item)
+        let typed = Terminal.escaped(arguments.positionals[0] + " " + arguments.positionals[1])
         var line =
             removed.map { "reset \(Context.place($0)) (was \(ValueText.preview($0, limit: 40)))" }
-            ?? "\(place): nothing was stored"
+            ?? "\(typed): nothing was stored"
         if let current {
             if let value = current.value {
                 line +=
                     "; now \(ValueText.full(value).prefix(60))"
                     + (current.layer == .registered ? " (registered default)" : "")
             } else if let value = current.catalog?.defaultValue {
-                line += "; now unset, default \(value.preview(limit: 60))"
+                line += "; now unset, default \(ValueText.short(value, limit: 60))"
             } else {
                 line += "; now unset"
             }

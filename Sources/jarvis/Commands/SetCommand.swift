@@ -39,13 +39,10 @@ enum SetCommand: Command {
         let type: PreferenceType? = jsonValue ? nil : (chosen.first?.type ?? .string)
         let value = try ValueText.parse(arguments.positionals[2], as: type)
         let client = try context.connect()
-        var params = try context.itemParams(container: arguments.positionals[0], key: arguments.positionals[1])
-        params["type"] = .string(value.type.rawValue)
-        params["value"] = value.json
-        if let expected { params["expectedRevision"] = .string(expected) }
-        let item = try WireItem.decode(try client.call("set", params)["item"] ?? .null)
+        let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
+        let item = try client.set(place, to: value, expectedRevision: expected.map(Revision.init))
         Terminal.out(
-            "set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(item.revision))"
+            "set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(Terminal.escaped(item.revision.text)))"
         )
     }
 }

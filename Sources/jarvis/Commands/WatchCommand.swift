@@ -50,12 +50,11 @@ enum WatchCommand: Command {
             Terminal.err(Terminal.dim("watching from sequence \(subscription.sequence); Ctrl-C to stop"))
         }
         while true {
-            guard let (method, params) = try client.nextNotification(timeout: nil) else { continue }
-            guard method == "changed" else { continue }
+            guard let notification = try client.nextChange(timeout: nil) else { continue }
             if context.json {
-                printJSON(params)
+                printJSON(notification)
             } else {
-                printText(try ChangeNotification(params: params))
+                printText(notification)
             }
         }
     }
@@ -73,12 +72,13 @@ enum WatchCommand: Command {
         }
     }
 
-    private static func printJSON(_ params: JSONObject) {
-        for change in params["changes"]?.arrayValue ?? [] {
+    private static func printJSON(_ notification: ChangeNotification) {
+        let params = notification.params
+        for change in notification.changes {
             var line: JSONObject = [
                 "sequence": params["sequence"] ?? .null, "time": params["time"] ?? .null,
             ]
-            for (name, value) in change.objectValue ?? [:] { line[name] = value }
+            for (name, value) in change.json.objectValue ?? [:] { line[name] = value }
             Terminal.outBytes(JSONWriter.bytes(.object(line)) + [0x0A])
         }
     }
@@ -103,15 +103,16 @@ enum WatchCommand: Command {
             case (nil, nil): values = ""
             }
             let kind: String
+            let word = Terminal.pad(Terminal.escaped(change.kind), 8)
             switch change.kind {
-            case "added": kind = Terminal.green(Terminal.pad(change.kind, 8))
-            case "removed": kind = Terminal.red(Terminal.pad(change.kind, 8))
-            default: kind = Terminal.yellow(Terminal.pad(change.kind, 8))
+            case "added": kind = Terminal.green(word)
+            case "removed": kind = Terminal.red(word)
+            default: kind = Terminal.yellow(word)
             }
             Terminal.out(
                 Terminal.dim(time) + "  " + kind
-                    + Terminal.cyan("\(change.address.scanner):\(change.address.container)")
-                    + " \(change.address.key)  " + values + Terminal.dim("  #\(notification.sequence)"))
+                    + Terminal.cyan(Terminal.escaped("\(change.address.scanner):\(change.address.container)"))
+                    + " \(Terminal.escaped(change.address.key))  " + values + Terminal.dim("  #\(notification.sequence)"))
         }
     }
 }

@@ -54,11 +54,11 @@ final class Inspector {
         /// Why there are no live updates, or nil when they run.
         var liveProblem: String?
 
-        var name: String { client.hello["agent"]?.stringValue ?? "agent" }
-        var pid: String { client.hello["pid"]?.int64Value.map(String.init) ?? "?" }
-        var editing: Bool { client.hello["capabilities"]?["editing"] != .bool(false) }
-        var production: Bool { client.hello["capabilities"]?["production"] == .bool(true) }
-        var reveal: Bool { client.hello["capabilities"]?["reveal"] == .bool(true) }
+        var name: String { client.helloResult.agent }
+        var pid: String { String(client.helloResult.pid) }
+        var editing: Bool { client.helloResult.capabilities.editing }
+        var production: Bool { client.helloResult.capabilities.production }
+        var reveal: Bool { client.helloResult.capabilities.reveal }
     }
 
     let terminal: RawTerminal

@@ -35,19 +35,15 @@ struct InspectorModel {
 
     /// Reads everything the agent shows.
     mutating func load(from client: JarvisClient) throws(JarvisError) {
-        scanners = (try client.call("scanners")["scanners"]?.arrayValue ?? []).compactMap { raw in
-            guard let id = raw["id"]?.stringValue else { return nil }
-            return Scanner(
-                id: id, name: raw["name"]?.stringValue ?? id, isSecret: raw["secret"] == .bool(true),
-                isWritable: raw["writable"] != .bool(false),
-                unavailableReason: raw["available"] == .bool(false)
-                    ? (raw["reason"]?.stringValue ?? "unavailable") : nil)
+        scanners = try client.scanners().map { scanner in
+            Scanner(
+                id: scanner.id, name: scanner.name, isSecret: scanner.secret, isWritable: scanner.writable,
+                unavailableReason: scanner.available ? nil : (scanner.reason ?? "unavailable"))
         }
-        containers = (try client.call("containers")["containers"]?.arrayValue ?? []).compactMap { raw in
-            guard let scanner = raw["scanner"]?.stringValue, let name = raw["name"]?.stringValue else { return nil }
-            return Container(
-                scanner: scanner, name: name, isWritable: raw["writable"] != .bool(false),
-                problem: raw["problem"]?.stringValue)
+        containers = try client.containers().map { container in
+            Container(
+                scanner: container.scanner, name: container.name, isWritable: container.writable,
+                problem: container.problem)
         }
         let listed = try client.list()
         var fresh: [PreferenceAddress: PreferenceItem] = [:]
@@ -119,18 +115,15 @@ struct InspectorModel {
 
     /// Applies one `changed` notification; returns how many rows changed.
     @discardableResult
-    mutating func apply(changed params: JSONObject, now: ContinuousClock.Instant) -> Int {
+    mutating func apply(changed notification: ChangeNotification, now: ContinuousClock.Instant) -> Int {
         var applied = 0
-        for change in params["changes"]?.arrayValue ?? [] {
-            guard let kind = change["kind"]?.stringValue, let scanner = change["scanner"]?.stringValue,
-                let container = change["container"]?.stringValue, let key = change["key"]?.stringValue
-            else { continue }
-            let address = PreferenceAddress(scanner: scanner, container: container, key: key)
-            if kind == "removed" {
+        for change in notification.changes {
+            let address = change.address
+            if change.kind == "removed" {
                 guard items[address] != nil else { continue }
                 remove(address)
             } else {
-                guard let raw = change["item"], let item = try? WireItem.decode(raw) else { continue }
+                guard let item = change.item else { continue }
                 // Our own edits come back as events too; they are not news.
                 guard items[address]?.revision != item.revision else { continue }
                 store(item)

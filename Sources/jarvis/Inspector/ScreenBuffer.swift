@@ -77,9 +77,11 @@ struct ScreenBuffer {
         return sequence.isEmpty ? "" : "\u{1B}[\(sequence)m"
     }
 
-    /// `text` cut to at most `width` terminal cells (an ellipsis marks the cut), and the cells used.
-    static func clip(_ text: String, to width: Int) -> (String, Int) {
+    /// `text` cut to at most `width` terminal cells (an ellipsis marks the cut), and the cells
+    /// used; control characters are shown escaped (``Terminal/escaped(_:)``), never sent raw.
+    static func clip(_ raw: String, to width: Int) -> (String, Int) {
         guard width > 0 else { return ("", 0) }
+        let text = Terminal.escaped(raw)
         var out = ""
         var used = 0
         let total = text.reduce(0) { $0 + cells($1) }
@@ -87,7 +89,7 @@ struct ScreenBuffer {
         for character in text {
             let size = cells(character)
             if used + size > limit { break }
-            out.append(character.isASCII && (character.asciiValue ?? 0x20) < 0x20 ? "?" : character)
+            out.append(character)
             used += size
         }
         if total > width {

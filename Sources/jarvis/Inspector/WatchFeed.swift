@@ -13,7 +13,7 @@ final class WatchFeed: Sendable {
     /// What the reader thread saw.
     enum Event: Sendable {
         /// The `params` of one `changed` notification.
-        case changed(JSONObject)
+        case changed(ChangeNotification)
         /// The subscription ended (the agent went away); the message says why.
         case ended(String)
     }
@@ -42,7 +42,7 @@ final class WatchFeed: Sendable {
     static func start(endpoint: Endpoint, token: String?) throws(JarvisError) -> Start {
         let client = try JarvisClient(endpoint: endpoint, clientName: "jarvis-inspect-watch", token: token)
         do {
-            _ = try client.call("watch", [:])
+            _ = try client.watch()
         } catch let error where error.code.rawValue == "methodNotFound" {
             client.close()
             return .unsupported("this agent has no live updates (no `watch` method); press Ctrl-L to reload")
@@ -81,12 +81,11 @@ final class WatchFeed: Sendable {
         while true {
             do {
                 // Without a timeout, nil means the connection failed below the JSON layer.
-                guard let notification = try client.nextNotification(timeout: nil) else {
+                guard let notification = try client.nextChange(timeout: nil) else {
                     post(.ended("live updates stopped: the connection to the agent failed"))
                     return
                 }
-                guard notification.method == "changed" else { continue }
-                post(.changed(notification.params))
+                post(.changed(notification))
             } catch {
                 post(.ended("live updates stopped: \(error.message)"))
                 return

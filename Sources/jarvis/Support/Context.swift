@@ -30,7 +30,7 @@ final class Context {
 
     /// The scanner ids the agent serves.
     func scannerIDs() throws(JarvisError) -> [String] {
-        (try connect().hello["scanners"]?.arrayValue ?? []).compactMap(\.stringValue)
+        try connect().helloResult.scanners
     }
 
     /// Splits `scanner:container` when the prefix names one of the agent's scanners; otherwise
@@ -55,12 +55,10 @@ final class Context {
         return (split.scanner ?? scanner, split.container)
     }
 
-    /// The params that name one key.
-    func addressParams(container text: String, key: String) throws(JarvisError) -> JSONObject {
+    /// The place that names one key (its whole value).
+    func keyPlace(container text: String, key: String) throws(JarvisError) -> Wire.Place {
         let (scanner, container) = try split(container: text)
-        var params: JSONObject = ["container": .string(container), "key": .string(key)]
-        if let scanner { params["scanner"] = .string(scanner) }
-        return params
+        return Wire.Place(scanner: scanner, container: container, key: key)
     }
 }
 

@@ -30,12 +30,11 @@ struct SnapshotSide {
                     endpoint: endpoint, clientName: "jarvis-cli",
                     token: context.token ?? AgentLocator.localToken(for: endpoint))
             }
-            let canReveal = client.hello["capabilities"]?["reveal"] == .bool(true)
+            let canReveal = client.helloResult.capabilities.reveal
             let (snapshot, _) = try client.snapshot(
                 scanner: filters.scanner, container: filters.container, key: filters.key, reveal: canReveal)
-            let name = client.hello["agent"]?.stringValue ?? "agent"
-            let pid = client.hello["pid"]?.int64Value.map(String.init) ?? "?"
-            return SnapshotSide(label: "agent \(name) (pid \(pid))", items: snapshot.items)
+            let hello = client.helloResult
+            return SnapshotSide(label: "agent \(hello.agent) (pid \(hello.pid))", items: snapshot.items)
         }
         let snapshot = try read(file: spec)
         return SnapshotSide(
@@ -54,8 +53,13 @@ struct SnapshotSide {
         return try JarvisSnapshot(parsing: Array(data), source: path)
     }
 
-    /// `scanner:container key`.
+    /// `scanner:container key`, escaped for the terminal.
     static func name(_ address: PreferenceAddress) -> String {
+        Terminal.escaped(plainName(address))
+    }
+
+    /// `scanner:container key` as it is, for JSON output.
+    static func plainName(_ address: PreferenceAddress) -> String {
         "\(address.scanner):\(address.container) \(address.key)"
     }
 

@@ -57,20 +57,32 @@ enum ValueText {
         }
     }
 
-    /// A value as `jarvis get` prints it: scalars plain, containers as pretty JSON.
+    /// A value as `jarvis get` prints it: scalars plain, containers as pretty JSON, control
+    /// characters escaped for the terminal (the pretty JSON's own line breaks stay).
     static func full(_ value: PreferenceValue) -> String {
         switch value {
-        case .string(let text): return text
+        case .string(let text): return Terminal.escaped(text)
         case .integer, .boolean: return value.preview(limit: .max)
         case .real(let number): return String(number)
         case .date(let date): return DateText.format(date)
         case .data(let data): return data.base64EncodedString()
-        case .array, .dictionary: return JSONWriter.string(value.json, pretty: true)
+        case .array, .dictionary:
+            // The writer escapes C0 inside strings but leaves DEL and C1 raw: escape per line.
+            return Terminal.escapedLines(JSONWriter.string(value.json, pretty: true))
         }
     }
 
-    /// What a listing shows for an item's value.
+    /// A short preview of a value for one line, escaped for the terminal.
+    static func short(_ value: PreferenceValue, limit: Int) -> String {
+        Terminal.escaped(value.preview(limit: limit))
+    }
+
+    /// What a listing shows for an item's value, escaped for the terminal.
     static func preview(_ item: PreferenceItem, limit: Int) -> String {
+        Terminal.escaped(rawPreview(item, limit: limit))
+    }
+
+    private static func rawPreview(_ item: PreferenceItem, limit: Int) -> String {
         if let mask = item.mask {
             return
                 "•••••• (\(mask.length) \(item.type == .string ? "chars" : "bytes"), fingerprint \(mask.fingerprint))"
