@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners", "jarvis", "jarvis-agent"]
+            dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners", "jarvis", "jarvis-agent", "jarvis-bench"]
         ),
     ],
     swiftLanguageModes: [.v6]

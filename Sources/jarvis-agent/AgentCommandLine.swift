@@ -1,7 +1,8 @@
 import Foundation
+import JarvisCommandLine
 import JarvisRemote
 
-/// The options of `jarvis-agent`, parsed by hand (the package takes no dependencies).
+/// The options of `jarvis-agent`, read with the parser the three executables share.
 struct AgentCommandLine {
     var defaultsDirectories: [URL] = []
     var filesDirectories: [URL] = []
@@ -12,7 +13,6 @@ struct AgentCommandLine {
     var allowReveal = false
     var readOnly = false
     var name: String?
-    var help = false
     /// `--listen`: the TCP endpoint, loopback unless an address was typed.
     var listen: Endpoint?
     var maxConnections: Int?
@@ -49,65 +49,53 @@ struct AgentCommandLine {
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.
         """
 
-    init(_ arguments: [String]) throws(AgentUsageError) {
-        var index = 0
-        func value(for option: String) throws(AgentUsageError) -> String {
-            guard index < arguments.count else { throw AgentUsageError("\(option) needs a value") }
-            defer { index += 1 }
-            return arguments[index]
+    /// Options that take a value; everything else starting with `--` is a flag.
+    static let valued: Set<String> = [
+        "--defaults-dir", "--files", "--secrets-dir", "--name", "--listen", "--max-connections", "--idle-timeout",
+    ]
+
+    /// The tool as its usage errors and `--help` name it.
+    static let tool = CommandLineTool(name: "jarvis-agent", usage: usage)
+
+    /// Reads the options; `--help` and usage errors end the program (status 0 and 64).
+    static func parse(_ raw: [String]) -> AgentCommandLine {
+        tool.parse(raw, valued: valued) { (arguments: inout CommandLineArguments) throws(UsageError) in
+            try AgentCommandLine(&arguments)
         }
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            switch argument {
-            case "--defaults-dir":
-                defaultsDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
-            case "--files":
-                filesDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
-            case "--secrets-dir":
-                secretsDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
-            case "--secret-service": secretService = true
-            case "--demo": demo = true
-            case "--production": production = true
-            case "--read-only": readOnly = true
-            case "--allow-reveal": allowReveal = true
-            case "--name": name = try value(for: argument)
-            case "--listen": listen = try Self.listenEndpoint(try value(for: argument))
-            case "--max-connections":
-                let text = try value(for: argument)
-                guard let count = Int(text), count > 0 else {
-                    throw AgentUsageError("--max-connections needs a positive number")
-                }
-                maxConnections = count
-            case "--idle-timeout":
-                let text = try value(for: argument)
-                guard let seconds = Int(text), seconds >= 0 else {
-                    throw AgentUsageError("--idle-timeout needs seconds, 0 for never")
-                }
-                idleTimeout = seconds == 0 ? nil : .seconds(seconds)
-                idleTimeoutGiven = true
-            case "-h", "--help": help = true
-            default: throw AgentUsageError("unknown argument '\(argument)'")
-            }
+    }
+
+    init(_ arguments: inout CommandLineArguments) throws(UsageError) {
+        let folder = { (path: String) in URL(fileURLWithPath: path, isDirectory: true) }
+        defaultsDirectories = arguments.values("--defaults-dir").map(folder)
+        filesDirectories = arguments.values("--files").map(folder)
+        secretsDirectories = arguments.values("--secrets-dir").map(folder)
+        secretService = arguments.flag("--secret-service")
+        demo = arguments.flag("--demo")
+        production = arguments.flag("--production")
+        readOnly = arguments.flag("--read-only")
+        allowReveal = arguments.flag("--allow-reveal")
+        name = arguments.option("--name")
+        listen = try arguments.option("--listen").map { text throws(UsageError) in try Self.listenEndpoint(text) }
+        maxConnections = try arguments.option(
+            "--max-connections", expecting: "a positive number", CommandLineArguments.positive)
+        if let seconds = try arguments.option(
+            "--idle-timeout", expecting: "seconds, 0 for never", CommandLineArguments.nonNegative)
+        {
+            idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+            idleTimeoutGiven = true
         }
     }
 }
 
 extension AgentCommandLine {
     /// `7777` means 127.0.0.1:7777; `HOST:PORT`, `[::1]:PORT` and `tcp://…` name the address.
-    static func listenEndpoint(_ text: String) throws(AgentUsageError) -> Endpoint {
+    static func listenEndpoint(_ text: String) throws(UsageError) -> Endpoint {
         if let port = UInt16(text) { return .tcp(host: "127.0.0.1", port: port) }
         let full = text.hasPrefix("tcp://") ? text : "tcp://" + text
         do {
             return try Endpoint(parsing: full)
         } catch {
-            throw AgentUsageError("--listen \(text): \(error); use PORT, HOST:PORT or [IPv6]:PORT")
+            throw UsageError("--listen \(text): \(error); use PORT, HOST:PORT or [IPv6]:PORT")
         }
     }
-}
-
-/// A mistake in how `jarvis-agent` was started.
-struct AgentUsageError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
 }

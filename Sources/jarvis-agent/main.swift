@@ -16,16 +16,7 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
     exit(status)
 }
 
-let options: AgentCommandLine
-do {
-    options = try AgentCommandLine(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    fail("\(error.message)\nRun `jarvis-agent --help` for usage.", status: 64)
-}
-if options.help {
-    print(AgentCommandLine.usage)
-    exit(0)
-}
+let options = AgentCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }

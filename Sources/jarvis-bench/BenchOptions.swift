@@ -1,4 +1,6 @@
-/// The command line of `jarvis-bench`, parsed by hand (the package takes no dependencies).
+import JarvisCommandLine
+
+/// The command line of `jarvis-bench`, read with the parser the three executables share.
 struct BenchOptions {
     /// Every benchmark, in the order they run and print.
     static let all = ["scan", "roundtrip", "list", "watch", "host", "load"]
@@ -6,7 +8,6 @@ struct BenchOptions {
     var selected: [String] = BenchOptions.all
     var json = false
     var quick = false
-    var help = false
     /// How long the host-cost benchmark watches an idle agent's CPU time, per phase.
     var idleSeconds: Double?
     /// Overrides how many times each figure is measured.
@@ -31,42 +32,35 @@ struct BenchOptions {
         compares two things measured in the same run on the same machine.
         """
 
-    init(_ arguments: [String]) throws(BenchUsageError) {
-        var index = 0
-        func value(for option: String) throws(BenchUsageError) -> String {
-            guard index < arguments.count else { throw BenchUsageError("\(option) needs a value") }
-            defer { index += 1 }
-            return arguments[index]
+    /// Options that take a value; everything else starting with `--` is a flag.
+    static let valued: Set<String> = ["--only", "--runs", "--idle", "--host-probe", "--defaults-host"]
+
+    /// The tool as its usage errors and `--help` name it.
+    static let tool = CommandLineTool(name: "jarvis-bench", usage: usage)
+
+    /// Reads the options; `--help` and usage errors end the program (status 0 and 64).
+    static func parse(_ raw: [String]) -> BenchOptions {
+        tool.parse(raw, valued: valued) { (arguments: inout CommandLineArguments) throws(UsageError) in
+            try BenchOptions(&arguments)
         }
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            switch argument {
-            case "--only":
-                let names = try value(for: argument).split(separator: ",").map(String.init)
-                for name in names where !Self.all.contains(name) {
-                    throw BenchUsageError(
-                        "unknown benchmark '\(name)'; choose among \(Self.all.joined(separator: ","))")
-                }
-                selected = Self.all.filter(names.contains)
-            case "--quick": quick = true
-            case "--json": json = true
-            case "--runs":
-                guard let runs = Int(try value(for: argument)), runs > 0 else {
-                    throw BenchUsageError("--runs needs a positive whole number")
-                }
-                self.runs = runs
-            case "--idle":
-                guard let seconds = Double(try value(for: argument)), seconds > 0 else {
-                    throw BenchUsageError("--idle needs a positive number of seconds")
-                }
-                idleSeconds = seconds
-            case "--host-probe": hostProbe = try value(for: argument)
-            case "--defaults-host": defaultsHost = try value(for: argument)
-            case "-h", "--help": help = true
-            default: throw BenchUsageError("unknown argument '\(argument)'")
+    }
+
+    init(_ arguments: inout CommandLineArguments) throws(UsageError) {
+        if let list = arguments.option("--only") {
+            let names = list.split(separator: ",").map(String.init)
+            for name in names where !Self.all.contains(name) {
+                throw UsageError("unknown benchmark '\(name)'; choose among \(Self.all.joined(separator: ","))")
             }
+            selected = Self.all.filter(names.contains)
         }
+        quick = arguments.flag("--quick")
+        json = arguments.flag("--json")
+        runs = try arguments.option("--runs", expecting: "a positive whole number", CommandLineArguments.positive)
+        idleSeconds = try arguments.option("--idle", expecting: "a positive number of seconds") { text in
+            Double(text).flatMap { $0 > 0 ? $0 : nil }
+        }
+        hostProbe = arguments.option("--host-probe")
+        defaultsHost = arguments.option("--defaults-host")
     }
 
     /// How many times each figure is measured.
@@ -74,10 +68,4 @@ struct BenchOptions {
 
     /// Scales a full-size count down for `--quick`.
     func size(_ full: Int, quick small: Int) -> Int { quick ? small : full }
-}
-
-/// A mistake in how `jarvis-bench` was started.
-struct BenchUsageError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
 }

@@ -9,16 +9,7 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
     exit(status)
 }
 
-let options: BenchOptions
-do {
-    options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    fail("\(error.message)\nRun `jarvis-bench --help` for usage.", status: 64)
-}
-if options.help {
-    print(BenchOptions.usage)
-    exit(0)
-}
+let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
 if let runtime = options.hostProbe { exit(HostProbe.serve(runtime: runtime)) }
 if let runtime = options.defaultsHost { exit(DefaultsHost.serve(runtime: runtime)) }
 

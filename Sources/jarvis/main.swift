@@ -1,4 +1,5 @@
 import Foundation
+import JarvisCommandLine
 import JarvisCore
 
 // Writing to an agent that went away must give an error, not kill the CLI.
@@ -8,8 +9,7 @@ var arguments: Arguments
 do {
     arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    Terminal.err("jarvis: \(Terminal.escapedLines(error.message))\nRun `jarvis help` for usage.")
-    exit(64)
+    CommandLineTool(name: "jarvis", usage: HelpCommand.overview).fail(error)
 }
 
 guard let word = arguments.popCommand() else {

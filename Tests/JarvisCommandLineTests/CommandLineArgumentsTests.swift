@@ -8,11 +8,14 @@ import Testing
     @Test func splitsFlagsOptionsAndPositionals() throws {
         var arguments = try CommandLineArguments(
             ["ls", "--agent", "demo", "--json", "com.example.*", "--dir=/a", "--dir", "/b"], valued: valued)
-        #expect(arguments.popCommand() == "ls")
-        #expect(arguments.option("--agent") == "demo")
-        #expect(arguments.flag("--json"))
-        #expect(!arguments.flag("--reveal"))
-        #expect(arguments.values("--dir") == ["/a", "/b"])
+        let command = arguments.popCommand()
+        let agent = arguments.option("--agent")
+        let (json, reveal) = (arguments.flag("--json"), arguments.flag("--reveal"))
+        let folders = arguments.values("--dir")
+        #expect(command == "ls")
+        #expect(agent == "demo")
+        #expect(json && !reveal)
+        #expect(folders == ["/a", "/b"])
         #expect(arguments.positionals == ["com.example.*"])
         try arguments.finish(maxPositionals: 1, command: "ls")
     }
@@ -24,7 +27,8 @@ import Testing
 
     @Test func shortHelpIsHelp() throws {
         var arguments = try CommandLineArguments(["-h"], valued: valued)
-        #expect(arguments.flag("--help"))
+        let help = arguments.flag("--help")
+        #expect(help)
     }
 
     @Test func refusesWhatNobodyAskedAbout() throws {
@@ -46,12 +50,14 @@ import Testing
 
     @Test func typedOptionsSayWhatTheyNeed() throws {
         var good = try CommandLineArguments(["--runs", "3"], valued: valued)
-        #expect(try good.option("--runs", expecting: "a positive whole number", CommandLineArguments.positive) == 3)
+        let runs = try good.option("--runs", expecting: "a positive whole number", CommandLineArguments.positive)
+        #expect(runs == 3)
         var bad = try CommandLineArguments(["--runs", "0"], valued: valued)
         #expect(throws: UsageError("--runs needs a positive whole number")) {
-            try bad.option("--runs", expecting: "a positive whole number", CommandLineArguments.positive)
+            _ = try bad.option("--runs", expecting: "a positive whole number", CommandLineArguments.positive)
         }
         var absent = try CommandLineArguments([], valued: valued)
-        #expect(try absent.option("--runs", expecting: "x", CommandLineArguments.nonNegative) == nil)
+        let none = try absent.option("--runs", expecting: "x", CommandLineArguments.nonNegative)
+        #expect(none == nil)
     }
 }
