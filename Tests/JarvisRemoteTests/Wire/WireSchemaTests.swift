@@ -1,0 +1,265 @@
+import Foundation
+import JarvisCore
+import Testing
+
+@testable import JarvisRemote
+
+/// Every struct of the wire schema reads the lines of docs/PROTOCOL.md and writes them back
+/// byte for byte (the document's `…` filled in with concrete values).
+@Suite struct WireSchemaTests {
+    // MARK: - Helpers
+
+    /// Decodes the result of an answer line as `T`, encodes it again and compares the bytes.
+    private func roundTripResult<T: WireMessage>(_ line: String, as type: T.Type) throws -> T {
+        guard case .result(let id, let result) = try RPCResponse.decode(Array(line.utf8)) else {
+            throw JarvisError(.storage, "not a result: \(line)")
+        }
+        let decoded = try T(json: result)
+        let encoded = String(decoding: RPCResponse.success(id: id, result: decoded.json), as: UTF8.self)
+        #expect(encoded == line)
+        return decoded
+    }
+
+    /// Decodes the params of a request line with the agent's decoder, encodes them again with
+    /// the client's encoder and compares the bytes.
+    private func roundTripParams<T: WireParams>(
+        _ line: String, _ decode: (JSONObject) throws(RPCError) -> T
+    ) throws -> T {
+        let request = try RPCRequest.decode(Array(line.utf8))
+        #expect(request.method == T.method)
+        let decoded = try decode(request.params)
+        let encoded = RPCRequest(id: request.id, method: T.method, params: decoded.json).line
+        #expect(String(decoding: encoded, as: UTF8.self) == line)
+        return decoded
+    }
+
+    private let revision = "8c5b3e2a1f9d0c47"
+
+    // MARK: - hello, ping, scanners, containers
+
+    @Test func hello() throws {
+        let params = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"client":"socat","protocolVersion":"1.0"}}"#,
+            Wire.HelloParams.init(params:))
+        #expect(params.client == "socat" && params.token == nil)
+        let withToken = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"client":"socat","protocolVersion":"1.0","token":"3482b0a9"}}"#,
+            Wire.HelloParams.init(params:))
+        #expect(withToken.token == "3482b0a9")
+        let result = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":1,"result":{"protocol":"jarvis","protocolVersion":"1.0","agent":"jarvis-demo","pid":4242,"platform":"Linux","capabilities":{"editing":true,"reveal":false,"production":false,"maxLineLength":1048576,"tcp":false,"auth":"none","history":true,"paging":true},"scanners":["defaults"]}}"#,
+            as: Wire.HelloResult.self)
+        #expect(result.agent == "jarvis-demo" && result.pid == 4242 && result.scanners == ["defaults"])
+        #expect(result.capabilities.editing && !result.capabilities.reveal)
+        #expect(result.capabilities.maxLineLength == 1_048_576 && result.capabilities.auth == "none")
+    }
+
+    @Test func pingScannersAndContainers() throws {
+        #expect(try roundTripResult(#"{"jsonrpc":"2.0","id":2,"result":{"pong":true}}"#, as: Wire.PingResult.self).pong)
+        let scanners = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":3,"result":{"scanners":[{"id":"defaults","name":"Defaults suites","secret":false,"writable":true,"available":true},{"id":"secrets","name":"Secrets","secret":true,"writable":false,"available":false,"reason":"no D-Bus session bus"}]}}"#,
+            as: Wire.ScannersResult.self)
+        #expect(scanners.scanners.map(\.id) == ["defaults", "secrets"])
+        #expect(scanners.scanners[1].reason == "no D-Bus session bus" && scanners.scanners[1].secret)
+        _ = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":4,"method":"containers","params":{"scanner":"defaults"}}"#,
+            Wire.ContainersParams.init(params:))
+        let containers = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":4,"result":{"containers":[{"scanner":"defaults","name":"com.example.demo.cloud","writable":true},{"scanner":"secrets","name":"secret-service","writable":false,"problem":"no D-Bus session bus …"}]}}"#,
+            as: Wire.ContainersResult.self)
+        #expect(containers.containers[1].problem == "no D-Bus session bus …")
+    }
+
+    // MARK: - list
+
+    @Test func listAndPaging() throws {
+        let params = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":5,"method":"list","params":{"container":"com.example.demo.prefs","key":"l*"}}"#,
+            Wire.ListParams.init(params:))
+        #expect(params.container == "com.example.demo.prefs" && params.key == "l*" && params.limit == nil)
+        let paged = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":5,"method":"list","params":{"container":"com.example.demo.*","limit":2}}"#,
+            Wire.ListParams.init(params:))
+        #expect(paged.limit == 2)
+        let page = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":5,"result":{"items":[{"scanner":"defaults","container":"com.example.demo.prefs","key":"last_open","type":"date","value":{"$date":"2026-11-21T10:00:00.125Z"},"revision":"\#(revision)"},{"scanner":"defaults","container":"com.example.demo.prefs","key":"launch_count","type":"integer","value":42,"revision":"\#(revision)"}],"problems":[]}}"#,
+            as: Wire.ListPage.self)
+        #expect(page.items.map(\.address.key) == ["last_open", "launch_count"])
+        #expect(page.items[1].value == .integer(42) && page.nextCursor == nil)
+        let next = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":5,"result":{"items":[],"problems":[],"nextCursor":"WyJkZWZhdWx0cyIsImNvbS5leGFtcGxlLmRlbW8uY2xvdWQiLCJwcmlvcml0aWVzIl0"}}"#,
+            as: Wire.ListPage.self)
+        #expect(next.nextCursor?.hasPrefix("WyJk") == true)
+    }
+
+    @Test func listParamsRefuseOutOfRangeLimits() {
+        #expect(throws: RPCError.self) { try Wire.ListParams(params: ["limit": 0]) }
+        #expect(throws: RPCError.self) { try Wire.ListParams(params: ["limt": 5]) }
+    }
+
+    // MARK: - get, set, delete, reset
+
+    @Test func getSetAndDelete() throws {
+        let get = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":16,"method":"get","params":{"scanner":"files","container":"app.json","key":"server","pointer":"/port"}}"#,
+            Wire.GetParams.init(params:))
+        #expect(get.place.pointer?.tokens == ["port"] && get.place.scanner == "files")
+        let reveal = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":13,"method":"get","params":{"scanner":"secrets","container":"secrets","key":"db_password","reveal":true}}"#,
+            Wire.GetParams.init(params:))
+        #expect(reveal.reveal)
+        let profile = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":6,"result":{"item":{"scanner":"defaults","container":"com.example.demo.prefs","key":"profile","type":"dictionary","value":{"created":{"$date":"2023-11-14T22:13:20Z"},"display_name":"Ada","limits":{"daily":3,"ratio":1.5},"tags":["swift","math"]},"revision":"\#(revision)"}}}"#,
+            as: Wire.ItemResult.self)
+        #expect(profile.item.type == .dictionary)
+        let pointed = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":16,"result":{"item":{"scanner":"files","container":"app.json","key":"server","type":"integer","value":8080,"revision":"\#(revision)","pointer":"/port"}}}"#,
+            as: Wire.ItemResult.self)
+        #expect(pointed.item.pointer?.description == "/port")
+        let masked = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":12,"result":{"item":{"scanner":"secrets","container":"secrets","key":"db_password","type":"string","revision":"\#(revision)","masked":true,"length":28,"fingerprint":"74dbab1b"}}}"#,
+            as: Wire.ItemResult.self)
+        #expect(masked.item.mask?.length == 28 && masked.item.value == nil)
+
+        let setLines = [
+            #"{"jsonrpc":"2.0","id":7,"method":"set","params":{"scanner":"defaults","container":"com.example.demo.prefs","key":"launch_count","type":"integer","value":5}}"#,
+            #"{"jsonrpc":"2.0","id":8,"method":"set","params":{"container":"com.example.demo.prefs","key":"last_open","type":"date","value":"2024-01-15T10:00:00Z"}}"#,
+            #"{"jsonrpc":"2.0","id":17,"method":"set","params":{"container":"com.example.demo.prefs","key":"profile","pointer":"/tags/0","value":"rust"}}"#,
+            #"{"jsonrpc":"2.0","id":18,"method":"set","params":{"scanner":"files","container":"app.json","key":"server","pointer":"/port","type":"integer","value":9090}}"#,
+            #"{"jsonrpc":"2.0","id":10,"method":"set","params":{"container":"com.example.demo.prefs","key":"launch_count","value":6,"expectedRevision":"0000000000000000"}}"#,
+        ]
+        for line in setLines { _ = try roundTripParams(line, Wire.SetParams.init(params:)) }
+        let date = try roundTripParams(setLines[1], Wire.SetParams.init(params:))
+        #expect(try date.decodedValue().type == .date)
+        let guarded = try roundTripParams(setLines[4], Wire.SetParams.init(params:))
+        #expect(guarded.expectedRevision == .absent && guarded.type == nil)
+        #expect(
+            String(decoding: RPCRequest(id: 7, method: "set", params: Wire.SetParams(
+                Wire.Place(scanner: "defaults", container: "com.example.demo.prefs", key: "launch_count"),
+                value: .integer(5)).json).line, as: UTF8.self) == setLines[0])
+
+        let delete = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":20,"method":"delete","params":{"container":"com.example.demo.prefs","key":"profile","pointer":"/tags/1"}}"#
+        ) { (raw) throws(RPCError) in
+            try Wire.DeleteParams(Params(raw, method: "delete", allowed: ["container", "key", "pointer"]))
+        }
+        #expect(delete.place.pointer?.tokens == ["tags", "1"])
+        _ = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":11,"result":{"item":{"scanner":"defaults","container":"com.example.demo.prefs","key":"user_name","type":"string","value":"Ada Lovelace","revision":"\#(revision)"}}}"#,
+            as: Wire.ItemResult.self)
+    }
+
+    @Test func bulkDeleteAndReset() throws {
+        let bulk = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":21,"method":"delete","params":{"container":"com.example.demo.cloud","match":"workout_*","dryRun":true}}"#
+        ) { (raw) throws(RPCError) in
+            try Wire.BulkDeleteParams(
+                Params(raw, method: "delete", allowed: ["container", "match", "dryRun"]), match: "workout_*")
+        }
+        #expect(bulk.dryRun && bulk.scanner == nil)
+        let result = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":21,"result":{"scanner":"defaults","container":"com.example.demo.cloud","match":"workout_*","dryRun":true,"count":3,"keys":["workout_2024-01-15","workout_2024-01-16","workout_2024-01-18"]}}"#,
+            as: Wire.BulkDeleteResult.self)
+        #expect(result.keys.count == 3)
+        _ = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":22,"method":"reset","params":{"container":"com.example.demo.prefs","key":"theme"}}"#,
+            Wire.ResetParams.init(params:))
+        let reset = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":22,"result":{"removed":{"scanner":"defaults","container":"com.example.demo.prefs","key":"theme","type":"string","value":"dark","revision":"\#(revision)","default":"system","description":"Colour scheme of the app","allowed":["light","dark","system"]},"item":{"scanner":"defaults","container":"com.example.demo.prefs","key":"theme","type":"string","revision":"0000000000000000","unset":true,"default":"system","description":"Colour scheme of the app","allowed":["light","dark","system"]}}}"#,
+            as: Wire.ResetResult.self)
+        #expect(reset.removed?.value == .string("dark") && reset.item?.catalog?.isUnset == true)
+        let nothing = try roundTripResult(#"{"jsonrpc":"2.0","id":23,"result":{}}"#, as: Wire.ResetResult.self)
+        #expect(nothing.removed == nil && nothing.item == nil)
+    }
+
+    // MARK: - history
+
+    @Test func history() throws {
+        let params = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":13,"method":"history","params":{"limit":1}}"#
+        ) { (raw) throws(RPCError) in try Wire.HistoryParams(params: raw, capacity: 1000) }
+        #expect(params.limit == 1)
+        let page = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":13,"result":{"records":[{"sequence":4,"time":"2026-11-21T10:02:00.125Z","action":"set","transport":"tcp","peer":"127.0.0.1:53232","client":"jarvis-cli","scanner":"defaults","container":"com.example.demo.prefs","key":"launch_count","oldRevision":"21fdd47119083f4f","newRevision":"afe8d7da2cf83782"}],"total":4,"capacity":1000}}"#,
+            as: Wire.HistoryPage.self)
+        #expect(page.records.first?.client == "jarvis-cli" && page.total == 4 && page.capacity == 1000)
+        let created = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":14,"result":{"records":[{"sequence":1,"time":"2026-11-21T10:00:00Z","action":"set","transport":"unix","peer":"uid 1000","scanner":"defaults","container":"c","key":"k","newRevision":"afe8d7da2cf83782"}],"total":1,"capacity":1000}}"#,
+            as: Wire.HistoryPage.self)
+        #expect(created.records.first?.oldRevision == nil && created.records.first?.client == nil)
+    }
+
+    // MARK: - watch
+
+    @Test func watchUnwatchAndChanged() throws {
+        _ = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":20,"method":"watch","params":{"container":"com.example.demo.*"}}"#,
+            Wire.WatchParams.init(params:))
+        let resume = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":22,"method":"watch","params":{"container":"com.example.demo.*","since":1}}"#,
+            Wire.WatchParams.init(params:))
+        #expect(resume.since == 1)
+        let started = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":20,"result":{"subscription":"w1","sequence":0}}"#, as: Wire.WatchResult.self)
+        #expect(started.id == "w1" && started.resumed == nil)
+        let resumed = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":22,"result":{"subscription":"w2","sequence":3,"resumed":true}}"#,
+            as: Wire.WatchResult.self)
+        #expect(resumed.resumed == true)
+        _ = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":21,"method":"unwatch","params":{"subscription":"w1"}}"#,
+            Wire.UnwatchParams.init(params:))
+        _ = try roundTripResult(#"{"jsonrpc":"2.0","id":21,"result":{"unwatched":"w1"}}"#, as: Wire.UnwatchResult.self)
+
+        let line =
+            #"{"jsonrpc":"2.0","method":"changed","params":{"subscription":"w1","sequence":1,"time":"2026-11-21T10:00:01.250Z","changes":[{"kind":"updated","scanner":"defaults","container":"com.example.demo.prefs","key":"launch_count","item":{"scanner":"defaults","container":"com.example.demo.prefs","key":"launch_count","type":"integer","value":43,"revision":"\#(revision)"},"old":{"scanner":"defaults","container":"com.example.demo.prefs","key":"launch_count","type":"integer","value":42,"revision":"21fdd47119083f4f"}},{"kind":"removed","scanner":"defaults","container":"com.example.demo.prefs","key":"gone","old":{"scanner":"defaults","container":"com.example.demo.prefs","key":"gone","type":"boolean","value":true,"revision":"21fdd47119083f4f"}}]}}"#
+        guard case .notification(let method, let params) = try RPCResponse.decode(Array(line.utf8)) else {
+            Issue.record("not a notification")
+            return
+        }
+        #expect(method == ChangeNotification.method)
+        let changed = try ChangeNotification(json: .object(params))
+        #expect(changed.changes.map(\.kind) == ["updated", "removed"])
+        #expect(changed.changes[0].old?.value == .integer(42) && changed.changes[1].item == nil)
+        let encoded = RPCResponse.notification(method: ChangeNotification.method, params: changed.params)
+        #expect(String(decoding: encoded, as: UTF8.self) == line)
+    }
+
+    // MARK: - errors
+
+    @Test func errors() throws {
+        let lines = [
+            #"{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"unknown method 'frobnicate'; the methods are hello, ping, scanners, containers, list, get, set, delete, reset, history, watch, unwatch","data":{"code":"methodNotFound"}}}"#,
+            #"{"jsonrpc":"2.0","id":10,"error":{"code":-32004,"message":"'launch_count' in 'com.example.demo.prefs' changed since revision 0000000000000000 (now \#(revision)); nothing was written; get it again and retry","data":{"code":"conflict"}}}"#,
+        ]
+        for line in lines {
+            guard case .error(let id, let error) = try RPCResponse.decode(Array(line.utf8)) else {
+                Issue.record("not an error: \(line)")
+                continue
+            }
+            #expect(String(decoding: RPCResponse.failure(id: id, error: error), as: UTF8.self) == line)
+            let wire = try Wire.ErrorObject(json: error.json)
+            #expect(wire == error.wire)
+        }
+        let conflict = try Wire.ErrorObject(
+            json: .object(["code": -32004, "message": "changed", "data": ["code": "conflict"]]))
+        #expect(RPCError(conflict).jarvisError.code == .conflict)
+        let broken = try Wire.ErrorObject(json: .object(["message": "odd"]))
+        #expect(broken.code == -32603 && broken.data.code == "error")
+    }
+
+    // MARK: - malformed answers
+
+    @Test func malformedAnswersNameWhatIsMissing() {
+        #expect(throws: JarvisError.self) { try Wire.WatchResult(json: .object(["sequence": 1])) }
+        #expect(throws: JarvisError.self) { try Wire.HistoryPage(json: .array([])) }
+        #expect(throws: JarvisError.self) { try Wire.ItemResult(json: .object([:])) }
+        #expect(throws: JarvisError.self) { try Wire.HelloResult(json: .object(["agent": "x"])) }
+        do {
+            _ = try Wire.BulkDeleteResult(json: .object(["scanner": "d"]))
+            Issue.record("decoded a bulk delete answer without container")
+        } catch {
+            #expect(error.message.contains("'container'"))
+        }
+    }
+}
