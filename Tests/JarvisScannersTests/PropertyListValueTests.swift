@@ -9,6 +9,14 @@ import Testing
         try PropertyListValue.decode(object, path: "key").value
     }
 
+    @Test func valuesDeeperThanTheWireCarriesAreRefused() throws {
+        var deepest: Any = 1
+        for _ in 0..<PreferenceValue.maxDepth { deepest = [deepest] }
+        #expect(try decode(deepest).depth == PreferenceValue.maxDepth)
+        #expect(throws: JarvisError.self) { try decode([deepest]) }
+        #expect(throws: JarvisError.self) { try decode(["inner": deepest]) }
+    }
+
     @Test func numbersKeepTheirKind() throws {
         #expect(try decode(true) == .boolean(true))
         #expect(try decode(NSNumber(value: false)) == .boolean(false))

@@ -19,6 +19,7 @@ extension AgentService {
         let params = try Wire.SetParams(params: raw)
         let address = try address(params.place)
         let value = try params.decodedValue()
+        try value.checkDepth(below: params.place.pointer?.tokens.count ?? 0)
         let expected = params.expectedRevision
         let pointer = params.place.pointer
         let stored = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in

@@ -54,7 +54,8 @@ public struct JarvisSnapshot: Sendable, Hashable {
     public init(parsing bytes: [UInt8], source: String = "the snapshot") throws(JarvisError) {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes, maxDepth: 512)
+            // The document, its items array and an item around the deepest value's encoding.
+            json = try JSONParser.parse(bytes, maxDepth: PreferenceValue.maxWireDepth + 3)
         } catch {
             throw JarvisError(.invalidParams, "\(source) is not JSON: \(error.description)")
         }

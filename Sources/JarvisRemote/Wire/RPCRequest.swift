@@ -15,10 +15,15 @@ package struct RPCRequest: Sendable, Hashable {
         self.params = params
     }
 
+    /// The deepest request accepted: the request object and its params around a value of
+    /// the deepest wire encoding (``PreferenceValue/maxWireDepth``), so every value a scanner
+    /// serves can be sent back with `set`.
+    package static let maxDepth = PreferenceValue.maxWireDepth + 2
+
     /// Decodes a request line.
     /// - Throws: an ``RPCError`` carrying the id it could recover (null otherwise): a parse
     ///   error for bad JSON or UTF-8, an invalid request for a wrong shape or a batch array.
-    package static func decode(_ line: [UInt8], maxDepth: Int = 64) throws(RPCFailure) -> RPCRequest {
+    package static func decode(_ line: [UInt8], maxDepth: Int = maxDepth) throws(RPCFailure) -> RPCRequest {
         let json: JSONValue
         do {
             json = try JSONParser.parse(line, maxDepth: maxDepth)

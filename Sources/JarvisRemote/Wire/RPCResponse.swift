@@ -24,11 +24,15 @@ package enum RPCResponse {
         case notification(method: String, params: JSONObject)
     }
 
+    /// The deepest message a client accepts: a `changed` notification (message, params,
+    /// changes, change, item) around a value of the deepest wire encoding.
+    package static let maxDepth = PreferenceValue.maxWireDepth + 5
+
     /// Decodes one line from the agent.
     package static func decode(_ line: [UInt8]) throws(JarvisError) -> Incoming {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(line, maxDepth: 512)
+            json = try JSONParser.parse(line, maxDepth: maxDepth)
         } catch {
             throw JarvisError(.storage, "the agent sent a line that is not JSON (\(error.description))")
         }

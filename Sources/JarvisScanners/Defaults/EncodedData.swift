@@ -11,7 +11,7 @@ import JarvisCore
 enum EncodedData {
     /// The structure inside `data` and how it is encoded, or nil when it is just data.
     static func decode(_ data: Data) -> (value: PreferenceValue, encoding: ValueEncoding)? {
-        if looksLikeJSON(data), let json = try? JSONParser.parse(data),
+        if looksLikeJSON(data), let json = try? JSONParser.parse(data, maxDepth: PreferenceValue.maxDepth),
             let value = try? PreferenceValue(plainJSON: json), value.type.isContainer
         {
             return (value, .json)

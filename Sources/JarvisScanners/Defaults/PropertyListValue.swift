@@ -38,6 +38,7 @@ enum PropertyListValue {
             case null
             case unsupported(String)
             case nonStringKey(String)
+            case tooDeep
         }
 
         var reason: Reason
@@ -66,13 +67,21 @@ enum PropertyListValue {
                 return JarvisError(
                     .typeMismatch,
                     "'\(path)' has a key that is not a string (\(key)); property lists allow only string keys")
+            case .tooDeep:
+                return JarvisError(
+                    .storage,
+                    "'\(path)' nests arrays and dictionaries deeper than \(PreferenceValue.maxDepth) levels, which Jarvis does not serve"
+                )
             }
         }
     }
 
     // The common kinds are tried first; `Optional` (which swift-corelibs-foundation wraps
     // `persistentDomain` values in) only when nothing else matched.
-    private static func convert(_ object: Any) throws(Failure) -> Decoded {
+    private static func convert(_ object: Any, depth: Int = 0) throws(Failure) -> Decoded {
+        if depth >= PreferenceValue.maxDepth, object is [Any] || object is [AnyHashable: Any] {
+            throw Failure(reason: .tooDeep)
+        }
         switch object {
         case let string as String:
             return Decoded(value: .string(string), isExact: true)
@@ -89,7 +98,7 @@ enum PropertyListValue {
             for (index, element) in array.enumerated() {
                 let decoded: Decoded
                 do {
-                    decoded = try convert(element)
+                    decoded = try convert(element, depth: depth + 1)
                 } catch {
                     throw error.inside("[\(index)]")
                 }
@@ -102,7 +111,7 @@ enum PropertyListValue {
             values.reserveCapacity(dictionary.count)
             var isExact = true
             for (key, element) in dictionary {
-                let decoded = try convert(element, key: key)
+                let decoded = try convert(element, key: key, depth: depth + 1)
                 values[key] = decoded.value
                 isExact = isExact && decoded.isExact
             }
@@ -114,7 +123,7 @@ enum PropertyListValue {
             var isExact = true
             for (key, element) in dictionary {
                 guard let key = key.base as? String else { throw Failure(reason: .nonStringKey("\(key)")) }
-                let decoded = try convert(element, key: key)
+                let decoded = try convert(element, key: key, depth: depth + 1)
                 values[key] = decoded.value
                 isExact = isExact && decoded.isExact
             }
@@ -122,15 +131,15 @@ enum PropertyListValue {
         default:
             if let optional = object as? any OptionalObject {
                 guard let wrapped = optional.wrappedObject else { throw Failure(reason: .null) }
-                return try convert(wrapped)
+                return try convert(wrapped, depth: depth)
             }
             throw Failure(reason: .unsupported("\(type(of: object))"))
         }
     }
 
-    private static func convert(_ element: Any, key: String) throws(Failure) -> Decoded {
+    private static func convert(_ element: Any, key: String, depth: Int) throws(Failure) -> Decoded {
         do {
-            return try convert(element)
+            return try convert(element, depth: depth)
         } catch {
             throw error.inside(key)
         }

@@ -23,7 +23,8 @@ struct JSONFileDocument {
         }
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes)
+            // The top-level object and values up to the deepest the wire can carry back.
+            json = try JSONParser.parse(bytes, maxDepth: PreferenceValue.maxDepth + 1)
         } catch {
             throw JarvisError(
                 .storage, "not valid JSON: \(error.description); fix the file (Jarvis never writes over it)")
