@@ -45,7 +45,9 @@ do {
     try command.run(&arguments, context: context)
     exit(0)
 } catch let error as UsageError {
-    Terminal.err("jarvis \(command.name): \(Terminal.escapedLines(error.message))\nUsage: \(command.usage.split(separator: "\n").first ?? "")")
+    Terminal.err(
+        "jarvis \(command.name): \(Terminal.escapedLines(error.message))\nUsage: \(command.usage.split(separator: "\n").first ?? "")"
+    )
     exit(64)
 } catch let error as JarvisError {
     Terminal.err("jarvis: \(Terminal.escapedLines(error.message))")

@@ -42,7 +42,8 @@ import Testing
         #expect(written.status == 0, "\(written.stderr)")
         let again = try sandbox.jarvis("get", "files:deep.json", "deep", "--json")
         #expect(again.stdout == read.stdout, "the value and its revision are unchanged")
-        let file = try JSONParser.parse(try Data(contentsOf: folder.appendingPathComponent("deep.json")), maxDepth: 1024)
+        let file = try JSONParser.parse(
+            try Data(contentsOf: folder.appendingPathComponent("deep.json")), maxDepth: 1024)
         #expect(file["deep"] == (try JSONParser.parse(nested(maximum), maxDepth: 1024)))
         #expect(file["other"] == .number(JSONNumber(1)))
 

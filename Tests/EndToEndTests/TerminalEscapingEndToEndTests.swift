@@ -19,7 +19,8 @@ import Testing
         folder = sandbox.root.appendingPathComponent("files")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let document: JSONValue = .object([
-            "evil": .string(Self.evilValue), Self.evilKey: .string("plain"), "nested": ["inner": .string(Self.evilValue)],
+            "evil": .string(Self.evilValue), Self.evilKey: .string("plain"),
+            "nested": ["inner": .string(Self.evilValue)],
         ])
         try Data(JSONWriter.bytes(document)).write(to: folder.appendingPathComponent("app.json"))
     }
@@ -30,7 +31,8 @@ import Testing
         let raw = text.unicodeScalars.filter { scalar in
             (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
         }
-        #expect(raw.isEmpty, "\(what) printed raw control characters: \(raw.map { String($0.value, radix: 16) })",
+        #expect(
+            raw.isEmpty, "\(what) printed raw control characters: \(raw.map { String($0.value, radix: 16) })",
             sourceLocation: sourceLocation)
     }
 

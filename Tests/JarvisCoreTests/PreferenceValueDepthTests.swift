@@ -23,7 +23,9 @@ import Testing
         let parsed = try JSONParser.parse(text, maxDepth: PreferenceValue.maxWireDepth)
         #expect(try PreferenceValue(json: parsed) == deepest)
         #expect(throws: JSONParseError.self) {
-            try JSONParser.parse(JSONWriter.bytes(PreferenceValue.dictionary(["k": deepest]).json), maxDepth: PreferenceValue.maxWireDepth)
+            try JSONParser.parse(
+                JSONWriter.bytes(PreferenceValue.dictionary(["k": deepest]).json),
+                maxDepth: PreferenceValue.maxWireDepth)
         }
     }
 

@@ -83,8 +83,10 @@ extension JarvisClient {
     public func set(_ place: Wire.Place, to value: PreferenceValue, expectedRevision: Revision? = nil)
         throws(JarvisError) -> PreferenceItem
     {
-        try call(Wire.SetParams(place, value: value, expectedRevision: expectedRevision), expecting: Wire.ItemResult.self)
-            .item
+        try call(
+            Wire.SetParams(place, value: value, expectedRevision: expectedRevision), expecting: Wire.ItemResult.self
+        )
+        .item
     }
 
     /// Stores a value; with `expectedRevision`, only if nobody changed it since.

@@ -236,7 +236,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(raw, method: Self.method, allowed: ["scanner", "container", "key", "expectedRevision"])
+            let params = try Params(
+                raw, method: Self.method, allowed: ["scanner", "container", "key", "expectedRevision"])
             place = try Place(params, pointer: false)
             expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
         }

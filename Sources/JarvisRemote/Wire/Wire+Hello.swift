@@ -142,12 +142,15 @@ extension Wire {
             pid = fields["pid"]?.int64Value ?? 0
             platform = try fields.optionalString("platform") ?? ""
             capabilities = try Capabilities(json: fields["capabilities"] ?? .object([:]))
-            scanners = try fields["scanners"] == nil ? [] : fields.list("scanners") { element throws(JarvisError) in
-                guard let id = element.stringValue else {
-                    throw JarvisError(.storage, "the agent sent a hello answer whose scanners are not strings")
+            scanners =
+                try fields["scanners"] == nil
+                ? []
+                : fields.list("scanners") { element throws(JarvisError) in
+                    guard let id = element.stringValue else {
+                        throw JarvisError(.storage, "the agent sent a hello answer whose scanners are not strings")
+                    }
+                    return id
                 }
-                return id
-            }
         }
     }
 

@@ -42,7 +42,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(raw, method: Self.method, allowed: ["scanner", "container", "key", "reveal", "since"])
+            let params = try Params(
+                raw, method: Self.method, allowed: ["scanner", "container", "key", "reveal", "since"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
             key = try params.optionalString("key")

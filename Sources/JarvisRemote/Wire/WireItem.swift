@@ -1,6 +1,7 @@
 import JarvisCore
 
-/// The wire shapes of items, scanners and containers, shared by the agent and the client.
+/// The wire shape of items, shared by the agent, the client and the schema's results
+/// (scanners and containers are ``Wire/Scanner`` and ``Wire/Container``).
 package enum WireItem {
     /// `{"scanner","container","key","type","value","revision",…}`; a masked secret has no
     /// `value` but `masked`, `length` and `fingerprint`.
@@ -50,15 +51,5 @@ package enum WireItem {
             isWritable: object["readOnly"] != .bool(true), mask: mask)
         try decodeExtras(object, into: &item)
         return item
-    }
-
-    /// `{"id","name","secret","writable","available","reason"?}` (see ``Wire/Scanner``).
-    package static func encode(_ scanner: ScannerSummary) -> JSONValue {
-        Wire.Scanner(scanner).json
-    }
-
-    /// `{"scanner","name","writable","problem"?}` (see ``Wire/Container``).
-    package static func encode(_ container: ContainerSummary) -> JSONValue {
-        Wire.Container(container).json
     }
 }

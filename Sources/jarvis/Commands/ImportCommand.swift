@@ -59,7 +59,8 @@ enum ImportCommand: Command {
                 .array(
                     list.map {
                         .object([
-                            "item": .string(SnapshotSide.plainName($0.address)), "code": .string($0.error.code.rawValue),
+                            "item": .string(SnapshotSide.plainName($0.address)),
+                            "code": .string($0.error.code.rawValue),
                             "message": .string($0.error.message),
                         ])
                     })
@@ -78,7 +79,9 @@ enum ImportCommand: Command {
         for address in report.added { Terminal.out("added    \(SnapshotSide.name(address))") }
         for address in report.changed { Terminal.out("changed  \(SnapshotSide.name(address))") }
         for failure in report.refused {
-            Terminal.out(Terminal.red("refused  \(SnapshotSide.name(failure.address)): \(Terminal.escaped(failure.error.message))"))
+            Terminal.out(
+                Terminal.red(
+                    "refused  \(SnapshotSide.name(failure.address)): \(Terminal.escaped(failure.error.message))"))
         }
         if report.rolledBack {
             Terminal.out(
@@ -87,7 +90,9 @@ enum ImportCommand: Command {
                 ))
             for failure in report.notRestored {
                 Terminal.out(
-                    Terminal.red("NOT restored \(SnapshotSide.name(failure.address)): \(Terminal.escaped(failure.error.message))"))
+                    Terminal.red(
+                        "NOT restored \(SnapshotSide.name(failure.address)): \(Terminal.escaped(failure.error.message))"
+                    ))
             }
         } else {
             Terminal.out(

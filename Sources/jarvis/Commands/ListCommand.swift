@@ -52,7 +52,8 @@ enum ListCommand: Command {
             if !item.isWritable { flags.append("read-only") }
             let suffix = flags.isEmpty ? "" : Terminal.dim("  (" + flags.joined(separator: ", ") + ")")
             Terminal.out(
-                "  " + Terminal.pad(Terminal.escaped(item.address.key), keyWidth) + Terminal.dim(Terminal.pad(item.type.rawValue, 11))
+                "  " + Terminal.pad(Terminal.escaped(item.address.key), keyWidth)
+                    + Terminal.dim(Terminal.pad(item.type.rawValue, 11))
                     + ValueText.preview(item, limit: 60) + suffix)
         }
         for problem in problems {

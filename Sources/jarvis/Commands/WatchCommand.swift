@@ -112,7 +112,8 @@ enum WatchCommand: Command {
             Terminal.out(
                 Terminal.dim(time) + "  " + kind
                     + Terminal.cyan(Terminal.escaped("\(change.address.scanner):\(change.address.container)"))
-                    + " \(Terminal.escaped(change.address.key))  " + values + Terminal.dim("  #\(notification.sequence)"))
+                    + " \(Terminal.escaped(change.address.key))  " + values
+                    + Terminal.dim("  #\(notification.sequence)"))
         }
     }
 }

@@ -134,9 +134,14 @@ import Testing
         let guarded = try roundTripParams(setLines[4], Wire.SetParams.init(params:))
         #expect(guarded.expectedRevision == .absent && guarded.type == nil)
         #expect(
-            String(decoding: RPCRequest(id: 7, method: "set", params: Wire.SetParams(
-                Wire.Place(scanner: "defaults", container: "com.example.demo.prefs", key: "launch_count"),
-                value: .integer(5)).json).line, as: UTF8.self) == setLines[0])
+            String(
+                decoding: RPCRequest(
+                    id: 7, method: "set",
+                    params: Wire.SetParams(
+                        Wire.Place(scanner: "defaults", container: "com.example.demo.prefs", key: "launch_count"),
+                        value: .integer(5)
+                    ).json
+                ).line, as: UTF8.self) == setLines[0])
 
         let delete = try roundTripParams(
             #"{"jsonrpc":"2.0","id":20,"method":"delete","params":{"container":"com.example.demo.prefs","key":"profile","pointer":"/tags/1"}}"#
