@@ -33,11 +33,7 @@ extension Wire {
 
         /// `{"scanner"?,"container"?,"key"?,"reveal"?,"limit"?,"cursor"?}`
         public var json: JSONObject {
-            var object = JSONObject()
-            object.setIfPresent("scanner", scanner.map(JSONValue.string))
-            object.setIfPresent("container", container.map(JSONValue.string))
-            object.setIfPresent("key", key.map(JSONValue.string))
-            if reveal { object["reveal"] = true }
+            var object = JSONObject.filters(scanner: scanner, container: container, key: key, reveal: reveal)
             object.setIfPresent("limit", limit.map(JSONValue.integer))
             object.setIfPresent("cursor", cursor.map(JSONValue.string))
             return object

@@ -31,11 +31,7 @@ extension Wire {
 
         /// `{"scanner"?,"container"?,"key"?,"reveal"?,"since"?}`
         public var json: JSONObject {
-            var object = JSONObject()
-            object.setIfPresent("scanner", scanner.map(JSONValue.string))
-            object.setIfPresent("container", container.map(JSONValue.string))
-            object.setIfPresent("key", key.map(JSONValue.string))
-            if reveal { object["reveal"] = true }
+            var object = JSONObject.filters(scanner: scanner, container: container, key: key, reveal: reveal)
             object.setIfPresent("since", since.map(JSONValue.integer))
             return object
         }

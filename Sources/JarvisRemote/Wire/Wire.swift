@@ -101,6 +101,16 @@ extension JSONObject {
     mutating func setIfPresent(_ name: String, _ value: JSONValue?) {
         if let value { self[name] = value }
     }
+
+    /// `{"scanner"?,"container"?,"key"?,"reveal"?}`: the filters `list` and `watch` share.
+    static func filters(scanner: String?, container: String?, key: String?, reveal: Bool) -> JSONObject {
+        var object = JSONObject()
+        object.setIfPresent("scanner", scanner.map(JSONValue.string))
+        object.setIfPresent("container", container.map(JSONValue.string))
+        object.setIfPresent("key", key.map(JSONValue.string))
+        if reveal { object["reveal"] = true }
+        return object
+    }
 }
 
 extension JSONValue {
