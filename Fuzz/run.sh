@@ -24,6 +24,8 @@ wire=(
   "$root/Sources/JarvisRemote/Wire/RPCRequest.swift"
   "$root/Sources/JarvisRemote/Wire/RPCResponse.swift"
   "$root/Sources/JarvisRemote/Wire/RPCError.swift"
+  "$root/Sources/JarvisRemote/Wire/Wire.swift"
+  "$root/Sources/JarvisRemote/Wire/Wire+Error.swift"
   "$root/Sources/JarvisRemote/Agent/AgentMethod.swift"
   "$root/Fuzz/FuzzTarget.swift"
 )

@@ -4,14 +4,16 @@
 /// The limit is on the value, not on a JSON document: a value nested `maxDepth` levels
 /// deep has a wire encoding at most ``maxWireDepth`` levels deep (a `$dictionary` wrapper
 /// can double each level, a `$date`, `$data` or `$real` wrapper adds one at the leaf), and
-/// the agent accepts requests nested that deep plus their envelope. Scanners never serve a
-/// deeper value: a JSON file or property list that holds one is reported as a problem.
+/// the agent accepts requests nested that deep plus their envelope. The built-in scanners
+/// never serve a deeper value (a JSON file or property list that holds one is reported as a
+/// problem); a host's own scanner must keep to the limit too, or its deepest values could
+/// not be written back.
 extension PreferenceValue {
     /// The most arrays and dictionaries a value may nest inside one another.
-    public static let maxDepth = 255
+    public static let maxDepth = JSONParser.maxValueDepth
 
     /// The deepest the wire encoding of a value of ``maxDepth`` levels can be.
-    public static let maxWireDepth = 2 * maxDepth + 1
+    public static let maxWireDepth = JSONParser.maxValueWireDepth
 
     /// How many arrays and dictionaries nest here: 0 for a scalar, 1 for `[1, 2]`.
     public var depth: Int {

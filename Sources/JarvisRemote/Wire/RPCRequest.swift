@@ -18,7 +18,7 @@ package struct RPCRequest: Sendable, Hashable {
     /// The deepest request accepted: the request object and its params around a value of
     /// the deepest wire encoding (``PreferenceValue/maxWireDepth``), so every value a scanner
     /// serves can be sent back with `set`.
-    package static let maxDepth = PreferenceValue.maxWireDepth + 2
+    package static let maxDepth = JSONParser.maxValueWireDepth + 2
 
     /// Decodes a request line.
     /// - Throws: an ``RPCError`` carrying the id it could recover (null otherwise): a parse

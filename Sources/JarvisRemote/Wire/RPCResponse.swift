@@ -26,7 +26,7 @@ package enum RPCResponse {
 
     /// The deepest message a client accepts: a `changed` notification (message, params,
     /// changes, change, item) around a value of the deepest wire encoding.
-    package static let maxDepth = PreferenceValue.maxWireDepth + 5
+    package static let maxDepth = JSONParser.maxValueWireDepth + 5
 
     /// Decodes one line from the agent.
     package static func decode(_ line: [UInt8]) throws(JarvisError) -> Incoming {
