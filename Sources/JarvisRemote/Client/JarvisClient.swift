@@ -7,10 +7,9 @@ import JarvisCore
 /// between answers are kept for ``nextNotification(timeout:)``.
 public final class JarvisClient: Sendable {
     /// What the agent said in `hello`, as sent.
-    public var hello: JSONObject { helloAnswer.current.raw }
+    public let hello: JSONObject
     /// What the agent said in `hello`: who it is, what it allows, which scanners it serves.
-    public var helloResult: Wire.HelloResult { helloAnswer.current.typed }
-    private let helloAnswer: Locked<(raw: JSONObject, typed: Wire.HelloResult)>
+    public let helloResult: Wire.HelloResult
     private let connection: LineClient
     private let state: Locked<State>
     private let callLock = Locked<Void>(())
@@ -47,7 +46,8 @@ public final class JarvisClient: Sendable {
                 throw JarvisError(.storage, "the agent answered hello with something other than an object")
             }
             try ProtocolVersion.checkAgent(object["protocolVersion"]?.stringValue)
-            helloAnswer = Locked((object, try Wire.HelloResult(json: answer)))
+            helloResult = try Wire.HelloResult(json: answer)
+            hello = object
         } catch {
             connection.close()
             throw error

@@ -36,7 +36,7 @@ enum ListCommand: Command {
             Terminal.out(Terminal.yellow("read-only agent: editing is disabled"))
         }
         var current: (String, String)?
-        let keyWidth = min(32, max(12, items.map(\.address.key.count).max() ?? 0) + 2)
+        let keyWidth = min(32, max(12, items.map { Terminal.escaped($0.address.key).count }.max() ?? 0) + 2)
         for item in items {
             let group = (item.address.scanner, item.address.container)
             if current.map({ $0 != group }) ?? true {
