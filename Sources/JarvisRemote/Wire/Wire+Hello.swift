@@ -51,9 +51,9 @@ extension Wire {
         public var tcp: Bool
         /// `"token"` on a TCP connection, `"none"` on the Unix socket.
         public var auth: String
-        /// Whether the agent answers `history` (added in 1.0's first minor additions).
+        /// Whether the agent answers `history` (read as false from agents that do not say).
         public var history: Bool
-        /// Whether `list` takes `limit` and `cursor`.
+        /// Whether `list` takes `limit` and `cursor` (read as false from agents that do not say).
         public var paging: Bool
 
         /// Capabilities as an agent reports them.
