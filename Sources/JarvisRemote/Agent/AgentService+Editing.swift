@@ -12,7 +12,7 @@ extension AgentService {
             item = try hub.get(address, reveal: params.reveal)
         }
         if params.reveal { recordReveals([item], session: session) }
-        return Wire.ItemResult(item).json
+        return Wire.ItemResult(try Self.servable(item)).json
     }
 
     func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {

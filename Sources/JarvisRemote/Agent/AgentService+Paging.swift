@@ -11,7 +11,10 @@ extension AgentService {
     func page(_ result: ListResult, params: Wire.ListParams) throws -> JSONValue {
         let limit = params.limit
         let cursor = try params.cursor.map { text throws(RPCError) in try ListCursor(text) }
-        let problems = result.problems.map(Wire.Container.init)
+        var result = result
+        let (items, deep) = Self.servable(result.items)
+        result.items = items
+        let problems = result.problems.map(Wire.Container.init) + deep
         guard limit != nil || cursor != nil else {
             return Wire.ListPage(items: result.items, problems: problems).json
         }

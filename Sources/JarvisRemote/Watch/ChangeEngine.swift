@@ -168,14 +168,16 @@ package final class ChangeEngine: Sendable {
             if let new = change.new {
                 guard
                     let item = hub.watchedItem(
-                        new, scanner: event.scanner, container: event.container, reveal: filter.reveal)
+                        new, scanner: event.scanner, container: event.container, reveal: filter.reveal),
+                    AgentService.tooDeep(item) == nil
                 else { continue }
                 wire.item = item
             }
             if let old = change.old {
                 guard
                     let item = hub.watchedItem(
-                        old, scanner: event.scanner, container: event.container, reveal: filter.reveal)
+                        old, scanner: event.scanner, container: event.container, reveal: filter.reveal),
+                    AgentService.tooDeep(item) == nil
                 else { continue }
                 wire.old = item
             }
