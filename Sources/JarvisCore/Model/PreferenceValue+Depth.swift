@@ -6,8 +6,7 @@
 /// can double each level, a `$date`, `$data` or `$real` wrapper adds one at the leaf), and
 /// the agent accepts requests nested that deep plus their envelope. The built-in scanners
 /// never serve a deeper value (a JSON file or property list that holds one is reported as a
-/// problem); a host's own scanner must keep to the limit too, or its deepest values could
-/// not be written back.
+/// problem), and the agent leaves out a deeper value from a host's own scanner.
 extension PreferenceValue {
     /// The most arrays and dictionaries a value may nest inside one another.
     public static let maxDepth = JSONParser.maxValueDepth
