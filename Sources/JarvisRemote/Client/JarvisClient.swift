@@ -4,7 +4,9 @@ import JarvisCore
 /// A connection to an agent, for the `jarvis` CLI and for a host's own tests.
 ///
 /// Calls are synchronous and one at a time (a lock orders them); notifications that arrive
-/// between answers are kept for ``nextNotification(timeout:)``.
+/// between answers are kept for ``nextNotification(timeout:)``. Each agent method has a typed
+/// method built on the wire schema (``Wire``); code written with Swift concurrency uses
+/// ``AsyncJarvisClient``, which never blocks a thread of the cooperative pool.
 public final class JarvisClient: Sendable {
     /// What the agent said in `hello`, as sent.
     public let hello: JSONObject
