@@ -8,6 +8,7 @@ package struct CommandLineTool: Sendable {
     /// The full usage text `--help` prints.
     package var usage: String
 
+    /// A tool named `name` whose `--help` prints `usage`.
     package init(name: String, usage: String) {
         self.name = name
         self.usage = usage

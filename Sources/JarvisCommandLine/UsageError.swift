@@ -6,6 +6,7 @@ package struct UsageError: Error, Sendable, Hashable {
     /// The subcommand it concerns, when there is one.
     package var command: String?
 
+    /// A usage error saying `message`, about `command` when there is one.
     package init(_ message: String, command: String? = nil) {
         self.message = message
         self.command = command

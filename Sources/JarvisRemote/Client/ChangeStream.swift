@@ -9,6 +9,7 @@ import JarvisCore
 /// connection and the sequence ends (`nil`); the agent ends the subscription with the
 /// connection. When the agent goes away, `next()` throws ``JarvisError`` `.unavailable`.
 public struct ChangeStream: AsyncSequence, Sendable {
+    /// One `changed` notification.
     public typealias Element = ChangeNotification
 
     /// What the agent answered to `watch`: the subscription's id and starting sequence.
@@ -72,6 +73,7 @@ public struct ChangeStream: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator reading this stream's notifications.
     public func makeAsyncIterator() -> Iterator {
         Iterator(connection: connection)
     }

@@ -42,6 +42,7 @@ extension Wire {
             pointer = withPointer ? try Self.pointer(params) : nil
         }
 
+        /// The `pointer` param; nil when absent or empty, `invalidParams` when malformed.
         package static func pointer(_ params: Params) throws(RPCError) -> JSONPointer? {
             guard let text = try params.optionalString("pointer"), !text.isEmpty else { return nil }
             do {
@@ -54,6 +55,7 @@ extension Wire {
 
     /// The params of `get`.
     public struct GetParams: WireParams {
+        /// The method name on the wire.
         public static let method = "get"
         /// What to read.
         public var place: Place
@@ -85,6 +87,7 @@ extension Wire {
 
     /// The params of `set`.
     public struct SetParams: WireParams {
+        /// The method name on the wire.
         public static let method = "set"
         /// Where to write.
         public var place: Place
@@ -142,6 +145,7 @@ extension Wire {
 
     /// The params of a single `delete`.
     public struct DeleteParams: WireParams {
+        /// The method name on the wire.
         public static let method = "delete"
         /// What to remove: a key, or a place inside its value.
         public var place: Place
@@ -171,6 +175,7 @@ extension Wire {
 
     /// The params of a bulk `delete`: every stored key of a container matching a glob.
     public struct BulkDeleteParams: WireParams {
+        /// The method name on the wire.
         public static let method = "delete"
         /// The scanner; nil lets the agent find it.
         public var scanner: String?
@@ -214,6 +219,7 @@ extension Wire {
 
     /// The params of `reset`.
     public struct ResetParams: WireParams {
+        /// The method name on the wire.
         public static let method = "reset"
         /// The key (a pointer does not go with reset).
         public var place: Place
@@ -254,6 +260,7 @@ extension Wire {
         /// `{"item":{…}}`
         public var json: JSONValue { .object(["item": WireItem.encode(item)]) }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "an item answer")
             guard let raw = fields["item"] else {
@@ -284,6 +291,7 @@ extension Wire {
             return .object(object)
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a reset answer")
             removed = try fields["removed"].map { raw throws(JarvisError) in try WireItem.decode(raw) }
@@ -321,6 +329,7 @@ extension Wire {
             ])
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a bulk delete answer")
             scanner = try fields.string("scanner")

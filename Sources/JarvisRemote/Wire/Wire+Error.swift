@@ -44,6 +44,7 @@ extension Wire {
         /// `{"code"}`
         public var json: JSONValue { .object(["code": .string(code)]) }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             code = try WireFields(json, "error data").string("code")
         }

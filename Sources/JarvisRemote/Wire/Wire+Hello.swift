@@ -4,6 +4,7 @@ import JarvisCore
 extension Wire {
     /// The params of `hello`.
     public struct HelloParams: WireParams {
+        /// The method name on the wire.
         public static let method = "hello"
         /// A name for the agent's audit trail.
         public var client: String?
@@ -134,6 +135,7 @@ extension Wire {
             ])
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a hello answer")
             self.protocol = try fields.optionalString("protocol") ?? "jarvis"
@@ -165,6 +167,7 @@ extension Wire {
         /// `{"pong":true}`
         public var json: JSONValue { .object(["pong": .bool(pong)]) }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             pong = try WireFields(json, "a ping answer").bool("pong")
         }

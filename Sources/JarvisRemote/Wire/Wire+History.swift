@@ -5,6 +5,7 @@ import JarvisCore
 extension Wire {
     /// The params of `history`; every filter is optional.
     public struct HistoryParams: WireParams {
+        /// The method name on the wire.
         public static let method = "history"
         /// The newest this many records (1 to the agent's capacity; default 100).
         public var limit: Int?
@@ -106,6 +107,7 @@ extension Wire {
             return .object(object)
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a history record")
             sequence = try fields.int64("sequence")
@@ -148,6 +150,7 @@ extension Wire {
             ])
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a history answer")
             records = try fields.list("records", HistoryRecord.init(json:))

@@ -4,6 +4,7 @@ import JarvisCore
 extension Wire {
     /// The params of `list`; every filter is optional.
     public struct ListParams: WireParams {
+        /// The method name on the wire.
         public static let method = "list"
         /// Only this scanner.
         public var scanner: String?
@@ -80,6 +81,7 @@ extension Wire {
             return .object(object)
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a list answer")
             items = try fields.list("items", WireItem.decode)

@@ -45,6 +45,7 @@ extension Wire {
             return .object(object)
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a scanner")
             id = try fields.string("id")
@@ -90,6 +91,7 @@ extension Wire {
             return .object(object)
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a container")
             scanner = try fields.string("scanner")
@@ -110,6 +112,7 @@ extension Wire {
         /// `{"scanners":[…]}`
         public var json: JSONValue { .object(["scanners": .array(scanners.map(\.json))]) }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             scanners = try WireFields(json, "a scanners answer").list("scanners", Scanner.init(json:))
         }
@@ -117,6 +120,7 @@ extension Wire {
 
     /// The params of `containers`.
     public struct ContainersParams: WireParams {
+        /// The method name on the wire.
         public static let method = "containers"
         /// Only this scanner's containers.
         public var scanner: String?
@@ -148,6 +152,7 @@ extension Wire {
         /// `{"containers":[…]}`
         public var json: JSONValue { .object(["containers": .array(containers.map(\.json))]) }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             containers = try WireFields(json, "a containers answer").list("containers", Container.init(json:))
         }

@@ -5,6 +5,7 @@ import JarvisCore
 extension Wire {
     /// The params of `watch`; every filter is optional.
     public struct WatchParams: WireParams {
+        /// The method name on the wire.
         public static let method = "watch"
         /// Only this scanner.
         public var scanner: String?
@@ -72,6 +73,7 @@ extension Wire {
             return .object(object)
         }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a watch answer")
             id = try fields.string("subscription")
@@ -82,6 +84,7 @@ extension Wire {
 
     /// The params of `unwatch`.
     public struct UnwatchParams: WireParams {
+        /// The method name on the wire.
         public static let method = "unwatch"
         /// The subscription to end.
         public var subscription: String
@@ -109,6 +112,7 @@ extension Wire {
         /// `{"unwatched"}`
         public var json: JSONValue { .object(["unwatched": .string(unwatched)]) }
 
+        /// Reads the body an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             unwatched = try WireFields(json, "an unwatch answer").string("unwatched")
         }
