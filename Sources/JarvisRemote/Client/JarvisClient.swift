@@ -62,13 +62,7 @@ public final class JarvisClient: Sendable {
     /// Sends one request and waits for its answer.
     /// - Throws: ``JarvisError`` carrying the agent's error code and message.
     public func call(_ method: String, _ params: JSONObject = [:]) throws(JarvisError) -> JSONValue {
-        do {
-            return try callLock.withLock { _ in try exchange(method, params) }
-        } catch let error as JarvisError {
-            throw error
-        } catch {
-            throw JarvisError(.storage, String(describing: error))
-        }
+        try callLock.withLock { (_: inout Void) throws(JarvisError) -> JSONValue in try exchange(method, params) }
     }
 
     private func exchange(_ method: String, _ params: JSONObject) throws(JarvisError) -> JSONValue {

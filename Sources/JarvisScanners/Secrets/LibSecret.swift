@@ -170,8 +170,7 @@
         private func withItems<T>(loadSecrets: Bool, _ body: (Raw, [Raw]) throws(JarvisError) -> T) throws(JarvisError)
             -> T
         {
-            do {
-                return try calls.withLock { _ in
+            try calls.withLock { (_: inout Void) throws(JarvisError) -> T in
                     let service = try call("connect to the Secret Service") { error in
                         serviceGetSync(Self.openSession, nil, error)
                     }
@@ -199,11 +198,6 @@
                         listFree(list)
                     }
                     return try body(collection, pointers)
-                }
-            } catch let error as JarvisError {
-                throw error
-            } catch {
-                throw JarvisError(.storage, "Secret Service: \(error)")
             }
         }
 
