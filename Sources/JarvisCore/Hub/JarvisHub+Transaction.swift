@@ -61,19 +61,32 @@ extension JarvisHub {
         package var items: [PreferenceItem] = []
     }
 
-    /// Where a write goes, after the configuration: `container` is nil for a container that
-    /// does not exist and cannot be created, and for a hidden one.
+    /// Where a write goes, after the configuration and the scanner's own say.
     struct WriteTarget {
+        /// What the write can reach at its address.
+        enum Place {
+            /// The container exists, and the key is visible.
+            case existing(ContainerInfo)
+            /// The container does not exist yet; a write creates it.
+            case creatable(ContainerInfo)
+            /// Nothing a client may reach: a container that does not exist and cannot be
+            /// created, or a hidden container or key. Nothing is read and nothing is created.
+            case unreachable
+        }
+
         var address: PreferenceAddress
         var scanner: any PreferenceScanner
-        var container: ContainerInfo?
+        var place: Place
         var configuration: JarvisConfiguration
         var info: ScannerInfo
-        /// The key is hidden: it is treated as absent and cannot be created.
-        var keyHidden: Bool
 
-        /// The container to build items with (a hidden or absent one yields none).
-        var shownContainer: ContainerInfo { container ?? ContainerInfo(address.container, exists: false) }
+        /// The container to build items with.
+        var shownContainer: ContainerInfo {
+            switch place {
+            case .existing(let container), .creatable(let container): container
+            case .unreachable: ContainerInfo(address.container, exists: false)
+            }
+        }
     }
 
     /// Runs one write transaction.
@@ -124,26 +137,31 @@ extension JarvisHub {
         if requiresEditing && !info.isWritable {
             throw JarvisError(.readOnly, "scanner '\(address.scanner)' is read-only")
         }
-        var container: ContainerInfo?
-        // A hidden container is never asked for: it answers as one that is not there.
-        if rules.shows(container: address.container) {
-            do {
-                container = try scanner.container(named: address.container)
-            } catch {
-                throw Self.wrap(error)
-            }
+        var target = WriteTarget(
+            address: address, scanner: scanner, place: .unreachable, configuration: configuration, info: info)
+        // A hidden container or key is never asked for: it answers as one that is not there.
+        guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
+            return target
         }
-        if let container, container.exists {
-            if let problem = container.problem {
-                throw JarvisError(.storage, "'\(address.container)' cannot be read: \(problem)")
-            }
-            if requiresEditing && !container.isWritable {
-                throw JarvisError(.readOnly, "'\(address.container)' is read-only")
-            }
+        let found: ContainerInfo?
+        do {
+            found = try scanner.container(named: address.container)
+        } catch {
+            throw Self.wrap(error)
         }
-        return WriteTarget(
-            address: address, scanner: scanner, container: container, configuration: configuration, info: info,
-            keyHidden: checksKey && !rules.shows(key: address.key))
+        guard let container = found else { return target }
+        guard container.exists else {
+            target.place = .creatable(container)
+            return target
+        }
+        if let problem = container.problem {
+            throw JarvisError(.storage, "'\(address.container)' cannot be read: \(problem)")
+        }
+        if requiresEditing && !container.isWritable {
+            throw JarvisError(.readOnly, "'\(address.container)' is read-only")
+        }
+        target.place = .existing(container)
+        return target
     }
 
     /// Steps 2–7 for one key.
@@ -152,9 +170,13 @@ extension JarvisHub {
     ) throws(JarvisError) -> WriteOutcome {
         let address = target.address
         let (key, name) = (address.key, address.container)
-        // Nothing is read for a hidden or absent place: it holds nothing a client may see.
-        let visible = target.container != nil && !target.keyHidden
-        let current = visible && target.shownContainer.exists ? try read(address, scanner: target.scanner) : nil
+        var current: ScannedEntry?
+        var visible = true
+        switch target.place {
+        case .existing: current = try read(address, scanner: target.scanner)
+        case .creatable: break
+        case .unreachable: visible = false
+        }
         try check(expectedRevision, against: current, target: target)
         let before = current.map { item($0, target: target) }
         let change: WriteRequest.Change?
@@ -242,7 +264,7 @@ extension JarvisHub {
         {
             throw .notCatalogued(name, scanner: target.scanner.id)
         }
-        guard target.container?.exists == true else { return WriteOutcome() }
+        guard case .existing = target.place else { return WriteOutcome() }
         let rules = configuration.rules(for: target.scanner.id)
         let entries: [ScannedEntry]
         do {
