@@ -93,7 +93,8 @@ enum DefaultsEntries {
             return ScannedEntry(key: key, value: value, layer: layer, encoding: encoding)
         }
         // An inexact value (a UInt64 shown as a real) must never be written back rounded.
-        return ScannedEntry(key: key, value: decoded.value, layer: layer, isExact: decoded.isExact)
+        return ScannedEntry(
+            key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact, isExact: decoded.isExact)
     }
 
     /// The object to store for a requested value, encoded back into data when it was read

@@ -59,6 +59,7 @@ enum ListCommand: Command {
             if let value = item.catalog?.defaultValue { flags.append("default: " + value.preview(limit: 30)) }
             if item.layer == .registered { flags.append("default") }
             if let encoding = item.encoding { flags.append(encoding.rawValue) }
+            if item.isPlaceholder { flags.append("placeholder") }
             if !item.isWritable { flags.append("read-only") }
             let suffix = flags.isEmpty ? "" : Terminal.dim("  (" + flags.joined(separator: ", ") + ")")
             Terminal.out(
