@@ -33,7 +33,9 @@ final class CountingScanner: PreferenceScanner {
     func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         counts.withLock { $0.reads += 1 }
         let values = store.current[request.container] ?? [:]
-        return values.filter { request.keys?.contains($0.key) ?? true }.map { ScannedEntry(key: $0.key, value: $0.value) }
+        return values.filter { request.keys?.contains($0.key) ?? true }.map {
+            ScannedEntry(key: $0.key, value: $0.value)
+        }
     }
 
     func write(_ request: WriteRequest) throws {
@@ -187,8 +189,11 @@ final class CountingScanner: PreferenceScanner {
             same { (a: PreferenceAddress) throws(JarvisError) in try hub.set(a, to: 1) }
             same { (a: PreferenceAddress) throws(JarvisError) in try hub.delete(a) }
             same { (a: PreferenceAddress) throws(JarvisError) in try hub.reset(a).removed == nil }
-            same { (a: PreferenceAddress) throws(JarvisError) in try hub.set(a, pointer: JSONPointer(tokens: ["a"]), to: 1) }
-            same { (a: PreferenceAddress) throws(JarvisError) in try hub.delete(a, pointer: JSONPointer(tokens: ["a"])) }
+            same { (a: PreferenceAddress) throws(JarvisError) in
+                try hub.set(a, pointer: JSONPointer(tokens: ["a"]), to: 1)
+            }
+            same { (a: PreferenceAddress) throws(JarvisError) in try hub.delete(a, pointer: JSONPointer(tokens: ["a"]))
+            }
         }
         let setHidden = #expect(throws: JarvisError.self) { try hub.set(at("token", in: "private_data"), to: 1) }
         #expect(setHidden?.code == .notFound)

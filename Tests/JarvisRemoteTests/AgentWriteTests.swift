@@ -52,7 +52,8 @@ final class CountedMemoryScanner: PreferenceScanner {
             options: .init(name: "counting", runtimeDirectory: URL(fileURLWithPath: folder.path)))
         defer { agent.stop() }
         let client = try LineClient(endpoint: .unix(path: agent.socketPath), timeout: .seconds(10))
-        try client.send(#"{"jsonrpc":"2.0","id":1,"method":"set","params":{"container":"app","key":"name","value":"Bob"}}"#)
+        try client.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"set","params":{"container":"app","key":"name","value":"Bob"}}"#)
         #expect(try client.receiveText()?.contains(#""value":"Bob""#) == true)
         #expect(owner.reads.current == 2, "the value before the write (also the audit's), then read back")
         #expect(owner.lookups.current == 2, "once to find the owner, once in the transaction")

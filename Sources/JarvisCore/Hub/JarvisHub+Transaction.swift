@@ -104,7 +104,8 @@ extension JarvisHub {
         defer {
             if wrote {
                 writeObservers.notify(
-                    edit.isBulk ? PreferenceAddress(scanner: address.scanner, container: address.container, key: "")
+                    edit.isBulk
+                        ? PreferenceAddress(scanner: address.scanner, container: address.container, key: "")
                         : address)
             }
         }
@@ -313,7 +314,8 @@ extension JarvisHub {
     }
 
     func unsetItem(_ address: PreferenceAddress, target: WriteTarget) -> PreferenceItem? {
-        unsetItem(address, scanner: target.scanner, container: target.shownContainer, configuration: target.configuration)
+        unsetItem(
+            address, scanner: target.scanner, container: target.shownContainer, configuration: target.configuration)
     }
 
     func targetItem(_ value: PreferenceValue, pointer: JSONPointer, entry: ScannedEntry, target: WriteTarget)
@@ -325,7 +327,9 @@ extension JarvisHub {
     }
 
     /// The item a method answers with, which the transaction always provides for it.
-    package static func answer(_ item: PreferenceItem?, for address: PreferenceAddress) throws(JarvisError) -> PreferenceItem {
+    package static func answer(_ item: PreferenceItem?, for address: PreferenceAddress) throws(JarvisError)
+        -> PreferenceItem
+    {
         guard let item else {
             throw JarvisError(.storage, "'\(address.key)' in '\(address.container)' was written but gave no item")
         }

@@ -37,8 +37,7 @@ public final class Locked<Value>: @unchecked Sendable {
     @discardableResult
     public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
-    ) throws(Failure) -> Result
-    {
+    ) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
