@@ -180,6 +180,20 @@ extension JarvisHub {
         }
         try check(expectedRevision, against: current, target: target)
         let before = current.map { item($0, target: target) }
+        let removesNothing: Bool
+        switch edit {
+        case .reset: removesNothing = current?.layer != .stored
+        case .deleteKeys: removesNothing = true
+        default: removesNothing = false
+        }
+        if !removesNothing, let before, !before.isWritable {
+            throw before.isPlaceholder
+                ? JarvisError(
+                    .readOnly,
+                    "'\(key)' in '\(name)' holds a value Jarvis shows only as a stand-in (such as a JSON null or a number out of range); it is read-only so the stand-in is never stored"
+                )
+                : JarvisError(.readOnly, "'\(key)' in '\(name)' is read-only")
+        }
         let change: WriteRequest.Change?
         switch edit {
         case .set(let value):
@@ -206,14 +220,6 @@ extension JarvisHub {
             // A reset with nothing stored: the item now is the default or the catalog's unset item.
             outcome.item = before ?? (visible ? unsetItem(address, target: target) : nil)
             return outcome
-        }
-        if let before, !before.isWritable {
-            throw before.isPlaceholder
-                ? JarvisError(
-                    .readOnly,
-                    "'\(key)' in '\(name)' holds a value Jarvis shows only as a stand-in (such as a JSON null or a number out of range); it is read-only so the stand-in is never stored"
-                )
-                : JarvisError(.readOnly, "'\(key)' in '\(name)' is read-only")
         }
         if case .set(let value) = change { try target.configuration.catalog.check(value, at: address) }
         let encoding = current?.layer == .stored ? current?.encoding : nil
