@@ -164,6 +164,10 @@ final class CountingScanner: PreferenceScanner {
 
     @Test func hiddenNamesAnswerEveryMethodAsANameThatCannotBeCreated() throws {
         // `count` lists its containers and creates none: `nothing_here` cannot be created.
+        // The catalog declaring the key everywhere must not make either show an unset item.
+        var configuration = hub.configuration
+        configuration.catalog = [KeyDefinition("token", in: "*", scanner: "count", type: .string)]
+        try hub.update(configuration: configuration)
         // A hidden key of a visible container answers as that: `set` cannot create it.
         let pairs = [
             (at("token", in: "private_data"), at("token", in: "nothing_here")),

@@ -158,7 +158,7 @@ public final class JarvisHub: Sendable {
             // A declared key is shown unset only where it could be stored: the container
             // exists or can be created (asked only then, so a plain `get` lists nothing).
             if let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration),
-                (try? scanner.container(named: address.container)) ?? nil != nil
+                (try? scanner.container(named: address.container)) != nil
             {
                 return unset
             }
