@@ -151,7 +151,7 @@ final class CountingScanner: PreferenceScanner {
     @Test func findingTheOwnerAsksEachScannerForOneContainerOnly() throws {
         let other = CountingScanner(id: "other", contents: ["settings": ["a": 1]])
         hub.register(other)
-        #expect(try hub.owner(ofContainer: "app") == "count")
+        #expect(try hub.owner(ofContainer: "app").scanner == "count")
         #expect(scanner.calls.containers == 1 && other.calls.containers == 1)
         #expect(scanner.calls.reads == 0 && other.calls.reads == 0)
         let missing = #expect(throws: JarvisError.self) { try hub.owner(ofContainer: "nowhere") }

@@ -93,13 +93,15 @@ extension JarvisHub {
     /// - Parameters:
     ///   - address: the key; for a bulk delete, the container (the key is ignored).
     ///   - expectedRevision: single keys only: write only if the stored value still has it.
+    ///   - known: the container as ``owner(ofContainer:)`` just found it, so it is not asked
+    ///     for again; nil asks the scanner.
     /// - Returns: what changed, and the item the method answers with.
     /// - Throws: ``JarvisError``; nothing is written and nobody is told when it throws, except
     ///   a bulk delete that failed part way, whose removed keys are told.
     package func write(
-        _ address: PreferenceAddress, _ edit: Edit, expectedRevision: Revision? = nil
+        _ address: PreferenceAddress, _ edit: Edit, expectedRevision: Revision? = nil, known: ContainerInfo? = nil
     ) throws(JarvisError) -> WriteOutcome {
-        let target = try writeTarget(address, checksKey: !edit.isBulk, requiresEditing: !edit.isDryRun)
+        let target = try writeTarget(address, checksKey: !edit.isBulk, requiresEditing: !edit.isDryRun, known: known)
         var wrote = false
         defer {
             if wrote {
@@ -118,9 +120,9 @@ extension JarvisHub {
     }
 
     /// Step 1: the scanner and container, after the configuration and the scanner's own say.
-    func writeTarget(_ address: PreferenceAddress, checksKey: Bool, requiresEditing: Bool) throws(JarvisError)
-        -> WriteTarget
-    {
+    func writeTarget(
+        _ address: PreferenceAddress, checksKey: Bool, requiresEditing: Bool, known: ContainerInfo? = nil
+    ) throws(JarvisError) -> WriteTarget {
         let (scanners, configuration) = snapshot()
         if requiresEditing && !configuration.editingEnabled {
             throw configuration.isProduction
@@ -144,11 +146,13 @@ extension JarvisHub {
         guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
             return target
         }
-        let found: ContainerInfo?
-        do {
-            found = try scanner.container(named: address.container)
-        } catch {
-            throw Self.wrap(error)
+        var found = known
+        if found == nil {
+            do {
+                found = try scanner.container(named: address.container)
+            } catch {
+                throw Self.wrap(error)
+            }
         }
         guard let container = found else { return target }
         guard container.exists else {

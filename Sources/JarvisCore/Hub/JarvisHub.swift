@@ -220,17 +220,19 @@ public final class JarvisHub: Sendable {
     /// The one scanner that has a visible container of this name, for a request that names
     /// only the container: each enabled scanner is asked for that container alone, never
     /// for all of its containers.
+    /// - Returns: the scanner's id and the container as it answered, which a write that
+    ///   follows may pass on instead of asking again.
     /// - Throws: ``JarvisError`` `.notFound` when no scanner has it (a hidden one included),
     ///   `.invalidParams` when several do.
-    package func owner(ofContainer name: String) throws(JarvisError) -> String {
+    package func owner(ofContainer name: String) throws(JarvisError) -> (scanner: String, container: ContainerInfo) {
         let (scanners, configuration) = snapshot()
-        var owners: [String] = []
+        var owners: [(scanner: String, container: ContainerInfo)] = []
         for scanner in scanners {
             let rules = configuration.rules(for: scanner.id)
             guard rules.isEnabled, rules.shows(container: name), scanner.info.unavailableReason == nil,
                 let found = try? scanner.container(named: name), found.exists
             else { continue }
-            owners.append(scanner.id)
+            owners.append((scanner.id, found))
         }
         switch owners.count {
         case 1: return owners[0]
@@ -239,7 +241,8 @@ public final class JarvisHub: Sendable {
         default:
             throw JarvisError(
                 .invalidParams,
-                "container '\(name)' exists in scanners \(owners.sorted().joined(separator: ", ")); add \"scanner\"")
+                "container '\(name)' exists in scanners \(owners.map(\.scanner).sorted().joined(separator: ", ")); add \"scanner\""
+            )
         }
     }
 

@@ -21,7 +21,7 @@ extension AgentService {
         let params = try Params(
             raw, method: "set",
             allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
-        let address = try address(params)
+        let (address, known) = try located(params)
         guard let rawValue = params.value("value") else {
             throw RPCError.invalidParams("set needs the param 'value'")
         }
@@ -32,7 +32,7 @@ extension AgentService {
             value = try PreferenceValue(json: rawValue)
         }
         let edit: JarvisHub.Edit = try pointer(params).map { .setInside($0, value) } ?? .set(value)
-        let outcome = try hub.write(address, edit, expectedRevision: try expectedRevision(params))
+        let outcome = try hub.write(address, edit, expectedRevision: try expectedRevision(params), known: known)
         record(outcome, as: .set, session: session)
         return .object(["item": WireItem.encode(try JarvisHub.answer(outcome.item, for: address))])
     }
@@ -55,19 +55,20 @@ extension AgentService {
             throw RPCError.invalidParams(
                 "dryRun goes with match (a key pattern) or undeclared; a single delete has no dry run")
         }
-        let address = try address(params)
+        let (address, known) = try located(params)
         // Removing inside a value changes it: recorded as a set of the whole key.
         let pointer = try pointer(params)
         let outcome = try hub.write(
-            address, pointer.map { .deleteInside($0) } ?? .delete, expectedRevision: try expectedRevision(params))
+            address, pointer.map { .deleteInside($0) } ?? .delete, expectedRevision: try expectedRevision(params),
+            known: known)
         record(outcome, as: pointer == nil ? .delete : .set, session: session)
         return .object(["item": WireItem.encode(try JarvisHub.answer(outcome.item, for: address))])
     }
 
     func reset(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(raw, method: "reset", allowed: ["scanner", "container", "key", "expectedRevision"])
-        let address = try address(params)
-        let outcome = try hub.write(address, .reset, expectedRevision: try expectedRevision(params))
+        let (address, known) = try located(params)
+        let outcome = try hub.write(address, .reset, expectedRevision: try expectedRevision(params), known: known)
         record(outcome, as: .delete, session: session)
         var object: JSONObject = [:]
         if let removed = outcome.changes.first?.before { object["removed"] = WireItem.encode(removed) }
@@ -83,12 +84,10 @@ extension AgentService {
             throw RPCError.invalidParams(
                 "delete takes either 'key' or '\(name)', and '\(refused)' does not go with '\(name)'")
         }
-        let container = try params.string("container")
-        let scanner = try params.optionalString("scanner") ?? (try hub.owner(ofContainer: container))
+        let (address, known) = try located(params, key: nil)
         let dryRun = try params.bool("dryRun")
-        let outcome = try hub.write(
-            PreferenceAddress(scanner: scanner, container: container, key: ""),
-            .deleteKeys(selection, dryRun: dryRun))
+        let outcome = try hub.write(address, .deleteKeys(selection, dryRun: dryRun), known: known)
+        let (scanner, container) = (address.scanner, address.container)
         if !dryRun { record(outcome, as: .delete, session: session) }
         var result: JSONObject = [
             "scanner": .string(scanner), "container": .string(container), "dryRun": .bool(dryRun),

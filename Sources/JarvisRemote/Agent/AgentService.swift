@@ -139,11 +139,20 @@ package final class AgentService: Sendable {
 
     /// The address of a request. Without `scanner`, the container must belong to exactly one.
     func address(_ params: Params) throws -> PreferenceAddress {
+        try located(params).address
+    }
+
+    /// The address of a request and, when finding its scanner meant looking the container
+    /// up, the container as found (a write passes it on rather than asking again).
+    func located(_ params: Params, key keyParam: String? = "key") throws -> (
+        address: PreferenceAddress, container: ContainerInfo?
+    ) {
         let container = try params.string("container")
-        let key = try params.string("key")
+        let key = try keyParam.map { try params.string($0) } ?? ""
         if let scanner = try params.optionalString("scanner") {
-            return PreferenceAddress(scanner: scanner, container: container, key: key)
+            return (PreferenceAddress(scanner: scanner, container: container, key: key), nil)
         }
-        return PreferenceAddress(scanner: try hub.owner(ofContainer: container), container: container, key: key)
+        let owner = try hub.owner(ofContainer: container)
+        return (PreferenceAddress(scanner: owner.scanner, container: container, key: key), owner.container)
     }
 }
