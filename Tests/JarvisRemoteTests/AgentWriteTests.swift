@@ -38,6 +38,10 @@ final class CountedMemoryScanner: PreferenceScanner {
     func write(_ request: WriteRequest) throws {
         try memory.write(request)
     }
+
+    /// Storage that tells nobody of changes, read again only once an hour while watched: a
+    /// watcher sees a client's write at once only if the hub reports it.
+    func watchTargets() -> [WatchTarget] { [.schedule(every: .seconds(3600))] }
 }
 
 /// Writes through the real agent over its socket: what each costs the scanners, and hidden
@@ -67,6 +71,36 @@ final class CountedMemoryScanner: PreferenceScanner {
         let records = agent.auditLog.records()
         #expect(records.count == 2)
         #expect(records.last?.oldRevision == Revision(of: "Bob") && records.last?.newRevision == Revision(of: "Cy"))
+    }
+
+    /// Pointer edits, reset and bulk deletes reach watchers at once, not at the scanner's next
+    /// poll; a refused write reaches nobody.
+    @Test func everyWriteThroughTheAgentIsSeenAtOnce() throws {
+        let folder = try TemporaryFolder()
+        let scanner = CountedMemoryScanner(
+            id: "quiet",
+            contents: ["app": ["profile": .dictionary(["tags": .array(["a"])]), "w_1": 1, "w_2": 2, "name": "Ada"]])
+        let agent = try JarvisAgent.start(
+            scanners: [scanner], options: .init(name: "quiet", runtimeDirectory: URL(fileURLWithPath: folder.path)))
+        defer { agent.stop() }
+        let watcher = try JarvisClient(endpoint: .unix(path: agent.socketPath))
+        _ = try watcher.watch(scanner: "quiet")
+        let writer = try JarvisClient(endpoint: .unix(path: agent.socketPath))
+        func seen() throws -> [String] {
+            try watcher.nextChange(timeout: .seconds(10))?.changes.map { "\($0.kind) \($0.address.key)" } ?? []
+        }
+        let profile = PreferenceAddress(scanner: "quiet", container: "app", key: "profile")
+        _ = try writer.call(
+            "set", ["scanner": "quiet", "container": "app", "key": "profile", "pointer": "/tags/-", "value": "b"])
+        #expect(try seen() == ["updated profile"])
+        _ = try writer.call("delete", ["scanner": "quiet", "container": "app", "match": "w_*"])
+        #expect(try seen() == ["removed w_1", "removed w_2"])
+        _ = try writer.call("reset", ["scanner": "quiet", "container": "app", "key": "name"])
+        #expect(try seen() == ["removed name"])
+        #expect(throws: JarvisError.self) {
+            try writer.set(profile, to: "x", expectedRevision: Revision("0000000000000001"))
+        }
+        #expect(try watcher.nextChange(timeout: .milliseconds(500)) == nil)
     }
 
     /// Two agents over JSON files (which are never created): one hides `secret.json`, which it
