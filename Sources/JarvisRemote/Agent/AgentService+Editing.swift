@@ -1,10 +1,11 @@
 import JarvisCore
 
-/// `get`, `set`, `delete` and `reset`, with JSON Pointers and bulk deletes.
+/// `get`, `set`, `delete` and `reset`, with JSON Pointers and bulk deletes. Every write is one
+/// hub transaction, and its audit records come from what that transaction changed.
 extension AgentService {
     func get(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Wire.GetParams(params: raw)
-        let address = try address(params.place)
+        let address = try located(params.place).address
         let item: PreferenceItem
         if let pointer = params.place.pointer {
             item = try hub.get(address, pointer: pointer, reveal: params.reveal)
@@ -17,75 +18,58 @@ extension AgentService {
 
     func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Wire.SetParams(params: raw)
-        let address = try address(params.place)
+        let (address, known) = try located(params.place)
         let value = try params.decodedValue()
         try value.checkDepth(below: params.place.pointer?.tokens.count ?? 0)
-        let expected = params.expectedRevision
-        let pointer = params.place.pointer
-        let stored = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in
-            if let pointer {
-                return try hub.set(address, pointer: pointer, to: value, expectedRevision: expected)
-            }
-            return try hub.set(address, to: value, expectedRevision: expected)
-        }
-        return Wire.ItemResult(stored).json
+        let edit: JarvisHub.Edit = params.place.pointer.map { .setInside($0, value) } ?? .set(value)
+        let outcome = try hub.write(address, edit, expectedRevision: params.expectedRevision, known: known)
+        record(outcome, as: .set, session: session)
+        return Wire.ItemResult(try JarvisHub.answer(outcome.item, for: address)).json
     }
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(
             raw, method: "delete",
-            allowed: ["scanner", "container", "key", "pointer", "match", "dryRun", "expectedRevision"])
-        if let match = try params.optionalString("match") {
-            return try deleteMatching(Wire.BulkDeleteParams(params, match: match), session: session)
+            allowed: [
+                "scanner", "container", "key", "pointer", "match", "undeclared", "dryRun", "expectedRevision",
+            ])
+        let undeclared = try params.bool("undeclared")
+        if params.value("match") != nil || undeclared {
+            return try deleteKeys(Wire.BulkDeleteParams(params), session: session)
         }
         if try params.bool("dryRun") {
-            throw RPCError.invalidParams("dryRun goes with match (a key pattern); a single delete has no dry run")
+            throw RPCError.invalidParams(
+                "dryRun goes with match (a key pattern) or undeclared; a single delete has no dry run")
         }
         let single = try Wire.DeleteParams(params)
-        let address = try address(single.place)
-        let expected = single.expectedRevision
-        if let pointer = single.place.pointer {
-            // Removing inside a value changes it: recorded as a set of the whole key.
-            let changed = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in
-                try hub.delete(address, pointer: pointer, expectedRevision: expected)
-            }
-            return Wire.ItemResult(changed).json
-        }
-        let removed = try recordingWrite(.delete, at: address, session: session) { () throws(JarvisError) in
-            try hub.delete(address, expectedRevision: expected)
-        }
-        return Wire.ItemResult(removed).json
+        let (address, known) = try located(single.place)
+        // Removing inside a value changes it: recorded as a set of the whole key.
+        let pointer = single.place.pointer
+        let outcome = try hub.write(
+            address, pointer.map { .deleteInside($0) } ?? .delete, expectedRevision: single.expectedRevision,
+            known: known)
+        record(outcome, as: pointer == nil ? .delete : .set, session: session)
+        return Wire.ItemResult(try JarvisHub.answer(outcome.item, for: address)).json
     }
 
     func reset(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Wire.ResetParams(params: raw)
-        let address = try address(params.place)
-        let result = try hub.reset(address, expectedRevision: params.expectedRevision)
-        if let removed = result.removed {
-            audit.record(
-                AuditRecord(
-                    action: .delete, client: session.auditClient, address: removed.address,
-                    oldRevision: removed.revision, newRevision: nil))
-        }
-        return Wire.ResetResult(removed: result.removed, item: result.current).json
+        let (address, known) = try located(params.place)
+        let outcome = try hub.write(address, .reset, expectedRevision: params.expectedRevision, known: known)
+        record(outcome, as: .delete, session: session)
+        return Wire.ResetResult(removed: outcome.changes.first?.before, item: outcome.item).json
     }
 
-    private func deleteMatching(_ params: Wire.BulkDeleteParams, session: AgentSessionState) throws -> JSONValue {
-        let pattern = GlobPattern(params.match)
-        let scanner = try params.scanner ?? (try address(Wire.Place(container: params.container, key: "")).scanner)
-        let items = try hub.delete(
-            matching: pattern, scanner: scanner, container: params.container, dryRun: params.dryRun)
-        if !params.dryRun {
-            for item in items {
-                audit.record(
-                    AuditRecord(
-                        action: .delete, client: session.auditClient, address: item.address,
-                        oldRevision: item.revision, newRevision: nil))
-            }
-        }
+    private func deleteKeys(_ params: Wire.BulkDeleteParams, session: AgentSessionState) throws -> JSONValue {
+        let selection: JarvisHub.KeySelection = params.match.map { .matching(GlobPattern($0)) } ?? .undeclared
+        let (address, known) = try located(Wire.Place(scanner: params.scanner, container: params.container, key: ""))
+        let outcome = try hub.write(address, .deleteKeys(selection, dryRun: params.dryRun), known: known)
+        if !params.dryRun { record(outcome, as: .delete, session: session) }
+        var pattern: String?
+        if case .matching(let glob) = selection { pattern = glob.description }
         return Wire.BulkDeleteResult(
-            scanner: scanner, container: params.container, match: pattern.description, dryRun: params.dryRun,
-            keys: items.map(\.address.key)
+            scanner: address.scanner, container: address.container, match: pattern, undeclared: params.undeclared,
+            dryRun: params.dryRun, keys: outcome.items.map(\.address.key)
         ).json
     }
 }

@@ -13,8 +13,6 @@ package final class AgentService: Sendable {
     package let audit: AgentAudit
     /// The TCP endpoint clients may use, reported in `hello`; nil when TCP is off.
     package let tcpEndpoint: Locked<Endpoint?>
-    /// Orders audited writes so that the old revision read before a write is the one replaced.
-    let auditedWrites = Locked<Void>(())
     /// Watches the hub's scanners while clients subscribe.
     package let engine: ChangeEngine
 
@@ -117,7 +115,7 @@ package final class AgentService: Sendable {
         let params = try Wire.ListParams(params: raw)
         let query = ListQuery(
             scanner: params.scanner, container: params.container.map { GlobPattern($0) },
-            key: params.key.map { GlobPattern($0) }, reveal: params.reveal)
+            key: params.key.map { GlobPattern($0) }, reveal: params.reveal, undeclared: params.undeclared)
         if query.reveal, !hub.configuration.revealEnabled {
             throw JarvisHub.revealRefused(hub.configuration)
         }
@@ -126,22 +124,14 @@ package final class AgentService: Sendable {
         return try page(result, params: params)
     }
 
-    /// The address of a request. Without `scanner`, the container must belong to exactly one.
-    func address(_ place: Wire.Place) throws -> PreferenceAddress {
-        let container = place.container
-        let key = place.key
+    /// The address of a request (without `scanner`, the container must belong to exactly one)
+    /// and, when finding its scanner meant looking the container up, the container as found
+    /// (a write passes it on rather than asking again).
+    func located(_ place: Wire.Place) throws -> (address: PreferenceAddress, container: ContainerInfo?) {
         if let scanner = place.scanner {
-            return PreferenceAddress(scanner: scanner, container: container, key: key)
+            return (PreferenceAddress(scanner: scanner, container: place.container, key: place.key), nil)
         }
-        let owners = Set(try hub.containers().filter { $0.name == container }.map(\.scanner))
-        switch owners.count {
-        case 1: return PreferenceAddress(scanner: owners.first ?? "", container: container, key: key)
-        case 0:
-            throw JarvisError(.notFound, "no container '\(container)' in any scanner; name the scanner to create one")
-        default:
-            throw RPCError.invalidParams(
-                "container '\(container)' exists in scanners \(owners.sorted().joined(separator: ", ")); add \"scanner\""
-            )
-        }
+        let owner = try hub.owner(ofContainer: place.container)
+        return (PreferenceAddress(scanner: owner.scanner, container: place.container, key: place.key), owner.container)
     }
 }

@@ -117,7 +117,14 @@ extension JarvisClient {
     public func delete(matching match: String, in container: String, scanner: String? = nil, dryRun: Bool = false)
         throws(JarvisError) -> Wire.BulkDeleteResult
     {
-        try call(Wire.BulkDeleteParams(scanner: scanner, container: container, match: match, dryRun: dryRun))
+        try deleteKeys(Wire.BulkDeleteParams(scanner: scanner, container: container, match: match, dryRun: dryRun))
+    }
+
+    /// Removes the stored keys `params` selects: those matching a glob, or those the host's
+    /// key catalog does not declare (`dryRun`: only lists them).
+    @discardableResult
+    public func deleteKeys(_ params: Wire.BulkDeleteParams) throws(JarvisError) -> Wire.BulkDeleteResult {
+        try call(params)
     }
 
     /// Removes what is stored for a key so its default applies again.

@@ -14,6 +14,8 @@ extension Wire {
         public var key: String?
         /// Ask for secrets' values, where the agent allows it.
         public var reveal: Bool
+        /// Only stored keys the host's key catalog does not declare (orphans).
+        public var undeclared: Bool
         /// At most this many items (1 to 10,000); nil for everything at once.
         public var limit: Int?
         /// Where the previous page stopped (its `nextCursor`).
@@ -22,19 +24,21 @@ extension Wire {
         /// Params with the given filters.
         public init(
             scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false,
-            limit: Int? = nil, cursor: String? = nil
+            undeclared: Bool = false, limit: Int? = nil, cursor: String? = nil
         ) {
             self.scanner = scanner
             self.container = container
             self.key = key
             self.reveal = reveal
+            self.undeclared = undeclared
             self.limit = limit
             self.cursor = cursor
         }
 
-        /// `{"scanner"?,"container"?,"key"?,"reveal"?,"limit"?,"cursor"?}`
+        /// `{"scanner"?,"container"?,"key"?,"reveal"?,"undeclared"?,"limit"?,"cursor"?}`
         public var json: JSONObject {
             var object = JSONObject.filters(scanner: scanner, container: container, key: key, reveal: reveal)
+            if undeclared { object["undeclared"] = true }
             object.setIfPresent("limit", limit.map(JSONValue.integer))
             object.setIfPresent("cursor", cursor.map(JSONValue.string))
             return object
@@ -43,11 +47,13 @@ extension Wire {
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
             let params = try Params(
-                raw, method: Self.method, allowed: ["scanner", "container", "key", "reveal", "limit", "cursor"])
+                raw, method: Self.method,
+                allowed: ["scanner", "container", "key", "reveal", "undeclared", "limit", "cursor"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
             key = try params.optionalString("key")
             reveal = try params.bool("reveal")
+            undeclared = try params.bool("undeclared")
             limit = try params.optionalInt("limit", in: 1...Wire.maxPageSize)
             cursor = try params.optionalString("cursor")
         }

@@ -81,6 +81,10 @@ import Testing
             #"{"jsonrpc":"2.0","id":5,"method":"list","params":{"container":"com.example.demo.*","limit":2}}"#,
             Wire.ListParams.init(params:))
         #expect(paged.limit == 2)
+        let orphans = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":23,"method":"list","params":{"container":"com.example.demo.prefs","undeclared":true,"limit":2}}"#,
+            Wire.ListParams.init(params:))
+        #expect(orphans.undeclared && orphans.limit == 2)
         let page = try roundTripResult(
             #"{"jsonrpc":"2.0","id":5,"result":{"items":[{"scanner":"defaults","container":"com.example.demo.prefs","key":"last_open","type":"date","value":{"$date":"2026-11-21T10:00:00.125Z"},"revision":"\#(revision)"},{"scanner":"defaults","container":"com.example.demo.prefs","key":"launch_count","type":"integer","value":42,"revision":"\#(revision)"}],"problems":[]}}"#,
             as: Wire.ListPage.self)
@@ -158,10 +162,25 @@ import Testing
         let bulk = try roundTripParams(
             #"{"jsonrpc":"2.0","id":21,"method":"delete","params":{"container":"com.example.demo.cloud","match":"workout_*","dryRun":true}}"#
         ) { (raw) throws(RPCError) in
-            try Wire.BulkDeleteParams(
-                Params(raw, method: "delete", allowed: ["container", "match", "dryRun"]), match: "workout_*")
+            try Wire.BulkDeleteParams(Params(raw, method: "delete", allowed: ["container", "match", "dryRun"]))
         }
-        #expect(bulk.dryRun && bulk.scanner == nil)
+        #expect(bulk.dryRun && bulk.scanner == nil && bulk.match == "workout_*" && !bulk.undeclared)
+        let orphans = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":24,"method":"delete","params":{"container":"com.example.demo.prefs","undeclared":true,"dryRun":true}}"#
+        ) { (raw) throws(RPCError) in
+            try Wire.BulkDeleteParams(Params(raw, method: "delete", allowed: ["container", "undeclared", "dryRun"]))
+        }
+        #expect(orphans.undeclared && orphans.match == nil)
+        let removedOrphans = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":24,"result":{"scanner":"defaults","container":"com.example.demo.prefs","dryRun":true,"count":8,"keys":["avatar_thumbnail","coach_review_config","last_open","onboarding_done","profile","recent_searches","user_name","volume"],"undeclared":true}}"#,
+            as: Wire.BulkDeleteResult.self)
+        #expect(removedOrphans.undeclared && removedOrphans.keys.count == 8)
+        #expect(throws: RPCError.self) {
+            try Wire.BulkDeleteParams(
+                Params(
+                    ["container": "c", "match": "*", "undeclared": true], method: "delete",
+                    allowed: ["container", "match", "undeclared"]))
+        }
         let result = try roundTripResult(
             #"{"jsonrpc":"2.0","id":21,"result":{"scanner":"defaults","container":"com.example.demo.cloud","match":"workout_*","dryRun":true,"count":3,"keys":["workout_2024-01-15","workout_2024-01-16","workout_2024-01-18"]}}"#,
             as: Wire.BulkDeleteResult.self)
