@@ -9,10 +9,10 @@ extension JarvisClient {
     ) throws(JarvisError) -> (snapshot: JarvisSnapshot, leftOut: [PreferenceItem]) {
         let listed = try list(scanner: scanner, container: container, key: key, reveal: reveal)
         let stored = listed.items.filter { $0.layer == .stored }
-        var agent: JSONObject = [:]
-        for field in ["agent", "pid", "platform"] {
-            if let value = hello[field] { agent[field == "agent" ? "name" : field] = value }
-        }
+        let agent: JSONObject = [
+            "name": .string(helloResult.agent), "pid": .integer(helloResult.pid),
+            "platform": .string(helloResult.platform),
+        ]
         let snapshot = JarvisSnapshot(agent: agent, exported: Date(), items: stored.filter { $0.value != nil })
         return (snapshot, stored.filter { $0.value == nil })
     }
@@ -20,7 +20,7 @@ extension JarvisClient {
     /// What importing `snapshot` would do: compares it with the live values (revealing
     /// secrets where the agent allows it, so they compare by value).
     public func importPlan(for snapshot: JarvisSnapshot) throws(JarvisError) -> SnapshotImport.Plan {
-        let canReveal = hello["capabilities"]?["reveal"] == .bool(true)
+        let canReveal = helloResult.capabilities.reveal
         var live: [PreferenceItem] = []
         for scanner in Set(snapshot.items.map(\.address.scanner)).sorted() {
             do {
