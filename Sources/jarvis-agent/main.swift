@@ -86,7 +86,7 @@ do {
     fail(error.message)
 }
 
-announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.socketPath)")
+announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.endpoint.target)")
 if let demo { announce("demo data in \(demo.folder.path)") }
 announce(configuration.editingEnabled ? "editing: on" : "editing: off (read-only)")
 if let tcp = agent.tcpEndpoint, let token = agent.token {

@@ -59,8 +59,13 @@ public final class JarvisAgent: Sendable {
 
     /// The hub: register more scanners here, or call it directly in tests.
     public let hub: JarvisHub
-    /// The Unix socket clients connect to.
+    /// The Unix socket clients connect to: in the runtime folder, or in a short private
+    /// folder under `/tmp` when the runtime folder's path is too long for a socket; empty
+    /// when the agent serves only on loopback TCP (see ``endpoint``).
     public let socketPath: String
+    /// Where clients of this machine connect: the Unix socket, or loopback TCP with
+    /// ``token`` when no socket path short enough could be made.
+    public let endpoint: Endpoint
     /// What the discovery file says.
     public let record: AgentRecord
     /// The TCP endpoint actually listening (with the real port), or nil when TCP is off.
@@ -75,10 +80,11 @@ public final class JarvisAgent: Sendable {
         get { service.audit.onRecord }
         set { service.audit.onRecord = newValue }
     }
-    private let server: LineServer
+    private let server: LineServer?
     private let tcpServer: LineServer?
     private let service: AgentService
     private let recordURL: URL
+    private let placement: AgentPlacement
 
     /// Starts an agent serving the given scanners.
     /// - Parameters:
@@ -98,12 +104,17 @@ public final class JarvisAgent: Sendable {
     }
 
     /// Serves an existing hub.
+    /// - Throws: ``JarvisError`` when the runtime folder is not this user's private folder (a
+    ///   link, another user's, or open to others: the message says how to fix it), or when
+    ///   the agent cannot listen.
     public init(hub: JarvisHub, options: Options = Options()) throws(JarvisError) {
         let directory = options.runtimeDirectory.map(RuntimeDirectory.init(url:)) ?? .current()
         try directory.prepare()
         let identity = AgentIdentity(name: options.name ?? ProcessInfo.processInfo.processName)
         let id = Self.uniqueID(pid: identity.pid)
-        socketPath = directory.socketPath(for: id)
+        let placement = AgentPlacement.choose(id: id, in: directory)
+        self.placement = placement
+        socketPath = placement.socketPath ?? ""
         recordURL = directory.recordURL(for: id)
         self.hub = hub
         let service = AgentService(
@@ -121,37 +132,35 @@ public final class JarvisAgent: Sendable {
                 code: -32006,
                 message: "the agent serves at most \(options.maxConnections) clients at once; try again later",
                 name: JarvisError.Code.tooLarge.rawValue))
-        server = LineServer(
-            endpoints: [.unix(path: socketPath)], limits: limits, refusalLine: refusal,
-            makeSession: { connection in AgentSession(service: service, connection: connection) })
-        do {
-            try server.start()
-        } catch {
-            throw JarvisError(.storage, "cannot serve on \(socketPath): \(error)")
-        }
+        server = try Self.startUnix(placement, limits: limits, refusal: refusal, service: service)
         let tcp: (server: LineServer, endpoint: Endpoint, token: AgentToken)?
         do {
             var tcpLimits = limits
             tcpLimits.idleTimeout = options.tcpIdleTimeout
-            tcp = try Self.startTCP(options.tcp, limits: tcpLimits, refusal: refusal, service: service)
+            // Without a socket, loopback TCP (with its token) is how local clients get in.
+            let wanted = options.tcp ?? (placement == .loopback ? .tcp(host: "127.0.0.1", port: 0) : nil)
+            tcp = try Self.startTCP(wanted, limits: tcpLimits, refusal: refusal, service: service)
         } catch {
-            server.stop()
+            server?.stop()
+            Self.removeShortFolder(of: placement)
             throw error
         }
         tcpServer = tcp?.server
         tcpEndpoint = tcp?.endpoint
         token = tcp?.token.text
+        endpoint = placement.socketPath.map { .unix(path: $0) } ?? tcp?.endpoint ?? .unix(path: socketPath)
         service.tcpEndpoint.withLock { $0 = tcp?.endpoint }
         record = AgentRecord(
-            pid: identity.pid, name: identity.name, socket: socketPath,
+            pid: identity.pid, name: identity.name, socket: placement.socketPath,
             started: DateText.format(
                 Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
             platform: identity.platform, tcp: tcp?.endpoint.description, token: tcp?.token.text)
         do {
             try AgentDirectory.publish(record, at: recordURL)
         } catch {
-            server.stop()
+            server?.stop()
             tcpServer?.stop()
+            Self.removeShortFolder(of: placement)
             throw error
         }
     }
@@ -163,9 +172,34 @@ public final class JarvisAgent: Sendable {
 
     /// Stops serving, disconnects every client and removes the discovery file. Idempotent.
     public func stop() {
-        server.stop()
+        server?.stop()
         tcpServer?.stop()
-        try? FileManager.default.removeItem(at: recordURL)
+        PrivatePath.removeEntry(recordURL.path)
+        Self.removeShortFolder(of: placement)
+    }
+
+    /// Serves the Unix socket the placement names, if any.
+    private static func startUnix(
+        _ placement: AgentPlacement, limits: LineServerLimits, refusal: [UInt8], service: AgentService
+    ) throws(JarvisError) -> LineServer? {
+        guard let path = placement.socketPath else { return nil }
+        let server = LineServer(
+            endpoints: [.unix(path: path)], limits: limits, refusalLine: refusal,
+            makeSession: { connection in AgentSession(service: service, connection: connection) })
+        do {
+            try server.start()
+        } catch {
+            removeShortFolder(of: placement)
+            throw JarvisError(.storage, "cannot serve on \(path): \(error)")
+        }
+        return server
+    }
+
+    /// Removes the short socket folder (empty once the server removed its socket).
+    private static func removeShortFolder(of placement: AgentPlacement) {
+        guard case .shortSocket(let path, let folder) = placement else { return }
+        if PrivatePath.isOwnedSocket(path) { PrivatePath.removeEntry(path) }
+        PrivatePath.removeEmptyFolder(folder)
     }
 
     /// TCP has its own server so that its idle timeout differs and a flood of TCP clients
