@@ -38,6 +38,9 @@ public final class JarvisAgent: Sendable {
         public var maxPendingOutputBytes: Int
         /// How many audit records `history` keeps in memory.
         public var auditCapacity: Int
+        /// Where a short private socket folder is made when the runtime folder's path is too
+        /// long for a socket; tests point it at a folder that refuses one, to reach loopback TCP.
+        package var shortSocketParent = AgentPlacement.shortParent
 
         /// Creates options; the defaults suit almost every host.
         public init(
@@ -112,7 +115,7 @@ public final class JarvisAgent: Sendable {
         try directory.prepare()
         let identity = AgentIdentity(name: options.name ?? ProcessInfo.processInfo.processName)
         let id = Self.uniqueID(pid: identity.pid)
-        let placement = AgentPlacement.choose(id: id, in: directory)
+        let placement = AgentPlacement.choose(id: id, in: directory, shortParent: options.shortSocketParent)
         self.placement = placement
         socketPath = placement.socketPath ?? ""
         recordURL = directory.recordURL(for: id)

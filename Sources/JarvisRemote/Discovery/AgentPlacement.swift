@@ -21,10 +21,12 @@ package enum AgentPlacement: Sendable, Hashable {
     package static var shortPrefix: String { "jarvis-\(PrivatePath.userID)." }
 
     /// Chooses where the agent with this id serves.
-    package static func choose(id: String, in directory: RuntimeDirectory) -> AgentPlacement {
+    package static func choose(
+        id: String, in directory: RuntimeDirectory, shortParent parent: String = shortParent
+    ) -> AgentPlacement {
         let path = directory.socketPath(for: id)
         if Socket.fitsUnixPath(path) { return .socket(path: path) }
-        if let folder = PrivatePath.makeUniqueFolder(in: shortParent, prefix: shortPrefix) {
+        if let folder = PrivatePath.makeUniqueFolder(in: parent, prefix: shortPrefix) {
             let short = folder + "/\(id).sock"
             if Socket.fitsUnixPath(short) { return .shortSocket(path: short, folder: folder) }
             PrivatePath.removeEmptyFolder(folder)
