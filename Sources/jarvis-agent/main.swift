@@ -83,6 +83,7 @@ do {
     if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {
+    demo?.cleanUp()
     fail(error.message)
 }
 
