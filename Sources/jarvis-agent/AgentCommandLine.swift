@@ -8,6 +8,10 @@ struct AgentCommandLine {
     var secretsDirectories: [URL] = []
     var secretService = false
     var demo = false
+    /// `--simulator`: serve Simulator apps' suites; `--device` and `--app` narrow them.
+    var simulator = false
+    var device: String?
+    var apps: [String] = []
     var production = false
     var allowReveal = false
     var readOnly = false
@@ -24,6 +28,7 @@ struct AgentCommandLine {
 
         Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--secrets-dir DIR]... [--secret-service]
                             [--demo] [--production] [--read-only] [--allow-reveal] [--name NAME]
+               jarvis-agent --simulator [--device UDID|NAME|booted] [--app ID]... [options]
 
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
           --files DIR          serve every *.json file under DIR, recursively, as a container of the
@@ -32,6 +37,12 @@ struct AgentCommandLine {
                                a Kubernetes secret volume, $CREDENTIALS_DIRECTORY) (repeatable)
           --secret-service     serve the desktop keyring's default collection (GNOME Keyring, KWallet)
                                through the Secret Service; on Apple platforms, the Keychain
+          --simulator          serve the defaults suites of iOS Simulator apps (their Library/Preferences
+                               and their App Groups'), named DEVICE/APP-OR-GROUP-ID/SUITE. A shut-down
+                               device's files are edited directly; a booted device's through
+                               `xcrun simctl spawn UDID defaults`, refused where xcrun does not exist
+          --device SELECTOR    with --simulator: only `booted` devices, or the device with this UDID or name
+          --app ID             with --simulator: only this bundle id or App Group id (glob; repeatable)
           --demo               serve sample data in a fresh temporary folder (one suite, private_data,
                                is hidden by the demo's configuration)
           --production         the production configuration: nothing can be changed
@@ -68,6 +79,9 @@ struct AgentCommandLine {
                 secretsDirectories.append(URL(fileURLWithPath: try value(for: argument), isDirectory: true))
             case "--secret-service": secretService = true
             case "--demo": demo = true
+            case "--simulator": simulator = true
+            case "--device": device = try value(for: argument)
+            case "--app": apps.append(try value(for: argument))
             case "--production": production = true
             case "--read-only": readOnly = true
             case "--allow-reveal": allowReveal = true
@@ -89,6 +103,12 @@ struct AgentCommandLine {
             case "-h", "--help": help = true
             default: throw AgentUsageError("unknown argument '\(argument)'")
             }
+        }
+        if !simulator && (device != nil || !apps.isEmpty) {
+            throw AgentUsageError("--device and --app choose what --simulator serves; add --simulator")
+        }
+        if simulator && (demo || !defaultsDirectories.isEmpty) {
+            throw AgentUsageError("--simulator serves the defaults scanner itself; drop --demo and --defaults-dir")
         }
     }
 }

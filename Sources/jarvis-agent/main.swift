@@ -65,19 +65,20 @@ let defaultsFolders = (demo.map { [$0.defaultsFolder] } ?? []) + options.default
 let fileFolders = (demo.map { [$0.filesFolder] } ?? []) + options.filesDirectories
 let secretFolders = (demo.map { [$0.secretsFolder] } ?? []) + options.secretsDirectories
 if !defaultsFolders.isEmpty { scanners.append(DefaultsScanner.defaults(folders: defaultsFolders)) }
+if options.simulator { scanners.append(simulatorScanner(device: options.device, apps: options.apps)) }
 if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders)) }
 if !secretFolders.isEmpty || options.secretService {
     scanners.append(SecretsScanner(folders: secretFolders, systemKeyring: options.secretService))
 }
 guard !scanners.isEmpty else {
     fail(
-        "nothing to serve: give --defaults-dir, --files, --secrets-dir or --secret-service, or --demo to try Jarvis on sample data",
+        "nothing to serve: give --defaults-dir, --files, --secrets-dir, --secret-service or --simulator, or --demo to try Jarvis on sample data",
         status: 64)
 }
 
 let agent: JarvisAgent
 do {
-    let name = options.name ?? (options.demo ? "jarvis-demo" : "jarvis-agent")
+    let name = options.name ?? (options.demo ? "jarvis-demo" : options.simulator ? "jarvis-simulator" : "jarvis-agent")
     var agentOptions = JarvisAgent.Options(name: name, tcp: options.listen)
     if let maxConnections = options.maxConnections { agentOptions.maxConnections = maxConnections }
     if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
