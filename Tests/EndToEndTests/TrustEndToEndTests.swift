@@ -155,6 +155,28 @@ import Testing
         #expect(exact.status == 0, "\(exact.stderr)")
     }
 
+    func mode(_ path: String) throws -> Int? {
+        try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    }
+
+    @Test func filesHoldingTokensOrSecretsAreOwnerOnly() throws {
+        let log = sandbox.root.appendingPathComponent("agent.log")
+        let agent = try sandbox.startAgent(["--demo", "--allow-reveal", "--listen", "0"], log: log)
+        #expect(try mode(sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json").path) == 0o600)
+        let printed = try String(contentsOf: log, encoding: .utf8)
+        let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("demo data in ") })
+        let demo = String(line.dropFirst("demo data in ".count))
+        #expect(try mode(demo) == 0o700)
+        let secrets = try FileManager.default.contentsOfDirectory(atPath: demo + "/secrets")
+        #expect(!secrets.isEmpty)
+        for name in secrets { #expect(try mode(demo + "/secrets/" + name) == 0o600) }
+        let output = sandbox.root.appendingPathComponent("revealed.json").path
+        let export = try sandbox.jarvis("export", "--reveal", "--output", output)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("correct-horse-battery-staple"))
+        #expect(try mode(output) == 0o600)
+    }
+
     @Test func aRuntimeFolderLongerThan200BytesServesTheRealAgent() throws {
         let long = sandbox.root.appendingPathComponent(String(repeating: "r", count: 120))
             .appendingPathComponent(String(repeating: "u", count: 100))

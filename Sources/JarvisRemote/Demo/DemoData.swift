@@ -1,5 +1,4 @@
 import Foundation
-import JarvisScanners
 
 /// The sample data `jarvis-agent --demo` serves: the shapes host apps really store, from the
 /// design notes Jarvis grew from (typed keys, Codable structs as JSON data, app-group suites,
@@ -72,7 +71,7 @@ package enum DemoData {
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for (name, value) in secrets {
-            try AtomicFile.replace(folder.appendingPathComponent(name).path, with: Array(value.utf8), mode: 0o600)
+            try PrivatePath.replaceFile(folder.appendingPathComponent(name).path, with: Array(value.utf8), mode: 0o600)
         }
     }
 }

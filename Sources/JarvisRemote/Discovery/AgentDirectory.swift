@@ -1,6 +1,5 @@
 import Foundation
 import JarvisCore
-import JarvisScanners
 
 /// Finds running agents through their discovery files, and removes the files of dead ones.
 ///
@@ -65,7 +64,7 @@ public enum AgentDirectory {
     package static func publish(_ record: AgentRecord, at url: URL) throws(JarvisError) {
         let bytes = JSONWriter.bytes(record.json, pretty: true) + [0x0A]
         do {
-            try AtomicFile.replace(url.path, with: bytes, mode: 0o600)
+            try PrivatePath.replaceFile(url.path, with: bytes, mode: 0o600)
         } catch {
             throw JarvisError(
                 .storage,

@@ -1,3 +1,6 @@
+import JarvisCore
+import JarvisScanners
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -99,6 +102,14 @@ package enum PrivatePath {
     package static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
+    }
+
+    /// Replaces the file at `path` so that it is never readable by others, even for an
+    /// instant: the bytes go to a new file made exclusively with mode 0600, which is then
+    /// given `mode` (by default an existing file's, else 0600) and renamed into place.
+    /// - Throws: ``JarvisError`` `.storage` naming the step that failed.
+    package static func replaceFile(_ path: String, with bytes: [UInt8], mode: UInt32? = nil) throws(JarvisError) {
+        try AtomicFile.replace(path, with: bytes, mode: mode.map { mode_t($0) })
     }
 
     /// Removes one directory entry that is not a folder (never recursive).
