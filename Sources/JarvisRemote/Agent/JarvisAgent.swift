@@ -72,9 +72,15 @@ public final class JarvisAgent: Sendable {
     /// What the discovery file says.
     public let record: AgentRecord
     /// The TCP endpoint actually listening (with the real port), or nil when TCP is off.
-    public let tcpEndpoint: Endpoint?
+    public var tcpEndpoint: Endpoint? {
+        if case .on(_, let endpoint, _) = tcp { return endpoint }
+        return nil
+    }
     /// The token TCP clients must send in `hello`, or nil when TCP is off.
-    public let token: String?
+    public var token: String? {
+        if case .on(_, _, let token) = tcp { return token.text }
+        return nil
+    }
     /// The last set, delete and reveal operations made through the agent.
     public var auditLog: AuditLog { service.audit.log }
     /// Called with each audit record as it happens, on the agent's thread that served the
@@ -83,8 +89,16 @@ public final class JarvisAgent: Sendable {
         get { service.audit.onRecord }
         set { service.audit.onRecord = newValue }
     }
+    /// Whether the agent also serves TCP, and with what: the server, its endpoint and token
+    /// come and go together.
+    private enum TCP {
+        case off
+        case on(LineServer, Endpoint, AgentToken)
+    }
+
+    /// The Unix socket's server; nil when the agent serves only on loopback TCP.
     private let server: LineServer?
-    private let tcpServer: LineServer?
+    private let tcp: TCP
     private let service: AgentService
     private let recordURL: URL
     private let placement: AgentPlacement
@@ -136,33 +150,31 @@ public final class JarvisAgent: Sendable {
                 message: "the agent serves at most \(options.maxConnections) clients at once; try again later",
                 name: JarvisError.Code.tooLarge.rawValue))
         server = try Self.startUnix(placement, limits: limits, refusal: refusal, service: service)
-        let tcp: (server: LineServer, endpoint: Endpoint, token: AgentToken)?
+        let started: (server: LineServer, endpoint: Endpoint, token: AgentToken)?
         do {
             var tcpLimits = limits
             tcpLimits.idleTimeout = options.tcpIdleTimeout
             // Without a socket, loopback TCP (with its token) is how local clients get in.
             let wanted = options.tcp ?? (placement == .loopback ? .tcp(host: "127.0.0.1", port: 0) : nil)
-            tcp = try Self.startTCP(wanted, limits: tcpLimits, refusal: refusal, service: service)
+            started = try Self.startTCP(wanted, limits: tcpLimits, refusal: refusal, service: service)
         } catch {
             server?.stop()
             Self.removeShortFolder(of: placement)
             throw error
         }
-        tcpServer = tcp?.server
-        tcpEndpoint = tcp?.endpoint
-        token = tcp?.token.text
-        endpoint = placement.socketPath.map { .unix(path: $0) } ?? tcp?.endpoint ?? .unix(path: socketPath)
-        service.tcpEndpoint.withLock { $0 = tcp?.endpoint }
+        tcp = started.map { .on($0.server, $0.endpoint, $0.token) } ?? .off
+        endpoint = placement.socketPath.map { .unix(path: $0) } ?? started?.endpoint ?? .unix(path: socketPath)
+        service.tcpEndpoint.withLock { $0 = started?.endpoint }
         record = AgentRecord(
             pid: identity.pid, name: identity.name, socket: placement.socketPath,
             started: DateText.format(
                 Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
-            platform: identity.platform, tcp: tcp?.endpoint.description, token: tcp?.token.text)
+            platform: identity.platform, tcp: started?.endpoint.description, token: started?.token.text)
         do {
             try AgentDirectory.publish(record, at: recordURL)
         } catch {
             server?.stop()
-            tcpServer?.stop()
+            started?.server.stop()
             Self.removeShortFolder(of: placement)
             throw error
         }
@@ -176,7 +188,7 @@ public final class JarvisAgent: Sendable {
     /// Stops serving, disconnects every client and removes the discovery file. Idempotent.
     public func stop() {
         server?.stop()
-        tcpServer?.stop()
+        if case .on(let tcpServer, _, _) = tcp { tcpServer.stop() }
         PrivatePath.removeEntry(recordURL.path)
         Self.removeShortFolder(of: placement)
     }
