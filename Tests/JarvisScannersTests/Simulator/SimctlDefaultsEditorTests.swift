@@ -70,3 +70,36 @@ struct SimctlDefaultsEditorTests {
         #expect(error.message.contains("no xcrun here"))
     }
 }
+
+@Suite("simctl process")
+struct SimctlProcessTests {
+    let shell = URL(fileURLWithPath: "/bin/sh")
+
+    @Test func aFailingToolsExitAndMessageAreReported() throws {
+        let error = try #require(throws: JarvisError.self) {
+            try SimctlDefaultsEditor.run(
+                shell, arguments: ["-c", "echo 'Invalid device: U1' >&2; exit 3"], timeout: .seconds(20))
+        }
+        #expect(error.code == .storage)
+        #expect(error.message.contains("failed (exit 3): Invalid device: U1"))
+    }
+
+    @Test func aSucceedingToolIsQuiet() throws {
+        try SimctlDefaultsEditor.run(shell, arguments: ["-c", "exit 0"], timeout: .seconds(20))
+    }
+
+    @Test func aHungToolIsStopped() throws {
+        let error = try #require(throws: JarvisError.self) {
+            try SimctlDefaultsEditor.run(shell, arguments: ["-c", "exec sleep 30"], timeout: .milliseconds(300))
+        }
+        #expect(error.message.contains("did not finish"))
+    }
+
+    @Test func aMissingToolSaysSo() throws {
+        let error = try #require(throws: JarvisError.self) {
+            try SimctlDefaultsEditor.run(
+                URL(fileURLWithPath: "/nonexistent/xcrun"), arguments: [], timeout: .seconds(5))
+        }
+        #expect(error.message.contains("cannot run /nonexistent/xcrun"))
+    }
+}
