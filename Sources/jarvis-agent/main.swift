@@ -99,7 +99,7 @@ if let tcp = agent.tcpEndpoint, let token = agent.token {
 var advertisement: NetworkAdvertisement?
 if options.advertise {
     do {
-        advertisement = try agent.advertiseOnNetwork(bundleID: nil)
+        advertisement = try agent.advertiseOnNetwork(bundleID: nil, printsToken: false)
         announce("bonjour: advertised as '\(agent.record.name)' (_jarvis._tcp); find it with `jarvis agents --network`")
     } catch {
         agent.stop()

@@ -11,14 +11,17 @@ extension JarvisAgent {
     /// (`0.0.0.0`), and set ``Options/token`` for automation so the token is known in advance.
     /// On iOS, list `_jarvis._tcp` under `NSBonjourServices` and add
     /// `NSLocalNetworkUsageDescription` in Info.plist.
-    /// - Parameter bundleID: the app's bundle id, shown by `jarvis agents --network`; by default
-    ///   `Bundle.main.bundleIdentifier`.
+    /// - Parameters:
+    ///   - bundleID: the app's bundle id, shown by `jarvis agents --network`; by default
+    ///     `Bundle.main.bundleIdentifier`.
+    ///   - printsToken: print the token to standard error (default); off for a host that shows
+    ///     ``token`` itself.
     /// - Returns: the advertisement; keep it as long as the agent should be found.
     /// - Throws: ``JarvisError`` `.invalidParams` when the agent does not listen on TCP,
     ///   `.unavailable` off Apple platforms or when the system refuses the registration.
-    public func advertiseOnNetwork(bundleID: String? = Bundle.main.bundleIdentifier) throws(JarvisError)
-        -> NetworkAdvertisement
-    {
+    public func advertiseOnNetwork(
+        bundleID: String? = Bundle.main.bundleIdentifier, printsToken: Bool = true
+    ) throws(JarvisError) -> NetworkAdvertisement {
         guard case .tcp(_, let port) = tcpEndpoint, let token else {
             throw JarvisError(
                 .invalidParams,
@@ -27,6 +30,7 @@ extension JarvisAgent {
         }
         let advert = NetworkAgentAdvert(name: record.name, pid: record.pid, bundleID: bundleID)
         let advertisement = try NetworkAdvertisement(serviceName: record.name, port: port, advert: advert)
+        guard printsToken else { return advertisement }
         FileHandle.standardError.write(
             Data(
                 "Jarvis: '\(record.name)' is advertised on the local network (_jarvis._tcp, port \(port)); token: \(token)\n"

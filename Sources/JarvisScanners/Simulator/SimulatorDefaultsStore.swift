@@ -15,10 +15,16 @@ final class SimulatorDefaultsStore: DefaultsStore {
     let selector: String?
     let apps: [GlobPattern]
     let editor: any SimulatorDefaultsEditor
+    /// How long a running device's edit may take to reach the file.
+    let saveWait: TimeInterval
     // The table of the last listing, and a folder store (with its parse cache) per folder.
     private let state = Locked<(table: SimulatorSuiteTable?, folders: [String: PlistFolderStore])>((nil, [:]))
 
-    init(simulators: SimulatorSet, selector: String?, apps: [GlobPattern], editor: any SimulatorDefaultsEditor) {
+    init(
+        simulators: SimulatorSet, selector: String?, apps: [GlobPattern], editor: any SimulatorDefaultsEditor,
+        saveWait: TimeInterval = 3
+    ) {
+        self.saveWait = saveWait
         self.simulators = simulators
         self.selector = selector
         self.apps = apps
@@ -86,6 +92,27 @@ final class SimulatorDefaultsStore: DefaultsStore {
             change = .delete
         }
         try editor.apply(SimulatorDefaultsEdit(udid: device.udid, plistPath: plist.path, key: key, change: change))
+        waitUntilSaved(change, forKey: key, in: name, store: store)
+    }
+
+    /// Waits (briefly) until the device's preferences daemon has saved the edit to the file, so
+    /// that the hub's read-back right after the write sees it; returns either way after the
+    /// deadline, and the read-back then shows what the file holds.
+    private func waitUntilSaved(
+        _ change: SimulatorDefaultsEdit.Change, forKey key: String, in suite: String, store: PlistFolderStore
+    ) {
+        let deadline = Date().addingTimeInterval(saveWait)
+        while true {
+            let stored = try? store.storedObject(forKey: key, in: suite)
+            let saved: Bool
+            switch change {
+            case .delete: saved = stored == nil
+            case .set(let value):
+                saved = stored.flatMap { try? PropertyListValue.decode($0, path: key).value } == value
+            }
+            if saved || Date() >= deadline { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     func watchTargets() -> [WatchTarget] {
