@@ -85,7 +85,7 @@ final class SimulatorDefaultsStore: DefaultsStore {
             return
         }
         let plist = owner.container.preferencesFolder.appendingPathComponent("\(name).plist", isDirectory: false)
-        let change: SimulatorDefaultsEdit.Change
+        let change: WriteRequest.Change
         if let object {
             change = .set(try PropertyListValue.decode(object, path: key).value)
         } else {
@@ -99,7 +99,7 @@ final class SimulatorDefaultsStore: DefaultsStore {
     /// that the hub's read-back right after the write sees it; returns either way after the
     /// deadline, and the read-back then shows what the file holds.
     private func waitUntilSaved(
-        _ change: SimulatorDefaultsEdit.Change, forKey key: String, in suite: String, store: PlistFolderStore
+        _ change: WriteRequest.Change, forKey key: String, in suite: String, store: PlistFolderStore
     ) {
         let deadline = Date().addingTimeInterval(saveWait)
         while true {

@@ -9,7 +9,7 @@ struct SimctlDefaultsEditorTests {
     let path =
         "/Users/a/Library/Developer/CoreSimulator/Devices/U1/data/Containers/Data/Application/A1/Library/Preferences/com.example.notes.plist"
 
-    func arguments(_ change: SimulatorDefaultsEdit.Change, key: String = "k") throws -> [String] {
+    func arguments(_ change: WriteRequest.Change, key: String = "k") throws -> [String] {
         try SimctlDefaultsEditor.arguments(
             for: SimulatorDefaultsEdit(udid: "U1", plistPath: path, key: key, change: change))
     }
