@@ -37,6 +37,10 @@ final class SimulatorDefaultsStore: DefaultsStore {
             let devices = try simulators.devices(matching: selector)
             if devices.isEmpty {
                 info.unavailableReason = "no Simulator devices in \(simulators.devicesFolder.path)"
+            } else {
+                // The state is not in the suites' names (they stay put across a boot): say it here.
+                let states = devices.map { "\(SimulatorSuiteTable.label(of: $0, among: devices)) (\($0.state))" }
+                info.displayName += ": " + states.joined(separator: ", ")
             }
         } catch {
             info.unavailableReason = error.message
