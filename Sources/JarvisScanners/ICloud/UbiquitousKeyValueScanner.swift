@@ -20,7 +20,7 @@
         public var id: String { "icloud" }
 
         /// Shown as "iCloud key-value store".
-        public var info: ScannerInfo { ScannerInfo(displayName: "iCloud key-value store") }
+        public var info: ScannerInfo { ScannerInfo(displayName: "iCloud key-value store", isWritable: true) }
 
         /// The store, as one container.
         public func containers() throws -> [ContainerInfo] { [ContainerInfo(Self.containerName)] }

@@ -32,7 +32,7 @@ final class SimulatorDefaultsStore: DefaultsStore {
     }
 
     var info: ScannerInfo {
-        var info = ScannerInfo(displayName: "Simulator defaults")
+        var info = ScannerInfo(displayName: "Simulator defaults", isWritable: true)
         do {
             let devices = try simulators.devices(matching: selector)
             if devices.isEmpty {
@@ -61,6 +61,13 @@ final class SimulatorDefaultsStore: DefaultsStore {
             }
         }
         return result
+    }
+
+    func container(named name: String) throws -> ContainerInfo? {
+        guard let (owner, suite) = try? locate(name), var found = try folderStore(for: owner).container(named: suite)
+        else { return nil }
+        found.name = name
+        return found
     }
 
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {

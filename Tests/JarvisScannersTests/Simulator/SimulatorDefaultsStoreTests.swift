@@ -72,6 +72,7 @@ struct SimulatorDefaultsStoreTests {
                 "iPad Air/group.com.example.shared/group.com.example.shared"
             ])
         #expect(scanner(device: "Pixel", editor: RecordingEditor()).info.unavailableReason != nil)
+        #expect(scanner(editor: RecordingEditor()).info.isWritable)
         #expect(
             scanner(editor: RecordingEditor()).info.displayName
                 == "Simulator defaults: iPad Air (shut down), iPhone 15 (booted)")
