@@ -20,6 +20,10 @@ struct AgentCommandLine {
     /// `--listen`: the TCP endpoint, loopback unless an address was typed.
     var listen: Endpoint?
     var maxConnections: Int?
+    /// `--advertise`: announce the TCP listener with Bonjour (Apple platforms).
+    var advertise = false
+    /// `--token-file`: a fixed TCP token, for automation.
+    var tokenFile: URL?
     var idleTimeout: Duration?
     var idleTimeoutGiven = false
 
@@ -53,6 +57,10 @@ struct AgentCommandLine {
           --listen [HOST:]PORT also serve TCP, on 127.0.0.1 unless HOST is given (0.0.0.0 for every
                                interface; port 0 picks a free one). Clients need the printed token.
                                The protocol is not encrypted: prefer loopback and an SSH tunnel.
+          --token-file FILE    the TCP token to require, read from FILE (at least 16 characters), instead of
+                               a fresh random one at every start: for scripts and CI
+          --advertise          announce the TCP listener on the local network with Bonjour (_jarvis._tcp),
+                               for `jarvis agents --network`; macOS and iOS only, needs --listen
           --max-connections N  clients served at once per transport (default 64)
           --idle-timeout SECS  close TCP clients silent this long (default 600; 0 never)
           -h, --help           this help
@@ -87,6 +95,8 @@ struct AgentCommandLine {
             case "--allow-reveal": allowReveal = true
             case "--name": name = try value(for: argument)
             case "--listen": listen = try Self.listenEndpoint(try value(for: argument))
+            case "--advertise": advertise = true
+            case "--token-file": tokenFile = URL(fileURLWithPath: try value(for: argument))
             case "--max-connections":
                 let text = try value(for: argument)
                 guard let count = Int(text), count > 0 else {
@@ -103,6 +113,9 @@ struct AgentCommandLine {
             case "-h", "--help": help = true
             default: throw AgentUsageError("unknown argument '\(argument)'")
             }
+        }
+        if listen == nil && (advertise || tokenFile != nil) {
+            throw AgentUsageError("--advertise and --token-file are about TCP; add --listen [HOST:]PORT")
         }
         if !simulator && (device != nil || !apps.isEmpty) {
             throw AgentUsageError("--device and --app choose what --simulator serves; add --simulator")
@@ -130,4 +143,12 @@ extension AgentCommandLine {
 struct AgentUsageError: Error {
     var message: String
     init(_ message: String) { self.message = message }
+}
+
+/// The token in `--token-file`: its text without surrounding white space.
+func readToken(_ file: URL) -> String {
+    guard let data = FileManager.default.contents(atPath: file.path) else {
+        fail("--token-file \(file.path) cannot be read")
+    }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }

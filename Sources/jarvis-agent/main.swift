@@ -82,6 +82,7 @@ do {
     var agentOptions = JarvisAgent.Options(name: name, tcp: options.listen)
     if let maxConnections = options.maxConnections { agentOptions.maxConnections = maxConnections }
     if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
+    if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {
     demo?.cleanUp()
@@ -96,6 +97,16 @@ if let tcp = agent.tcpEndpoint, let token = agent.token {
     announce("token: \(token)")
     announce("remote: jarvis --agent \(tcp) --token \(token) ls   (unencrypted: tunnel it over SSH off this machine)")
 }
+var advertisement: NetworkAdvertisement?
+if options.advertise {
+    do {
+        advertisement = try agent.advertiseOnNetwork(bundleID: nil, printsToken: false)
+        announce("bonjour: advertised as '\(agent.record.name)' (_jarvis._tcp); find it with `jarvis agents --network`")
+    } catch {
+        agent.stop()
+        fail(error.message)
+    }
+}
 announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
 var signalSources: [DispatchSourceSignal] = []
@@ -103,6 +114,7 @@ for signalNumber in [SIGINT, SIGTERM] {
     signal(signalNumber, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
     source.setEventHandler {
+        advertisement?.stop()
         agent.stop()
         demo?.cleanUp()
         exit(0)

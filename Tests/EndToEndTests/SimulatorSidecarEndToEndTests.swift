@@ -1,4 +1,5 @@
 import Foundation
+import JarvisRemote
 import Testing
 
 /// `jarvis-agent --simulator` over a Simulator tree the test makes, with a HOME of its own:
@@ -119,5 +120,29 @@ import Testing
         let stray = try sandbox.run(agent, ["--device", "booted", "--demo"])
         #expect(stray.status == 64)
         #expect(stray.stderr.contains("add --simulator"))
+    }
+
+    @Test func aSuiteRewrittenByTheAppIsSeenByWatchers() throws {
+        try sandbox.startAgent(["--simulator"])
+        let client = try JarvisClient(endpoint: try AgentLocator.endpoint(for: nil, environment: sandbox.environment))
+        defer { client.close() }
+        _ = try client.watch(container: "iPad Air/com.example.notes/com.example.notes")
+        // Another process rewrites the binary plist the way Foundation saves: a new file renamed over.
+        let script = """
+            import os, plistlib, sys
+            path = sys.argv[1]
+            values = plistlib.load(open(path, 'rb'))
+            values['launches'] = 7
+            with open(path + '.new', 'wb') as f:
+                plistlib.dump(values, f, fmt=plistlib.FMT_BINARY)
+            os.replace(path + '.new', path)
+            """
+        let rewrite = try sandbox.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, padNotes.path])
+        #expect(rewrite.status == 0, "\(rewrite.stderr)")
+        let seen = try #require(try client.nextChange(timeout: .seconds(15)))
+        #expect(seen.changes.map(\.kind) == ["updated"])
+        #expect(seen.changes.first?.item?.address.container == "iPad Air/com.example.notes/com.example.notes")
+        #expect(seen.changes.first?.old?.value == .integer(5))
+        #expect(seen.changes.first?.item?.value == .integer(7))
     }
 }

@@ -34,6 +34,10 @@ public final class JarvisAgent: Sendable {
         /// Closes TCP clients silent for this long (default 10 minutes), so forgotten tunnels
         /// and half-open connections do not hold a slot for ever.
         public var tcpIdleTimeout: Duration?
+        /// The token TCP clients must present, fixed for automation (a phone in a test lab, a
+        /// CI job); nil, the default, draws a fresh random token at every start. At least 16
+        /// characters: use 32 or more random ones (`openssl rand -hex 32`).
+        public var tcpToken: String?
         /// Answers queued for a client that does not read, in bytes; past this it is dropped.
         public var maxPendingOutputBytes: Int
         /// How many audit records `history` keeps in memory.
@@ -156,7 +160,8 @@ public final class JarvisAgent: Sendable {
             tcpLimits.idleTimeout = options.tcpIdleTimeout
             // Without a socket, loopback TCP (with its token) is how local clients get in.
             let wanted = options.tcp ?? (placement == .loopback ? .tcp(host: "127.0.0.1", port: 0) : nil)
-            started = try Self.startTCP(wanted, limits: tcpLimits, refusal: refusal, service: service)
+            started = try Self.startTCP(
+                wanted, token: options.tcpToken, limits: tcpLimits, refusal: refusal, service: service)
         } catch {
             server?.stop()
             Self.removeShortFolder(of: placement)
@@ -220,14 +225,20 @@ public final class JarvisAgent: Sendable {
     /// TCP has its own server so that its idle timeout differs and a flood of TCP clients
     /// cannot take the Unix socket's connection slots.
     private static func startTCP(
-        _ endpoint: Endpoint?, limits: LineServerLimits, refusal: [UInt8], service: AgentService
+        _ endpoint: Endpoint?, token fixed: String?, limits: LineServerLimits, refusal: [UInt8], service: AgentService
     ) throws(JarvisError) -> (server: LineServer, endpoint: Endpoint, token: AgentToken)? {
         guard let endpoint else { return nil }
         guard case .tcp = endpoint else {
             throw JarvisError(
                 .invalidParams, "Options.tcp must be a TCP endpoint such as tcp://127.0.0.1:7777, not \(endpoint)")
         }
-        let token = AgentToken.random()
+        if let fixed, fixed.count < 16 || fixed.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw JarvisError(
+                .invalidParams,
+                "Options.tcpToken must be at least 16 characters without spaces; use 32 or more random ones (`openssl rand -hex 32`)"
+            )
+        }
+        let token = fixed.map(AgentToken.init) ?? AgentToken.random()
         let server = LineServer(
             endpoints: [endpoint], limits: limits, refusalLine: refusal,
             makeSession: { connection in AgentSession(service: service, connection: connection, token: token) })

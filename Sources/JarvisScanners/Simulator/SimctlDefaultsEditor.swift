@@ -83,45 +83,6 @@ public struct SimctlDefaultsEditor: SimulatorDefaultsEditor {
 
     /// Runs `xcrun` with the edit's arguments and waits for it (at most ``timeout``).
     public func apply(_ edit: SimulatorDefaultsEdit) throws(JarvisError) {
-        let arguments = try Self.arguments(for: edit)
-        let process = Process()
-        process.executableURL = xcrun
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do {
-            try process.run()
-        } catch {
-            throw JarvisError(.storage, "cannot run \(xcrun.path): \(error.localizedDescription)")
-        }
-        // Read standard error while the tool runs, so a chatty tool never blocks on a full pipe.
-        let output = Locked(Data())
-        let drained = DispatchSemaphore(value: 0)
-        let reader = errors.fileHandleForReading
-        DispatchQueue.global().async {
-            let data = reader.readDataToEndOfFile()
-            output.withLock { $0 = data }
-            drained.signal()
-        }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        if finished.wait(timeout: .now() + seconds) == .timedOut {
-            process.terminate()
-            throw JarvisError(
-                .storage,
-                "`xcrun \(arguments.prefix(5).joined(separator: " "))` did not finish in \(Int(seconds)) s; is the device still booted?"
-            )
-        }
-        _ = drained.wait(timeout: .now() + 5)
-        let message = String(decoding: output.current, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0 else {
-            throw JarvisError(
-                .storage,
-                "the device's `defaults` tool failed (exit \(process.terminationStatus))"
-                    + (message.isEmpty ? "" : ": \(message)")
-                    + "; check the device is still booted (`xcrun simctl list`)")
-        }
+        try Self.run(xcrun, arguments: try Self.arguments(for: edit), timeout: timeout)
     }
 }

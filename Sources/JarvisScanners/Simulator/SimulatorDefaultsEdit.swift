@@ -3,25 +3,17 @@ import JarvisCore
 
 /// One change to a suite on a running Simulator device, for a ``SimulatorDefaultsEditor``.
 public struct SimulatorDefaultsEdit: Sendable, Hashable {
-    /// What to do with the key.
-    public enum Change: Sendable, Hashable {
-        /// Store this value.
-        case set(PreferenceValue)
-        /// Remove the key.
-        case delete
-    }
-
     /// The device's UDID.
     public var udid: String
     /// The suite's plist file, a path on this Mac (the Simulator shares the Mac's file system).
     public var plistPath: String
     /// The key to change.
     public var key: String
-    /// What to do with it.
-    public var change: Change
+    /// What to do with it: the same change the hub asked of the scanner.
+    public var change: WriteRequest.Change
 
     /// An edit of `key` in the suite stored at `plistPath` on device `udid`.
-    public init(udid: String, plistPath: String, key: String, change: Change) {
+    public init(udid: String, plistPath: String, key: String, change: WriteRequest.Change) {
         self.udid = udid
         self.plistPath = plistPath
         self.key = key

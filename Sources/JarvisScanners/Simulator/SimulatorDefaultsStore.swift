@@ -15,10 +15,16 @@ final class SimulatorDefaultsStore: DefaultsStore {
     let selector: String?
     let apps: [GlobPattern]
     let editor: any SimulatorDefaultsEditor
+    /// How long a running device's edit may take to reach the file.
+    let saveWait: TimeInterval
     // The table of the last listing, and a folder store (with its parse cache) per folder.
     private let state = Locked<(table: SimulatorSuiteTable?, folders: [String: PlistFolderStore])>((nil, [:]))
 
-    init(simulators: SimulatorSet, selector: String?, apps: [GlobPattern], editor: any SimulatorDefaultsEditor) {
+    init(
+        simulators: SimulatorSet, selector: String?, apps: [GlobPattern], editor: any SimulatorDefaultsEditor,
+        saveWait: TimeInterval = 3
+    ) {
+        self.saveWait = saveWait
         self.simulators = simulators
         self.selector = selector
         self.apps = apps
@@ -26,11 +32,15 @@ final class SimulatorDefaultsStore: DefaultsStore {
     }
 
     var info: ScannerInfo {
-        var info = ScannerInfo(displayName: "Simulator defaults")
+        var info = ScannerInfo(displayName: "Simulator defaults", isWritable: true)
         do {
             let devices = try simulators.devices(matching: selector)
             if devices.isEmpty {
                 info.unavailableReason = "no Simulator devices in \(simulators.devicesFolder.path)"
+            } else {
+                // The state is not in the suites' names (they stay put across a boot): say it here.
+                let states = devices.map { "\(SimulatorSuiteTable.label(of: $0, among: devices)) (\($0.state))" }
+                info.displayName += ": " + states.joined(separator: ", ")
             }
         } catch {
             info.unavailableReason = error.message
@@ -51,6 +61,13 @@ final class SimulatorDefaultsStore: DefaultsStore {
             }
         }
         return result
+    }
+
+    func container(named name: String) throws -> ContainerInfo? {
+        guard let (owner, suite) = try? locate(name), var found = try folderStore(for: owner).container(named: suite)
+        else { return nil }
+        found.name = name
+        return found
     }
 
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
@@ -79,13 +96,34 @@ final class SimulatorDefaultsStore: DefaultsStore {
             return
         }
         let plist = owner.container.preferencesFolder.appendingPathComponent("\(name).plist", isDirectory: false)
-        let change: SimulatorDefaultsEdit.Change
+        let change: WriteRequest.Change
         if let object {
             change = .set(try PropertyListValue.decode(object, path: key).value)
         } else {
             change = .delete
         }
         try editor.apply(SimulatorDefaultsEdit(udid: device.udid, plistPath: plist.path, key: key, change: change))
+        waitUntilSaved(change, forKey: key, in: name, store: store)
+    }
+
+    /// Waits (briefly) until the device's preferences daemon has saved the edit to the file, so
+    /// that the hub's read-back right after the write sees it; returns either way after the
+    /// deadline, and the read-back then shows what the file holds.
+    private func waitUntilSaved(
+        _ change: WriteRequest.Change, forKey key: String, in suite: String, store: PlistFolderStore
+    ) {
+        let deadline = Date().addingTimeInterval(saveWait)
+        while true {
+            let stored = try? store.storedObject(forKey: key, in: suite)
+            let saved: Bool
+            switch change {
+            case .delete: saved = stored == nil
+            case .set(let value):
+                saved = stored.flatMap { try? PropertyListValue.decode($0, path: key).value } == value
+            }
+            if saved || Date() >= deadline { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     func watchTargets() -> [WatchTarget] {

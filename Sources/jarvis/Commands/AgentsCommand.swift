@@ -6,9 +6,18 @@ import JarvisRemote
 enum AgentsCommand: Command {
     static let name = "agents"
     static let summary = "list the running agents on this machine and in booted iOS Simulators"
-    static let usage = "jarvis agents [--json]"
+    static let usage = """
+        jarvis agents [--network] [--json]
+
+          --network   agents advertised on the local network with Bonjour (an app on a phone); macOS only
+        """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
+        if arguments.flag("--network") {
+            try arguments.finish(maxPositionals: 0, command: name)
+            try listNetworkAgents(context: context)
+            return
+        }
         try arguments.finish(maxPositionals: 0, command: name)
         let records = try AgentDirectory.running()
         if context.json {

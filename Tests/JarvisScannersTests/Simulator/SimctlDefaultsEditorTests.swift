@@ -9,7 +9,7 @@ struct SimctlDefaultsEditorTests {
     let path =
         "/Users/a/Library/Developer/CoreSimulator/Devices/U1/data/Containers/Data/Application/A1/Library/Preferences/com.example.notes.plist"
 
-    func arguments(_ change: SimulatorDefaultsEdit.Change, key: String = "k") throws -> [String] {
+    func arguments(_ change: WriteRequest.Change, key: String = "k") throws -> [String] {
         try SimctlDefaultsEditor.arguments(
             for: SimulatorDefaultsEdit(udid: "U1", plistPath: path, key: key, change: change))
     }
@@ -68,5 +68,38 @@ struct SimctlDefaultsEditorTests {
         #expect(error.message.contains("Embed the Jarvis agent in the app"))
         #expect(error.message.contains("shut the device down (`xcrun simctl shutdown U1`)"))
         #expect(error.message.contains("no xcrun here"))
+    }
+}
+
+@Suite("simctl process")
+struct SimctlProcessTests {
+    let shell = URL(fileURLWithPath: "/bin/sh")
+
+    @Test func aFailingToolsExitAndMessageAreReported() throws {
+        let error = try #require(throws: JarvisError.self) {
+            try SimctlDefaultsEditor.run(
+                shell, arguments: ["-c", "echo 'Invalid device: U1' >&2; exit 3"], timeout: .seconds(20))
+        }
+        #expect(error.code == .storage)
+        #expect(error.message.contains("failed (exit 3): Invalid device: U1"))
+    }
+
+    @Test func aSucceedingToolIsQuiet() throws {
+        try SimctlDefaultsEditor.run(shell, arguments: ["-c", "exit 0"], timeout: .seconds(20))
+    }
+
+    @Test func aHungToolIsStopped() throws {
+        let error = try #require(throws: JarvisError.self) {
+            try SimctlDefaultsEditor.run(shell, arguments: ["-c", "exec sleep 30"], timeout: .milliseconds(300))
+        }
+        #expect(error.message.contains("did not finish"))
+    }
+
+    @Test func aMissingToolSaysSo() throws {
+        let error = try #require(throws: JarvisError.self) {
+            try SimctlDefaultsEditor.run(
+                URL(fileURLWithPath: "/nonexistent/xcrun"), arguments: [], timeout: .seconds(5))
+        }
+        #expect(error.message.contains("cannot run /nonexistent/xcrun"))
     }
 }

@@ -44,8 +44,12 @@ struct SimulatorDefaultsStoreTests {
         try tree.writeBinary(values, to: container.appendingPathComponent("Library/Preferences/\(name).plist"))
     }
 
+    /// A sidecar scanner that does not wait for a device's daemon to save (these editors never do).
     func scanner(device: String? = nil, apps: [String] = [], editor: any SimulatorDefaultsEditor) -> DefaultsScanner {
-        .simulator(SimulatorSet(home: temporary.url), device: device, apps: apps, editor: editor)
+        DefaultsScanner(
+            store: SimulatorDefaultsStore(
+                simulators: SimulatorSet(home: temporary.url), selector: device, apps: apps.map { GlobPattern($0) },
+                editor: editor, saveWait: 0))
     }
 
     @Test func suitesAreNamedByDeviceOwnerAndSuite() throws {
@@ -68,6 +72,10 @@ struct SimulatorDefaultsStoreTests {
                 "iPad Air/group.com.example.shared/group.com.example.shared"
             ])
         #expect(scanner(device: "Pixel", editor: RecordingEditor()).info.unavailableReason != nil)
+        #expect(scanner(editor: RecordingEditor()).info.isWritable)
+        #expect(
+            scanner(editor: RecordingEditor()).info.displayName
+                == "Simulator defaults: iPad Air (shut down), iPhone 15 (booted)")
     }
 
     @Test func devicesSharingANameAreToldApartByRuntimeThenUDID() throws {
@@ -174,5 +182,45 @@ struct SimulatorDefaultsStoreTests {
         #expect(
             scanner.containers(changedAt: path) == ["iPad Air/group.com.example.shared/group.com.example.shared"])
         #expect(scanner.containers(changedAt: temporary.url.appendingPathComponent("x.plist").path) == nil)
+    }
+}
+
+/// Stands in for a device's preferences daemon that saves a little after `defaults` returns:
+/// it writes the edit to the file from another thread after a delay.
+struct LateSavingEditor: SimulatorDefaultsEditor {
+    let delay: TimeInterval
+
+    func apply(_ edit: SimulatorDefaultsEdit) throws(JarvisError) {
+        let folder = URL(fileURLWithPath: edit.plistPath).deletingLastPathComponent()
+        let suite = URL(fileURLWithPath: edit.plistPath).deletingPathExtension().lastPathComponent
+        let object: Any? =
+            switch edit.change {
+            case .set(let value): PropertyListValue.encode(value)
+            case .delete: nil
+            }
+        nonisolated(unsafe) let saved = object
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            try? PlistFolderStore(folder: folder, includeSystemDomains: false)
+                .setObject(saved, forKey: edit.key, in: suite)
+        }
+    }
+}
+
+@Suite("Simulator sidecar waits for the daemon")
+struct SimulatorSaveWaitTests {
+    @Test func aBootedDevicesEditIsReadBackOnceItsDaemonSavedIt() throws {
+        let temporary = try TemporaryFolder()
+        let tree = SimulatorTreeBuilder(home: temporary.url)
+        try tree.device(udid: "PHONE-1", name: "iPhone 15", state: 3)
+        let app = try tree.container(device: "PHONE-1", kind: "application", identifier: "com.example.notes")
+        try tree.writeBinary(
+            ["theme": "dark"], to: app.appendingPathComponent("Library/Preferences/com.example.notes.plist"))
+        let scanner = DefaultsScanner.simulator(
+            SimulatorSet(home: temporary.url), editor: LateSavingEditor(delay: 0.4))
+        let name = "iPhone 15/com.example.notes/com.example.notes"
+        try scanner.write(WriteRequest(container: name, key: "theme", change: .set("light")))
+        #expect(try scanner.read(ReadRequest(container: name))[key: "theme"]?.value == "light")
+        try scanner.write(WriteRequest(container: name, key: "theme", change: .delete))
+        #expect(try scanner.read(ReadRequest(container: name))[key: "theme"] == nil)
     }
 }
