@@ -28,7 +28,9 @@ public enum AgentLocator {
             case 1: return try endpoint(of: matches[0])
             case 0:
                 throw JarvisError(
-                    .notFound, "no running agent named, numbered or with bundle id '\(chosen)'.\n" + describe(running))
+                    .notFound,
+                    "no running agent named or numbered '\(chosen)', nor a Simulator app with that bundle id.\n"
+                        + describe(running))
             default:
                 throw JarvisError(
                     .notFound,
