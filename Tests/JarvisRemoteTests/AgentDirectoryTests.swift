@@ -124,6 +124,18 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: runtime + "/link.json"))
     }
 
+    @Test func aRecordNamesASocketOrATCPEndpoint() throws {
+        let tcpOnly = try #require(
+            AgentRecord(json: try JSONParser.parse(#"{"pid":1,"name":"a","tcp":"tcp://127.0.0.1:9","token":"t"}"#)))
+        #expect(tcpOnly.socket == nil)
+        #expect(tcpOnly.endpoint == .tcp(host: "127.0.0.1", port: 9))
+        #expect(tcpOnly.json["socket"] == nil)
+        let unix = try #require(
+            AgentRecord(json: try JSONParser.parse(#"{"pid":1,"name":"a","socket":"/s","tcp":"tcp://127.0.0.1:9"}"#)))
+        #expect(unix.endpoint == .unix(path: "/s"))
+        #expect(AgentRecord(json: try JSONParser.parse(#"{"pid":1,"name":"a"}"#)) == nil)
+    }
+
     @Test func aRecordedTokenGoesOnlyToItsExactHostAndPort() throws {
         let fixture = try AgentFixture()
         let environment = environment(fixture.folder.path + "/run", home: fixture.folder.path)
