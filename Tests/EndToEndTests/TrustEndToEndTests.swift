@@ -48,6 +48,17 @@ import Testing
         return process
     }
 
+    /// `nobody` makes a folder in the shared one and listens on `1.sock` in it, logging to `received.log`.
+    func strangerFolderWithListener(_ name: String, mode: String) throws -> (
+        folder: String, socket: String, log: String, listener: Process
+    ) {
+        let folder = shared.appendingPathComponent(name).path
+        try strangerRuns(["mkdir", "-m", mode, folder])
+        let socket = folder + "/1.sock"
+        let log = folder + "/received.log"
+        return (folder, socket, log, try strangerListens(at: socket, log: log))
+    }
+
     func waitFor(_ path: String) throws {
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: path) {
@@ -62,11 +73,7 @@ import Testing
 
     @Test(.enabled(if: canSwitchUser, "needs root and setpriv to act as another user"))
     func aRuntimeFolderMadeByAnotherUserIsRefusedAndItsSocketGetsNothing() throws {
-        let planted = shared.appendingPathComponent("jarvis-run").path
-        try strangerRuns(["mkdir", "-m", "700", planted])
-        let socket = planted + "/1.sock"
-        let log = planted + "/received.log"
-        let listener = try strangerListens(at: socket, log: log)
+        let (planted, socket, log, listener) = try strangerFolderWithListener("jarvis-run", mode: "700")
         defer { listener.terminate() }
         let record = #"{"pid":\#(listener.processIdentifier),"name":"app","socket":"\#(socket)"}"#
         try strangerRuns(["sh", "-c", "printf '%s' '\(record)' > \(planted)/1.json"])
@@ -108,11 +115,7 @@ import Testing
 
     @Test(.enabled(if: canSwitchUser, "needs root and setpriv to act as another user"))
     func aSocketOfAnotherUserGetsNothingEvenWhenARecordNamesIt() throws {
-        let folder = shared.appendingPathComponent("theirs").path
-        try strangerRuns(["mkdir", "-m", "755", folder])
-        let socket = folder + "/agent.sock"
-        let log = folder + "/received.log"
-        let listener = try strangerListens(at: socket, log: log)
+        let (_, socket, log, listener) = try strangerFolderWithListener("theirs", mode: "755")
         defer { listener.terminate() }
 
         let typed = try sandbox.jarvis("--agent", socket, "set", "com.example.app", "password", "hunter2")
