@@ -9,6 +9,10 @@ struct AgentCommandLine {
     var secretsDirectories: [URL] = []
     var secretService = false
     var demo = false
+    /// `--simulator`: serve Simulator apps' suites; `--device` and `--app` narrow them.
+    var simulator = false
+    var device: String?
+    var apps: [String] = []
     var production = false
     var allowReveal = false
     var readOnly = false
@@ -16,6 +20,10 @@ struct AgentCommandLine {
     /// `--listen`: the TCP endpoint, loopback unless an address was typed.
     var listen: Endpoint?
     var maxConnections: Int?
+    /// `--advertise`: announce the TCP listener with Bonjour (Apple platforms).
+    var advertise = false
+    /// `--token-file`: a fixed TCP token, for automation.
+    var tokenFile: URL?
     var idleTimeout: Duration?
     var idleTimeoutGiven = false
 
@@ -24,6 +32,7 @@ struct AgentCommandLine {
 
         Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--secrets-dir DIR]... [--secret-service]
                             [--demo] [--production] [--read-only] [--allow-reveal] [--name NAME]
+               jarvis-agent --simulator [--device UDID|NAME|booted] [--app ID]... [options]
 
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
           --files DIR          serve every *.json file under DIR, recursively, as a container of the
@@ -32,6 +41,12 @@ struct AgentCommandLine {
                                a Kubernetes secret volume, $CREDENTIALS_DIRECTORY) (repeatable)
           --secret-service     serve the desktop keyring's default collection (GNOME Keyring, KWallet)
                                through the Secret Service; on Apple platforms, the Keychain
+          --simulator          serve the defaults suites of iOS Simulator apps (their Library/Preferences
+                               and their App Groups'), named DEVICE/APP-OR-GROUP-ID/SUITE. A shut-down
+                               device's files are edited directly; a booted device's through
+                               `xcrun simctl spawn UDID defaults`, refused where xcrun does not exist
+          --device SELECTOR    with --simulator: only `booted` devices, or the device with this UDID or name
+          --app ID             with --simulator: only this bundle id or App Group id (glob; repeatable)
           --demo               serve sample data in a fresh temporary folder (one suite, private_data,
                                is hidden by the demo's configuration)
           --production         the production configuration: nothing can be changed
@@ -42,6 +57,10 @@ struct AgentCommandLine {
           --listen [HOST:]PORT also serve TCP, on 127.0.0.1 unless HOST is given (0.0.0.0 for every
                                interface; port 0 picks a free one). Clients need the printed token.
                                The protocol is not encrypted: prefer loopback and an SSH tunnel.
+          --token-file FILE    the TCP token to require, read from FILE (at least 16 characters), instead of
+                               a fresh random one at every start: for scripts and CI
+          --advertise          announce the TCP listener on the local network with Bonjour (_jarvis._tcp),
+                               for `jarvis agents --network`; macOS and iOS only, needs --listen
           --max-connections N  clients served at once per transport (default 64)
           --idle-timeout SECS  close TCP clients silent this long (default 600; 0 never)
           -h, --help           this help
@@ -52,6 +71,7 @@ struct AgentCommandLine {
     /// Options that take a value; everything else starting with `--` is a flag.
     static let valued: Set<String> = [
         "--defaults-dir", "--files", "--secrets-dir", "--name", "--listen", "--max-connections", "--idle-timeout",
+        "--device", "--app", "--token-file",
     ]
 
     /// The tool as its usage errors and `--help` name it.
@@ -71,11 +91,16 @@ struct AgentCommandLine {
         secretsDirectories = arguments.values("--secrets-dir").map(folder)
         secretService = arguments.flag("--secret-service")
         demo = arguments.flag("--demo")
+        simulator = arguments.flag("--simulator")
+        device = arguments.option("--device")
+        apps = arguments.values("--app")
         production = arguments.flag("--production")
         readOnly = arguments.flag("--read-only")
         allowReveal = arguments.flag("--allow-reveal")
         name = arguments.option("--name")
         listen = try arguments.option("--listen").map { text throws(UsageError) in try Self.listenEndpoint(text) }
+        advertise = arguments.flag("--advertise")
+        tokenFile = arguments.option("--token-file").map { URL(fileURLWithPath: $0) }
         maxConnections = try arguments.option(
             "--max-connections", expecting: "a positive number", CommandLineArguments.positive)
         if let seconds = try arguments.option(
@@ -83,6 +108,15 @@ struct AgentCommandLine {
         {
             idleTimeout = seconds == 0 ? nil : .seconds(seconds)
             idleTimeoutGiven = true
+        }
+        if listen == nil && (advertise || tokenFile != nil) {
+            throw UsageError("--advertise and --token-file are about TCP; add --listen [HOST:]PORT")
+        }
+        if !simulator && (device != nil || !apps.isEmpty) {
+            throw UsageError("--device and --app choose what --simulator serves; add --simulator")
+        }
+        if simulator && (demo || !defaultsDirectories.isEmpty) {
+            throw UsageError("--simulator serves the defaults scanner itself; drop --demo and --defaults-dir")
         }
     }
 }
@@ -98,4 +132,12 @@ extension AgentCommandLine {
             throw UsageError("--listen \(text): \(error); use PORT, HOST:PORT or [IPv6]:PORT")
         }
     }
+}
+
+/// The token in `--token-file`: its text without surrounding white space.
+func readToken(_ file: URL) -> String {
+    guard let data = FileManager.default.contents(atPath: file.path) else {
+        fail("--token-file \(file.path) cannot be read")
+    }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
