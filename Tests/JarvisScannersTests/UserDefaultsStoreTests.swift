@@ -151,11 +151,11 @@ import Testing
         #expect(try hub.get(address).value == ["theme": "light", "fontSize": 14.0, "notifications": false])
     }
 
-    @Test func hugeUnsignedIntegersAreReadOnly() throws {
+    @Test func hugeUnsignedIntegersKeepTheirDigits() throws {
         let (suite, host) = makeSuite()
         host.set(UInt64.max, forKey: "big")
         let entry = try #require(try entries(suite)[key: "big"])
-        #expect(entry.value == .real(Double(UInt64.max)))
-        #expect(!entry.isWritable)
+        #expect(entry.value == .integer(decimal: "18446744073709551615"))
+        #expect(entry.isWritable)
     }
 }

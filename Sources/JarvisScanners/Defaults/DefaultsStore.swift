@@ -83,7 +83,7 @@ enum DefaultsEntries {
         if case .data(let data) = decoded.value, let (value, encoding) = EncodedData.decode(data) {
             return ScannedEntry(key: key, value: value, layer: layer, encoding: encoding)
         }
-        // An inexact value (a UInt64 shown as a real) must never be written back rounded.
+        // An inexact value must never be written back changed.
         return ScannedEntry(key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact)
     }
 
@@ -95,6 +95,6 @@ enum DefaultsEntries {
         if let encoding, value.type != .data {
             return try EncodedData.encode(value, as: encoding, current: current, key: key)
         }
-        return PropertyListValue.encode(value)
+        return try PropertyListValue.encode(value, path: key)
     }
 }
