@@ -25,6 +25,10 @@ public struct PreferenceItem: Sendable, Hashable {
     /// What the host's key catalog says about the key; nil when it declares nothing.
     public var catalog: CatalogNote? = nil
 
+    /// Things a write's answer tells the client that are not errors, such as a date the
+    /// storage rounded (see ``noting(roundingOf:)``); empty everywhere else.
+    public var notes: [String] = []
+
     /// What a masked secret discloses: its length and a keyed fingerprint, never a prefix.
     public struct Mask: Sendable, Hashable {
         /// Length in characters for strings, in bytes otherwise.

@@ -38,7 +38,7 @@ extension AgentService {
             }
             return try hub.set(address, to: value, expectedRevision: expected)
         }
-        return .object(["item": WireItem.encode(stored)])
+        return .object(["item": WireItem.encode(stored.noting(roundingOf: value))])
     }
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {

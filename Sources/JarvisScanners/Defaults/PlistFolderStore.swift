@@ -77,7 +77,9 @@ final class PlistFolderStore: DefaultsStore {
         // Replace the file a symlink points to, not the link (dotfile managers link plists).
         let url = try url(of: suite).resolvingSymlinksInPath()
         var dictionary: [String: Any] = [:]
-        var format = PropertyListSerialization.PropertyListFormat.xml
+        // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
+        // date's fraction of a second and every character, which XML cannot.
+        var format = PropertyListSerialization.PropertyListFormat.binary
         if let current = try parse(url) {
             dictionary = current.dictionary
             format = current.format
@@ -90,6 +92,7 @@ final class PlistFolderStore: DefaultsStore {
                 "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first"
             )
         }
+        if format == .xml, let object { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
         dictionary[key] = object
         let data: Data
         do {

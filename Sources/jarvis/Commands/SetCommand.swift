@@ -47,5 +47,6 @@ enum SetCommand: Command {
         Terminal.out(
             "set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(item.revision))"
         )
+        for note in item.notes { Terminal.err(Terminal.yellow("note: ") + note) }
     }
 }
