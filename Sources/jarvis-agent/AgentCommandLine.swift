@@ -11,6 +11,7 @@ struct AgentCommandLine {
     var production = false
     var allowReveal = false
     var readOnly = false
+    var systemDomains = false
     var name: String?
     var help = false
     /// `--listen`: the TCP endpoint, loopback unless an address was typed.
@@ -23,7 +24,7 @@ struct AgentCommandLine {
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
 
         Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--secrets-dir DIR]... [--secret-service]
-                            [--demo] [--production] [--read-only] [--allow-reveal] [--name NAME]
+                            [--demo] [--production] [--read-only] [--allow-reveal] [--system-domains] [--name NAME]
 
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
           --files DIR          serve every *.json file under DIR, recursively, as a container of the
@@ -36,6 +37,8 @@ struct AgentCommandLine {
                                is hidden by the demo's configuration)
           --production         the production configuration: nothing can be changed
           --read-only          editing off, without the rest of production
+          --system-domains     show Apple's own defaults domains (com.apple.*, .GlobalPreferences,
+                               NSGlobalDomain), hidden by default as if absent
           --allow-reveal       let clients see secret values (`jarvis get … --reveal`); refused
                                with --production
           --name NAME          the name clients see (default: jarvis-agent, or jarvis-demo with --demo)
@@ -70,6 +73,7 @@ struct AgentCommandLine {
             case "--demo": demo = true
             case "--production": production = true
             case "--read-only": readOnly = true
+            case "--system-domains": systemDomains = true
             case "--allow-reveal": allowReveal = true
             case "--name": name = try value(for: argument)
             case "--listen": listen = try Self.listenEndpoint(try value(for: argument))

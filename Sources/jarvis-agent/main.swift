@@ -30,6 +30,7 @@ if options.help {
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }
 if options.allowReveal { configuration.allowsReveal = true }
+if options.systemDomains { configuration.includesSystemContainers = true }
 do {
     try configuration.validate()
 } catch {

@@ -43,12 +43,20 @@ import Testing
         try data.write(to: folder.appendingPathComponent(system + ".plist"))
         let named = "jarvis-test-named-" + UUID().uuidString
 
-        let names = try DefaultsScanner.defaults(suites: [named]).containers().map(\.name)
+        // Apple's domains are hidden by the hub, as if absent, unless asked for.
+        let hub = JarvisHub()
+        hub.register(DefaultsScanner.defaults(suites: [named]))
+        let names = try hub.containers().map(\.name)
         #expect(names.contains(onDisk))
         #expect(names.contains(named))
         #expect(names.contains(PreferencesFolder.standardSuiteName))
         #expect(!names.contains(system))
-        #expect(try DefaultsScanner.defaults(includeSystemDomains: true).containers().map(\.name).contains(system))
+        #expect(DefaultsScanner.defaults().storedNames(container: system, key: nil).isSystem)
+        #expect(!DefaultsScanner.defaults(includeSystemDomains: true).storedNames(container: system, key: nil).isSystem)
+        var including = JarvisConfiguration.debug
+        including.includesSystemContainers = true
+        try hub.update(configuration: including)
+        #expect(try hub.containers().map(\.name).contains(system))
         #expect(try entries(onDisk)[key: "found"]?.value == "yes")
     }
 

@@ -36,7 +36,7 @@ extension JarvisHub {
         configuration: JarvisConfiguration,
         dryRun: Bool
     ) throws(JarvisError) -> [PreferenceItem] {
-        let rules = configuration.rules(for: scanner.id)
+        let rules = ScannerVisibility(scanner: scanner, configuration: configuration)
         let name = container.name
         let entries: [ScannedEntry]
         do {
@@ -46,7 +46,7 @@ extension JarvisHub {
         }
         let matched =
             entries
-            .filter { $0.layer == .stored && rules.shows(key: $0.key) && pattern.matches($0.key) }
+            .filter { $0.layer == .stored && rules.shows(key: $0.key, in: name) && pattern.matches($0.key) }
             .sorted { $0.key < $1.key }
         let items = matched.map {
             item($0, scanner: scanner, container: container, configuration: configuration, reveal: false)

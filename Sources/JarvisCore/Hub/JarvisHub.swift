@@ -77,6 +77,7 @@ public final class JarvisHub: Sendable {
     public func list(_ query: ListQuery = ListQuery()) throws(JarvisError) -> ListResult {
         var items: [PreferenceItem] = []
         var problems: [ContainerSummary] = []
+        var hiddenSystem = 0
         for (scanner, rules, configuration) in try selected(query.scanner) {
             // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
             // its folder), and asking per item made it a third of a 10,000-item list.
@@ -93,6 +94,7 @@ public final class JarvisHub: Sendable {
             }
             for container in containers.sorted(by: { $0.name < $1.name }) {
                 guard rules.shows(container: container.name), query.container?.matches(container.name) ?? true else {
+                    if rules.hidesAsSystem(container: container.name) { hiddenSystem += 1 }
                     continue
                 }
                 if let problem = container.problem {
@@ -108,7 +110,7 @@ public final class JarvisHub: Sendable {
                     var found: [PreferenceItem] = []
                     found.reserveCapacity(entries.count)
                     for entry in entries
-                    where rules.shows(key: entry.key) && (query.key?.matches(entry.key) ?? true) {
+                    where rules.shows(key: entry.key, in: container.name) && (query.key?.matches(entry.key) ?? true) {
                         found.append(
                             item(
                                 entry, scanner: scanner, container: container, configuration: configuration,
@@ -117,7 +119,7 @@ public final class JarvisHub: Sendable {
                     if !configuration.catalog.definitions.isEmpty {
                         let unset = unsetItems(
                             present: Set(entries.map(\.key)), scanner: scanner, container: container,
-                            configuration: configuration, rules: rules, query: query)
+                            configuration: configuration, rules: rules.rules, query: query)
                         if !unset.isEmpty { found = (found + unset).sorted(by: { $0.address.key < $1.address.key }) }
                     }
                     items += found
@@ -129,7 +131,9 @@ public final class JarvisHub: Sendable {
                 }
             }
         }
-        return ListResult(items: items, problems: problems)
+        var result = ListResult(items: items, problems: problems)
+        result.hiddenSystemContainers = hiddenSystem
+        return result
     }
 
     /// One item.
@@ -167,11 +171,11 @@ public final class JarvisHub: Sendable {
     }
 
     private func selected(_ id: String?) throws(JarvisError) -> [(
-        any PreferenceScanner, ScannerRules, JarvisConfiguration
+        any PreferenceScanner, ScannerVisibility, JarvisConfiguration
     )] {
         let (scanners, configuration) = snapshot()
         let chosen = scanners.filter { id == nil || $0.id == id }
-            .map { ($0, configuration.rules(for: $0.id), configuration) }
+            .map { ($0, ScannerVisibility(scanner: $0, configuration: configuration), configuration) }
             .filter { $0.1.isEnabled }
         if let id, chosen.isEmpty { throw .noScanner(id) }
         return chosen
@@ -185,15 +189,18 @@ public final class JarvisHub: Sendable {
         _ address: PreferenceAddress, checksKey: Bool = true, listsContainers: Bool = true
     ) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
         let (scanners, configuration) = snapshot()
-        let rules = configuration.rules(for: address.scanner)
-        guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
+        guard let scanner = scanners.first(where: { $0.id == address.scanner }),
+            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration), rules.isEnabled
+        else {
             throw .noScanner(address.scanner)
         }
         if let reason = scanner.info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
         // A hidden container answers exactly like one that does not exist.
-        guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
+        guard rules.shows(container: address.container),
+            !checksKey || rules.shows(key: address.key, in: address.container)
+        else {
             throw .noKey(address.key, in: address.container)
         }
         guard listsContainers else { return (scanner, ContainerInfo(address.container), configuration) }

@@ -12,10 +12,14 @@ extension AgentService {
         let limit = try params.optionalInt("limit", in: 1...Self.maxPageSize)
         let cursor = try params.optionalString("cursor").map { text throws(RPCError) in try ListCursor(text) }
         guard limit != nil || cursor != nil else {
-            return .object([
+            var whole: JSONObject = [
                 "items": .array(result.items.map(WireItem.encode)),
                 "problems": .array(result.problems.map(WireItem.encode)),
-            ])
+            ]
+            if result.hiddenSystemContainers > 0 {
+                whole["hiddenSystemContainers"] = .number(JSONNumber(result.hiddenSystemContainers))
+            }
+            return .object(whole)
         }
         let order = Dictionary(
             hub.scanners().enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
@@ -38,6 +42,9 @@ extension AgentService {
             // Problems belong to the listing as a whole: they come with the first page only.
             "problems": .array(cursor == nil ? result.problems.map(WireItem.encode) : []),
         ]
+        if cursor == nil, result.hiddenSystemContainers > 0 {
+            object["hiddenSystemContainers"] = .number(JSONNumber(result.hiddenSystemContainers))
+        }
         if end < result.items.count, let last = slice.last {
             object["nextCursor"] = .string(ListCursor(last.address).text)
         }

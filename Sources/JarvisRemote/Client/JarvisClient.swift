@@ -156,6 +156,7 @@ extension JarvisClient {
     public func listAll(_ params: JSONObject, pageSize: Int = 10_000) throws(JarvisError) -> JSONValue {
         var items: [JSONValue] = []
         var problems: [JSONValue] = []
+        var hiddenSystem: JSONValue?
         var cursor: String?
         var request = params
         request["limit"] = .number(JSONNumber(pageSize))
@@ -164,9 +165,12 @@ extension JarvisClient {
             let page = try call("list", request)
             items += page["items"]?.arrayValue ?? []
             problems += page["problems"]?.arrayValue ?? []
+            hiddenSystem = hiddenSystem ?? page["hiddenSystemContainers"]
             cursor = page["nextCursor"]?.stringValue
         } while cursor != nil
-        return .object(["items": .array(items), "problems": .array(problems)])
+        var all: JSONObject = ["items": .array(items), "problems": .array(problems)]
+        if let hiddenSystem { all["hiddenSystemContainers"] = hiddenSystem }
+        return .object(all)
     }
 
     /// One item.

@@ -69,6 +69,12 @@ extension DefaultsScanner {
     public func containers(changedAt path: String) -> [String]? {
         store.containers(changedAt: path)
     }
+
+    /// Apple's own domains are system containers, hidden unless the configuration (or
+    /// `includeSystemDomains`) includes them; a linked suite has its target's name as an alias.
+    public func storedNames(container: String, key: String?) -> StoredNames {
+        store.storedNames(suite: container)
+    }
 }
 
 extension PreferenceScanner where Self == DefaultsScanner {

@@ -29,14 +29,19 @@ protocol DefaultsStore: Sendable {
 
     /// The suites stored at a changed path inside a watched folder; nil when unknown.
     func containers(changedAt path: String) -> [String]?
+
+    /// What a suite name really opens (link target, case, Apple's own domain); see ``StoredNames``.
+    func storedNames(suite: String) -> StoredNames
 }
 
 /// Suite names: which are valid, and which belong to Apple and are hidden by default.
 enum DefaultsSuite {
-    /// Whether a suite is one of Apple's system domains, hidden unless asked for.
+    /// Whether a suite is one of Apple's system domains, hidden unless asked for. Compared
+    /// without case: on a case-insensitive volume `COM.APPLE.dock` opens `com.apple.dock`.
     static func isSystemDomain(_ name: String) -> Bool {
-        name.hasPrefix("com.apple.") || name.hasPrefix(".GlobalPreferences") || name == "NSGlobalDomain"
-            || name == "Apple Global Domain"
+        let name = name.lowercased()
+        return name.hasPrefix("com.apple.") || name.hasPrefix(".globalpreferences") || name == "nsglobaldomain"
+            || name == "apple global domain"
     }
 
     /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`.

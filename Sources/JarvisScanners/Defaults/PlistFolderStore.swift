@@ -12,12 +12,25 @@ import JarvisCore
 final class PlistFolderStore: DefaultsStore {
     let folder: URL
     let includeSystemDomains: Bool
+    /// The folder with the symbolic-link policy every file-backed scanner follows.
+    let served: ServedFolder
     // Parsed suites by name, replaced whenever the file's signature changes.
     private let cache = Locked<[String: CachedSuite]>([:])
 
-    init(folder: URL, includeSystemDomains: Bool) {
+    init(folder: URL, includeSystemDomains: Bool, ignoresCase: Bool? = nil) {
         self.folder = folder
         self.includeSystemDomains = includeSystemDomains
+        served = ServedFolder(folder, ignoresCase: ignoresCase)
+    }
+
+    func storedNames(suite: String) -> StoredNames {
+        let alias = served.alias(of: suite + ".plist").flatMap { target in
+            target.hasSuffix(".plist") && !target.contains("/") ? String(target.dropLast(".plist".count)) : target
+        }
+        let names = [suite] + (alias.map { [$0] } ?? [])
+        return StoredNames(
+            aliases: alias.map { [$0] } ?? [], ignoresCase: served.ignoresCase,
+            isSystem: !includeSystemDomains && names.contains(where: DefaultsSuite.isSystemDomain))
     }
 
     var info: ScannerInfo {
@@ -48,11 +61,11 @@ final class PlistFolderStore: DefaultsStore {
         }
         return files.filter { $0.hasSuffix(".plist") }.sorted().compactMap { file in
             let name = String(file.dropLast(".plist".count))
-            guard !name.isEmpty, includeSystemDomains || !DefaultsSuite.isSystemDomain(name),
-                let suite = try? load(name)
-            else { return nil }
+            // System domains are listed; the hub hides them (see `storedNames(suite:)`).
+            guard !name.isEmpty, let suite = try? load(name) else { return nil }
             switch suite.contents {
-            case .parsed(_, let format): return ContainerInfo(name, isWritable: format != .openStep)
+            case .parsed(_, let format):
+                return ContainerInfo(name, isWritable: format != .openStep && !served.leadsOutside(file))
             case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
             }
         }
@@ -74,8 +87,10 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
-        // Replace the file a symlink points to, not the link (dotfile managers link plists).
-        let url = try url(of: suite).resolvingSymlinksInPath()
+        // A link inside the folder has its target replaced, the link kept (dotfile managers
+        // link plists); one that leads outside is never written through.
+        try DefaultsSuite.validate(suite)
+        let url = URL(fileURLWithPath: try served.writablePath(of: suite + ".plist", container: suite))
         var dictionary: [String: Any] = [:]
         // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
         // date's fraction of a second and every character, which XML cannot.

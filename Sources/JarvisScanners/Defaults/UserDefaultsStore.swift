@@ -26,13 +26,15 @@ struct UserDefaultsStore: DefaultsStore {
             let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         {
             for file in files where file.hasSuffix(".plist") && file.count > ".plist".count {
-                let name = String(file.dropLast(".plist".count))
-                if includeSystemDomains || !DefaultsSuite.isSystemDomain(name) {
-                    names.insert(name)
-                }
+                // System domains are listed; the hub hides them (see `storedNames(suite:)`).
+                names.insert(String(file.dropLast(".plist".count)))
             }
         }
         return names.sorted().map { ContainerInfo($0) }
+    }
+
+    func storedNames(suite: String) -> StoredNames {
+        StoredNames(isSystem: !includeSystemDomains && DefaultsSuite.isSystemDomain(suite))
     }
 
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {

@@ -35,6 +35,12 @@ enum ListCommand: Command {
         var items: [PreferenceItem] = []
         for raw in result["items"]?.arrayValue ?? [] { items.append(try WireItem.decode(raw)) }
         print(items: items, problems: result["problems"]?.arrayValue ?? [], client: client)
+        if let hidden = result["hiddenSystemContainers"]?.int64Value, hidden > 0 {
+            Terminal.out(
+                Terminal.dim(
+                    "\(hidden) system container\(hidden == 1 ? "" : "s") hidden (Apple's own domains, com.apple.* and global ones); start the agent with --system-domains to show them"
+                ))
+        }
     }
 
     private static func print(items: [PreferenceItem], problems: [JSONValue], client: JarvisClient) {
