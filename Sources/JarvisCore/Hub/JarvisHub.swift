@@ -94,7 +94,8 @@ public final class JarvisHub: Sendable {
             }
             for container in containers.sorted(by: { $0.name < $1.name }) {
                 guard rules.shows(container: container.name), query.container?.matches(container.name) ?? true else {
-                    if query.container?.matches(container.name) ?? true, rules.hidesAsSystem(container: container.name) {
+                    if query.container?.matches(container.name) ?? true, rules.hidesAsSystem(container: container.name)
+                    {
                         hiddenSystem += 1
                     }
                     continue

@@ -75,8 +75,14 @@ final class PlistFolderStore: DefaultsStore {
         guard let cached = try load(suite) else { return [] }
         switch cached.contents {
         case .parsed(let entries, _):
-            guard let keys else { return entries.sorted }
-            return keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } }
+            var found =
+                keys.map { keys in keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } } }
+                ?? entries.sorted
+            // Read through a link that leads outside, never written through it.
+            if served.leadsOutside(suite + ".plist") {
+                for index in found.indices { found[index].isWritable = false }
+            }
+            return found
         case .unreadable(let problem):
             throw JarvisError(.storage, "'\(suite).plist' cannot be read: \(problem)")
         }

@@ -66,7 +66,12 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The top-level keys of one file.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         guard let url = locate(request.container) else { return [] }
-        return try document(at: url).get().entries()
+        var entries = try document(at: url).get().entries()
+        // Read through a link that leads outside, never written through it.
+        if served.contains(where: { $0.leadsOutside(request.container) }) {
+            for index in entries.indices { entries[index].isWritable = false }
+        }
+        return entries
     }
 
     /// The parsed file, from the cache when its stamp is unchanged (an atomic replace by

@@ -79,6 +79,7 @@ import Testing
 
         // A link outside is listed read-only and never written through.
         #expect(try hub.get(address("escape", "far")).value == "away")
+        #expect(try hub.get(address("escape", "far")).isWritable == false)
         #expect(try hub.containers().first { $0.name == "escape" }?.isWritable == false)
         let refused = #expect(throws: JarvisError.self) { try hub.set(address("escape", "far"), to: "here") }
         #expect(refused?.code == .readOnly)
@@ -128,6 +129,7 @@ import Testing
         #expect(try String(contentsOf: folder.file("app.json"), encoding: .utf8).contains("2"))
 
         #expect(try hub.get(address("escape.json", "far")).value == "away")
+        #expect(try hub.get(address("escape.json", "far")).isWritable == false)
         let refused = #expect(throws: JarvisError.self) { try hub.set(address("escape.json", "far"), to: "here") }
         #expect(refused?.code == .readOnly)
         #expect(try String(contentsOf: outside.file("far.json"), encoding: .utf8) == #"{"far":"away"}"#)
