@@ -159,6 +159,20 @@ import Testing
         #expect(try hub.get(address).value == ["theme": "light", "fontSize": 14.0, "notifications": false])
     }
 
+    /// Where UserDefaults saves XML (swift-corelibs-foundation), a character XML 1.0 cannot
+    /// hold is refused by name instead of written raw into the suite's file.
+    @Test func xmlIllegalCharactersAreRefusedWhereSuitesAreXML() throws {
+        let (suite, _) = makeSuite()
+        let scanner = DefaultsScanner.defaults(suites: [suite])
+        let write = { try scanner.write(WriteRequest(container: suite, key: "title", change: .set("bell\u{7}"))) }
+        if PreferencesFolder.savesXML {
+            let error = #expect(throws: JarvisError.self) { try write() }
+            #expect(error?.message.contains("XML 1.0 cannot hold") == true)
+        } else {
+            try write()
+        }
+    }
+
     @Test func hugeUnsignedIntegersKeepTheirDigits() throws {
         let (suite, host) = makeSuite()
         host.set(UInt64.max, forKey: "big")

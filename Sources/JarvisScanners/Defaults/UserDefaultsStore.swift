@@ -63,6 +63,7 @@ struct UserDefaultsStore: DefaultsStore {
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
         let defaults = try Self.defaults(for: suite)
         if let object {
+            if PreferencesFolder.savesXML { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
             defaults.set(object, forKey: key)
         } else {
             defaults.removeObject(forKey: key)
