@@ -73,7 +73,8 @@ extension DefaultsScanner {
     /// Apple's own domains are system containers, hidden unless the configuration (or
     /// `includeSystemDomains`) includes them; a linked suite has its target's name as an alias.
     public func storedNames(container: String, key: String?) -> StoredNames {
-        store.storedNames(suite: container)
+        // Keys live inside a suite's file: their names are only themselves.
+        key == nil ? store.storedNames(suite: container) : StoredNames()
     }
 }
 

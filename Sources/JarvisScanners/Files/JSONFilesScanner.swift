@@ -201,7 +201,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// A link's target inside the folder is an alias, so hide rules on the target apply to
     /// the link; on a case-insensitive volume they match without case.
     public func storedNames(container: String, key: String?) -> StoredNames {
-        guard let folder = served.first(where: { $0.place(of: container) != .missing }) ?? served.first else {
+        // Keys live inside the file: their names are only themselves.
+        guard key == nil, let folder = served.first(where: { $0.place(of: container) != .missing }) ?? served.first else {
             return StoredNames()
         }
         return StoredNames(aliases: folder.alias(of: container).map { [$0] } ?? [], ignoresCase: folder.ignoresCase)
