@@ -202,7 +202,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// the link; on a case-insensitive volume they match without case.
     public func storedNames(container: String, key: String?) -> StoredNames {
         // Keys live inside the file: their names are only themselves.
-        guard key == nil, let folder = served.first(where: { $0.place(of: container) != .missing }) ?? served.first else {
+        guard key == nil, let folder = served.first(where: { $0.place(of: container) != .missing }) ?? served.first
+        else {
             return StoredNames()
         }
         return StoredNames(aliases: folder.alias(of: container).map { [$0] } ?? [], ignoresCase: folder.ignoresCase)
