@@ -24,6 +24,9 @@ public struct PreferenceItem: Sendable, Hashable {
     public var pointer: JSONPointer? = nil
     /// What the host's key catalog says about the key; nil when it declares nothing.
     public var catalog: CatalogNote? = nil
+    /// True when `value` only stands in for what is stored (a JSON `null`, a number out of
+    /// range): such an item is read-only, and `import` skips it rather than store the stand-in.
+    public var isPlaceholder: Bool = false
 
     /// Things a write's answer tells the client that are not errors, such as a date the
     /// storage rounded (see ``noting(roundingOf:)``); empty everywhere else.

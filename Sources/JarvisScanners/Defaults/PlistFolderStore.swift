@@ -37,7 +37,7 @@ final class PlistFolderStore: DefaultsStore {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
         return ScannerInfo(
-            displayName: "Defaults plist folder",
+            displayName: "Defaults plist folder", isWritable: true,
             unavailableReason: exists && isDirectory.boolValue
                 ? nil : "the defaults folder '\(folder.lastPathComponent)' does not exist or is not a folder")
     }
@@ -63,11 +63,22 @@ final class PlistFolderStore: DefaultsStore {
             let name = String(file.dropLast(".plist".count))
             // System domains are listed; the hub hides them (see `storedNames(suite:)`).
             guard !name.isEmpty, let suite = try? load(name) else { return nil }
-            switch suite.contents {
-            case .parsed(_, let format):
-                return ContainerInfo(name, isWritable: format != .openStep && !served.leadsOutside(file))
-            case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
-            }
+            return info(name, suite)
+        }
+    }
+
+    func container(named name: String) throws -> ContainerInfo? {
+        guard DefaultsSuite.isCreatable(name) else { return nil }
+        guard let suite = try load(name) else { return ContainerInfo(name, exists: false) }
+        return info(name, suite)
+    }
+
+    private func info(_ name: String, _ suite: CachedSuite) -> ContainerInfo {
+        switch suite.contents {
+        case .parsed(_, let format):
+            // A link that leads outside is read, never written through.
+            return ContainerInfo(name, isWritable: format != .openStep && !served.leadsOutside(name + ".plist"))
+        case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
         }
     }
 
