@@ -16,6 +16,7 @@ struct AgentCommandLine {
     var production = false
     var allowReveal = false
     var readOnly = false
+    var systemDomains = false
     var name: String?
     /// `--listen`: the TCP endpoint, loopback unless an address was typed.
     var listen: Endpoint?
@@ -31,7 +32,7 @@ struct AgentCommandLine {
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
 
         Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--secrets-dir DIR]... [--secret-service]
-                            [--demo] [--production] [--read-only] [--allow-reveal] [--name NAME]
+                            [--demo] [--production] [--read-only] [--allow-reveal] [--system-domains] [--name NAME]
                jarvis-agent --simulator [--device UDID|NAME|booted] [--app ID]... [options]
 
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
@@ -51,6 +52,8 @@ struct AgentCommandLine {
                                is hidden by the demo's configuration)
           --production         the production configuration: nothing can be changed
           --read-only          editing off, without the rest of production
+          --system-domains     show Apple's own defaults domains (com.apple.*, .GlobalPreferences,
+                               NSGlobalDomain), hidden by default as if absent
           --allow-reveal       let clients see secret values (`jarvis get … --reveal`); refused
                                with --production
           --name NAME          the name clients see (default: jarvis-agent, or jarvis-demo with --demo)
@@ -97,6 +100,7 @@ struct AgentCommandLine {
         production = arguments.flag("--production")
         readOnly = arguments.flag("--read-only")
         allowReveal = arguments.flag("--allow-reveal")
+        systemDomains = arguments.flag("--system-domains")
         name = arguments.option("--name")
         listen = try arguments.option("--listen").map { text throws(UsageError) in try Self.listenEndpoint(text) }
         advertise = arguments.flag("--advertise")

@@ -21,6 +21,7 @@ let options = AgentCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }
 if options.allowReveal { configuration.allowsReveal = true }
+if options.systemDomains { configuration.includesSystemContainers = true }
 do {
     try configuration.validate()
 } catch {

@@ -26,6 +26,24 @@ import Testing
         #expect(ContainerSnapshot.changes(from: nil, to: nil).isEmpty)
     }
 
+    /// A value read twice is the same value, whatever IEEE 754 says about NaN.
+    @Test func aValueThatDidNotChangeIsNeverReportedNaNIncluded() throws {
+        let big = try #require(PreferenceValue.integer(decimal: "18446744073709551615"))
+        let values: [String: PreferenceValue] = [
+            "nan": .real(.nan), "nested": ["deep": [.real(.nan), .real(-.infinity)]], "big": big,
+            "huge": try #require(PreferenceValue.real(literal: "1e400")),
+        ]
+        #expect(ContainerSnapshot.changes(from: snapshot(values), to: snapshot(values)).isEmpty)
+        // Built afresh, as a re-read builds them, they are still no change.
+        let again = snapshot(["nan": .real(Double("nan")!), "nested": ["deep": [.real(.nan), .real(-.infinity)]]])
+        #expect(ContainerSnapshot.changes(from: snapshot(values), to: again).map(\.key) == ["big", "huge"])
+        // A real change next to a NaN is still reported, and so is -0.0 becoming 0.0.
+        let changed = snapshot(["nan": .real(.nan), "zero": .real(0)])
+        let changes = ContainerSnapshot.changes(from: snapshot(["nan": .real(.nan), "zero": .real(-0.0)]), to: changed)
+        #expect(changes.map(\.key) == ["zero"])
+        #expect(PreferenceValue.real(.nan).hashValue == PreferenceValue.real(.nan).hashValue)
+    }
+
     @Test func backlogResumesWithinCapacityOnly() {
         var backlog = ChangeBacklog(capacity: 3)
         #expect(backlog.events(after: 0)?.isEmpty == true)

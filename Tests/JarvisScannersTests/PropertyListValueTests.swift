@@ -41,16 +41,31 @@ import Testing
         #expect(values["real"] == .real(1.0))
     }
 
-    /// `UInt64` values above `Int64.max` have no exact value; they are shown as a real and
-    /// flagged so the entry is read-only.
-    @Test func unsignedBeyondInt64IsShownAsAnInexactReal() throws {
+    /// `UInt64` values above `Int64.max` keep their exact digits and are written back unsigned.
+    @Test func unsignedBeyondInt64KeepsItsDigits() throws {
         let decoded = try PropertyListValue.decode(NSNumber(value: UInt64.max), path: "big")
-        #expect(decoded.value == .real(Double(UInt64.max)))
-        #expect(!decoded.isExact)
+        #expect(decoded.value == .integer(decimal: "18446744073709551615"))
+        #expect(decoded.value.type == .integer)
+        #expect(decoded.isExact)
         let nested = try PropertyListValue.decode(["a": [NSNumber(value: UInt64.max)]] as [String: Any], path: "")
-        #expect(!nested.isExact)
+        #expect(nested.isExact)
         let entry = try DefaultsEntries.entry(key: "big", object: NSNumber(value: UInt64.max), layer: .stored)
-        #expect(!entry.isWritable)
+        #expect(entry.isWritable)
+        let object = try PropertyListValue.encode(decoded.value)
+        #expect((object as? NSNumber)?.uint64Value == UInt64.max)
+    }
+
+    @Test func numbersAPropertyListCannotHoldAreRefusedByName() throws {
+        let beyond = try #require(PreferenceValue.integer(decimal: "18446744073709551616"))
+        let error = #expect(throws: JarvisError.self) {
+            try PropertyListValue.encode(.dictionary(["a": .array([beyond])]), path: "key")
+        }
+        #expect(error?.code == .typeMismatch)
+        #expect(error?.message.contains("key.a[0]") == true)
+        let negative = try #require(PreferenceValue.integer(decimal: "-9223372036854775809"))
+        #expect(throws: JarvisError.self) { try PropertyListValue.encode(negative) }
+        let real = try #require(PreferenceValue.real(literal: "1e400"))
+        #expect(throws: JarvisError.self) { try PropertyListValue.encode(real) }
     }
 
     @Test func optionalsAndAnyHashableKeysAreOpened() throws {

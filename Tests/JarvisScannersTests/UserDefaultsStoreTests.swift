@@ -43,12 +43,20 @@ import Testing
         try data.write(to: folder.appendingPathComponent(system + ".plist"))
         let named = "jarvis-test-named-" + UUID().uuidString
 
-        let names = try DefaultsScanner.defaults(suites: [named]).containers().map(\.name)
+        // Apple's domains are hidden by the hub, as if absent, unless asked for.
+        let hub = JarvisHub()
+        hub.register(DefaultsScanner.defaults(suites: [named]))
+        let names = try hub.containers().map(\.name)
         #expect(names.contains(onDisk))
         #expect(names.contains(named))
         #expect(names.contains(PreferencesFolder.standardSuiteName))
         #expect(!names.contains(system))
-        #expect(try DefaultsScanner.defaults(includeSystemDomains: true).containers().map(\.name).contains(system))
+        #expect(DefaultsScanner.defaults().storedNames(container: system, key: nil).isSystem)
+        #expect(!DefaultsScanner.defaults(includeSystemDomains: true).storedNames(container: system, key: nil).isSystem)
+        var including = JarvisConfiguration.debug
+        including.includesSystemContainers = true
+        try hub.update(configuration: including)
+        #expect(try hub.containers().map(\.name).contains(system))
         #expect(try entries(onDisk)[key: "found"]?.value == "yes")
     }
 
@@ -151,11 +159,25 @@ import Testing
         #expect(try hub.get(address).value == ["theme": "light", "fontSize": 14.0, "notifications": false])
     }
 
-    @Test func hugeUnsignedIntegersAreReadOnly() throws {
+    /// Where UserDefaults saves XML (swift-corelibs-foundation), a character XML 1.0 cannot
+    /// hold is refused by name instead of written raw into the suite's file.
+    @Test func xmlIllegalCharactersAreRefusedWhereSuitesAreXML() throws {
+        let (suite, _) = makeSuite()
+        let scanner = DefaultsScanner.defaults(suites: [suite])
+        let write = { try scanner.write(WriteRequest(container: suite, key: "title", change: .set("bell\u{7}"))) }
+        if PreferencesFolder.savesXML {
+            let error = #expect(throws: JarvisError.self) { try write() }
+            #expect(error?.message.contains("XML 1.0 cannot hold") == true)
+        } else {
+            try write()
+        }
+    }
+
+    @Test func hugeUnsignedIntegersKeepTheirDigits() throws {
         let (suite, host) = makeSuite()
         host.set(UInt64.max, forKey: "big")
         let entry = try #require(try entries(suite)[key: "big"])
-        #expect(entry.value == .real(Double(UInt64.max)))
-        #expect(!entry.isWritable)
+        #expect(entry.value == .integer(decimal: "18446744073709551615"))
+        #expect(entry.isWritable)
     }
 }

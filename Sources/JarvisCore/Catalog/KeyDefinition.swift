@@ -115,6 +115,8 @@ public struct KeyDefinition: Sendable, Hashable {
             switch value {
             case .integer(let integer): number = Double(integer)
             case .real(let real): number = real
+            // Beyond Int64 or Double: as a double it is huge (or infinite), so a range refuses it.
+            case .bigNumber(let big): number = Double(big.literal) ?? .infinity
             default: number = nil
             }
             if let number, !range.contains(number) {

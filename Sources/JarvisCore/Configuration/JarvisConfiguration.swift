@@ -21,6 +21,10 @@ public struct JarvisConfiguration: Sendable, Hashable {
     public var scanners: [String: ScannerRules]
     /// The keys the host declares (types, defaults, allowed values); empty by default.
     public var catalog = KeyCatalog()
+    /// Whether containers of the operating system are shown (Apple's own defaults domains:
+    /// `com.apple.*`, `.GlobalPreferences*`, `NSGlobalDomain`). Off by default: they are then
+    /// hidden from every method, as if absent. `jarvis-agent --system-domains` turns it on.
+    public var includesSystemContainers = false
 
     /// Creates a configuration; prefer starting from ``debug`` or ``production``.
     public init(

@@ -129,8 +129,9 @@ extension JarvisHub {
                 ? JarvisError(.readOnly, "editing is disabled: this agent runs the production configuration")
                 : JarvisError(.readOnly, "editing is disabled in this agent's configuration")
         }
-        let rules = configuration.rules(for: address.scanner)
-        guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
+        guard let scanner = scanners.first(where: { $0.id == address.scanner }),
+            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration), rules.isEnabled
+        else {
             throw .noScanner(address.scanner)
         }
         let info = scanner.info
@@ -143,7 +144,9 @@ extension JarvisHub {
         var target = WriteTarget(
             address: address, scanner: scanner, place: .unreachable, configuration: configuration, info: info)
         // A hidden container or key is never asked for: it answers as one that is not there.
-        guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
+        guard rules.shows(container: address.container),
+            !checksKey || rules.shows(key: address.key, in: address.container)
+        else {
             return target
         }
         var found = known
@@ -276,7 +279,7 @@ extension JarvisHub {
             throw .notCatalogued(name, scanner: target.scanner.id)
         }
         guard case .existing = target.place else { return WriteOutcome() }
-        let rules = configuration.rules(for: target.scanner.id)
+        let rules = ScannerVisibility(scanner: target.scanner, configuration: configuration)
         let entries: [ScannedEntry]
         do {
             entries = try target.scanner.read(ReadRequest(container: name))
@@ -286,7 +289,7 @@ extension JarvisHub {
         let matched =
             entries
             .filter { entry in
-                guard entry.layer == .stored, rules.shows(key: entry.key) else { return false }
+                guard entry.layer == .stored, rules.shows(key: entry.key, in: name) else { return false }
                 switch selection {
                 case .matching(let pattern): return pattern.matches(entry.key)
                 case .undeclared:

@@ -2,10 +2,10 @@
 /// exactly as `list` and `get` build them, so masking and hiding apply to every event.
 extension JarvisHub {
     /// A registered, enabled and available scanner with its visibility rules; nil otherwise.
-    package func watchedScanner(_ id: String) -> (scanner: any PreferenceScanner, rules: ScannerRules)? {
+    package func watchedScanner(_ id: String) -> (scanner: any PreferenceScanner, rules: ScannerVisibility)? {
         let (scanners, configuration) = snapshot()
-        let rules = configuration.rules(for: id)
-        guard rules.isEnabled, let scanner = scanners.first(where: { $0.id == id }),
+        guard let scanner = scanners.first(where: { $0.id == id }),
+            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration), rules.isEnabled,
             scanner.info.unavailableReason == nil
         else { return nil }
         return (scanner, rules)
@@ -22,9 +22,9 @@ extension JarvisHub {
         _ entry: ScannedEntry, scanner id: String, container: ContainerInfo, reveal: Bool
     ) -> PreferenceItem? {
         let (scanners, configuration) = snapshot()
-        let rules = configuration.rules(for: id)
-        guard rules.isEnabled, rules.shows(container: container.name), rules.shows(key: entry.key),
-            let scanner = scanners.first(where: { $0.id == id })
+        guard let scanner = scanners.first(where: { $0.id == id }),
+            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration),
+            rules.shows(container: container.name), rules.shows(key: entry.key, in: container.name)
         else { return nil }
         return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
     }

@@ -81,6 +81,7 @@ public final class JarvisHub: Sendable {
     public func list(_ query: ListQuery = ListQuery()) throws(JarvisError) -> ListResult {
         var items: [PreferenceItem] = []
         var problems: [ContainerSummary] = []
+        var hiddenSystem = 0
         if query.undeclared && configuration.catalog.isEmpty {
             throw JarvisError(
                 .invalidParams, "this agent's host gave no key catalog, so no key counts as undeclared")
@@ -103,6 +104,10 @@ public final class JarvisHub: Sendable {
                 guard rules.shows(container: container.name), query.container?.matches(container.name) ?? true,
                     !query.undeclared || configuration.catalog.covers(scanner: scanner.id, container: container.name)
                 else {
+                    if query.container?.matches(container.name) ?? true, rules.hidesAsSystem(container: container.name)
+                    {
+                        hiddenSystem += 1
+                    }
                     continue
                 }
                 if let problem = container.problem {
@@ -118,7 +123,7 @@ public final class JarvisHub: Sendable {
                     var found: [PreferenceItem] = []
                     found.reserveCapacity(entries.count)
                     for entry in entries
-                    where rules.shows(key: entry.key) && (query.key?.matches(entry.key) ?? true)
+                    where rules.shows(key: entry.key, in: container.name) && (query.key?.matches(entry.key) ?? true)
                         && (!query.undeclared || isUndeclared(entry, scanner: scanner, in: container, configuration))
                     {
                         found.append(
@@ -129,7 +134,7 @@ public final class JarvisHub: Sendable {
                     if !configuration.catalog.definitions.isEmpty && !query.undeclared {
                         let unset = unsetItems(
                             present: Set(entries.map(\.key)), scanner: scanner, container: container,
-                            configuration: configuration, rules: rules, query: query)
+                            configuration: configuration, rules: rules.rules, query: query)
                         if !unset.isEmpty { found = (found + unset).sorted(by: { $0.address.key < $1.address.key }) }
                     }
                     items += found
@@ -141,7 +146,9 @@ public final class JarvisHub: Sendable {
                 }
             }
         }
-        return ListResult(items: items, problems: problems)
+        var result = ListResult(items: items, problems: problems)
+        result.hiddenSystemContainers = hiddenSystem
+        return result
     }
 
     /// One item.
@@ -184,11 +191,11 @@ public final class JarvisHub: Sendable {
     }
 
     private func selected(_ id: String?) throws(JarvisError) -> [(
-        any PreferenceScanner, ScannerRules, JarvisConfiguration
+        any PreferenceScanner, ScannerVisibility, JarvisConfiguration
     )] {
         let (scanners, configuration) = snapshot()
         let chosen = scanners.filter { id == nil || $0.id == id }
-            .map { ($0, configuration.rules(for: $0.id), configuration) }
+            .map { ($0, ScannerVisibility(scanner: $0, configuration: configuration), configuration) }
             .filter { $0.1.isEnabled }
         if let id, chosen.isEmpty { throw .noScanner(id) }
         return chosen
@@ -203,15 +210,16 @@ public final class JarvisHub: Sendable {
         any PreferenceScanner, ContainerInfo, JarvisConfiguration
     ) {
         let (scanners, configuration) = snapshot()
-        let rules = configuration.rules(for: address.scanner)
-        guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
+        guard let scanner = scanners.first(where: { $0.id == address.scanner }),
+            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration), rules.isEnabled
+        else {
             throw .noScanner(address.scanner)
         }
         if let reason = scanner.info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
         // A hidden container answers exactly like one that does not exist.
-        guard rules.shows(container: address.container), rules.shows(key: address.key) else {
+        guard rules.shows(container: address.container), rules.shows(key: address.key, in: address.container) else {
             throw .noKey(address.key, in: address.container)
         }
         return (scanner, ContainerInfo(address.container), configuration)
@@ -228,7 +236,7 @@ public final class JarvisHub: Sendable {
         let (scanners, configuration) = snapshot()
         var owners: [(scanner: String, container: ContainerInfo)] = []
         for scanner in scanners {
-            let rules = configuration.rules(for: scanner.id)
+            let rules = ScannerVisibility(scanner: scanner, configuration: configuration)
             guard rules.isEnabled, rules.shows(container: name), scanner.info.unavailableReason == nil,
                 let found = try? scanner.container(named: name), found.exists
             else { continue }

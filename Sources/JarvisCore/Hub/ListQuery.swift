@@ -31,6 +31,9 @@ public struct ListResult: Sendable, Hashable {
     public var items: [PreferenceItem]
     /// Containers that exist but could not be read, with the reason (e.g. a JSON parse error).
     public var problems: [ContainerSummary]
+    /// How many containers were left out because they belong to the operating system (see
+    /// ``JarvisConfiguration/includesSystemContainers``), so a listing can say how to show them.
+    public var hiddenSystemContainers = 0
 
     /// Creates a result.
     public init(items: [PreferenceItem], problems: [ContainerSummary]) {

@@ -28,6 +28,10 @@ public struct PreferenceItem: Sendable, Hashable {
     /// range): such an item is read-only, and `import` skips it rather than store the stand-in.
     public var isPlaceholder: Bool = false
 
+    /// Things a write's answer tells the client that are not errors, such as a date the
+    /// storage rounded (see ``noting(roundingOf:)``); empty everywhere else.
+    public var notes: [String] = []
+
     /// What a masked secret discloses: its length and a keyed fingerprint, never a prefix.
     public struct Mask: Sendable, Hashable {
         /// Length in characters for strings, in bytes otherwise.

@@ -6,15 +6,17 @@ import Foundation
 /// | value | JSON |
 /// |---|---|
 /// | string, boolean | as is |
-/// | integer | a number without fraction or exponent: `42` |
-/// | real | a number with a fraction: `0.5`; whole or non-finite: `{"$real":1}`, `{"$real":"NaN"}` |
+/// | integer | a number without fraction or exponent: `42`; beyond 64 bits `{"$integer":"12345678901234567890"}` |
+/// | real | a number with a fraction: `0.5`; whole or non-finite: `{"$real":1}`, `{"$real":"NaN"}`; beyond `Double`: `{"$real":"1e400"}` |
 /// | date | `{"$date":"2024-01-15T10:00:00.250Z"}` (plus `"$reference"` seconds if no text is exact) |
 /// | data | `{"$data":"<base64>"}` |
 /// | array | an array |
 /// | dictionary | an object; `{"$dictionary":{…}}` when one of its keys starts with `$` |
 ///
 /// Whole reals are wrapped because many JSON libraries (JavaScript's among them) read `1.0`
-/// as `1`, and the value would come back as an integer.
+/// as `1`, and the value would come back as an integer. Big numbers are wrapped, with their
+/// literal as a string, because those libraries round them to a `Double`; a plain big number
+/// literal (`12345678901234567890`, `1e400`) is still accepted on input.
 extension PreferenceValue {
     /// The value in the wire encoding.
     public var json: JSONValue {
@@ -48,12 +50,14 @@ extension PreferenceValue {
                 object[key] = values[key]?.json
             }
             return needsWrapper ? .object(["$dictionary": .object(object)]) : .object(object)
+        case .bigNumber(let number):
+            return .object([number.kind == .integer ? "$integer" : "$real": .string(number.literal)])
         }
     }
 
     /// Reads a value in the wire encoding, inferring its type.
-    /// - Throws: ``JarvisError`` `.typeMismatch` for `null`, an integer beyond 64 bits, or a
-    ///   `$`-object that is not one of the wrappers.
+    /// - Throws: ``JarvisError`` `.typeMismatch` for `null` or a `$`-object that is not one of
+    ///   the wrappers.
     public init(json: JSONValue) throws(JarvisError) {
         self = try Self.decode(json, path: "")
     }
@@ -74,10 +78,7 @@ extension PreferenceValue {
             }
             self = .data(data)
         case (.real, .number(let number)):
-            guard let double = number.doubleValue else {
-                throw JarvisError(.typeMismatch, "\(number) is out of range for a real")
-            }
-            self = .real(double)
+            self = Self.realValue(number)
         case (.string, .number(let number)):
             throw JarvisError(
                 .typeMismatch, "a string value must be a JSON string; got the number \(number) (quote it)")
@@ -103,16 +104,7 @@ extension PreferenceValue {
         case .string(let text):
             return .string(text)
         case .number(let number):
-            if number.isInteger {
-                guard let integer = number.int64Value else {
-                    throw JarvisError(.typeMismatch, "integer \(number)\(place) does not fit in 64 bits")
-                }
-                return .integer(integer)
-            }
-            guard let double = number.doubleValue else {
-                throw JarvisError(.typeMismatch, "number \(number)\(place) is out of range for a real")
-            }
-            return .real(double)
+            return .number(number)
         case .array(let elements):
             var values: [PreferenceValue] = []
             values.reserveCapacity(elements.count)
@@ -160,15 +152,32 @@ extension PreferenceValue {
         }
         if keys == ["$real"] {
             switch object["$real"] {
-            case .number(let number)?:
-                if let double = number.doubleValue { return .real(double) }
+            case .number(let number)?: return realValue(number)
             case .string("NaN")?: return .real(.nan)
             case .string("Infinity")?: return .real(.infinity)
             case .string("-Infinity")?: return .real(-.infinity)
+            case .string(let text)?:
+                if let number = JSONNumber(text: text) { return realValue(number) }
             default: break
             }
             throw JarvisError(
-                .typeMismatch, "$real\(place) must be a number or one of \"NaN\", \"Infinity\", \"-Infinity\"")
+                .typeMismatch,
+                "$real\(place) must be a number, a number's literal as a string (\"1e400\"), or one of \"NaN\", \"Infinity\", \"-Infinity\""
+            )
+        }
+        if keys == ["$integer"] {
+            let text: String?
+            switch object["$integer"] {
+            case .string(let literal)?: text = literal
+            case .number(let number)? where number.isInteger: text = number.text
+            default: text = nil
+            }
+            guard let text, JSONNumber(text: text)?.isInteger == true, let value = integer(decimal: text) else {
+                throw JarvisError(
+                    .typeMismatch,
+                    "$integer\(place) must be an integer's decimal digits as a string, e.g. \"-12345678901234567890\"")
+            }
+            return value
         }
         if keys == ["$dictionary"], case .object(let inner)? = object["$dictionary"] {
             var values: [String: PreferenceValue] = [:]
@@ -179,7 +188,13 @@ extension PreferenceValue {
         }
         throw JarvisError(
             .typeMismatch,
-            "object\(place) with keys \(object.keys.sorted()) is not a value: '$' objects must be one of $date, $data, $real, $dictionary"
+            "object\(place) with keys \(object.keys.sorted()) is not a value: '$' objects must be one of $date, $data, $real, $integer, $dictionary"
         )
+    }
+
+    /// A number read as a real, whatever its spelling: a ``BigNumber`` beyond `Double`'s range.
+    private static func realValue(_ number: JSONNumber) -> PreferenceValue {
+        if let big = BigNumber(real: number.text) { return .bigNumber(big) }
+        return .real(Double(number.text) ?? .nan)
     }
 }

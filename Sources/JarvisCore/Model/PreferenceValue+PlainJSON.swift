@@ -37,11 +37,14 @@ extension PreferenceValue {
                 if let element = values[key] { object[key] = try element.plainJSON(path: path + "/" + key) }
             }
             return .object(object)
+        case .bigNumber(let number):
+            return .number(number.json)
         }
     }
 
-    /// Reads plain JSON: numbers without fraction or exponent are integers, the rest reals.
-    /// - Throws: ``JarvisError`` `.typeMismatch` for `null` or an integer beyond 64 bits.
+    /// Reads plain JSON: numbers without fraction or exponent are integers, the rest reals;
+    /// those beyond `Int64` or `Double` keep their literal (``BigNumber``).
+    /// - Throws: ``JarvisError`` `.typeMismatch` for `null`.
     public init(plainJSON json: JSONValue, path: String = "") throws(JarvisError) {
         let place = path.isEmpty ? "the value" : "'\(path)'"
         switch json {
@@ -50,17 +53,7 @@ extension PreferenceValue {
         case .bool(let flag): self = .boolean(flag)
         case .string(let text): self = .string(text)
         case .number(let number):
-            if number.isInteger {
-                guard let integer = number.int64Value else {
-                    throw JarvisError(.typeMismatch, "\(place) is \(number), beyond 64-bit integers")
-                }
-                self = .integer(integer)
-            } else {
-                guard let double = number.doubleValue else {
-                    throw JarvisError(.typeMismatch, "\(place) is \(number), beyond the range of a real")
-                }
-                self = .real(double)
-            }
+            self = .number(number)
         case .array(let elements):
             var values: [PreferenceValue] = []
             values.reserveCapacity(elements.count)

@@ -14,6 +14,9 @@ public enum PreferenceValue: Sendable, Hashable {
     case data(Data)
     case array([PreferenceValue])
     case dictionary([String: PreferenceValue])
+    /// An integer beyond `Int64` or a real beyond `Double`, kept as its exact literal; its
+    /// ``type`` is `.integer` or `.real`. See ``BigNumber`` for when this case is used.
+    case bigNumber(BigNumber)
 
     /// The value's type, as the wire protocol names it.
     public var type: PreferenceType {
@@ -26,6 +29,7 @@ public enum PreferenceValue: Sendable, Hashable {
         case .data: .data
         case .array: .array
         case .dictionary: .dictionary
+        case .bigNumber(let number): number.kind == .integer ? .integer : .real
         }
     }
 
@@ -41,6 +45,7 @@ public enum PreferenceValue: Sendable, Hashable {
         case .data(let value): text = "<\(value.count) bytes>"
         case .array(let values): text = "[\(values.count) item\(values.count == 1 ? "" : "s")]"
         case .dictionary(let values): text = "{\(values.count) key\(values.count == 1 ? "" : "s")}"
+        case .bigNumber(let number): text = number.literal
         }
         let flat = text.replacingOccurrences(of: "\n", with: "⏎")
         guard flat.count > limit, limit > 1 else { return flat }

@@ -103,6 +103,9 @@ private struct FNV1a {
                 bytes(key.utf8)
                 if let element = values[key] { add(element) }
             }
+        case .bigNumber(let number):
+            byte(number.kind == .integer ? 9 : 10)
+            bytes(number.literal.utf8)
         }
     }
 

@@ -82,6 +82,10 @@ public protocol PreferenceScanner: Sendable {
     /// The containers stored at `path`, a file inside a ``WatchTarget/folder(_:)`` target that
     /// changed; nil when unknown, and then every container is read again (the default).
     func containers(changedAt path: String) -> [String]?
+    /// What a container name (or, with `key`, a key name in it) really opens: link targets,
+    /// case-insensitivity, system containers. The hub applies its hide rules to all of it.
+    /// Called often: answer from names and cheap file metadata only. Default: the name alone.
+    func storedNames(container: String, key: String?) -> StoredNames
 }
 
 // MARK: - Default implementations
@@ -105,4 +109,7 @@ extension PreferenceScanner {
 
     /// Unknown: every container is read again.
     public func containers(changedAt path: String) -> [String]? { nil }
+
+    /// Plain names: no aliases, case-sensitive, nothing of the system's.
+    public func storedNames(container: String, key: String?) -> StoredNames { StoredNames() }
 }

@@ -24,7 +24,8 @@ extension AgentService {
         let edit: JarvisHub.Edit = params.place.pointer.map { .setInside($0, value) } ?? .set(value)
         let outcome = try hub.write(address, edit, expectedRevision: params.expectedRevision, known: known)
         record(outcome, as: .set, session: session)
-        return Wire.ItemResult(try JarvisHub.answer(outcome.item, for: address)).json
+        let stored = try JarvisHub.answer(outcome.item, for: address)
+        return Wire.ItemResult(stored.noting(roundingOf: value)).json
     }
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {

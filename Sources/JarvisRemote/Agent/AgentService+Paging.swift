@@ -16,7 +16,9 @@ extension AgentService {
         result.items = items
         let problems = result.problems.map(Wire.Container.init) + deep
         guard limit != nil || cursor != nil else {
-            return Wire.ListPage(items: result.items, problems: problems).json
+            return Wire.ListPage(
+                items: result.items, problems: problems, hiddenSystemContainers: result.hiddenSystemContainers
+            ).json
         }
         let order = Dictionary(
             hub.scanners().enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
@@ -35,7 +37,9 @@ extension AgentService {
         let end = min(result.items.count, start + (limit ?? result.items.count))
         let slice = result.items[start..<end]
         // Problems belong to the listing as a whole: they come with the first page only.
-        var page = Wire.ListPage(items: Array(slice), problems: cursor == nil ? problems : [])
+        var page = Wire.ListPage(
+            items: Array(slice), problems: cursor == nil ? problems : [],
+            hiddenSystemContainers: cursor == nil ? result.hiddenSystemContainers : 0)
         if end < result.items.count, let last = slice.last {
             page.nextCursor = ListCursor(last.address).text
         }

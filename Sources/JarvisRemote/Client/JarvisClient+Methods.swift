@@ -36,6 +36,7 @@ extension JarvisClient {
             let page = try listPage(request)
             whole.items += page.items
             whole.problems += page.problems
+            whole.hiddenSystemContainers = max(whole.hiddenSystemContainers, page.hiddenSystemContainers)
             request.cursor = page.nextCursor
         } while request.cursor != nil
         return whole
@@ -54,6 +55,7 @@ extension JarvisClient {
     public func listAll(_ params: JSONObject, pageSize: Int = Wire.maxPageSize) throws(JarvisError) -> JSONValue {
         var items: [JSONValue] = []
         var problems: [JSONValue] = []
+        var hiddenSystem: JSONValue?
         var cursor: String?
         var request = params
         request["limit"] = .integer(pageSize)
@@ -62,9 +64,12 @@ extension JarvisClient {
             let page = try call("list", request)
             items += page["items"]?.arrayValue ?? []
             problems += page["problems"]?.arrayValue ?? []
+            hiddenSystem = hiddenSystem ?? page["hiddenSystemContainers"]
             cursor = page["nextCursor"]?.stringValue
         } while cursor != nil
-        return .object(["items": .array(items), "problems": .array(problems)])
+        var all: JSONObject = ["items": .array(items), "problems": .array(problems)]
+        all.setIfPresent("hiddenSystemContainers", hiddenSystem)
+        return .object(all)
     }
 
     /// One item, or one place inside its value; without a scanner the agent finds it.

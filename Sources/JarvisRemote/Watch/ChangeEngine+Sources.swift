@@ -206,7 +206,7 @@ extension ChangeEngine {
                 guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else {
                     continue
                 }
-                new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key) })
+                new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) })
             }
             state.withLock { state in
                 let old = state.snapshots[id]?[name]

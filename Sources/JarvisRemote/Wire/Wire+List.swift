@@ -70,20 +70,27 @@ extension Wire {
         public var problems: [Container]
         /// Where the next page starts; nil on the last page.
         public var nextCursor: String?
+        /// How many of Apple's own domains the agent hid (first page only; 0 when none), so a
+        /// listing can say how to show them (`jarvis-agent --system-domains`).
+        public var hiddenSystemContainers: Int
 
         /// A page.
-        public init(items: [PreferenceItem], problems: [Container], nextCursor: String? = nil) {
+        public init(
+            items: [PreferenceItem], problems: [Container], nextCursor: String? = nil, hiddenSystemContainers: Int = 0
+        ) {
             self.items = items
             self.problems = problems
             self.nextCursor = nextCursor
+            self.hiddenSystemContainers = hiddenSystemContainers
         }
 
-        /// `{"items":[…],"problems":[…],"nextCursor"?}`
+        /// `{"items":[…],"problems":[…],"nextCursor"?,"hiddenSystemContainers"?}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "items": .array(items.map(WireItem.encode)), "problems": .array(problems.map(\.json)),
             ]
             object.setIfPresent("nextCursor", nextCursor.map(JSONValue.string))
+            if hiddenSystemContainers > 0 { object["hiddenSystemContainers"] = .integer(hiddenSystemContainers) }
             return .object(object)
         }
 
@@ -93,6 +100,7 @@ extension Wire {
             items = try fields.list("items", WireItem.decode)
             problems = try fields["problems"] == nil ? [] : fields.list("problems", Container.init(json:))
             nextCursor = try fields.optionalString("nextCursor")
+            hiddenSystemContainers = fields["hiddenSystemContainers"] == nil ? 0 : Int(try fields.int64("hiddenSystemContainers"))
         }
     }
 }

@@ -75,6 +75,13 @@ extension DefaultsScanner {
     public func containers(changedAt path: String) -> [String]? {
         store.containers(changedAt: path)
     }
+
+    /// Apple's own domains are system containers, hidden unless the configuration (or
+    /// `includeSystemDomains`) includes them; a linked suite has its target's name as an alias.
+    public func storedNames(container: String, key: String?) -> StoredNames {
+        // Keys live inside a suite's file: their names are only themselves.
+        key == nil ? store.storedNames(suite: container) : StoredNames()
+    }
 }
 
 extension PreferenceScanner where Self == DefaultsScanner {

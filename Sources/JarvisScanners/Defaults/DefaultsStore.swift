@@ -33,14 +33,19 @@ protocol DefaultsStore: Sendable {
 
     /// The suites stored at a changed path inside a watched folder; nil when unknown.
     func containers(changedAt path: String) -> [String]?
+
+    /// What a suite name really opens (link target, case, Apple's own domain); see ``StoredNames``.
+    func storedNames(suite: String) -> StoredNames
 }
 
 /// Suite names: which are valid, and which belong to Apple and are hidden by default.
 enum DefaultsSuite {
-    /// Whether a suite is one of Apple's system domains, hidden unless asked for.
+    /// Whether a suite is one of Apple's system domains, hidden unless asked for. Compared
+    /// without case: on a case-insensitive volume `COM.APPLE.dock` opens `com.apple.dock`.
     static func isSystemDomain(_ name: String) -> Bool {
-        name.hasPrefix("com.apple.") || name.hasPrefix(".GlobalPreferences") || name == "NSGlobalDomain"
-            || name == "Apple Global Domain"
+        let name = name.lowercased()
+        return name.hasPrefix("com.apple.") || name.hasPrefix(".globalpreferences") || name == "nsglobaldomain"
+            || name == "apple global domain"
     }
 
     /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`.
@@ -53,9 +58,10 @@ enum DefaultsSuite {
         return name.isEmpty ? nil : [name]
     }
 
-    /// Whether a name can be a suite this store shows (and so may create).
-    static func isCreatable(_ name: String, includeSystemDomains: Bool) -> Bool {
-        (try? validate(name)) != nil && (includeSystemDomains || !isSystemDomain(name))
+    /// Whether a name can be a suite (and so may be created). Apple's own domains can be
+    /// too: the hub hides them, as if absent, unless the configuration includes them.
+    static func isCreatable(_ name: String) -> Bool {
+        (try? validate(name)) != nil
     }
 
     /// Rejects names that cannot be a suite or would escape the preferences folder.
@@ -92,7 +98,7 @@ enum DefaultsEntries {
         if case .data(let data) = decoded.value, let (value, encoding) = EncodedData.decode(data) {
             return ScannedEntry(key: key, value: value, layer: layer, encoding: encoding)
         }
-        // An inexact value (a UInt64 shown as a real) must never be written back rounded.
+        // An inexact value must never be written back changed.
         return ScannedEntry(
             key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact, isExact: decoded.isExact)
     }
@@ -105,6 +111,6 @@ enum DefaultsEntries {
         if let encoding, value.type != .data {
             return try EncodedData.encode(value, as: encoding, current: current, key: key)
         }
-        return PropertyListValue.encode(value)
+        return try PropertyListValue.encode(value, path: key)
     }
 }

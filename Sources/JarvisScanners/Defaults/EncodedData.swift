@@ -44,9 +44,9 @@ enum EncodedData {
             return Data(JSONWriter.bytes(try value.plainJSON(path: key)))
         case .propertyList:
             let format = (current as? Data).flatMap(propertyListFormat(of:)) ?? .binary
+            let object = try PropertyListValue.encode(value, path: key)
             do {
-                return try PropertyListSerialization.data(
-                    fromPropertyList: PropertyListValue.encode(value), format: format, options: 0)
+                return try PropertyListSerialization.data(fromPropertyList: object, format: format, options: 0)
             } catch {
                 throw JarvisError(
                     .typeMismatch, "'\(key)' cannot be encoded as a property list: \(error.localizedDescription)")

@@ -47,6 +47,10 @@ final class FolderSetStore: DefaultsStore {
         try owner(of: suite).setObject(object, forKey: key, in: suite)
     }
 
+    func storedNames(suite: String) -> StoredNames {
+        (try? owner(of: suite).storedNames(suite: suite)) ?? StoredNames()
+    }
+
     func watchTargets() -> [WatchTarget] {
         stores.flatMap { $0.watchTargets() }
     }

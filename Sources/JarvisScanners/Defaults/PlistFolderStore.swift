@@ -12,12 +12,25 @@ import JarvisCore
 final class PlistFolderStore: DefaultsStore {
     let folder: URL
     let includeSystemDomains: Bool
+    /// The folder with the symbolic-link policy every file-backed scanner follows.
+    let served: ServedFolder
     // Parsed suites by name, replaced whenever the file's signature changes.
     private let cache = Locked<[String: CachedSuite]>([:])
 
-    init(folder: URL, includeSystemDomains: Bool) {
+    init(folder: URL, includeSystemDomains: Bool, ignoresCase: Bool? = nil) {
         self.folder = folder
         self.includeSystemDomains = includeSystemDomains
+        served = ServedFolder(folder, ignoresCase: ignoresCase)
+    }
+
+    func storedNames(suite: String) -> StoredNames {
+        let alias = served.alias(of: suite + ".plist").flatMap { target in
+            target.hasSuffix(".plist") && !target.contains("/") ? String(target.dropLast(".plist".count)) : target
+        }
+        let names = [suite] + (alias.map { [$0] } ?? [])
+        return StoredNames(
+            aliases: alias.map { [$0] } ?? [], ignoresCase: served.ignoresCase,
+            isSystem: !includeSystemDomains && names.contains(where: DefaultsSuite.isSystemDomain))
     }
 
     var info: ScannerInfo {
@@ -48,22 +61,23 @@ final class PlistFolderStore: DefaultsStore {
         }
         return files.filter { $0.hasSuffix(".plist") }.sorted().compactMap { file in
             let name = String(file.dropLast(".plist".count))
-            guard !name.isEmpty, includeSystemDomains || !DefaultsSuite.isSystemDomain(name),
-                let suite = try? load(name)
-            else { return nil }
-            return Self.info(name, suite)
+            // System domains are listed; the hub hides them (see `storedNames(suite:)`).
+            guard !name.isEmpty, let suite = try? load(name) else { return nil }
+            return info(name, suite)
         }
     }
 
     func container(named name: String) throws -> ContainerInfo? {
-        guard DefaultsSuite.isCreatable(name, includeSystemDomains: includeSystemDomains) else { return nil }
+        guard DefaultsSuite.isCreatable(name) else { return nil }
         guard let suite = try load(name) else { return ContainerInfo(name, exists: false) }
-        return Self.info(name, suite)
+        return info(name, suite)
     }
 
-    private static func info(_ name: String, _ suite: CachedSuite) -> ContainerInfo {
+    private func info(_ name: String, _ suite: CachedSuite) -> ContainerInfo {
         switch suite.contents {
-        case .parsed(_, let format): return ContainerInfo(name, isWritable: format != .openStep)
+        case .parsed(_, let format):
+            // A link that leads outside is read, never written through.
+            return ContainerInfo(name, isWritable: format != .openStep && !served.leadsOutside(name + ".plist"))
         case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
         }
     }
@@ -72,8 +86,14 @@ final class PlistFolderStore: DefaultsStore {
         guard let cached = try load(suite) else { return [] }
         switch cached.contents {
         case .parsed(let entries, _):
-            guard let keys else { return entries.sorted }
-            return keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } }
+            var found =
+                keys.map { keys in keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } } }
+                ?? entries.sorted
+            // Read through a link that leads outside, never written through it.
+            if served.leadsOutside(suite + ".plist") {
+                for index in found.indices { found[index].isWritable = false }
+            }
+            return found
         case .unreadable(let problem):
             throw JarvisError(.storage, "'\(suite).plist' cannot be read: \(problem)")
         }
@@ -84,10 +104,14 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
-        // Replace the file a symlink points to, not the link (dotfile managers link plists).
-        let url = try url(of: suite).resolvingSymlinksInPath()
+        // A link inside the folder has its target replaced, the link kept (dotfile managers
+        // link plists); one that leads outside is never written through.
+        try DefaultsSuite.validate(suite)
+        let url = URL(fileURLWithPath: try served.writablePath(of: suite + ".plist", container: suite))
         var dictionary: [String: Any] = [:]
-        var format = PropertyListSerialization.PropertyListFormat.xml
+        // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
+        // date's fraction of a second and every character, which XML cannot.
+        var format = PropertyListSerialization.PropertyListFormat.binary
         if let current = try parse(url) {
             dictionary = current.dictionary
             format = current.format
@@ -100,6 +124,7 @@ final class PlistFolderStore: DefaultsStore {
                 "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first"
             )
         }
+        if format == .xml, let object { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
         dictionary[key] = object
         let data: Data
         do {

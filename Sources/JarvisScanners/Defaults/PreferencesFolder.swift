@@ -23,6 +23,17 @@ enum PreferencesFolder {
         #endif
     }
 
+    /// Whether `UserDefaults` here saves suites as XML property lists: swift-corelibs-foundation
+    /// does (and writes control characters raw, which other XML parsers refuse); Apple's
+    /// preferences daemon writes binary ones.
+    static var savesXML: Bool {
+        #if canImport(Darwin)
+            return false
+        #else
+            return true
+        #endif
+    }
+
     /// The name of the suite `UserDefaults.standard` stores: the bundle identifier on Apple
     /// platforms, the executable's name on Linux (where there is usually no bundle).
     static var standardSuiteName: String {

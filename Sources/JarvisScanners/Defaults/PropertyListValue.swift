@@ -11,9 +11,8 @@ import JarvisCore
 /// number itself: `CFBoolean` / `CFNumberIsFloatType` on Darwin, the `objCType` on
 /// swift-corelibs-foundation (where a plist `<true/>` is a `Bool` that bridges to type `c`).
 ///
-/// Unsigned integers above `Int64.max` (which UserDefaults stores for a `UInt64`) have no
-/// exact ``PreferenceValue``: they are shown as the nearest real and marked inexact, and
-/// callers make such entries read-only so Jarvis never writes the rounded value back.
+/// Unsigned integers above `Int64.max` (which UserDefaults stores for a `UInt64`) become a
+/// ``BigNumber`` integer with their exact digits, and are written back as a `UInt64`.
 enum PropertyListValue {
     /// A converted value, and whether it is exactly what was stored.
     struct Decoded {
@@ -147,16 +146,38 @@ enum PropertyListValue {
 
     /// The Foundation object to store for a value: `NSNumber`s pinned to the value's kind, so
     /// a real `1.0` is written as a real and a boolean as a boolean.
-    static func encode(_ value: PreferenceValue) -> Any {
+    /// - Throws: ``JarvisError`` `.typeMismatch` for a big number a property list cannot hold
+    ///   (an integer outside `Int64.min...UInt64.max`, a real beyond `Double`).
+    static func encode(_ value: PreferenceValue, path: String = "") throws(JarvisError) -> Any {
         switch value {
-        case .string(let string): string
-        case .integer(let integer): NSNumber(value: integer)
-        case .real(let real): NSNumber(value: real)
-        case .boolean(let boolean): NSNumber(value: boolean)
-        case .date(let date): date
-        case .data(let data): data
-        case .array(let values): values.map(encode)
-        case .dictionary(let values): values.mapValues(encode)
+        case .string(let string): return string
+        case .integer(let integer): return NSNumber(value: integer)
+        case .real(let real): return NSNumber(value: real)
+        case .boolean(let boolean): return NSNumber(value: boolean)
+        case .date(let date): return date
+        case .data(let data): return data
+        case .array(let values):
+            var objects: [Any] = []
+            objects.reserveCapacity(values.count)
+            for (index, element) in values.enumerated() {
+                objects.append(try encode(element, path: path + "[\(index)]"))
+            }
+            return objects
+        case .dictionary(let values):
+            var objects: [String: Any] = [:]
+            objects.reserveCapacity(values.count)
+            for (key, element) in values {
+                objects[key] = try encode(element, path: path.isEmpty ? key : path + "." + key)
+            }
+            return objects
+        case .bigNumber(let number):
+            if let unsigned = number.uint64Value { return NSNumber(value: unsigned) }
+            let place = path.isEmpty ? "the value" : "'\(path)'"
+            throw JarvisError(
+                .typeMismatch,
+                number.kind == .integer
+                    ? "\(place) is \(number.literal), beyond the integers a property list holds (-2^63 to 2^64-1)"
+                    : "\(place) is \(number.literal), beyond the reals a property list holds (64-bit floating point)")
         }
     }
 
@@ -177,8 +198,10 @@ enum PropertyListValue {
             default: break
             }
         #endif
-        if objCType == UInt8(ascii: "Q"), number.uint64Value > UInt64(Int64.max) {
-            return Decoded(value: .real(number.doubleValue), isExact: false)
+        if objCType == UInt8(ascii: "Q"), number.uint64Value > UInt64(Int64.max),
+            let big = BigNumber(integer: String(number.uint64Value))
+        {
+            return Decoded(value: .bigNumber(big), isExact: true)
         }
         return Decoded(value: .integer(number.int64Value), isExact: true)
     }

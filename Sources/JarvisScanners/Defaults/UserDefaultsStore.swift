@@ -22,7 +22,7 @@ struct UserDefaultsStore: DefaultsStore {
     var info: ScannerInfo { ScannerInfo(displayName: "Defaults suites", isWritable: true) }
 
     func container(named name: String) throws -> ContainerInfo? {
-        guard DefaultsSuite.isCreatable(name, includeSystemDomains: includeSystemDomains) else { return nil }
+        guard DefaultsSuite.isCreatable(name) else { return nil }
         return try containers().first { $0.name == name } ?? ContainerInfo(name, exists: false)
     }
 
@@ -33,13 +33,15 @@ struct UserDefaultsStore: DefaultsStore {
             let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         {
             for file in files where file.hasSuffix(".plist") && file.count > ".plist".count {
-                let name = String(file.dropLast(".plist".count))
-                if includeSystemDomains || !DefaultsSuite.isSystemDomain(name) {
-                    names.insert(name)
-                }
+                // System domains are listed; the hub hides them (see `storedNames(suite:)`).
+                names.insert(String(file.dropLast(".plist".count)))
             }
         }
         return names.sorted().map { ContainerInfo($0) }
+    }
+
+    func storedNames(suite: String) -> StoredNames {
+        StoredNames(isSystem: !includeSystemDomains && DefaultsSuite.isSystemDomain(suite))
     }
 
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
@@ -68,6 +70,7 @@ struct UserDefaultsStore: DefaultsStore {
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
         let defaults = try Self.defaults(for: suite)
         if let object {
+            if PreferencesFolder.savesXML { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
             defaults.set(object, forKey: key)
         } else {
             defaults.removeObject(forKey: key)

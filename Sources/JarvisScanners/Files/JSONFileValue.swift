@@ -5,9 +5,9 @@ import JarvisCore
 /// JSON has no dates and no binary data, so strings stay strings and a date or data value
 /// cannot be stored (the write is refused with a message, never silently turned into text).
 /// Integer literals become integers and literals with a fraction or exponent become reals.
-/// A value that cannot be shown exactly — one holding `null`, or a number beyond 64 bits or
-/// `Double` — is shown with `null` as the string `"null"` and the number as near as it goes,
-/// and is read-only, so writing it back can never change what the file says.
+/// Numbers beyond `Int64` or `Double` keep their literal (``BigNumber``). A value that
+/// cannot be shown exactly — one holding `null` — is shown with `null` as the string
+/// `"null"` and is read-only, so writing it back can never change what the file says.
 enum JSONFileValue {
     /// The value as Jarvis shows it, and whether it is exact (writable).
     static func preferenceValue(_ json: JSONValue) -> (PreferenceValue, isExact: Bool) {
@@ -19,9 +19,9 @@ enum JSONFileValue {
         case .string(let text):
             return (.string(text), true)
         case .number(let number):
-            if number.isInteger, let integer = number.int64Value { return (.integer(integer), true) }
-            if let real = number.doubleValue { return (.real(real), !number.isInteger) }
-            return (.string(number.text), false)
+            // An integer literal too long for `Int64` stays an integer with its exact digits, and
+            // a real beyond `Double` keeps its literal; both write back as they were read.
+            return (.number(number), true)
         case .array(let elements):
             var exact = true
             let values = elements.map { element -> PreferenceValue in
@@ -63,6 +63,8 @@ enum JSONFileValue {
                 throw JarvisError(.typeMismatch, "JSON has no NaN or infinity\(place); store a finite number")
             }
             return .number(number)
+        case .bigNumber(let number):
+            return .number(number.json)
         case .date:
             throw JarvisError(
                 .typeMismatch,

@@ -27,6 +27,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     public let folders: [URL]
     /// Which files count: matched against the file name, or the relative path if it has a `/`.
     public let pattern: GlobPattern
+    /// The folders with the symbolic-link policy every file-backed scanner follows.
+    private let served: [ServedFolder]
     private let writes = Locked<Void>(())
     // Parsed files by path, kept while the file's stamp is unchanged: a listing asks for each
     // file's problem and then its entries, and every `get` reads one file.
@@ -39,6 +41,7 @@ public struct JSONFilesScanner: PreferenceScanner {
         self.id = id
         self.folders = folders
         self.pattern = pattern
+        served = folders.map { ServedFolder($0) }
     }
 
     /// How the scanner presents itself.
@@ -48,11 +51,11 @@ public struct JSONFilesScanner: PreferenceScanner {
     public func containers() throws -> [ContainerInfo] {
         var seen: Set<String> = []
         var result: [ContainerInfo] = []
-        for folder in folders {
+        for folder in served {
             for name in Self.relativePaths(in: folder) where matches(name) && seen.insert(name).inserted {
-                let url = folder.appendingPathComponent(name)
+                let url = folder.url.appendingPathComponent(name)
                 switch document(at: url) {
-                case .success: result.append(ContainerInfo(name))
+                case .success: result.append(ContainerInfo(name, isWritable: !folder.leadsOutside(name)))
                 case .failure(let error): result.append(ContainerInfo(name, problem: error.message, isWritable: false))
                 }
             }
@@ -73,7 +76,12 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The top-level keys of one file.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         guard let url = locate(request.container) else { return [] }
-        return try document(at: url).get().entries()
+        var entries = try document(at: url).get().entries()
+        // Read through a link that leads outside, never written through it.
+        if served.contains(where: { $0.leadsOutside(request.container) }) {
+            for index in entries.indices { entries[index].isWritable = false }
+        }
+        return entries
     }
 
     /// The parsed file, from the cache when its stamp is unchanged (an atomic replace by
@@ -98,11 +106,17 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     private func store(_ request: WriteRequest) throws(JarvisError) {
-        guard let url = locate(request.container) else {
+        guard let located = locate(request.container) else {
             throw JarvisError(
                 .notFound,
                 "no JSON file '\(request.container)' in \(folders.map(\.lastPathComponent).joined(separator: ", ")); create it (with {}) first"
             )
+        }
+        // A link inside the folder is written at its target (the link kept); one that leads
+        // outside is never written through.
+        var url = located
+        if let folder = served.first(where: { $0.place(of: request.container) != .missing }) {
+            url = URL(fileURLWithPath: try folder.writablePath(of: request.container, container: request.container))
         }
         let original = try CheckedFileWrite.Snapshot.read(url)
         var document = try JSONFileDocument(bytes: original.bytes)
@@ -124,11 +138,9 @@ public struct JSONFilesScanner: PreferenceScanner {
         guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }), matches(container) else {
             return nil
         }
-        for folder in folders {
-            let url = folder.appendingPathComponent(container)
-            let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
-            // A symbolic link must not lead the scanner out of its folder.
-            guard url.resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(root + "/") else { continue }
+        for folder in served {
+            // A link that leads outside is read (listed read-only); writes check `served` first.
+            let url = folder.url.appendingPathComponent(container)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 return url
@@ -141,8 +153,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// one folder at a time; a subfolder created later is seen once watching starts again).
     public func watchTargets() -> [WatchTarget] {
         var paths: [String] = []
-        for folder in folders {
-            let root = folder.resolvingSymlinksInPath().standardizedFileURL
+        for folder in served {
+            let root = URL(fileURLWithPath: folder.realPath, isDirectory: true)
             paths.append(root.path)
             let subfolders = Set(
                 Self.relativePaths(in: folder).compactMap { relative -> String? in
@@ -173,21 +185,38 @@ public struct JSONFilesScanner: PreferenceScanner {
         return pattern.matches(String(relativePath.split(separator: "/").last ?? ""))
     }
 
-    private static func relativePaths(in folder: URL) -> [String] {
-        let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
+    /// Every file under the folder by the name it is listed under (a link by its own name),
+    /// links included wherever they lead; ``ServedFolder`` decides what may be written.
+    private static func relativePaths(in folder: ServedFolder) -> [String] {
+        let root = URL(fileURLWithPath: folder.realPath, isDirectory: true)
         guard
             let enumerator = FileManager.default.enumerator(
-                at: folder.resolvingSymlinksInPath(), includingPropertiesForKeys: [.isRegularFileKey],
-                options: [.skipsHiddenFiles])
+                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         var result: [String] = []
         for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-            let path = url.resolvingSymlinksInPath().standardizedFileURL.path
-            guard path.hasPrefix(root + "/") else { continue }
-            result.append(String(path.dropFirst(root.count + 1)))
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(folder.realPath + "/") else { continue }
+            let relative = String(path.dropFirst(folder.realPath.count + 1))
+            var isDirectory: ObjCBool = false
+            // `fileExists` follows links: a dangling link or a link to a folder is no file.
+            guard folder.place(of: relative) != .missing,
+                FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            result.append(relative)
         }
         return result
+    }
+
+    /// A link's target inside the folder is an alias, so hide rules on the target apply to
+    /// the link; on a case-insensitive volume they match without case.
+    public func storedNames(container: String, key: String?) -> StoredNames {
+        // Keys live inside the file: their names are only themselves.
+        guard key == nil, let folder = served.first(where: { $0.place(of: container) != .missing }) ?? served.first
+        else {
+            return StoredNames()
+        }
+        return StoredNames(aliases: folder.alias(of: container).map { [$0] } ?? [], ignoresCase: folder.ignoresCase)
     }
 }
 

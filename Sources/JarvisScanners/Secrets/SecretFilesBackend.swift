@@ -5,16 +5,25 @@ import JarvisCore
 /// volumes and systemd credentials (`$CREDENTIALS_DIRECTORY`) lay them out.
 ///
 /// Container: the folder's name. Key: the file's name. Dotfiles are skipped, among them
-/// the `..data` link farm of Kubernetes, whose symlinks are followed for reading (a symlinked
-/// entry is read-only: it belongs to whoever maintains the farm). Values are text when the
+/// the `..data` link farm of Kubernetes, whose links are followed as every file-backed
+/// scanner follows links (``ServedFolder``): inside the folder for reading and writing, a
+/// link that leads outside read-only, hide rules on its target too. Values are text when the
 /// bytes are valid UTF-8, otherwise data. A write goes to a temporary file in the same
 /// folder, is flushed to disk and renamed over the old one, keeping its permissions (a new
 /// file gets 0600); a delete removes the file.
 struct SecretFilesBackend: SecretBackend {
     let folder: URL
+    /// The folder with the symbolic-link policy every file-backed scanner follows.
+    let served: ServedFolder
     let name = "files"
     let createsContainers = false
     let unavailableReason: String? = nil
+
+    /// - Parameter ignoresCase: whether hide rules match without case; nil asks the volume.
+    init(folder: URL, ignoresCase: Bool? = nil) {
+        self.folder = folder
+        served = ServedFolder(folder, ignoresCase: ignoresCase)
+    }
 
     /// The one container's name.
     var containerName: String { folder.standardizedFileURL.lastPathComponent }
@@ -49,8 +58,9 @@ struct SecretFilesBackend: SecretBackend {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
                 let data = FileManager.default.contents(atPath: path)
             else { return nil }
-            let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
-            return ScannedEntry(key: name, value: SecretBytes.value(Array(data)), isWritable: folderWritable && !isLink)
+            return ScannedEntry(
+                key: name, value: SecretBytes.value(Array(data)),
+                isWritable: folderWritable && !served.leadsOutside(name))
         }
     }
 
@@ -61,10 +71,12 @@ struct SecretFilesBackend: SecretBackend {
                 "'\(request.key)' cannot be a secret file's name: use a name without '/' that does not start with '.'")
         }
         let path = folder.appendingPathComponent(request.key).path
+        // Never written through a link that leads outside; a link inside writes its target.
+        let target = try served.writablePath(of: request.key, container: "\(containerName)/\(request.key)")
         switch request.change {
         case .set(let value):
             let (bytes, _) = try SecretBytes.bytes(value, key: request.key)
-            try AtomicFile.replace(path, with: bytes)
+            try AtomicFile.replace(target, with: bytes)
         case .delete:
             guard unlink(path) == 0 else {
                 if errno == ENOENT { throw JarvisError.noKey(request.key, in: containerName) }
@@ -72,6 +84,11 @@ struct SecretFilesBackend: SecretBackend {
             }
             AtomicFile.syncFolder(folder.path)
         }
+    }
+
+    /// A key that is a link to another file in the folder has that file's name as an alias.
+    func storedNames(key: String) -> StoredNames {
+        StoredNames(aliases: served.alias(of: key).map { [$0] } ?? [], ignoresCase: served.ignoresCase)
     }
 
     static func isValidName(_ name: String) -> Bool {

@@ -51,6 +51,17 @@ public struct SecretsScanner: PreferenceScanner {
         routes().map(\.info)
     }
 
+    /// A secret file that is a link has its target's name as an alias, so hide rules on the
+    /// target apply to the link. Asks only folders (no keyring), from the file system.
+    public func storedNames(container: String, key: String?) -> StoredNames {
+        guard let key,
+            let files = backends.lazy.compactMap({ $0 as? SecretFilesBackend }).first(where: {
+                $0.containerName == container
+            })
+        else { return StoredNames() }
+        return files.storedNames(key: key)
+    }
+
     /// The container of that name, or a new one when a keyring here can create it.
     public func container(named name: String) throws -> ContainerInfo? {
         if let route = routes().first(where: { $0.info.name == name }) { return route.info }

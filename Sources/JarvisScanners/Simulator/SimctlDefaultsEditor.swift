@@ -56,17 +56,18 @@ public struct SimctlDefaultsEditor: SimulatorDefaultsEditor {
             return ["-float", "\(real)"]
         case .boolean(let boolean): return ["-bool", boolean ? "true" : "false"]
         case .data(let data): return ["-data", data.map { String(format: "%02x", $0) }.joined()]
-        case .date, .array, .dictionary: return [try xmlFragment(value, key: key)]
+        // A big integer goes as XML too: `-integer` reads 64 signed bits only.
+        case .date, .array, .dictionary, .bigNumber: return [try xmlFragment(value, key: key)]
         }
     }
 
     /// The value as XML property-list text without the document header: what `defaults`
     /// accepts as a value (`'<dict><key>a</key><integer>1</integer></dict>'`).
     static func xmlFragment(_ value: PreferenceValue, key: String) throws(JarvisError) -> String {
+        let object = try PropertyListValue.encode(value, path: key)
         let data: Data
         do {
-            data = try PropertyListSerialization.data(
-                fromPropertyList: PropertyListValue.encode(value), format: .xml, options: 0)
+            data = try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
         } catch {
             throw JarvisError(
                 .typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")

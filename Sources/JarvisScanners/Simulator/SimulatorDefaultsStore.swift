@@ -162,6 +162,18 @@ final class SimulatorDefaultsStore: DefaultsStore {
             "no Simulator suite '\(name)'; names are DEVICE/APP-OR-GROUP-ID/SUITE, as `jarvis ls` lists them")
     }
 
+    /// What a suite name opens, from the last listing's table (never listing again: the hub
+    /// asks often): the folder store's answer, its aliases named as this store names suites.
+    func storedNames(suite name: String) -> StoredNames {
+        guard let table = state.withLock({ $0.table }), let (owner, suite) = table.locate(name) else {
+            return StoredNames(isSystem: DefaultsSuite.isSystemDomain(String(name.split(separator: "/").last ?? "")))
+        }
+        var names = folderStore(for: owner).storedNames(suite: suite)
+        let prefix = String(name.dropLast(suite.count))
+        names.aliases = names.aliases.map { prefix + $0 }
+        return names
+    }
+
     private func folderStore(for owner: SimulatorSuiteTable.Owner) -> PlistFolderStore {
         let folder = owner.container.preferencesFolder
         return state.withLock { state in

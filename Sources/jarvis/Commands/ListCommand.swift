@@ -32,6 +32,13 @@ enum ListCommand: Command {
             return
         }
         print(items: listing.items, problems: listing.problems, client: client)
+        let hidden = listing.hiddenSystemContainers
+        if hidden > 0 {
+            Terminal.out(
+                Terminal.dim(
+                    "\(hidden) system container\(hidden == 1 ? "" : "s") hidden (Apple's own domains, com.apple.* and global ones); start the agent with --system-domains to show them"
+                ))
+        }
     }
 
     private static func print(items: [PreferenceItem], problems: [Wire.Container], client: JarvisClient) {

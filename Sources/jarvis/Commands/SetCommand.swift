@@ -44,5 +44,6 @@ enum SetCommand: Command {
         Terminal.out(
             "set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(Terminal.escaped(item.revision.text)))"
         )
+        for note in item.notes { Terminal.err(Terminal.yellow("note: ") + note) }
     }
 }

@@ -165,6 +165,8 @@ extension Inspector {
             status = (
                 "saved \(address.key) = \(ValueText.preview(item, limit: 50)) (revision \(item.revision.text))", .plain
             )
+            // A note (a date the storage rounded) matters more than the confirmation.
+            if let note = item.notes.first { status = ("saved; note: " + note, .warning) }
         } catch {
             refused("set", error, address: address)
         }

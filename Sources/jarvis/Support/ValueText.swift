@@ -15,17 +15,19 @@ enum ValueText {
         case .string?:
             return .string(text)
         case .integer?:
-            guard let value = Int64(text) else {
+            guard let value = PreferenceValue.integer(decimal: text) else {
                 throw JarvisError(.typeMismatch, "'\(text)' is not a whole number (--int)")
             }
-            return .integer(value)
+            return value
         case .real?:
             let lowered = text.lowercased()
             let special: [String: Double] = [
                 "nan": .nan, "inf": .infinity, "infinity": .infinity, "-inf": -.infinity, "-infinity": -.infinity,
             ]
             if let value = special[lowered] { return .real(value) }
-            guard let value = Double(text) else {
+            // The literal decides, so `1e400` stays 1e400 instead of becoming infinity.
+            if let value = PreferenceValue.real(literal: text) { return value }
+            guard let value = Double(text), value.isFinite else {
                 throw JarvisError(.typeMismatch, "'\(text)' is not a number (--real)")
             }
             return .real(value)
@@ -69,6 +71,7 @@ enum ValueText {
         case .array, .dictionary:
             // The writer escapes C0 inside strings but leaves DEL and C1 raw: escape per line.
             return Terminal.escapedLines(JSONWriter.string(value.json, pretty: true))
+        case .bigNumber(let number): return number.literal
         }
     }
 

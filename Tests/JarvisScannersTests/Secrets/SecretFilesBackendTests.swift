@@ -129,8 +129,13 @@ final class SecretFilesBackendTests {
         let items = try hub(allowing).list(ListQuery(reveal: true)).items
         #expect(items.map(\.address.key) == ["api_key"])
         #expect(items.first?.value == .string("k8s-value"))
-        #expect(items.first?.isWritable == false)
-        #expect(throws: JarvisError.self) { try hub().set(address("api_key"), to: .string("changed")) }
+        // The farm's link stays inside the folder: followed for writing too, the link kept.
+        #expect(items.first?.isWritable == true)
+        try hub().set(address("api_key"), to: .string("changed"))
+        #expect(try String(contentsOf: stamp.appendingPathComponent("api_key"), encoding: .utf8) == "changed")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("api_key").path)
+                == "..data/api_key")
     }
 
     @Test func foldersWithTheSameNameStayApartAndMissingFoldersAreProblems() throws {

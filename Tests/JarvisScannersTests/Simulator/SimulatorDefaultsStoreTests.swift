@@ -53,7 +53,13 @@ struct SimulatorDefaultsStoreTests {
     }
 
     @Test func suitesAreNamedByDeviceOwnerAndSuite() throws {
-        let names = try scanner(editor: RecordingEditor()).containers().map(\.name)
+        // Apple's own domains are listed by the scanner and hidden by the hub, as everywhere.
+        let sidecar = scanner(editor: RecordingEditor())
+        #expect(try sidecar.containers().map(\.name).contains("iPad Air/com.example.notes/com.apple.something"))
+        #expect(sidecar.storedNames(container: "iPad Air/com.example.notes/com.apple.something", key: nil).isSystem)
+        let hub = JarvisHub()
+        hub.register(sidecar)
+        let names = try hub.containers().map(\.name)
         #expect(
             names == [
                 "iPad Air/com.example.notes/com.example.notes",
@@ -195,7 +201,7 @@ struct LateSavingEditor: SimulatorDefaultsEditor {
         let suite = URL(fileURLWithPath: edit.plistPath).deletingPathExtension().lastPathComponent
         let object: Any? =
             switch edit.change {
-            case .set(let value): PropertyListValue.encode(value)
+            case .set(let value): try PropertyListValue.encode(value)
             case .delete: nil
             }
         nonisolated(unsafe) let saved = object
