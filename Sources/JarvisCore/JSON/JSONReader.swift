@@ -183,7 +183,7 @@ struct JSONReader {
 
     // MARK: - Scalars
 
-    private mutating func readLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func readLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         let start = literal.utf8Start
         for index in 0..<count {
@@ -194,7 +194,7 @@ struct JSONReader {
         position += count
     }
 
-    private mutating func readNumber() throws(JSONParseError) -> JSONNumber {
+    mutating func readNumber() throws(JSONParseError) -> JSONNumber {
         let start = position
         if bytes[position] == UInt8(ascii: "-") {
             position += 1

@@ -76,29 +76,35 @@ final class PlistFolderStore: DefaultsStore {
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
         // Replace the file a symlink points to, not the link (dotfile managers link plists).
         let url = try url(of: suite).resolvingSymlinksInPath()
-        var dictionary: [String: Any] = [:]
-        var format = PropertyListSerialization.PropertyListFormat.xml
-        if let current = try parse(url) {
-            dictionary = current.dictionary
-            format = current.format
-        } else if object == nil {
-            return
+        // Made again on top of any version another program writes before the replace.
+        try CheckedFileWrite.update(url) { (version) throws(JarvisError) -> (bytes: [UInt8]?, key: PreferenceValue?) in
+            var dictionary: [String: Any] = [:]
+            var format = PropertyListSerialization.PropertyListFormat.xml
+            if let bytes = version.bytes {
+                let current = try Self.parse(Data(bytes), name: url.lastPathComponent)
+                dictionary = current.dictionary
+                format = current.format
+            } else if object == nil {
+                return (nil, nil)
+            }
+            var stored: PreferenceValue?
+            if let old = dictionary[key] { stored = try DefaultsEntries.entry(key: key, object: old, layer: .stored).value }
+            guard format != .openStep else {
+                throw JarvisError(
+                    .readOnly,
+                    "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first"
+                )
+            }
+            dictionary[key] = object
+            let data: Data
+            do {
+                data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)
+            } catch {
+                throw JarvisError(
+                    .typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
+            }
+            return ([UInt8](data), stored)
         }
-        guard format != .openStep else {
-            throw JarvisError(
-                .readOnly,
-                "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first"
-            )
-        }
-        dictionary[key] = object
-        let data: Data
-        do {
-            data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)
-        } catch {
-            throw JarvisError(
-                .typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
-        }
-        try AtomicFile.replace(url.path, with: [UInt8](data))
     }
 
     // MARK: - Files
@@ -203,6 +209,14 @@ final class PlistFolderStore: DefaultsStore {
         } catch {
             throw JarvisError(.storage, "cannot read '\(name)': \(error.localizedDescription)")
         }
+        return try Self.parse(data, name: name)
+    }
+
+    /// Parses a suite file's contents.
+    /// - Throws: ``JarvisError`` `.storage` when it is not a dictionary plist.
+    private static func parse(_ data: Data, name: String) throws(JarvisError) -> (
+        dictionary: [String: Any], format: PropertyListSerialization.PropertyListFormat
+    ) {
         var format = PropertyListSerialization.PropertyListFormat.xml
         let object: Any
         do {

@@ -76,7 +76,10 @@ public struct JSONFilesScanner: PreferenceScanner {
         }
         if let cached = parsed.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
         let document: Result<JSONFileDocument, JarvisError> = Result { () throws(JarvisError) in
-            try JSONFileDocument(bytes: try CheckedFileWrite.Snapshot.read(url).bytes)
+            guard let bytes = try CheckedFileWrite.Snapshot.read(url.path).bytes else {
+                throw JarvisError(.storage, "cannot read \(url.lastPathComponent): it no longer exists")
+            }
+            return try JSONFileDocument(bytes: bytes)
         }
         parsed.withLock { $0[path] = (stamp, document) }
         return document
@@ -94,18 +97,24 @@ public struct JSONFilesScanner: PreferenceScanner {
                 "no JSON file '\(request.container)' in \(folders.map(\.lastPathComponent).joined(separator: ", ")); create it (with {}) first"
             )
         }
-        let original = try CheckedFileWrite.Snapshot.read(url)
-        var document = try JSONFileDocument(bytes: original.bytes)
-        switch request.change {
-        case .set(let value):
-            document.object[request.key] = try JSONFileValue.json(
-                value, template: document.object[request.key], path: "/" + request.key)
-        case .delete:
-            guard document.object.removeValue(forKey: request.key) != nil else {
-                throw JarvisError.noKey(request.key, in: request.container)
+        try CheckedFileWrite.update(url, beforeCommit: beforeCommit) {
+            (version) throws(JarvisError) -> (bytes: [UInt8]?, key: JSONValue?) in
+            guard let bytes = version.bytes else {
+                throw JarvisError(.notFound, "\(request.container) was removed while Jarvis was writing it; nothing was written")
+            }
+            let editor = try JSONFileEditor(bytes: bytes)
+            let key = editor.value(of: request.key)
+            switch request.change {
+            case .set(let value):
+                let edited = try editor.setting(request.key, to: value)
+                return (edited == bytes ? nil : edited, key)
+            case .delete:
+                guard let edited = editor.removing(request.key) else {
+                    throw JarvisError.noKey(request.key, in: request.container)
+                }
+                return (edited, key)
             }
         }
-        try CheckedFileWrite.replace(url, with: document.render(), original: original, beforeCommit: beforeCommit)
     }
 
     /// The file for a container name, only if it is one this scanner lists.

@@ -22,12 +22,25 @@ struct FileStamp: Hashable, Sendable {
     static func of(_ path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(info)
+    }
+
+    /// The stamp of an open file, or nil when `fstat` fails.
+    static func of(descriptor: Int32) -> FileStamp? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return FileStamp(info)
+    }
+}
+
+extension FileStamp {
+    fileprivate init(_ info: stat) {
         #if canImport(Darwin)
             let time = info.st_mtimespec
         #else
             let time = info.st_mtim
         #endif
-        return FileStamp(
+        self.init(
             seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec), size: Int64(info.st_size),
             inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
     }
