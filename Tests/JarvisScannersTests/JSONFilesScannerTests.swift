@@ -66,15 +66,8 @@ import Testing
             try text("app.json") == """
                 {
                   "name": "Demo",
-                  "server": {
-                    "host": "localhost",
-                    "port": 9090,
-                    "ratio": 1.50
-                  },
-                  "tags": [
-                    "a",
-                    "b"
-                  ],
+                  "server": {"host": "localhost", "port": 9090, "ratio": 1.50},
+                  "tags": ["a", "b"],
                   "zeta": true
                 }
 
@@ -93,13 +86,14 @@ import Testing
     }
 
     @Test func invalidFilesAreListedWithTheirLineAndNeverWritten() throws {
-        let broken = "{\n  \"a\": 1,\n  \"b\": 2,\n}\n"
+        let broken = "{\n  \"a\": 1\n  \"b\": 2\n}\n"
         try write("broken.json", broken)
         try write("list.json", "[1, 2]")
         let hub = hub()
         let result = try hub.list()
         let problem = try #require(result.problems.first { $0.name == "broken.json" }?.problem)
-        #expect(problem.contains("line 4"))
+        #expect(problem.contains("line 3, column 3"))
+        #expect(problem.contains("a comma must separate members"))
         #expect(result.problems.first { $0.name == "list.json" }?.problem?.contains("top level is an array") == true)
         let before = try Data(contentsOf: folder.appendingPathComponent("broken.json"))
         #expect(throws: JarvisError.self) { try hub.set(address("broken.json", "a"), to: 5) }

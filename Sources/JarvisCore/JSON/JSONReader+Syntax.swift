@@ -145,12 +145,12 @@ extension JSONReader {
                 continue
             }
             items.append(item)
-            guard position < bytes.count, bytes[position] == close else {
+            // At the end of the file, the loop's first check names the unclosed bracket.
+            guard position == bytes.count || bytes[position] == close else {
                 let after = key.map { "the member \(shortQuoted($0))" } ?? "an array element"
                 throw error(
-                    position < bytes.count
-                        ? "a comma must separate \(noun)s: expected ',' or '\(Character(Unicode.Scalar(close)))' after \(after), found \(describe(bytes[position]))"
-                        : "unexpected end of the file: expected ',' or '\(Character(Unicode.Scalar(close)))' after \(after)")
+                    "a comma must separate \(noun)s: expected ',' or '\(Character(Unicode.Scalar(close)))' after \(after), found \(describe(bytes[position]))"
+                )
             }
         }
     }
