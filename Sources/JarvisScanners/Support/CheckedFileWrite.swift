@@ -78,6 +78,7 @@ enum CheckedFileWrite {
     ) throws(JarvisError) {
         let target = url.resolvingSymlinksInPath().path
         let name = (target as NSString).lastPathComponent
+        let folder = (target as NSString).deletingLastPathComponent
         // `expected` is what must be in place when the new file replaces it: the version the
         // change was made from, or the version Jarvis itself put there.
         var expected = try Snapshot.read(target)
@@ -109,39 +110,37 @@ enum CheckedFileWrite {
             if expected.bytes == nil {
                 // A new file: `link` fails rather than replace one another program just created.
                 if link(temporary.path, target) == 0 {
-                    AtomicFile.syncFolder((target as NSString).deletingLastPathComponent)
+                    AtomicFile.syncFolder(folder)
                     return
                 }
                 guard errno == EEXIST else { throw AtomicFile.failure("create", name) }
                 continue
             }
+            // The last look, a single `stat`, as close to the replace as it can be.
+            guard FileStamp.of(target) == expected.stamp else { continue }
             switch AtomicFile.swap(temporary.path, target) {
             case .unsupported:
                 guard rename(temporary.path, target) == 0 else { throw AtomicFile.failure("replace", name) }
                 leftover = nil
-                AtomicFile.syncFolder((target as NSString).deletingLastPathComponent)
+                AtomicFile.syncFolder(folder)
                 return
             case .failed(let code):
                 errno = code
                 throw AtomicFile.failure("replace", name)
             case .swapped:
-                // The temporary name now holds the file that was in place.
-                AtomicFile.syncFolder((target as NSString).deletingLastPathComponent)
-                let displaced = try Snapshot.read(temporary.path)
-                if displaced == expected { return }
-                // Another program replaced the file between the check and the exchange: its
-                // version was displaced by Jarvis's. Make the change again on top of it.
-                let ours = Snapshot(bytes: bytes, stamp: temporary.stamp)
-                do throws(JarvisError) {
-                    try again(displaced)
-                } catch {
-                    // Put the other program's version back, unless yet another write came.
-                    if (try? Snapshot.read(target)) == ours, case .swapped = AtomicFile.swap(temporary.path, target) {
-                        AtomicFile.syncFolder((target as NSString).deletingLastPathComponent)
-                    }
-                    throw error
+                // The temporary name now holds the file that was in place: if it is not the
+                // version the change was made from, another program replaced the file in the
+                // instant before the exchange. Its version goes back at once (a `stat` tells
+                // first, within microseconds) and the loop makes the change again on top of it.
+                if FileStamp.of(temporary.path) == expected.stamp, try Snapshot.read(temporary.path) == expected {
+                    AtomicFile.syncFolder(folder)
+                    return
                 }
-                expected = ours
+                if FileStamp.of(target) == temporary.stamp {
+                    _ = AtomicFile.swap(temporary.path, target)
+                }
+                // Otherwise yet another write replaced Jarvis's version meanwhile; either way
+                // the next turn reads what is in place and makes the change on top of it.
             }
         }
         throw JarvisError(
