@@ -16,7 +16,7 @@ import Testing
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("jarvis-editor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        hub.register(.jsonFiles(in: [folder], pattern: "*.json*"))
+        hub.register(.jsonFiles(in: [folder]))
     }
 
     deinit {
@@ -293,6 +293,9 @@ import Testing
         }
         try check("one.json", "{\"only\": 1}", expected: Array("{}".utf8)) {
             try hub.delete(address("one.json", "only"))
+        }
+        try check("list.jsonc", "{\"tags\": [], \"n\": 1}", expected: Array("{\"tags\": [\"a\", \"b\"], \"n\": 1}".utf8)) {
+            try hub.set(address("list.jsonc", "tags"), to: ["a", "b"])
         }
         try check("tabs.json", "{\n\t\"a\": 1\n}", expected: Array("{\n\t\"a\": 1,\n\t\"b\": [\n\t\t1\n\t]\n}".utf8)) {
             try hub.set(address("tabs.json", "b"), to: [1])

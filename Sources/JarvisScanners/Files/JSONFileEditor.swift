@@ -67,10 +67,16 @@ struct JSONFileEditor {
         let old = node.value
         if JSONFileValue.preferenceValue(old).0 == value { return [] }
         switch (node.content, value) {
-        case (.object(let items), .dictionary(let members)) where !items.isEmpty:
-            if let edits = try objectEdits(node, items: items, members: members, path: path) { return edits }
-        case (.array(let items), .array(let elements)) where !items.isEmpty:
-            if let edits = try arrayEdits(node, items: items, elements: elements, path: path) { return edits }
+        case (.object(let items), .dictionary(let members)):
+            let multiLine = items.isEmpty ? parentMultiLine : text.isMultiLine(node)
+            if let edits = try objectEdits(node, items: items, members: members, multiLine: multiLine, path: path) {
+                return edits
+            }
+        case (.array(let items), .array(let elements)):
+            let multiLine = items.isEmpty ? parentMultiLine : text.isMultiLine(node)
+            if let edits = try arrayEdits(node, items: items, elements: elements, multiLine: multiLine, path: path) {
+                return edits
+            }
         default:
             break
         }
@@ -82,17 +88,20 @@ struct JSONFileEditor {
 
     /// Edits inside an object whose members changed values, plus at most one removed member
     /// or one run of added ones; nil when more changed (the whole object is rewritten).
+    /// - Parameter multiLine: whether new members go on lines of their own.
     private func objectEdits(
         _ node: JSONSyntaxNode,
         items: [JSONSyntaxItem],
         members: [String: PreferenceValue],
+        multiLine: Bool,
         path: String
     ) throws(JarvisError) -> [JSONTextEdit]? {
         let removed = items.indices.filter { members[items[$0].key ?? ""] == nil }
         let oldKeys = Set(items.compactMap(\.key))
         let added = members.keys.filter { !oldKeys.contains($0) }.sorted()
-        guard removed.count < items.count, removed.count + (added.isEmpty ? 0 : 1) <= 1 else { return nil }
-        let multiLine = text.isMultiLine(node)
+        guard removed.isEmpty || removed.count < items.count, removed.count + (added.isEmpty ? 0 : 1) <= 1 else {
+            return nil
+        }
         var edits: [JSONTextEdit] = []
         for item in items {
             guard let key = item.key, let member = members[key] else { continue }
@@ -114,13 +123,14 @@ struct JSONFileEditor {
 
     /// Edits inside an array whose elements changed in place, that grew at its end, or that
     /// lost one element; nil otherwise (the whole array is rewritten).
+    /// - Parameter multiLine: whether new elements go on lines of their own.
     private func arrayEdits(
         _ node: JSONSyntaxNode,
         items: [JSONSyntaxItem],
         elements: [PreferenceValue],
+        multiLine: Bool,
         path: String
     ) throws(JarvisError) -> [JSONTextEdit]? {
-        let multiLine = text.isMultiLine(node)
         if elements.count >= items.count {
             var edits: [JSONTextEdit] = []
             for (index, item) in items.enumerated() {

@@ -25,8 +25,11 @@ public struct JSONFilesScanner: PreferenceScanner {
     public let id: String
     /// The folders searched, in order.
     public let folders: [URL]
-    /// Which files count: matched against the file name, or the relative path if it has a `/`.
-    public let pattern: GlobPattern
+    /// Which files count, by default `*.json` and `*.jsonc`: a file counts when one pattern
+    /// matches its name, or its relative path for a pattern with a `/`.
+    public let patterns: [GlobPattern]
+    /// The default patterns: JSON, and JSON with comments (tsconfig-style files use `.json`).
+    public static let defaultPatterns: [GlobPattern] = ["*.json", "*.jsonc"]
     private let writes = Locked<Void>(())
     // Parsed files by path, kept while the file's stamp is unchanged: a listing asks for each
     // file's problem and then its entries, and every `get` reads one file.
@@ -35,10 +38,11 @@ public struct JSONFilesScanner: PreferenceScanner {
     package var beforeCommit: (@Sendable () -> Void)?
 
     /// Creates a scanner over the JSON files under `folders`, recursively.
-    public init(id: String = "files", folders: [URL], pattern: GlobPattern = "*.json") {
+    /// - Parameter pattern: which files count; nil for ``defaultPatterns``.
+    public init(id: String = "files", folders: [URL], pattern: GlobPattern? = nil) {
         self.id = id
         self.folders = folders
-        self.pattern = pattern
+        self.patterns = pattern.map { [$0] } ?? Self.defaultPatterns
     }
 
     /// How the scanner presents itself.
@@ -168,8 +172,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     private func matches(_ relativePath: String) -> Bool {
-        if pattern.description.contains("/") { return pattern.matches(relativePath) }
-        return pattern.matches(String(relativePath.split(separator: "/").last ?? ""))
+        let name = String(relativePath.split(separator: "/").last ?? "")
+        return patterns.contains { $0.matches($0.description.contains("/") ? relativePath : name) }
     }
 
     private static func relativePaths(in folder: URL) -> [String] {
@@ -191,12 +195,13 @@ public struct JSONFilesScanner: PreferenceScanner {
 }
 
 extension PreferenceScanner where Self == JSONFilesScanner {
-    /// The JSON files under `folders` (recursively) whose name matches `pattern`.
+    /// The JSON files under `folders` (recursively) whose name matches `pattern` (by default
+    /// `*.json` and `*.jsonc`).
     ///
     /// ```swift
     /// agent.register(.jsonFiles(in: [URL(fileURLWithPath: "config")]))
     /// ```
-    public static func jsonFiles(in folders: [URL], pattern: GlobPattern = "*.json", id: String = "files")
+    public static func jsonFiles(in folders: [URL], pattern: GlobPattern? = nil, id: String = "files")
         -> JSONFilesScanner
     {
         JSONFilesScanner(id: id, folders: folders, pattern: pattern)

@@ -91,6 +91,8 @@ struct JSONTextStyle {
             }
             for item in items where item.value.isContainer { queue.append(item.value) }
         }
+        // A file with no one-line list of two items spaces its commas as its colons.
+        if !learntComma { spaceAfterComma = spaceAfterColon }
     }
 
     // MARK: - Writing new values
