@@ -147,7 +147,8 @@ import Testing
                 Self.composer, "\"src/\"\n", "\"src/\",\n            \"Example\\\\Demo\\\\Tests\\\\\": \"tests/\"\n"))
         try check(
             "composer.json", Self.composer, ["rm", "files:composer.json", "/authors/0/role"],
-            expected: splice(Self.composer, "\"Ada Lovelace\",\n            \"role\": \"Developer\"\n", "\"Ada Lovelace\"\n"))
+            expected: splice(
+                Self.composer, "\"Ada Lovelace\",\n            \"role\": \"Developer\"\n", "\"Ada Lovelace\"\n"))
 
         try check(
             "editor.jsonc", Self.jsonc, ["set", "files:editor.jsonc", "editor.fontSize", "15", "--int"],

@@ -121,7 +121,9 @@ import Testing
             #expect(line.contains("changed"), "unexpected failure: \(line)")
         }
         #expect(sampled[0] > 100, "the reader sampled only \(sampled[0]) times")
-        #expect(sampled[1] == 0, "the other program's key went backwards \(sampled[1]) times in \(sampled[0]) samples: \(backwardsSeen)")
+        #expect(
+            sampled[1] == 0,
+            "the other program's key went backwards \(sampled[1]) times in \(sampled[0]) samples: \(backwardsSeen)")
         #expect(sampled[2] == 0, "\(sampled[2]) samples could not be read")
         #expect(last > 20, "the other program wrote only \(last) times")
         // Its last write survives every Jarvis write that came after it.

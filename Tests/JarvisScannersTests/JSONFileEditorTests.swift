@@ -86,7 +86,8 @@ import Testing
         let needle = Array(old.utf8)
         var found: [Int] = []
         if needle.count <= source.count {
-            for start in 0...(source.count - needle.count) where source[start..<(start + needle.count)].elementsEqual(needle) {
+            for start in 0...(source.count - needle.count)
+            where source[start..<(start + needle.count)].elementsEqual(needle) {
                 found.append(start)
             }
         }
@@ -263,7 +264,8 @@ import Testing
         }
         let added = splice(
             Self.windows, "        }\r\n    }\r\n}",
-            "        }\r\n    },\r\n    \"caf\\u00e9\": {\r\n        \"na\\u00efve\": [\r\n            true\r\n        ]\r\n    }\r\n}")
+            "        }\r\n    },\r\n    \"caf\\u00e9\": {\r\n        \"na\\u00efve\": [\r\n            true\r\n        ]\r\n    }\r\n}"
+        )
         try check("win.json", Self.windows, expected: added) {
             try hub.set(address("win.json", "café"), to: ["naïve": [true]])
         }
@@ -294,7 +296,9 @@ import Testing
         try check("one.json", "{\"only\": 1}", expected: Array("{}".utf8)) {
             try hub.delete(address("one.json", "only"))
         }
-        try check("list.jsonc", "{\"tags\": [], \"n\": 1}", expected: Array("{\"tags\": [\"a\", \"b\"], \"n\": 1}".utf8)) {
+        try check(
+            "list.jsonc", "{\"tags\": [], \"n\": 1}", expected: Array("{\"tags\": [\"a\", \"b\"], \"n\": 1}".utf8)
+        ) {
             try hub.set(address("list.jsonc", "tags"), to: ["a", "b"])
         }
         try check("tabs.json", "{\n\t\"a\": 1\n}", expected: Array("{\n\t\"a\": 1,\n\t\"b\": [\n\t\t1\n\t]\n}".utf8)) {
@@ -306,7 +310,8 @@ import Testing
         var text = "{\n  \"version\": 1,\n  \"items\": [\n"
         let count = 40_000
         for index in 0..<count {
-            text += "    {\"id\": \(index), \"name\": \"item \\u00e9 \(index)\", \"score\": \(index).50, \"tags\": [\"a\", \"b\"]}"
+            text +=
+                "    {\"id\": \(index), \"name\": \"item \\u00e9 \(index)\", \"score\": \(index).50, \"tags\": [\"a\", \"b\"]}"
             text += index == count - 1 ? "\n" : ",\n"
         }
         text += "  ],\n  \"last\": true\n}\n"

@@ -88,7 +88,9 @@ final class PlistFolderStore: DefaultsStore {
                 return (nil, nil)
             }
             var stored: PreferenceValue?
-            if let old = dictionary[key] { stored = try DefaultsEntries.entry(key: key, object: old, layer: .stored).value }
+            if let old = dictionary[key] {
+                stored = try DefaultsEntries.entry(key: key, object: old, layer: .stored).value
+            }
             guard format != .openStep else {
                 throw JarvisError(
                     .readOnly,

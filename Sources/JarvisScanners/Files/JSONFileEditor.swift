@@ -141,7 +141,8 @@ struct JSONFileEditor {
             if elements.count > items.count {
                 var newItems: [(String?, JSONValue)] = []
                 for index in items.count..<elements.count {
-                    newItems.append((nil, try JSONFileValue.json(elements[index], template: nil, path: path + "/\(index)")))
+                    newItems.append(
+                        (nil, try JSONFileValue.json(elements[index], template: nil, path: path + "/\(index)")))
                 }
                 edits.append(insertion(newItems, in: node, preferMultiLine: multiLine))
             }

@@ -104,7 +104,8 @@ public struct JSONFilesScanner: PreferenceScanner {
         try CheckedFileWrite.update(url, beforeCommit: beforeCommit) {
             (version) throws(JarvisError) -> (bytes: [UInt8]?, key: JSONValue?) in
             guard let bytes = version.bytes else {
-                throw JarvisError(.notFound, "\(request.container) was removed while Jarvis was writing it; nothing was written")
+                throw JarvisError(
+                    .notFound, "\(request.container) was removed while Jarvis was writing it; nothing was written")
             }
             let editor = try JSONFileEditor(bytes: bytes)
             let key = editor.value(of: request.key)

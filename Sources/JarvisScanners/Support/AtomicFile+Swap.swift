@@ -34,9 +34,10 @@ extension AtomicFile {
     }
 
     #if canImport(Darwin)
-        private typealias RenameFunction = @convention(c) (
-            UnsafePointer<CChar>, UnsafePointer<CChar>, UInt32
-        ) -> Int32
+        private typealias RenameFunction =
+            @convention(c) (
+                UnsafePointer<CChar>, UnsafePointer<CChar>, UInt32
+            ) -> Int32
         private static let swapFunction: (@Sendable (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32)? = {
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "renamex_np") else { return nil }
             let function = unsafeBitCast(symbol, to: RenameFunction.self)
@@ -44,9 +45,10 @@ extension AtomicFile {
             return { first, second in function(first, second, 0x2) }
         }()
     #else
-        private typealias RenameFunction = @convention(c) (
-            Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
-        ) -> Int32
+        private typealias RenameFunction =
+            @convention(c) (
+                Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+            ) -> Int32
         private static let swapFunction: (@Sendable (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32)? = {
             // RTLD_DEFAULT is a null handle in glibc and musl.
             guard let symbol = dlsym(nil, "renameat2") else { return nil }

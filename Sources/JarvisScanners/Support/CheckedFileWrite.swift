@@ -139,13 +139,14 @@ enum CheckedFileWrite {
                 if FileStamp.of(target) == temporary.stamp {
                     _ = AtomicFile.swap(temporary.path, target)
                 }
-                // Otherwise yet another write replaced Jarvis's version meanwhile; either way
-                // the next turn reads what is in place and makes the change on top of it.
+            // Otherwise yet another write replaced Jarvis's version meanwhile; either way
+            // the next turn reads what is in place and makes the change on top of it.
             }
         }
         throw JarvisError(
             .conflict,
-            "\(name) kept changing while Jarvis was writing it (\(attempts) other writes in a row); read it again and retry")
+            "\(name) kept changing while Jarvis was writing it (\(attempts) other writes in a row); read it again and retry"
+        )
     }
 }
 
