@@ -8,13 +8,14 @@ import JarvisCore
 /// agent.register(.jsonFiles(in: [configFolder]))
 /// ```
 ///
-/// - A file that is not valid JSON, or whose top level is not an object, is listed with its
-///   problem (and the line of a parse error) and is never written.
-/// - Writes replace the file atomically (see `CheckedFileWrite`), keep its permissions, the
-///   order of its keys, every number not edited as written, and its layout: pretty with two
-///   spaces if it spanned several lines, one line if it was one line.
-/// - A file that changes on disk between the read and the write gives `.conflict`, and
-///   nothing is written.
+/// - Files may hold comments, trailing commas and a byte-order mark (JSONC). A file that is
+///   still not valid, or whose top level is not an object, is listed with its problem (what
+///   is wrong, with its line and column) and is never written.
+/// - A write changes only the bytes it touches (see `JSONFileEditor`): layout, comments,
+///   escapes and untouched number literals stay as they were, and the permissions too.
+/// - Writes go through `CheckedFileWrite`: another program's write between the read and the
+///   replace is kept and the change made again on top of it, or `.conflict` is thrown when
+///   that program changed the same key.
 /// - `null` values and numbers beyond 64 bits make their key read-only (see ``JSONFileValue``);
 ///   dates and data cannot be stored in JSON and are refused.
 /// - Files are found by name and never created: create a file (`{}`) to add a container.
