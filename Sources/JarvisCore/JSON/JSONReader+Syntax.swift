@@ -63,23 +63,11 @@ extension JSONReader {
         switch bytes[position] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             return try readSyntaxContainer(depth: depth)
-        case UInt8(ascii: "\""):
-            value = .string(try readString())
-        case UInt8(ascii: "t"):
-            try readLiteral("true")
-            value = .bool(true)
-        case UInt8(ascii: "f"):
-            try readLiteral("false")
-            value = .bool(false)
-        case UInt8(ascii: "n"):
-            try readLiteral("null")
-            value = .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            value = .number(try readNumber())
         case UInt8(ascii: "'"):
             throw error("strings must use double quotes, not single quotes")
         case let byte:
-            throw error("expected a value, found \(describe(byte))")
+            guard let scalar = try readScalar() else { throw error("expected a value, found \(describe(byte))") }
+            value = scalar
         }
         return JSONSyntaxNode(range: start..<position, content: .scalar(value))
     }
