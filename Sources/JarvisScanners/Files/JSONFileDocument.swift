@@ -36,10 +36,7 @@ struct JSONFileDocument {
             throw JarvisError(
                 .storage, "not valid JSON: \(error.description); fix the file (Jarvis never writes over it)")
         }
-        guard case .object = tree.root.content else {
-            _ = try topLevelObject(tree.root.value)
-            return tree
-        }
+        guard case .object = tree.root.content else { throw notAnObject(tree.root.value) }
         return tree
     }
 
@@ -50,13 +47,15 @@ struct JSONFileDocument {
     }
 
     private static func topLevelObject(_ json: JSONValue) throws(JarvisError) -> JSONObject {
-        guard case .object(let object) = json else {
-            throw JarvisError(
-                .storage,
-                "the top level is \(Self.kind(json)), not an object; Jarvis shows JSON files whose top level is an object of keys"
-            )
-        }
+        guard case .object(let object) = json else { throw notAnObject(json) }
         return object
+    }
+
+    private static func notAnObject(_ json: JSONValue) -> JarvisError {
+        JarvisError(
+            .storage,
+            "the top level is \(Self.kind(json)), not an object; Jarvis shows JSON files whose top level is an object of keys"
+        )
     }
 
     /// The entries the scanner reports for the top-level members.
