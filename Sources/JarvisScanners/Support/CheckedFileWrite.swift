@@ -80,7 +80,7 @@ enum CheckedFileWrite {
         let name = (target as NSString).lastPathComponent
         let folder = (target as NSString).deletingLastPathComponent
         // `expected` is what must be in place when the new file replaces it: the version the
-        // change was made from, or the version Jarvis itself put there.
+        // change was last made from. `key` is what the key held when Jarvis first read it.
         var expected = try Snapshot.read(target)
         let first = try change(expected)
         let key = first.key
