@@ -306,6 +306,22 @@ import Testing
         }
     }
 
+    @Test func newTextFollowsTheFilesEscapes() throws {
+        // As PHP's json_encode writes: escaped slashes and non-ASCII.
+        let php = "{\"homepage\":\"https:\\/\\/example.org\\/\",\"name\":\"Caf\\u00e9\"}"
+        let expected = splice(
+            php, "\"Caf\\u00e9\"}", "\"Caf\\u00e9\",\"path\":\"src\\/na\\u00efve\\/\"}")
+        try check("php.json", php, expected: expected) {
+            try hub.set(address("php.json", "path"), to: "src/naïve/")
+        }
+    }
+
+    @Test func errorColumnsDoNotCountTheByteOrderMark() throws {
+        try write("bom.json", "\u{FEFF}{\"a\" 1}")
+        let problem = try hub.containers(scanner: "files").first { $0.name == "bom.json" }?.problem ?? ""
+        #expect(problem.contains("line 1, column 6: expected ':'"), "\(problem)")
+    }
+
     @Test func severalMegabyteFileChangesOnlyTheEditedBytes() throws {
         var text = "{\n  \"version\": 1,\n  \"items\": [\n"
         let count = 40_000

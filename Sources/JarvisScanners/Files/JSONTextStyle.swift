@@ -16,6 +16,8 @@ struct JSONTextStyle {
     var padsInlineBrackets = false
     /// Whether the file writes non-ASCII characters as `\u` escapes (and holds none raw).
     var escapesNonASCII = false
+    /// Whether the file writes `/` as `\/` in strings, as PHP's `json_encode` does.
+    var escapesSlashes = false
 
     /// The style of `bytes`, parsed as `tree`.
     init(bytes: [UInt8], tree: JSONSyntaxTree) {
@@ -24,12 +26,15 @@ struct JSONTextStyle {
         }
         var sawEscape = false
         var sawRaw = false
+        var sawEscapedSlash = false
         var index = tree.hasByteOrderMark ? 3 : 0
-        while index < bytes.count {
+        // Stops once both answers are known: raw non-ASCII seen, and an escaped slash seen.
+        while index < bytes.count && !(sawRaw && sawEscapedSlash) {
             let byte = bytes[index]
             if byte >= 0x80 {
                 sawRaw = true
-                break
+                index += 1
+                continue
             }
             if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
                 if bytes[index + 1] == UInt8(ascii: "u"), index + 6 <= bytes.count,
@@ -38,6 +43,7 @@ struct JSONTextStyle {
                 {
                     sawEscape = true
                 }
+                if bytes[index + 1] == UInt8(ascii: "/") { sawEscapedSlash = true }
                 // Skip the escaped character, so `\\u00e9` (a backslash, then text) is no escape.
                 index += 2
                 continue
@@ -45,6 +51,7 @@ struct JSONTextStyle {
             index += 1
         }
         escapesNonASCII = sawEscape && !sawRaw
+        escapesSlashes = sawEscapedSlash
         learnLayout(bytes: bytes, root: tree.root)
     }
 
@@ -161,7 +168,10 @@ struct JSONTextStyle {
 
     /// A scalar (or an empty container) as JSON, non-ASCII escaped when the file does so.
     private func scalar(_ value: JSONValue) -> [UInt8] {
-        let plain = JSONWriter.bytes(value)
+        var plain = JSONWriter.bytes(value)
+        if escapesSlashes, case .string = value, plain.contains(UInt8(ascii: "/")) {
+            plain = plain.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }
+        }
         guard escapesNonASCII, plain.contains(where: { $0 >= 0x80 }) else { return plain }
         var output: [UInt8] = []
         output.reserveCapacity(plain.count + 16)
