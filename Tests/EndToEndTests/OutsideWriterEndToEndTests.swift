@@ -100,10 +100,10 @@ import Testing
         let seconds = "6"
         let errors = sandbox.root.appendingPathComponent("set-errors-\(kind).txt")
         let jarvis = try Binaries.url("jarvis").path
-        let reader = try start("/usr/bin/python3", ["-c", Self.reader, path.path, kind, "7"])
-        let writer = try start("/usr/bin/python3", ["-c", Self.writer, path.path, kind, seconds])
+        let reader = try start("/usr/bin/env", ["python3", "-c", Self.reader, path.path, kind, "7"])
+        let writer = try start("/usr/bin/env", ["python3", "-c", Self.writer, path.path, kind, seconds])
         let setters = try (0..<2).map { _ in
-            try start("/bin/bash", ["-c", Self.setter, "setter", jarvis, container, seconds, errors.path])
+            try start("/usr/bin/env", ["bash", "-c", Self.setter, "setter", jarvis, container, seconds, errors.path])
         }
         let sets = setters.map { finish($0).numbers }
         let written = finish(writer).numbers
