@@ -1,8 +1,11 @@
 /// Replace the bytes in `range` with `replacement`: the one change an edit makes to a file.
 struct JSONTextEdit: Equatable {
+    /// The bytes replaced, as offsets into the file; empty for an insertion.
     var range: Range<Int>
+    /// The new bytes; empty for a removal.
     var replacement: [UInt8]
 
+    /// A replacement of `range` by `replacement`.
     init(range: Range<Int>, replacement: [UInt8]) {
         self.range = range
         self.replacement = replacement
