@@ -127,6 +127,23 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    @Test func anotherProgramsWriteOfAnotherKeyIsKeptAndTheEditMadeOnTopOfIt() throws {
+        let url = folder.appendingPathComponent("app.json")
+        let theirs = "{\n\t\"name\": \"Demo\",\n\t\"zeta\": true,\n\t\"theirs\": 7\n}\n"
+        let raced = Locked(false)
+        var scanner = JSONFilesScanner.jsonFiles(in: [folder])
+        scanner.beforeCommit = {
+            guard
+                !raced.withLock({ (done: inout Bool) in
+                    defer { done = true }; return done
+                })
+            else { return }
+            try? Data(theirs.utf8).write(to: url)
+        }
+        try hub(scanner).set(address("app.json", "zeta"), to: false)
+        #expect(try text("app.json") == theirs.replacingOccurrences(of: "true", with: "false"))
+    }
+
     @Test func nullMakesAKeyReadOnlyAndDatesAreRefused() throws {
         try write("nulls.json", #"{"proxy":null,"nested":{"a":null,"b":1},"big":123456789012345678901234,"ok":1}"#)
         let hub = hub()
