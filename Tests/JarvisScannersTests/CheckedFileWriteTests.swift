@@ -7,7 +7,11 @@ import Testing
 /// The guarded read-modify-write on real files, with another program's write injected at
 /// the worst moment (after the new file is ready, before the last check).
 @Suite final class CheckedFileWriteTests {
-    let folder = try! TemporaryFolder()
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
 
     /// A file of `key=value` lines, as a stand-in for any format holding keys.
     static func lines(_ bytes: [UInt8]?) -> [String: String] {
