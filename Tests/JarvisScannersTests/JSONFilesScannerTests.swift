@@ -144,6 +144,24 @@ import Testing
         #expect(try text("app.json") == theirs.replacingOccurrences(of: "true", with: "false"))
     }
 
+    @Test func aKeyAnotherProgramChangedSinceItWasReadIsAConflict() throws {
+        let scanner = JSONFilesScanner.jsonFiles(in: [folder])
+        let url = folder.appendingPathComponent("env/prod.json")
+        _ = try scanner.read(ReadRequest(container: "env/prod.json"))
+        let theirs = #"{"replicas":5,"log":{"level":"warn"}}"#
+        try Data(theirs.utf8).write(to: url, options: .atomic)
+        let error = #expect(throws: JarvisError.self) {
+            try scanner.write(WriteRequest(container: "env/prod.json", key: "replicas", change: .set(4)))
+        }
+        #expect(error?.code == .conflict)
+        #expect(try text("env/prod.json") == theirs)
+        // Another key changed since the read: kept, and the write made on top of it.
+        _ = try scanner.read(ReadRequest(container: "env/prod.json"))
+        try Data(#"{"replicas":5,"log":{"level":"debug"}}"#.utf8).write(to: url, options: .atomic)
+        try scanner.write(WriteRequest(container: "env/prod.json", key: "replicas", change: .set(6)))
+        #expect(try text("env/prod.json") == #"{"replicas":6,"log":{"level":"debug"}}"#)
+    }
+
     @Test func nullMakesAKeyReadOnlyAndDatesAreRefused() throws {
         try write("nulls.json", #"{"proxy":null,"nested":{"a":null,"b":1},"big":123456789012345678901234,"ok":1}"#)
         let hub = hub()

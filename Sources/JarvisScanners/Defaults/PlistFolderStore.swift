@@ -86,8 +86,14 @@ final class PlistFolderStore: DefaultsStore {
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
         // Replace the file a symlink points to, not the link (dotfile managers link plists).
         let url = try url(of: suite).resolvingSymlinksInPath()
+        // The version last read (the hub reads before it writes), and the key there.
+        let seen = cache.withLock { $0[suite] }.flatMap { cached -> (stamp: FileStamp, key: PreferenceValue?)? in
+            guard case .parsed(let entries, _) = cached.contents else { return nil }
+            return (cached.signature, entries.index[key].map { entries.sorted[$0].value })
+        }
         // Made again on top of any version another program writes before the replace.
-        try CheckedFileWrite.update(url) { (version) throws(JarvisError) -> (bytes: [UInt8]?, key: PreferenceValue?) in
+        try CheckedFileWrite.update(url, readBefore: seen) {
+            (version) throws(JarvisError) -> (bytes: [UInt8]?, key: PreferenceValue?) in
             var dictionary: [String: Any] = [:]
             var format = PropertyListSerialization.PropertyListFormat.xml
             if let bytes = version.bytes {

@@ -112,7 +112,13 @@ public struct JSONFilesScanner: PreferenceScanner {
                 "no JSON file '\(request.container)' in \(folders.map(\.lastPathComponent).joined(separator: ", ")); create it (with {}) first"
             )
         }
-        try CheckedFileWrite.update(url, beforeCommit: beforeCommit) {
+        // The version the hub read just before (every read goes through the cache), so a
+        // change another program made to this key since then is a conflict too.
+        let seen = parsed.withLock { $0[url.path] }.flatMap { cached -> (stamp: FileStamp, key: JSONValue?)? in
+            guard case .success(let document) = cached.document else { return nil }
+            return (cached.stamp, document.object[request.key])
+        }
+        try CheckedFileWrite.update(url, readBefore: seen, beforeCommit: beforeCommit) {
             (version) throws(JarvisError) -> (bytes: [UInt8]?, key: JSONValue?) in
             guard let bytes = version.bytes else {
                 throw JarvisError(

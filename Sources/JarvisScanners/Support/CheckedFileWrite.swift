@@ -61,6 +61,9 @@ enum CheckedFileWrite {
     /// Applies a change to the file at `url` and replaces it atomically, re-applying the
     /// change on top of any version another program writes meanwhile.
     /// - Parameters:
+    ///   - baseline: the version the caller last read (the one it made its decision from) and
+    ///     what the key held there; when the file changed since and the key with it, the
+    ///     answer is `.conflict`, as for a change during the write.
     ///   - attempts: how many other programs' writes in a row to absorb before giving up.
     ///   - beforeCommit: runs once the new file is ready, before the last check; tests use it
     ///     to write the file at the worst moment.
@@ -72,6 +75,7 @@ enum CheckedFileWrite {
     ///   or what `change` throws.
     static func update<Key: Equatable>(
         _ url: URL,
+        readBefore baseline: (stamp: FileStamp, key: Key)? = nil,
         attempts: Int = 50,
         beforeCommit: (() -> Void)? = nil,
         change: (Snapshot) throws(JarvisError) -> (bytes: [UInt8]?, key: Key)
@@ -84,6 +88,12 @@ enum CheckedFileWrite {
         var expected = try Snapshot.read(target)
         let first = try change(expected)
         let key = first.key
+        if let baseline, expected.stamp != baseline.stamp, key != baseline.key {
+            throw JarvisError(
+                .conflict,
+                "another program changed this key in \(name) since Jarvis read it; its value was kept and nothing was written; read it again and retry"
+            )
+        }
         var pending = first.bytes
         func again(_ version: Snapshot) throws(JarvisError) {
             let redone = try change(version)
