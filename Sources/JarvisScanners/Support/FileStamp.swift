@@ -37,11 +37,14 @@ extension FileStamp {
     fileprivate init(_ info: stat) {
         #if canImport(Darwin)
             let time = info.st_mtimespec
+            // `dev_t` is a signed 32-bit value here; keep its bits rather than trap on a negative one.
+            let device = UInt64(UInt32(bitPattern: info.st_dev))
         #else
             let time = info.st_mtim
+            let device = UInt64(info.st_dev)
         #endif
         self.init(
             seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec), size: Int64(info.st_size),
-            inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+            inode: UInt64(info.st_ino), device: device)
     }
 }
