@@ -36,8 +36,8 @@ struct AgentCommandLine {
                jarvis-agent --simulator [--device UDID|NAME|booted] [--app ID]... [options]
 
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
-          --files DIR          serve every *.json file under DIR, recursively, as a container of the
-                               `files` scanner named by its path inside DIR (repeatable)
+          --files DIR          serve every *.json and *.jsonc file under DIR, recursively, as a container
+                               of the `files` scanner named by its path inside DIR (repeatable)
           --secrets-dir DIR    serve DIR as a folder of secret files, one file per secret (/run/secrets,
                                a Kubernetes secret volume, $CREDENTIALS_DIRECTORY) (repeatable)
           --secret-service     serve the desktop keyring's default collection (GNOME Keyring, KWallet)

@@ -66,15 +66,8 @@ import Testing
             try text("app.json") == """
                 {
                   "name": "Demo",
-                  "server": {
-                    "host": "localhost",
-                    "port": 9090,
-                    "ratio": 1.50
-                  },
-                  "tags": [
-                    "a",
-                    "b"
-                  ],
+                  "server": {"host": "localhost", "port": 9090, "ratio": 1.50},
+                  "tags": ["a", "b"],
                   "zeta": true
                 }
 
@@ -93,13 +86,14 @@ import Testing
     }
 
     @Test func invalidFilesAreListedWithTheirLineAndNeverWritten() throws {
-        let broken = "{\n  \"a\": 1,\n  \"b\": 2,\n}\n"
+        let broken = "{\n  \"a\": 1\n  \"b\": 2\n}\n"
         try write("broken.json", broken)
         try write("list.json", "[1, 2]")
         let hub = hub()
         let result = try hub.list()
         let problem = try #require(result.problems.first { $0.name == "broken.json" }?.problem)
-        #expect(problem.contains("line 4"))
+        #expect(problem.contains("line 3, column 3"))
+        #expect(problem.contains("a comma must separate members"))
         #expect(result.problems.first { $0.name == "list.json" }?.problem?.contains("top level is an array") == true)
         let before = try Data(contentsOf: folder.appendingPathComponent("broken.json"))
         #expect(throws: JarvisError.self) { try hub.set(address("broken.json", "a"), to: 5) }
@@ -131,6 +125,41 @@ import Testing
         #expect(try text("app.json") == #"{"name":"raced"}"#)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
+    }
+
+    @Test func anotherProgramsWriteOfAnotherKeyIsKeptAndTheEditMadeOnTopOfIt() throws {
+        let url = folder.appendingPathComponent("app.json")
+        let theirs = "{\n\t\"name\": \"Demo\",\n\t\"zeta\": true,\n\t\"theirs\": 7\n}\n"
+        let raced = Locked(false)
+        var scanner = JSONFilesScanner.jsonFiles(in: [folder])
+        scanner.beforeCommit = {
+            guard
+                !raced.withLock({ (done: inout Bool) in
+                    defer { done = true }; return done
+                })
+            else { return }
+            try? Data(theirs.utf8).write(to: url)
+        }
+        try hub(scanner).set(address("app.json", "zeta"), to: false)
+        #expect(try text("app.json") == theirs.replacingOccurrences(of: "true", with: "false"))
+    }
+
+    @Test func aKeyAnotherProgramChangedSinceItWasReadIsAConflict() throws {
+        let scanner = JSONFilesScanner.jsonFiles(in: [folder])
+        let url = folder.appendingPathComponent("env/prod.json")
+        _ = try scanner.read(ReadRequest(container: "env/prod.json"))
+        let theirs = #"{"replicas":5,"log":{"level":"warn"}}"#
+        try Data(theirs.utf8).write(to: url, options: .atomic)
+        let error = #expect(throws: JarvisError.self) {
+            try scanner.write(WriteRequest(container: "env/prod.json", key: "replicas", change: .set(4)))
+        }
+        #expect(error?.code == .conflict)
+        #expect(try text("env/prod.json") == theirs)
+        // Another key changed since the read: kept, and the write made on top of it.
+        _ = try scanner.read(ReadRequest(container: "env/prod.json"))
+        try Data(#"{"replicas":5,"log":{"level":"debug"}}"#.utf8).write(to: url, options: .atomic)
+        try scanner.write(WriteRequest(container: "env/prod.json", key: "replicas", change: .set(6)))
+        #expect(try text("env/prod.json") == #"{"replicas":6,"log":{"level":"debug"}}"#)
     }
 
     @Test func nullMakesAKeyReadOnlyAndDatesAreRefused() throws {

@@ -109,6 +109,24 @@ import Testing
         #expect(try Data(contentsOf: folder.file("broken.plist")) == garbage)
     }
 
+    @Test func aKeyAnotherProgramChangedSinceItWasReadIsAConflict() throws {
+        try folder.writePlist("race.plist", ["count": 1, "other": "a"])
+        _ = try scanner.read(ReadRequest(container: "race"))
+        try folder.writePlist("race.plist", ["count": 20, "other": "a"])
+        let error = #expect(throws: JarvisError.self) {
+            try scanner.write(WriteRequest(container: "race", key: "count", change: .set(2)))
+        }
+        #expect(error?.code == .conflict)
+        #expect((try folder.readPlist("race.plist").object as? [String: Any])?["count"] as? Int == 20)
+        // Another key changed since the read: kept, and the write made on top of it.
+        _ = try scanner.read(ReadRequest(container: "race"))
+        try folder.writePlist("race.plist", ["count": 20, "other": "changed"])
+        try scanner.write(WriteRequest(container: "race", key: "count", change: .set(3)))
+        let stored = try folder.readPlist("race.plist").object as? [String: Any]
+        #expect(stored?["count"] as? Int == 3)
+        #expect(stored?["other"] as? String == "changed")
+    }
+
     @Test func anotherProgramsChangeIsPickedUp() throws {
         try folder.writePlist("app.plist", ["count": 1])
         #expect(try scanner.read(ReadRequest(container: "app"))[key: "count"]?.value == 1)

@@ -25,7 +25,9 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         let end = min(max(offset, 0), bytes.count)
         var line = 1
         var column = 1
-        for index in 0..<end {
+        // A byte-order mark is not a character anyone sees in an editor.
+        let hasByteOrderMark = end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        for index in (hasByteOrderMark ? 3 : 0)..<end {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\n") {
                 line += 1

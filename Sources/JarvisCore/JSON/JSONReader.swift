@@ -65,23 +65,11 @@ struct JSONReader {
                     afterComma = false
                     continue nextValue
                 }
-            case UInt8(ascii: "\""):
-                value = .string(try readString())
-            case UInt8(ascii: "t"):
-                try readLiteral("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try readLiteral("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try readLiteral("null")
-                value = .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = .number(try readNumber())
             case UInt8(ascii: "]") where afterComma:
                 throw error("trailing comma before ']'; remove the comma or add an element")
             case let byte:
-                throw error(unexpectedValueMessage(byte))
+                guard let scalar = try readScalar() else { throw error(unexpectedValueMessage(byte)) }
+                value = scalar
             }
 
             // A value is complete: hand it to its container, closing every container that
@@ -182,6 +170,28 @@ struct JSONReader {
     }
 
     // MARK: - Scalars
+
+    /// Reads the string, number, `true`, `false` or `null` at the current position; nil (and
+    /// nothing read) when the byte there starts none of them.
+    mutating func readScalar() throws(JSONParseError) -> JSONValue? {
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            return .string(try readString())
+        case UInt8(ascii: "t"):
+            try readLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try readLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try readLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try readNumber())
+        default:
+            return nil
+        }
+    }
 
     private mutating func readLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount

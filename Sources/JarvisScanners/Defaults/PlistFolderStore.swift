@@ -108,32 +108,46 @@ final class PlistFolderStore: DefaultsStore {
         // link plists); one that leads outside is never written through.
         try DefaultsSuite.validate(suite)
         let url = URL(fileURLWithPath: try served.writablePath(of: suite + ".plist", container: suite))
-        var dictionary: [String: Any] = [:]
-        // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
-        // date's fraction of a second and every character, which XML cannot.
-        var format = PropertyListSerialization.PropertyListFormat.binary
-        if let current = try parse(url) {
-            dictionary = current.dictionary
-            format = current.format
-        } else if object == nil {
-            return
+        // The version last read (the hub reads before it writes), and the key there.
+        let seen = cache.withLock { $0[suite] }.flatMap { cached -> (stamp: FileStamp, key: PreferenceValue?)? in
+            guard case .parsed(let entries, _) = cached.contents else { return nil }
+            return (cached.signature, entries.index[key].map { entries.sorted[$0].value })
         }
-        guard format != .openStep else {
-            throw JarvisError(
-                .readOnly,
-                "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first"
-            )
+        // Made again on top of any version another program writes before the replace.
+        try CheckedFileWrite.update(url, readBefore: seen) {
+            (version) throws(JarvisError) -> (bytes: [UInt8]?, key: PreferenceValue?) in
+            var dictionary: [String: Any] = [:]
+            // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
+            // date's fraction of a second and every character, which XML cannot.
+            var format = PropertyListSerialization.PropertyListFormat.binary
+            if let bytes = version.bytes {
+                let current = try Self.parse(Data(bytes), name: url.lastPathComponent)
+                dictionary = current.dictionary
+                format = current.format
+            } else if object == nil {
+                return (nil, nil)
+            }
+            var stored: PreferenceValue?
+            if let old = dictionary[key] {
+                stored = try DefaultsEntries.entry(key: key, object: old, layer: .stored).value
+            }
+            guard format != .openStep else {
+                throw JarvisError(
+                    .readOnly,
+                    "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first"
+                )
+            }
+            if format == .xml, let object { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
+            dictionary[key] = object
+            let data: Data
+            do {
+                data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)
+            } catch {
+                throw JarvisError(
+                    .typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
+            }
+            return ([UInt8](data), stored)
         }
-        if format == .xml, let object { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
-        dictionary[key] = object
-        let data: Data
-        do {
-            data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)
-        } catch {
-            throw JarvisError(
-                .typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
-        }
-        try AtomicFile.replace(url.path, with: [UInt8](data))
     }
 
     // MARK: - Files
@@ -238,6 +252,14 @@ final class PlistFolderStore: DefaultsStore {
         } catch {
             throw JarvisError(.storage, "cannot read '\(name)': \(error.localizedDescription)")
         }
+        return try Self.parse(data, name: name)
+    }
+
+    /// Parses a suite file's contents.
+    /// - Throws: ``JarvisError`` `.storage` when it is not a dictionary plist.
+    private static func parse(_ data: Data, name: String) throws(JarvisError) -> (
+        dictionary: [String: Any], format: PropertyListSerialization.PropertyListFormat
+    ) {
         var format = PropertyListSerialization.PropertyListFormat.xml
         let object: Any
         do {

@@ -1,52 +1,65 @@
 import Foundation
 import JarvisCore
 
-/// One JSON config file as read from disk: its top-level object in file order, and enough
-/// about its layout to write it back the same way (pretty or one line, final newline or not).
+/// One JSON config file as read from disk: its top-level object in file order.
+///
+/// Plain JSON is read by the strict parser (the quickest path); a file it refuses (one with
+/// comments, trailing commas or a byte-order mark, or an invalid one) is read again as JSONC,
+/// which either accepts it or names the problem with its line and column.
 struct JSONFileDocument {
     /// The largest file the scanner reads; a config file bigger than this is reported, not read.
     static let maxSize = 16 << 20
+    /// The deepest nesting read: the top-level object and values up to the deepest the wire
+    /// can carry back, so every value served can be written back.
+    static let maxDepth = PreferenceValue.maxDepth + 1
 
     /// The top-level members, in file order.
     var object: JSONObject
-    /// Whether the file spans several lines: it is written back pretty-printed, two spaces.
-    var isMultiLine: Bool
-    /// Whether the file ended with a newline.
-    var endsWithNewline: Bool
 
     /// Parses file contents.
     /// - Throws: ``JarvisError`` `.storage` with the parse error and its line, or when the top
     ///   level is not an object.
     init(bytes: [UInt8]) throws(JarvisError) {
-        guard bytes.count <= Self.maxSize else {
-            throw JarvisError(.storage, "the file is larger than \(Self.maxSize >> 20) MiB; Jarvis does not read it")
+        try Self.checkSize(bytes)
+        if !bytes.starts(with: [0xEF, 0xBB, 0xBF]), let json = try? JSONParser.parse(bytes, maxDepth: Self.maxDepth) {
+            object = try Self.topLevelObject(json)
+        } else {
+            object = try Self.topLevelObject(try Self.syntaxTree(bytes).root.value)
         }
-        let json: JSONValue
+    }
+
+    /// The file's syntax tree, for editing.
+    /// - Throws: ``JarvisError`` `.storage` as ``init(bytes:)``.
+    static func syntaxTree(_ bytes: [UInt8]) throws(JarvisError) -> JSONSyntaxTree {
+        try checkSize(bytes)
+        let tree: JSONSyntaxTree
         do {
             // The top-level object and values up to the deepest the wire can carry back.
-            json = try JSONParser.parse(bytes, maxDepth: PreferenceValue.maxDepth + 1)
+            tree = try JSONSyntaxTree(bytes, maxDepth: Self.maxDepth)
         } catch {
             throw JarvisError(
                 .storage, "not valid JSON: \(error.description); fix the file (Jarvis never writes over it)")
         }
-        guard case .object(let object) = json else {
-            throw JarvisError(
-                .storage,
-                "the top level is \(Self.kind(json)), not an object; Jarvis shows JSON files whose top level is an object of keys"
-            )
-        }
-        self.object = object
-        var end = bytes.count
-        while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
-        isMultiLine = bytes[..<end].contains(0x0A)
-        endsWithNewline = bytes.last == 0x0A
+        guard case .object = tree.root.content else { throw notAnObject(tree.root.value) }
+        return tree
     }
 
-    /// The text to write back: the same layout, members in the same order.
-    func render() -> [UInt8] {
-        var output = JSONWriter.bytes(.object(object), pretty: isMultiLine)
-        if endsWithNewline { output.append(0x0A) }
-        return output
+    private static func checkSize(_ bytes: [UInt8]) throws(JarvisError) {
+        guard bytes.count <= maxSize else {
+            throw JarvisError(.storage, "the file is larger than \(maxSize >> 20) MiB; Jarvis does not read it")
+        }
+    }
+
+    private static func topLevelObject(_ json: JSONValue) throws(JarvisError) -> JSONObject {
+        guard case .object(let object) = json else { throw notAnObject(json) }
+        return object
+    }
+
+    private static func notAnObject(_ json: JSONValue) -> JarvisError {
+        JarvisError(
+            .storage,
+            "the top level is \(Self.kind(json)), not an object; Jarvis shows JSON files whose top level is an object of keys"
+        )
     }
 
     /// The entries the scanner reports for the top-level members.

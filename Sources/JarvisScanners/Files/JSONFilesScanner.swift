@@ -8,14 +8,15 @@ import JarvisCore
 /// agent.register(.jsonFiles(in: [configFolder]))
 /// ```
 ///
-/// - A file that is not valid JSON, or whose top level is not an object, is listed with its
-///   problem (and the line of a parse error) and is never written.
-/// - Writes replace the file atomically (see `CheckedFileWrite`), keep its permissions, the
-///   order of its keys, every number not edited as written, and its layout: pretty with two
-///   spaces if it spanned several lines, one line if it was one line.
-/// - A file that changes on disk between the read and the write gives `.conflict`, and
-///   nothing is written.
-/// - `null` values and numbers beyond 64 bits make their key read-only (see ``JSONFileValue``);
+/// - Files may hold comments, trailing commas and a byte-order mark (JSONC). A file that is
+///   still not valid, or whose top level is not an object, is listed with its problem (what
+///   is wrong, with its line and column) and is never written.
+/// - A write changes only the bytes it touches (see `JSONFileEditor`): layout, comments,
+///   escapes and untouched number literals stay as they were, and the permissions too.
+/// - Writes go through `CheckedFileWrite`: another program's write between the read and the
+///   replace is kept and the change made again on top of it, or `.conflict` is thrown when
+///   that program changed the same key.
+/// - `null` values make their key read-only; numbers of any size keep their literal (see ``JSONFileValue``);
 ///   dates and data cannot be stored in JSON and are refused.
 /// - Files are found by name and never created: create a file (`{}`) to add a container.
 ///   Hidden files and folders (a leading `.`) are skipped; when several folders hold the same
@@ -25,8 +26,11 @@ public struct JSONFilesScanner: PreferenceScanner {
     public let id: String
     /// The folders searched, in order.
     public let folders: [URL]
-    /// Which files count: matched against the file name, or the relative path if it has a `/`.
-    public let pattern: GlobPattern
+    /// Which files count, by default `*.json` and `*.jsonc`: a file counts when one pattern
+    /// matches its name, or its relative path for a pattern with a `/`.
+    public let patterns: [GlobPattern]
+    /// The default patterns: JSON, and JSON with comments (tsconfig-style files use `.json`).
+    public static let defaultPatterns: [GlobPattern] = ["*.json", "*.jsonc"]
     /// The folders with the symbolic-link policy every file-backed scanner follows.
     private let served: [ServedFolder]
     private let writes = Locked<Void>(())
@@ -37,10 +41,11 @@ public struct JSONFilesScanner: PreferenceScanner {
     package var beforeCommit: (@Sendable () -> Void)?
 
     /// Creates a scanner over the JSON files under `folders`, recursively.
-    public init(id: String = "files", folders: [URL], pattern: GlobPattern = "*.json") {
+    /// - Parameter pattern: which files count; nil for ``defaultPatterns``.
+    public init(id: String = "files", folders: [URL], pattern: GlobPattern? = nil) {
         self.id = id
         self.folders = folders
-        self.pattern = pattern
+        self.patterns = pattern.map { [$0] } ?? Self.defaultPatterns
         served = folders.map { ServedFolder($0) }
     }
 
@@ -94,7 +99,10 @@ public struct JSONFilesScanner: PreferenceScanner {
         }
         if let cached = parsed.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
         let document: Result<JSONFileDocument, JarvisError> = Result { () throws(JarvisError) in
-            try JSONFileDocument(bytes: try CheckedFileWrite.Snapshot.read(url).bytes)
+            guard let bytes = try CheckedFileWrite.Snapshot.read(url.path).bytes else {
+                throw JarvisError(.storage, "cannot read \(url.lastPathComponent): it no longer exists")
+            }
+            return try JSONFileDocument(bytes: bytes)
         }
         parsed.withLock { $0[path] = (stamp, document) }
         return document
@@ -118,18 +126,31 @@ public struct JSONFilesScanner: PreferenceScanner {
         if let folder = served.first(where: { $0.place(of: request.container) != .missing }) {
             url = URL(fileURLWithPath: try folder.writablePath(of: request.container, container: request.container))
         }
-        let original = try CheckedFileWrite.Snapshot.read(url)
-        var document = try JSONFileDocument(bytes: original.bytes)
-        switch request.change {
-        case .set(let value):
-            document.object[request.key] = try JSONFileValue.json(
-                value, template: document.object[request.key], path: "/" + request.key)
-        case .delete:
-            guard document.object.removeValue(forKey: request.key) != nil else {
-                throw JarvisError.noKey(request.key, in: request.container)
+        // The version the hub read just before (every read goes through the cache), so a
+        // change another program made to this key since then is a conflict too.
+        let seen = parsed.withLock { $0[located.path] }.flatMap { cached -> (stamp: FileStamp, key: JSONValue?)? in
+            guard case .success(let document) = cached.document else { return nil }
+            return (cached.stamp, document.object[request.key])
+        }
+        try CheckedFileWrite.update(url, readBefore: seen, beforeCommit: beforeCommit) {
+            (version) throws(JarvisError) -> (bytes: [UInt8]?, key: JSONValue?) in
+            guard let bytes = version.bytes else {
+                throw JarvisError(
+                    .notFound, "\(request.container) was removed while Jarvis was writing it; nothing was written")
+            }
+            let editor = try JSONFileEditor(bytes: bytes)
+            let key = editor.value(of: request.key)
+            switch request.change {
+            case .set(let value):
+                let edited = try editor.setting(request.key, to: value)
+                return (edited == bytes ? nil : edited, key)
+            case .delete:
+                guard let edited = editor.removing(request.key) else {
+                    throw JarvisError.noKey(request.key, in: request.container)
+                }
+                return (edited, key)
             }
         }
-        try CheckedFileWrite.replace(url, with: document.render(), original: original, beforeCommit: beforeCommit)
     }
 
     /// The file for a container name, only if it is one this scanner lists.
@@ -181,8 +202,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     private func matches(_ relativePath: String) -> Bool {
-        if pattern.description.contains("/") { return pattern.matches(relativePath) }
-        return pattern.matches(String(relativePath.split(separator: "/").last ?? ""))
+        let name = String(relativePath.split(separator: "/").last ?? "")
+        return patterns.contains { $0.matches($0.description.contains("/") ? relativePath : name) }
     }
 
     /// Every file under the folder by the name it is listed under (a link by its own name),
@@ -221,12 +242,13 @@ public struct JSONFilesScanner: PreferenceScanner {
 }
 
 extension PreferenceScanner where Self == JSONFilesScanner {
-    /// The JSON files under `folders` (recursively) whose name matches `pattern`.
+    /// The JSON files under `folders` (recursively) whose name matches `pattern` (by default
+    /// `*.json` and `*.jsonc`).
     ///
     /// ```swift
     /// agent.register(.jsonFiles(in: [URL(fileURLWithPath: "config")]))
     /// ```
-    public static func jsonFiles(in folders: [URL], pattern: GlobPattern = "*.json", id: String = "files")
+    public static func jsonFiles(in folders: [URL], pattern: GlobPattern? = nil, id: String = "files")
         -> JSONFilesScanner
     {
         JSONFilesScanner(id: id, folders: folders, pattern: pattern)

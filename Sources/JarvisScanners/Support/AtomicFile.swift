@@ -19,19 +19,26 @@ import JarvisCore
 /// crash. A link is followed: the file it points to is replaced and the link kept.
 package enum AtomicFile {
     /// Writes `bytes` in place of the file at `path`.
-    /// - Parameters:
-    ///   - mode: the permission bits; by default the old file's, or 0600 for a new file.
-    ///   - beforeRename: a last check once the new file is ready; throwing from it leaves the
-    ///     old file untouched (the JSON files scanner refuses there if the file changed).
-    /// - Throws: ``JarvisError`` `.storage` naming the failing step and `errno`'s text, or
-    ///   whatever `beforeRename` throws.
-    package static func replace(
-        _ path: String,
-        with bytes: [UInt8],
-        mode: mode_t? = nil,
-        beforeRename: (() throws(JarvisError) -> Void)? = nil
-    ) throws(JarvisError) {
+    /// - Parameter mode: the permission bits; by default the old file's, or 0600 for a new file.
+    /// - Throws: ``JarvisError`` `.storage` naming the failing step and `errno`'s text.
+    package static func replace(_ path: String, with bytes: [UInt8], mode: mode_t? = nil) throws(JarvisError) {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let temporary = try writeTemporary(bytes, replacing: target, mode: mode).path
+        guard rename(temporary, target) == 0 else {
+            let error = failure("replace", (target as NSString).lastPathComponent)
+            unlink(temporary)
+            throw error
+        }
+        syncFolder((target as NSString).deletingLastPathComponent)
+    }
+
+    /// Writes `bytes` to a new, flushed temporary file beside `target` (a resolved path),
+    /// with `target`'s mode and owner, or `mode` when given, or 0600 for a new file.
+    /// - Returns: the temporary file's path, which the caller renames or removes, and its
+    ///   stamp (which stays the file's stamp once it is renamed into place).
+    static func writeTemporary(_ bytes: [UInt8], replacing target: String, mode: mode_t? = nil) throws(JarvisError)
+        -> (path: String, stamp: FileStamp?)
+    {
         let folder = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
         var newMode: mode_t = mode ?? 0o600
@@ -47,10 +54,8 @@ package enum AtomicFile {
         let temporary = folder + "/.\(name).\(UUID().uuidString.prefix(12)).jarvis-tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("create a temporary file beside", name) }
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
-        do {
-            defer { close(descriptor) }
+        defer { close(descriptor) }
+        do throws(JarvisError) {
             try writeAll(bytes, to: descriptor, name: name)
             if let owner, owner != (getuid(), getgid()) {
                 // Only root may give a file away; for anyone else the file keeps its writer.
@@ -59,11 +64,11 @@ package enum AtomicFile {
             // fchmod, not the mode given to open, so the umask cannot narrow the permissions.
             guard fchmod(descriptor, newMode) == 0 else { throw failure("set the permissions of", name) }
             guard fsync(descriptor) == 0 else { throw failure("flush", name) }
+        } catch {
+            unlink(temporary)
+            throw error
         }
-        try beforeRename?()
-        guard rename(temporary, target) == 0 else { throw failure("replace", name) }
-        renamed = true
-        syncFolder(folder)
+        return (temporary, FileStamp.of(descriptor: descriptor))
     }
 
     /// Flushes a folder's entries, so a rename or unlink survives a crash. Best effort.
@@ -88,7 +93,7 @@ package enum AtomicFile {
         }
     }
 
-    private static func failure(_ action: String, _ name: String) -> JarvisError {
+    static func failure(_ action: String, _ name: String) -> JarvisError {
         let code = errno
         return JarvisError(
             .storage,

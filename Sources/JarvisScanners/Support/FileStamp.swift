@@ -22,6 +22,19 @@ struct FileStamp: Hashable, Sendable {
     static func of(_ path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(info)
+    }
+
+    /// The stamp of an open file, or nil when `fstat` fails.
+    static func of(descriptor: Int32) -> FileStamp? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return FileStamp(info)
+    }
+}
+
+extension FileStamp {
+    fileprivate init(_ info: stat) {
         #if canImport(Darwin)
             let time = info.st_mtimespec
             // `dev_t` is a signed 32-bit value here; keep its bits rather than trap on a negative one.
@@ -30,7 +43,7 @@ struct FileStamp: Hashable, Sendable {
             let time = info.st_mtim
             let device = UInt64(info.st_dev)
         #endif
-        return FileStamp(
+        self.init(
             seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec), size: Int64(info.st_size),
             inode: UInt64(info.st_ino), device: device)
     }
