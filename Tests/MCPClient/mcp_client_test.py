@@ -199,6 +199,12 @@ async def scenario_tools(client, notifications):
     check(get(contents[0], "mime_type") == "application/json" and document["container"] == suite, f"read: {document}")
     check(any(item["key"] == "profile" for item in document["items"]), f"resource items: {document}")
 
+    # A container whose name holds a slash is one percent-encoded URI segment.
+    files = next(resource for resource in resources if resource.name == "files:env/prod.json")
+    check(str(files.uri).endswith("/files/env%2Fprod.json"), f"files uri {files.uri}")
+    document = json.loads((await client.read_resource(str(files.uri))).contents[0].text)
+    check([item["key"] for item in document["items"]] == ["port"], f"files resource: {document}")
+
 
 async def scenario_production(client, notifications):
     production = os.environ["AGENT_NAME"]

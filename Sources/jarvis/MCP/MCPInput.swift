@@ -22,6 +22,8 @@ struct MCPInput {
     private let descriptor: Int32
     private var pending: [UInt8] = []
     private var start = 0
+    /// Where the search for the next newline resumes: bytes before it hold none.
+    private var scanned = 0
     private var overflow: (prefix: [UInt8], length: Int)?
     private var finished = false
 
@@ -65,6 +67,7 @@ struct MCPInput {
             if let newline = pending[start...].firstIndex(of: 0x0A) {
                 overflow.length += newline - start
                 start = newline + 1
+                scanned = start
                 self.overflow = nil
                 compact()
                 return .tooLong(prefix: overflow.prefix, length: overflow.length)
@@ -73,11 +76,13 @@ struct MCPInput {
             self.overflow = overflow
             pending = []
             start = 0
+            scanned = 0
             return nil
         }
-        if let newline = pending[start...].firstIndex(of: 0x0A) {
+        if let newline = pending[max(start, scanned)...].firstIndex(of: 0x0A) {
             let line = pending[start..<newline]
             start = newline + 1
+            scanned = start
             guard line.count <= limit else {
                 compact()
                 return .tooLong(prefix: Array(line.prefix(Self.prefixLength)), length: line.count)
@@ -87,10 +92,12 @@ struct MCPInput {
             compact()
             return .line(copy[...])
         }
+        scanned = pending.count
         if pending.count - start > limit {
             overflow = (Array(pending[start...].prefix(Self.prefixLength)), pending.count - start)
             pending = []
             start = 0
+            scanned = 0
         }
         return nil
     }
@@ -98,6 +105,7 @@ struct MCPInput {
     private mutating func compact() {
         if start > 1 << 20 || start == pending.count {
             pending.removeFirst(start)
+            scanned -= start
             start = 0
         }
     }

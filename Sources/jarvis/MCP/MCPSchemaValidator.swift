@@ -22,11 +22,11 @@ enum MCPSchemaValidator {
         }
         switch value {
         case .string(let text):
-            let length = text.count
-            if let maximum = schema["maxLength"]?.int64Value, length > maximum {
-                return "\(place) is \(length) characters long; at most \(maximum) are accepted"
+            // UTF-8 bytes bound the characters from above: count characters only when needed.
+            if let maximum = schema["maxLength"]?.int64Value, text.utf8.count > maximum, text.count > maximum {
+                return "\(place) is \(text.count) characters long; at most \(maximum) are accepted"
             }
-            if let minimum = schema["minLength"]?.int64Value, length < minimum {
+            if let minimum = schema["minLength"]?.int64Value, text.count < minimum {
                 return "\(place) must have at least \(minimum) character(s)"
             }
         case .number(let number):
