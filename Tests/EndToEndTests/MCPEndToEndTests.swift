@@ -31,7 +31,8 @@ import Testing
         #expect(records.allSatisfy { $0["client"] == .string(Self.clientName) })
     }
 
-    @Test(.enabled(if: MCPPython.shouldRun)) func aProductionAgentGetsNoWritingToolsAndTheClientHearsOfChanges() throws {
+    @Test(.enabled(if: MCPPython.shouldRun)) func aProductionAgentGetsNoWritingToolsAndTheClientHearsOfChanges() throws
+    {
         _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "prod", "--production"])
         try runScenario("production", ["AGENT_NAME": "prod"])
         let values = try sandbox.readSuite("app.suite", in: folder)
@@ -52,7 +53,9 @@ import Testing
     /// `initialize`, a line over the limit (its `id` is still answered). Standard output holds
     /// only protocol messages, and the server ends when its input does.
     @Test func malformedLinesGetJSONRPCErrorsOnAnOtherwiseCleanStdout() throws {
-        let huge = "{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"tools/call\",\"params\":{\"name\":\"set_preference\",\"arguments\":{\"value\":\"" + String(repeating: "z", count: 5_000_000) + "\"}}}"
+        let huge =
+            "{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"tools/call\",\"params\":{\"name\":\"set_preference\",\"arguments\":{\"value\":\""
+            + String(repeating: "z", count: 5_000_000) + "\"}}}"
         let lines = [
             #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
             #"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
@@ -65,7 +68,9 @@ import Testing
             #"{"jsonrpc":"2.0","id":7,"method":"ping"}"#,
         ]
         let answers = try rawSession(lines)
-        let byID = Dictionary(answers.compactMap { answer in answer["id"]?.int64Value.map { ($0, answer) } }) { a, _ in a }
+        let byID = Dictionary(answers.compactMap { answer in answer["id"]?.int64Value.map { ($0, answer) } }) { a, _ in
+            a
+        }
         #expect(answers.allSatisfy { $0["jsonrpc"] == "2.0" })
         #expect(byID[1]?["error"]?["code"]?.int64Value == -32600)
         #expect(byID[2]?["result"]?["protocolVersion"] == "2025-06-18")

@@ -54,6 +54,7 @@ struct MCPInput {
                     let line = pending[start...]
                     pending = []
                     start = 0
+                    scanned = 0
                     return .line(Self.trimmed(line))
                 }
                 return .end
@@ -64,22 +65,26 @@ struct MCPInput {
 
     private mutating func takeBuffered() -> Event? {
         if var overflow {
-            if let newline = pending[start...].firstIndex(of: 0x0A) {
-                overflow.length += newline - start
+            let newline = pending[start...].firstIndex(of: 0x0A)
+            let end = newline ?? pending.count
+            // Keep the line's first bytes, however the reads cut it, to find its id.
+            let room = Self.prefixLength - overflow.prefix.count
+            if room > 0 { overflow.prefix += pending[start..<min(end, start + room)] }
+            overflow.length += end - start
+            if let newline {
                 start = newline + 1
                 scanned = start
                 self.overflow = nil
                 compact()
                 return .tooLong(prefix: overflow.prefix, length: overflow.length)
             }
-            overflow.length += pending.count - start
             self.overflow = overflow
             pending = []
             start = 0
             scanned = 0
             return nil
         }
-        if let newline = pending[max(start, scanned)...].firstIndex(of: 0x0A) {
+        if let newline = pending[min(max(start, scanned), pending.count)...].firstIndex(of: 0x0A) {
             let line = pending[start..<newline]
             start = newline + 1
             scanned = start

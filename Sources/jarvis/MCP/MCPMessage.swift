@@ -23,7 +23,8 @@ enum MCPMessage: Sendable {
         }
         guard case .object(let object) = json else {
             let what = json.arrayValue != nil ? "a batch array (MCP does not use batches)" : "not an object"
-            throw MCPLineError(id: .null, failure: .invalidRequest("the message is \(what); send one JSON-RPC 2.0 object per line"))
+            throw MCPLineError(
+                id: .null, failure: .invalidRequest("the message is \(what); send one JSON-RPC 2.0 object per line"))
         }
         let id = object["id"]
         if let id, !Self.isValidID(id) {

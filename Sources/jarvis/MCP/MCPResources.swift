@@ -55,7 +55,9 @@ struct MCPResources: Sendable {
         let (uri, agent) = try resolve(text)
         let result: JSONValue
         do {
-            result = try agent.client.listAll(["scanner": .string(uri.scanner), "container": .string(uri.containerGlob)])
+            result = try agent.client.listAll([
+                "scanner": .string(uri.scanner), "container": .string(uri.containerGlob),
+            ])
         } catch {
             throw MCPFailure.internalError("the agent could not list \(text): \(error.message)")
         }
@@ -78,7 +80,8 @@ struct MCPResources: Sendable {
     ///   or the container is not there.
     func resolve(_ text: String) throws(MCPFailure) -> (MCPResourceURI, MCPAgent) {
         guard let uri = MCPResourceURI(parsing: text) else {
-            throw .invalidParams("'\(text.prefix(200))' is not a Jarvis resource URI; they look like \(MCPResourceURI.template)")
+            throw .invalidParams(
+                "'\(text.prefix(200))' is not a Jarvis resource URI; they look like \(MCPResourceURI.template)")
         }
         let agent: MCPAgent
         do {
@@ -94,7 +97,8 @@ struct MCPResources: Sendable {
         }
         let names = (containers["containers"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
         guard names.contains(uri.container) else {
-            throw .resourceNotFound("resource not found: the agent \(agent.name) has no container \(uri.container) in \(uri.scanner)")
+            throw .resourceNotFound(
+                "resource not found: the agent \(agent.name) has no container \(uri.container) in \(uri.scanner)")
         }
         return (uri, agent)
     }

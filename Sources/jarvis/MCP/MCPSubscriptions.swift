@@ -61,7 +61,9 @@ final class MCPSubscriptions: Sendable {
     func reconcile() {
         let unwatched = state.current.resources.filter { $0.value.subscription == nil }.map(\.key)
         for uri in unwatched {
-            guard let agent = try? bridge.agent(for: uri.agent), (try? watch(uri, agent: agent)) != nil else { continue }
+            guard let agent = try? bridge.agent(for: uri.agent), (try? watch(uri, agent: agent)) != nil else {
+                continue
+            }
             output.notify("notifications/resources/updated", ["uri": .string(uri.description)])
         }
     }

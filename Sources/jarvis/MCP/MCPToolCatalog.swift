@@ -10,7 +10,12 @@ enum MCPToolCatalog {
     static func tools(allowReveal: Bool) -> [MCPTool] {
         let reveal: [(String, JSONValue)] =
             allowReveal
-            ? [("reveal", MCPSchema.boolean("show secrets' values, where the agent allows it (otherwise they stay masked)"))]
+            ? [
+                (
+                    "reveal",
+                    MCPSchema.boolean("show secrets' values, where the agent allows it (otherwise they stay masked)")
+                )
+            ]
             : []
         return [
             MCPTool(
@@ -29,14 +34,18 @@ enum MCPToolCatalog {
                 input: MCPSchema.input(
                     [
                         agent, scanner,
-                        ("container", MCPSchema.string("only containers matching this glob (* ? [abc]), e.g. com.example.*")),
+                        (
+                            "container",
+                            MCPSchema.string("only containers matching this glob (* ? [abc]), e.g. com.example.*")
+                        ),
                         ("key", MCPSchema.string("only keys matching this glob")),
                         ("limit", MCPSchema.integer("items per page (default 200)", minimum: 1, maximum: 1_000)),
                         ("cursor", MCPSchema.string("the previous page's nextCursor, with the same filters")),
                     ] + reveal),
                 output: MCPSchema.output(
                     [
-                        ("items", MCPSchema.array(of: MCPSchema.item)), ("problems", MCPSchema.array(of: MCPSchema.problem)),
+                        ("items", MCPSchema.array(of: MCPSchema.item)),
+                        ("problems", MCPSchema.array(of: MCPSchema.problem)),
                         ("nextCursor", ["type": "string"]),
                     ], required: ["items"]),
                 writes: false),
@@ -44,7 +53,8 @@ enum MCPToolCatalog {
                 name: "get_preference", title: "Get a preference",
                 description:
                     "Reads one preference: its type, value and revision (send the revision back as `expectedRevision` to guard a write). With `pointer` (RFC 6901, e.g. /server/port) reads one place inside a dictionary or array value.",
-                input: MCPSchema.input([agent, scanner, container, key, pointer] + reveal, required: ["container", "key"]),
+                input: MCPSchema.input(
+                    [agent, scanner, container, key, pointer] + reveal, required: ["container", "key"]),
                 output: MCPSchema.output([("item", MCPSchema.item)], required: ["item"]),
                 writes: false),
             MCPTool(
@@ -55,7 +65,12 @@ enum MCPToolCatalog {
                     [
                         agent, scanner, container, key,
                         ("value", MCPSchema.any("the new value, JSON in the wire encoding")),
-                        ("type", MCPSchema.oneOf(PreferenceType.allCases.map(\.rawValue), "the value's type; inferred from the JSON when absent")),
+                        (
+                            "type",
+                            MCPSchema.oneOf(
+                                PreferenceType.allCases.map(\.rawValue),
+                                "the value's type; inferred from the JSON when absent")
+                        ),
                         pointer, expectedRevision,
                     ], required: ["container", "key", "value"]),
                 output: MCPSchema.output([("item", MCPSchema.item)], required: ["item"]),
@@ -70,7 +85,10 @@ enum MCPToolCatalog {
                         ("key", MCPSchema.string("the key to delete (or use match)")),
                         pointer, expectedRevision,
                         ("match", MCPSchema.string("delete every stored key matching this glob instead of one key")),
-                        ("dryRun", MCPSchema.boolean("with match: list the keys that would be deleted, change nothing")),
+                        (
+                            "dryRun",
+                            MCPSchema.boolean("with match: list the keys that would be deleted, change nothing")
+                        ),
                     ], required: ["container"]),
                 output: MCPSchema.output([
                     ("item", MCPSchema.item), ("scanner", ["type": "string"]), ("container", ["type": "string"]),
@@ -82,7 +100,8 @@ enum MCPToolCatalog {
                 name: "reset_preference", title: "Reset a preference to its default",
                 description:
                     "Removes a key's stored value so the default declared by the program applies again (its key catalog or a registered default). Resetting a key with nothing stored is not an error.",
-                input: MCPSchema.input([agent, scanner, container, key, expectedRevision], required: ["container", "key"]),
+                input: MCPSchema.input(
+                    [agent, scanner, container, key, expectedRevision], required: ["container", "key"]),
                 output: MCPSchema.output([("removed", MCPSchema.item), ("item", MCPSchema.item)]),
                 writes: true, destructive: true, idempotent: true),
             MCPTool(
@@ -133,11 +152,13 @@ enum MCPToolCatalog {
                     ], required: ["from", "to"]),
                 output: MCPSchema.output(
                     [
-                        ("added", MCPSchema.array(of: MCPSchema.item)), ("removed", MCPSchema.array(of: MCPSchema.item)),
+                        ("added", MCPSchema.array(of: MCPSchema.item)),
+                        ("removed", MCPSchema.array(of: MCPSchema.item)),
                         (
                             "changed",
                             MCPSchema.array(
-                                of: MCPSchema.output([("old", MCPSchema.item), ("new", MCPSchema.item)], required: ["old", "new"]))
+                                of: MCPSchema.output(
+                                    [("old", MCPSchema.item), ("new", MCPSchema.item)], required: ["old", "new"]))
                         ),
                         ("unchanged", ["type": "integer"]),
                     ], required: ["added", "removed", "changed", "unchanged"]),
@@ -151,7 +172,9 @@ enum MCPToolCatalog {
             "the agent's name or pid (see list_agents); needed only when several agents run and none was chosen with jarvis mcp --agent",
             maxLength: 4_096)
     )
-    private static let scanner = ("scanner", MCPSchema.string("the scanner id (defaults, files, secrets, …)", maxLength: 256))
+    private static let scanner = (
+        "scanner", MCPSchema.string("the scanner id (defaults, files, secrets, …)", maxLength: 256)
+    )
     private static let container = (
         "container", MCPSchema.string("the container: a defaults suite, a JSON file's path, a keyring service…")
     )
@@ -161,13 +184,15 @@ enum MCPToolCatalog {
     )
     private static let expectedRevision = (
         "expectedRevision",
-        MCPSchema.string("only if the value still has this revision (from a previous answer); otherwise a conflict", maxLength: 64)
+        MCPSchema.string(
+            "only if the value still has this revision (from a previous answer); otherwise a conflict", maxLength: 64)
     )
 
     private static func side(_ description: String) -> JSONValue {
         [
             "type": ["object", "string"],
-            "description": .string(description + ": a snapshot document, a snapshot file path, \"agent\" or \"agent:NAME\""),
+            "description": .string(
+                description + ": a snapshot document, a snapshot file path, \"agent\" or \"agent:NAME\""),
         ]
     }
 }

@@ -9,7 +9,8 @@ extension MCPToolRunner {
         var params = JSONObject()
         try reveal(arguments, agent, into: &params)
         let (snapshot, leftOut) = try agent.client.snapshot(
-            scanner: arguments.string("scanner"), container: arguments.string("container"), key: arguments.string("key"),
+            scanner: arguments.string("scanner"), container: arguments.string("container"),
+            key: arguments.string("key"),
             reveal: params["reveal"] == .bool(true))
         let addresses = leftOut.map { item -> JSONValue in
             [
@@ -19,7 +20,9 @@ extension MCPToolRunner {
         }
         var text = "Snapshot of \(snapshot.items.count) stored value(s) from agent '\(agent.name)'"
         if !leftOut.isEmpty { text += "; \(leftOut.count) masked secret(s) left out" }
-        text += ". The document is in structuredContent.snapshot (pass it to diff_snapshots as from or to):\n" + JSONWriter.string(snapshot.json)
+        text +=
+            ". The document is in structuredContent.snapshot (pass it to diff_snapshots as from or to):\n"
+            + JSONWriter.string(snapshot.json)
         return MCPToolResult(
             text: text, structured: .object(["snapshot": snapshot.json, "leftOut": .array(addresses)]))
     }
@@ -45,7 +48,9 @@ extension MCPToolRunner {
     ) {
         switch side {
         case .object:
-            return ("\(name) (a snapshot document)", try JarvisSnapshot(parsing: JSONWriter.bytes(side), source: "\(name)"))
+            return (
+                "\(name) (a snapshot document)", try JarvisSnapshot(parsing: JSONWriter.bytes(side), source: "\(name)")
+            )
         case .string(let text) where text == "agent" || text.hasPrefix("agent:"):
             let agent = try bridge.agent(for: text == "agent" ? argument : String(text.dropFirst("agent:".count)))
             let (snapshot, _) = try agent.client.snapshot()

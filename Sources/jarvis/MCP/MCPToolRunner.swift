@@ -43,11 +43,13 @@ struct MCPToolRunner: Sendable {
                 structured: .object(structured))
         }
         let lines = agents.map { agent in
-            let allows = agent.isProduction ? "production: read-only" : (agent.allowsEditing ? "editing allowed" : "read-only")
+            let allows =
+                agent.isProduction ? "production: read-only" : (agent.allowsEditing ? "editing allowed" : "read-only")
             return
                 "\(MCPAgentBridge.label(of: agent, among: agents)) (pid \(agent.pid.map(String.init) ?? "?"), \(allows), reveal \(agent.allowsReveal ? "allowed" : "off"), scanners \(agent.scanners.joined(separator: ", ")))"
         }
-        return MCPToolResult(text: "\(agents.count) agent(s):\n" + lines.joined(separator: "\n"), structured: .object(structured))
+        return MCPToolResult(
+            text: "\(agents.count) agent(s):\n" + lines.joined(separator: "\n"), structured: .object(structured))
     }
 
     private func listPreferences(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
@@ -85,7 +87,9 @@ struct MCPToolRunner: Sendable {
         let hasKey = arguments.string("key") != nil
         let match = arguments.string("match")
         guard hasKey != (match != nil) else {
-            throw JarvisError(.invalidParams, "give either key (one value) or match (a glob of keys), not \(hasKey ? "both" : "neither")")
+            throw JarvisError(
+                .invalidParams,
+                "give either key (one value) or match (a glob of keys), not \(hasKey ? "both" : "neither")")
         }
         guard match != nil || arguments.bool("dryRun") == nil else {
             throw JarvisError(.invalidParams, "dryRun goes with match")
@@ -104,7 +108,8 @@ struct MCPToolRunner: Sendable {
             dryRun
             ? "Would delete \(keys.count) key(s) matching '\(match)' from \(place) (dry run: nothing was changed)"
             : "Deleted \(keys.count) key(s) matching '\(match)' from \(place)"
-        return MCPToolResult(text: ([head + (keys.isEmpty ? "." : ":")] + keys).joined(separator: "\n"), structured: result)
+        return MCPToolResult(
+            text: ([head + (keys.isEmpty ? "." : ":")] + keys).joined(separator: "\n"), structured: result)
     }
 
     private func resetPreference(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
@@ -131,7 +136,8 @@ struct MCPToolRunner: Sendable {
 
     private func history(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
         let agent = try bridge.agent(for: arguments.string("agent"))
-        let result = try call(agent, "history", arguments.params(["scanner", "container", "key", "action", "client", "limit"]))
+        let result = try call(
+            agent, "history", arguments.params(["scanner", "container", "key", "action", "client", "limit"]))
         let records = result["records"]?.arrayValue ?? []
         let text =
             records.isEmpty
@@ -147,7 +153,8 @@ struct MCPToolRunner: Sendable {
             let why = agent.isProduction ? "it runs the production configuration" : "it was started read-only"
             throw JarvisError(
                 .readOnly,
-                "the agent '\(agent.name)' does not allow editing (\(why)), so the writing tools are off for it; read values with get_preference or list_preferences")
+                "the agent '\(agent.name)' does not allow editing (\(why)), so the writing tools are off for it; read values with get_preference or list_preferences"
+            )
         }
         return agent
     }
@@ -157,12 +164,14 @@ struct MCPToolRunner: Sendable {
     func reveal(_ arguments: MCPArguments, _ agent: MCPAgent, into params: inout JSONObject) throws(JarvisError) {
         guard arguments.bool("reveal") == true else { return }
         guard allowReveal else {
-            throw JarvisError(.unauthorized, "revealing secrets is off in this MCP server; start it with jarvis mcp --allow-reveal")
+            throw JarvisError(
+                .unauthorized, "revealing secrets is off in this MCP server; start it with jarvis mcp --allow-reveal")
         }
         guard agent.allowsReveal else {
             throw JarvisError(
                 .unauthorized,
-                "the agent '\(agent.name)' does not allow revealing secrets\(agent.isProduction ? " (production)" : "; it must run with allowsReveal (jarvis-agent --allow-reveal)")")
+                "the agent '\(agent.name)' does not allow revealing secrets\(agent.isProduction ? " (production)" : "; it must run with allowsReveal (jarvis-agent --allow-reveal)")"
+            )
         }
         params["reveal"] = true
     }
@@ -174,7 +183,8 @@ struct MCPToolRunner: Sendable {
         guard size <= agent.maxLineLength else {
             throw JarvisError(
                 .tooLarge,
-                "the request is \(size) bytes, over the \(agent.maxLineLength) bytes the agent '\(agent.name)' accepts in one message; send a smaller value")
+                "the request is \(size) bytes, over the \(agent.maxLineLength) bytes the agent '\(agent.name)' accepts in one message; send a smaller value"
+            )
         }
         do {
             return try agent.client.call(method, params)

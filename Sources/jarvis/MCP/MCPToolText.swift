@@ -44,10 +44,12 @@ enum MCPToolText {
         for item in diff.removed { lines.append("- \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))") }
         for change in diff.changed {
             lines.append(
-                "~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))")
+                "~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"
+            )
         }
         lines.append(
-            "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, \(diff.unchanged.count) unchanged")
+            "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, \(diff.unchanged.count) unchanged"
+        )
         return lines.joined(separator: "\n")
     }
 }
