@@ -49,6 +49,24 @@ import Testing
         try runScenario("bad-input")
     }
 
+    @Test(.enabled(if: MCPPython.shouldRun)) func anAgentChosenByNameRestartsWithEditingAndTheToolsFollow() throws {
+        try runScenario("restart", ["PHOENIX_DIR": folder.path])
+    }
+
+    @Test(.enabled(if: MCPPython.shouldRun)) func secretsStayMaskedUnlessBothTheServerAndTheAgentAllowReveal() throws {
+        let secrets = sandbox.root.appendingPathComponent("vault")
+        try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true)
+        try Data("hunter2".utf8).write(to: secrets.appendingPathComponent("db_password"))
+        let agent = try AgentProcess(sandbox, ["--secrets-dir", secrets.path, "--name", "vault"])
+        try runScenario("secrets")
+        try runScenario("secrets", arguments: ["--allow-reveal"])  // the agent does not allow reveal: still masked
+        agent.process.terminate()
+        agent.process.waitUntilExit()
+        _ = try AgentProcess(sandbox, ["--secrets-dir", secrets.path, "--name", "vault", "--allow-reveal"])
+        try runScenario("secrets")
+        try runScenario("secrets", arguments: ["--allow-reveal"], expectReveal: true)
+    }
+
     /// Lines the SDK never sends: not JSON, a batch, no `jsonrpc`, a request before
     /// `initialize`, a line over the limit (its `id` is still answered). Standard output holds
     /// only protocol messages, and the server ends when its input does.
@@ -85,14 +103,17 @@ import Testing
         #expect(byID[7]?["result"] == .object([:]))
     }
 
-    private func runScenario(_ name: String, _ extra: [String: String] = [:]) throws {
+    private func runScenario(
+        _ name: String, _ extra: [String: String] = [:], arguments: [String] = [], expectReveal: Bool = false
+    ) throws {
         let python = try MCPPython.interpreter()
         sandbox.environmentOverrides["JARVIS_BIN"] = try Binaries.url("jarvis").path
         sandbox.environmentOverrides["JARVIS_AGENT_BIN"] = try Binaries.url("jarvis-agent").path
         sandbox.environmentOverrides["SUITE"] = "app.suite"
         sandbox.environmentOverrides["MCP_CLIENT_NAME"] = Self.clientName
         for (key, value) in extra { sandbox.environmentOverrides[key] = value }
-        let result = try sandbox.run(python, [MCPPython.script.path, name])
+        sandbox.environmentOverrides["EXPECT_REVEAL"] = expectReveal ? "1" : "0"
+        let result = try sandbox.run(python, [MCPPython.script.path, name] + arguments)
         #expect(result.status == 0, "scenario \(name) failed:\n\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.hasSuffix("ok\n"))
     }

@@ -2,11 +2,12 @@
 
 Run by Tests/EndToEndTests/MCPEndToEndTests.swift, which starts a real `jarvis-agent` first:
 
-    python mcp_client_test.py SCENARIO
+    python mcp_client_test.py SCENARIO [JARVIS MCP OPTIONS…]
 
 Environment: JARVIS_BIN (the `jarvis` binary), JARVIS_AGENT_BIN (`jarvis-agent`),
 JARVIS_RUNTIME_DIR (the sandbox's runtime folder), MCP_CLIENT_NAME (the clientInfo name),
-and per scenario SUITE (a defaults suite the agent serves) and AGENT_NAME.
+and per scenario SUITE (a defaults suite the agent serves), AGENT_NAME, PHOENIX_DIR and
+EXPECT_REVEAL.
 Exits 0 after printing "ok"; any failed check raises and exits non-zero.
 """
 
@@ -14,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import warnings
 
 import anyio
@@ -25,7 +27,7 @@ try:
 except ImportError:  # SDK 1.x
     from mcp.shared.exceptions import McpError as ProtocolError
 
-warnings.simplefilter("ignore", DeprecationWarning)
+# resources/subscribe is deprecated from 2026-07-28 on; this server speaks the 2025 revisions.
 warnings.simplefilter("ignore")
 
 JARVIS = os.environ["JARVIS_BIN"]
@@ -95,6 +97,19 @@ def structured(result):
     check(not get(result, "is_error"), f"the call failed: {text(result)}")
     check(isinstance(get(result, "structured_content"), dict), f"no structuredContent: {result}")
     return get(result, "structured_content")
+
+
+def start_agent(*args):
+    """Starts a real jarvis-agent in the sandbox and waits for its discovery file."""
+    agent = subprocess.Popen([AGENT, *args], env=environment(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    record = os.path.join(RUNTIME, f"{agent.pid}.json")
+    for _ in range(1000):
+        if os.path.exists(record):
+            return agent
+        if agent.poll() is not None:
+            raise AssertionError(f"jarvis-agent {args} exited at start")
+        time.sleep(0.02)
+    raise AssertionError("jarvis-agent did not publish its discovery file")
 
 
 async def session(body, args=()):
@@ -260,6 +275,56 @@ async def scenario_subscription(client, notifications):
         check(error.error.code == -32002, f"missing resource code {error.error.code}")
 
 
+async def scenario_restart(client, notifications):
+    """Under --agent phoenix, the agent restarts without --production: the writing tools come."""
+    names = await tool_names(client)
+    check(not (names & WRITING), f"production phoenix offers no writing tools: {sorted(names)}")
+    phoenix = PHOENIX.pop()
+    phoenix.terminate()
+    phoenix.wait()
+    reborn = start_agent("--defaults-dir", os.environ["PHOENIX_DIR"], "--name", "phoenix")
+    try:
+        await notifications.wait_for("notifications/tools/list_changed")
+        names = await tool_names(client)
+        check(WRITING <= names, f"phoenix allows editing after its restart: {sorted(names)}")
+        done = await client.call_tool("set_preference", {"scanner": "defaults", "container": "reborn", "key": "k",
+                                                         "value": True})
+        check(not get(done, "is_error"), f"a write after the restart: {text(done)}")
+    finally:
+        reborn.terminate()
+        reborn.wait()
+
+
+async def scenario_secrets(client, notifications):
+    """Secrets stay masked without --allow-reveal; with it, reveal works where the agent allows it."""
+    listed = structured(await client.call_tool("list_preferences", {"scanner": "secrets"}))["items"]
+    check(listed and all(item.get("masked") is True and "value" not in item for item in listed),
+          f"secrets are masked: {listed}")
+    secret = listed[0]
+    document = json.dumps(structured(await client.call_tool("export_snapshot", {})))
+    check("hunter2" not in document, "an export never carries a masked secret")
+    resources = (await client.list_resources()).resources
+    uri = next(str(resource.uri) for resource in resources if "/secrets/" in str(resource.uri))
+    check("hunter2" not in (await client.read_resource(uri)).contents[0].text, "resources are always masked")
+    asked = await client.call_tool(
+        "get_preference", {"scanner": "secrets", "container": secret["container"], "key": secret["key"], "reveal": True})
+    if os.environ.get("EXPECT_REVEAL") == "1":
+        item = structured(asked)["item"]
+        check(item["value"] == "hunter2" and "masked" not in item, f"revealed: {item}")
+        records = structured(await client.call_tool("preference_history", {"action": "reveal"}))["records"]
+        check(records and records[-1]["client"] == CLIENT_NAME, f"the reveal is audited: {records}")
+    elif "--allow-reveal" in SERVER_ARGS:
+        check(get(asked, "is_error") and "does not allow revealing" in text(asked), f"the agent refuses: {text(asked)}")
+    else:
+        check(get(asked, "is_error") and "--allow-reveal" in text(asked), f"reveal refused: {text(asked)}")
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        check("reveal" not in get(tools["get_preference"], "input_schema")["properties"], "no reveal argument")
+
+
+PHOENIX = []
+SERVER_ARGS = []
+
+
 async def expect_protocol_error(call, code, what):
     try:
         await call
@@ -312,13 +377,24 @@ async def scenario_bad_input(client, notifications):
 
 async def main():
     scenario = sys.argv[1]
+    SERVER_ARGS.extend(sys.argv[2:])
     body = {
         "tools": scenario_tools,
         "production": scenario_production,
         "subscription": scenario_subscription,
         "bad-input": scenario_bad_input,
+        "restart": scenario_restart,
+        "secrets": scenario_secrets,
     }[scenario]
-    await session(body)
+    if scenario == "restart":
+        PHOENIX.append(start_agent("--defaults-dir", os.environ["PHOENIX_DIR"], "--name", "phoenix", "--production"))
+        SERVER_ARGS.extend(["--agent", "phoenix"])
+    try:
+        await session(body, SERVER_ARGS)
+    finally:
+        for agent in PHOENIX:
+            agent.terminate()
+            agent.wait()
     print("ok")
 
 
