@@ -84,6 +84,8 @@ import Testing
             #"{"jsonrpc":"2.0","id":5,"method":"no/such/method"}"#,
             #"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"get_preference","arguments":{"key":7}}}"#,
             #"{"jsonrpc":"2.0","id":7,"method":"ping"}"#,
+            #"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"set_preference","arguments":{"value":"#
+                + String(repeating: "[", count: 300) + "]}}}",
         ]
         let answers = try rawSession(lines)
         let byID = Dictionary(answers.compactMap { answer in answer["id"]?.int64Value.map { ($0, answer) } }) { a, _ in
@@ -101,6 +103,8 @@ import Testing
         // 2025-06-18 answers invalid arguments as a protocol error.
         #expect(byID[6]?["error"]?["code"]?.int64Value == -32602)
         #expect(byID[7]?["result"] == .object([:]))
+        // Nested too deep to parse, yet answered under its id.
+        #expect(byID[8]?["error"]?["code"]?.int64Value == -32700)
     }
 
     private func runScenario(

@@ -19,7 +19,10 @@ enum MCPMessage: Sendable {
         do {
             json = try JSONParser.parse(line, maxDepth: 128)
         } catch {
-            throw MCPLineError(id: .null, failure: .parse("the line is not valid JSON: \(error.description)"))
+            // A request cut short or nested too deep may still show its id: answering under it
+            // spares the client a wait for an answer that would never come.
+            let id = MCPRequestID.find(in: Array(line.prefix(MCPInput.prefixLength))) ?? .null
+            throw MCPLineError(id: id, failure: .parse("the line is not valid JSON: \(error.description)"))
         }
         guard case .object(let object) = json else {
             let what = json.arrayValue != nil ? "a batch array (MCP does not use batches)" : "not an object"

@@ -117,19 +117,18 @@ struct MCPToolRunner: Sendable {
         let result = try call(agent, "reset", arguments.params(["scanner", "container", "key", "expectedRevision"]))
         var structured = JSONObject()
         var lines: [String] = []
-        if let raw = result["removed"] {
-            let removed = try WireItem.decode(raw)
-            structured["removed"] = WireItem.encode(removed)
-            lines.append("Removed the stored value: " + MCPToolText.line(removed))
-        } else {
-            lines.append("Nothing was stored for that key.")
-        }
-        if let raw = result["item"] {
-            let now = try WireItem.decode(raw)
-            structured["item"] = WireItem.encode(now)
-            lines.append("Now: " + MCPToolText.line(now))
-        } else {
-            lines.append("The key has no default: it is absent now.")
+        let parts = [
+            ("removed", "Removed the stored value: ", "Nothing was stored for that key."),
+            ("item", "Now: ", "The key has no default: it is absent now."),
+        ]
+        for (member, label, absent) in parts {
+            guard let raw = result[member] else {
+                lines.append(absent)
+                continue
+            }
+            let item = try WireItem.decode(raw)
+            structured[member] = WireItem.encode(item)
+            lines.append(label + MCPToolText.line(item))
         }
         return MCPToolResult(text: lines.joined(separator: "\n"), structured: .object(structured))
     }
