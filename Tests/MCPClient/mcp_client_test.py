@@ -99,6 +99,18 @@ def structured(result):
     return get(result, "structured_content")
 
 
+async def high_level_client():
+    """The SDK's high-level Client probes the 2026 era first and falls back to initialize."""
+    try:
+        from mcp import Client
+    except ImportError:  # SDK 1.x has no such probe
+        return
+    server = StdioServerParameters(command=JARVIS, args=["mcp"], env=environment())
+    async with Client(server) as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        check(names == ALL_TOOLS, f"tools through Client: {sorted(names)}")
+
+
 def start_agent(*args):
     """Starts a real jarvis-agent in the sandbox and waits for its discovery file."""
     agent = subprocess.Popen([AGENT, *args], env=environment(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -391,6 +403,8 @@ async def main():
         SERVER_ARGS.extend(["--agent", "phoenix"])
     try:
         await session(body, SERVER_ARGS)
+        if scenario == "tools":
+            await high_level_client()
     finally:
         for agent in PHOENIX:
             agent.terminate()

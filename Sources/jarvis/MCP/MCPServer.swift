@@ -93,6 +93,11 @@ final class MCPServer: Sendable {
         case "ping": return [:]
         default: break
         }
+        guard Self.methods.contains(method) else {
+            throw .methodNotFound(
+                "this server has no method '\(method.prefix(100))'; it serves \((["initialize", "ping"] + Self.methods).joined(separator: ", "))"
+            )
+        }
         guard let version = state.current.version else {
             throw .invalidRequest("send initialize first: this session has not been initialized")
         }
@@ -117,11 +122,15 @@ final class MCPServer: Sendable {
             subscriptions.unsubscribe(uri)
             return [:]
         default:
-            throw .methodNotFound(
-                "this server has no method '\(method.prefix(100))'; it serves initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read, resources/subscribe and resources/unsubscribe"
-            )
+            throw .methodNotFound("this server has no method '\(method.prefix(100))'")
         }
     }
+
+    /// The methods served once initialized.
+    static let methods = [
+        "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
+        "resources/subscribe", "resources/unsubscribe",
+    ]
 
     private func initialize(_ params: JSONObject) throws(MCPFailure) -> JSONValue {
         guard let requested = params["protocolVersion"]?.stringValue else {
