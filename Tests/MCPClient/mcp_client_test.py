@@ -280,6 +280,14 @@ async def scenario_subscription(client, notifications):
     count = next(item for item in document["items"] if item["key"] == "count")
     check(count["value"] == 43, f"after the update: {count}")
     await client.unsubscribe_resource(uri)
+
+    # A new container is a new resource: the client hears that the list changed.
+    done = subprocess.run([JARVIS, "set", "defaults:made.by.cli", "k", "v"], env=environment(),
+                          capture_output=True, text=True)
+    check(done.returncode == 0, f"jarvis set failed: {done.stderr}")
+    await notifications.wait_for("notifications/resources/list_changed")
+    uris = [str(resource.uri) for resource in (await client.list_resources()).resources]
+    check(any(uri.endswith("/defaults/made.by.cli") for uri in uris), f"the new container is listed: {uris}")
     try:
         await client.subscribe_resource(uri.rsplit("/", 1)[0] + "/no.such.container")
         raise AssertionError("subscribing to a missing container must fail")

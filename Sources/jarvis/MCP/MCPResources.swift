@@ -10,9 +10,8 @@ struct MCPResources: Sendable {
     /// The MIME type of every resource.
     static let mimeType = "application/json"
 
-    /// Every container of every served agent.
-    func list() -> JSONValue {
-        let agents = bridge.refresh()
+    /// The `resources/list` entries of `agents`' containers.
+    func entries(of agents: [MCPAgent]) -> [JSONValue] {
         var resources: [JSONValue] = []
         for agent in agents {
             let label = MCPAgentBridge.label(of: agent, among: agents)
@@ -32,7 +31,7 @@ struct MCPResources: Sendable {
                 ])
             }
         }
-        return ["resources": .array(resources)]
+        return resources
     }
 
     /// The URI template of the resources.

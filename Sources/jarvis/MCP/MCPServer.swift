@@ -33,7 +33,10 @@ final class MCPServer: Sendable {
         var monitoring = false
         /// What the client was last told, to notice a change.
         var offersWriting: Bool?
-        var agentKeys: [String]?
+        /// What the resource list depends on: the agents served and, once the client has
+        /// listed resources, their containers.
+        var resourceKeys: [String]?
+        var listedResources = false
     }
 
     init(bridge: MCPAgentBridge, allowReveal: Bool) {
@@ -104,7 +107,7 @@ final class MCPServer: Sendable {
         switch method {
         case "tools/list": return toolsList()
         case "tools/call": return try toolsCall(params, version: version)
-        case "resources/list": return resources.list()
+        case "resources/list": return resourcesList()
         case "resources/templates/list": return resources.templates()
         case "resources/read": return try resources.read(try Self.uri(params))
         case "resources/subscribe":
@@ -169,6 +172,24 @@ final class MCPServer: Sendable {
         return ["tools": .array(tools.map(\.json))]
     }
 
+    /// The resources, which also become what later changes are told against.
+    private func resourcesList() -> JSONValue {
+        let agents = bridge.refresh()
+        let entries = resources.entries(of: agents)
+        let keys = Self.resourceKeys(agents, entries: entries)
+        state.withLock { state in
+            state.listedResources = true
+            state.resourceKeys = keys
+        }
+        return ["resources": .array(entries)]
+    }
+
+    /// What the resource list depends on: the agents and the listed containers.
+    private static func resourceKeys(_ agents: [MCPAgent], entries: [JSONValue]) -> [String] {
+        agents.map { "\(MCPAgentBridge.label(of: $0, among: agents)) \($0.key)" }.sorted()
+            + entries.compactMap { $0["uri"]?.stringValue }.sorted()
+    }
+
     private func toolsCall(_ params: JSONObject, version: String) throws(MCPFailure) -> JSONValue {
         guard let name = params["name"]?.stringValue else { throw .invalidParams("tools/call needs name (a string)") }
         let catalogue = MCPToolCatalog.tools(allowReveal: allowReveal)
@@ -207,14 +228,15 @@ final class MCPServer: Sendable {
             Thread.sleep(forTimeInterval: Self.monitorInterval)
             let agents = bridge.refresh()
             let writing = agents.contains { $0.allowsEditing }
-            let keys = agents.map { "\(MCPAgentBridge.label(of: $0, among: agents)) \($0.key)" }.sorted()
+            let keys = Self.resourceKeys(
+                agents, entries: state.current.listedResources ? resources.entries(of: agents) : [])
             let (toolsChanged, resourcesChanged) = state.withLock { state -> (Bool, Bool) in
                 defer {
                     state.offersWriting = writing
-                    state.agentKeys = keys
+                    state.resourceKeys = keys
                 }
                 return (
-                    state.offersWriting.map { $0 != writing } ?? false, state.agentKeys.map { $0 != keys } ?? false
+                    state.offersWriting.map { $0 != writing } ?? false, state.resourceKeys.map { $0 != keys } ?? false
                 )
             }
             if toolsChanged {
