@@ -12,9 +12,20 @@ enum MCPToolText {
         if let catalog = item.catalog {
             if catalog.isUnset { notes.append("unset") }
             if let value = catalog.defaultValue { notes.append("default \(value.preview(limit: 40))") }
+            if let allowed = catalog.allowedValues {
+                notes.append("allowed: " + allowed.map { $0.preview(limit: 40) }.joined(separator: ", "))
+            }
+            if let range = catalog.range {
+                notes.append("range \(number(range.lowerBound))...\(number(range.upperBound))")
+            }
         }
         let value = item.value == nil && !item.isMasked ? "(no value)" : ValueText.preview(item, limit: 200)
-        return "\(Context.place(item)) = \(value) (\(notes.joined(separator: ", ")))"
+        let meaning = item.catalog?.description.map { " — \($0)" } ?? ""
+        return "\(Context.place(item)) = \(value) (\(notes.joined(separator: ", ")))\(meaning)"
+    }
+
+    private static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// Items, one per line, under a count.
