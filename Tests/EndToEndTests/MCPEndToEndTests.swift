@@ -107,6 +107,36 @@ import Testing
         #expect(byID[8]?["error"]?["code"]?.int64Value == -32700)
     }
 
+    /// Valid messages cut, flipped and sprinkled with stray bytes (invalid UTF-8 included):
+    /// every answer is a JSON-RPC message, and the last ping is still answered.
+    @Test func mangledLinesNeverStopTheServer() throws {
+        let seeds = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_preference","arguments":{"container":"c","key":"k","pointer":"/a/0"}}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"jarvis://a%20b/defaults/c%2Fd"}}"#,
+            #"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"diff_snapshots","arguments":{"from":{"format":"jarvis-snapshot","version":1,"items":[{}]},"to":"agent"}}}"#,
+        ]
+        var generator = SeededGenerator(seed: 12)
+        var lines: [[UInt8]] = [Array(seeds[0].utf8)]
+        for _ in 0..<400 {
+            var bytes = Array(seeds[Int.random(in: 0..<seeds.count, using: &generator)].utf8)
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes = Array(bytes[..<index])
+                case 1: bytes[index] = UInt8.random(in: 0...255, using: &generator)
+                default: bytes.insert(UInt8.random(in: 0x80...0xFF, using: &generator), at: index)
+                }
+                if bytes.isEmpty { bytes = [UInt8(ascii: "{")] }
+            }
+            lines.append(bytes.map { $0 == 0x0A ? 0x20 : $0 })
+        }
+        lines.append(Array(#"{"jsonrpc":"2.0","id":9999,"method":"ping"}"#.utf8))
+        let answers = try rawSession(bytes: lines.joined(separator: [0x0A]) + [0x0A])
+        #expect(answers.allSatisfy { $0["jsonrpc"] == "2.0" && ($0["result"] != nil || $0["error"] != nil) })
+        #expect(answers.last?["id"] == 9999 && answers.last?["result"] == .object([:]))
+    }
+
     private func runScenario(
         _ name: String, _ extra: [String: String] = [:], arguments: [String] = [], expectReveal: Bool = false
     ) throws {
@@ -124,6 +154,10 @@ import Testing
 
     /// Runs `jarvis mcp`, writes `lines`, closes its input and returns every answer.
     private func rawSession(_ lines: [String]) throws -> [JSONValue] {
+        try rawSession(bytes: Array((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    private func rawSession(bytes: [UInt8]) throws -> [JSONValue] {
         let process = Process()
         process.executableURL = try Binaries.url("jarvis")
         process.arguments = ["mcp"]
@@ -135,9 +169,8 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         let writer = input.fileHandleForWriting
-        let text = lines.joined(separator: "\n") + "\n"
         DispatchQueue.global().async {
-            writer.write(Data(text.utf8))
+            writer.write(Data(bytes))
             try? writer.close()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -173,5 +206,20 @@ enum MCPPython {
             )
         }
         return candidate
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing mangled line can be reproduced.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
     }
 }
