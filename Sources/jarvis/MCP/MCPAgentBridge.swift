@@ -24,8 +24,12 @@ final class MCPAgentBridge: Sendable {
     /// Sets the name the agents' audit trails record for this client: the MCP client's
     /// `clientInfo.name`. Connections made before keep theirs, so it is set before any.
     func setClientName(_ name: String) {
-        clientName.withLock { $0 = name }
+        // A name is a label, not a payload: a client sending a huge one still gets connected.
+        clientName.withLock { $0 = String(name.prefix(Self.maxClientName)) }
     }
+
+    /// The longest client name passed on to the agents.
+    static let maxClientName = 200
 
     /// The agents served now, connected; pinging each and reconnecting where needed.
     func refresh() -> [MCPAgent] {
