@@ -51,6 +51,8 @@ struct MCPAgent: Sendable {
             object["started"] = .string(record.started)
             object["platform"] = .string(record.platform)
             if let tcp = record.tcp { object["tcp"] = .string(tcp) }
+            if let device = record.device { object["device"] = .string(device) }
+            if let bundleID = record.bundleID { object["bundleID"] = .string(bundleID) }
         }
         object["editing"] = .bool(allowsEditing)
         object["reveal"] = .bool(allowsReveal)

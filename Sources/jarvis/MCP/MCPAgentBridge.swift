@@ -33,14 +33,15 @@ final class MCPAgentBridge: Sendable {
 
     /// The agents served now, connected; pinging each and reconnecting where needed.
     func refresh() -> [MCPAgent] {
-        let running = AgentDirectory.running()
+        // An unsafe runtime folder serves nothing; list_agents says why.
+        let running = (try? AgentDirectory.running()) ?? []
         var wanted: [(endpoint: Endpoint, record: AgentRecord?)] = []
         if let chosen {
             if let endpoint = try? AgentLocator.endpoint(for: chosen) {
                 wanted = [(endpoint, Self.record(of: endpoint, in: running))]
             }
         } else {
-            wanted = running.map { (Endpoint.unix(path: $0.socket), $0) }
+            wanted = running.compactMap { record in record.endpoint.map { ($0, record) } }
         }
         var served: [MCPAgent] = []
         for (endpoint, record) in wanted {
@@ -99,7 +100,7 @@ final class MCPAgentBridge: Sendable {
 
     private func connected(_ endpoint: Endpoint) throws(JarvisError) -> MCPAgent {
         if let known = connections.current[endpoint.description] { return known }
-        return try connect(endpoint, record: Self.record(of: endpoint, in: AgentDirectory.running()))
+        return try connect(endpoint, record: Self.record(of: endpoint, in: (try? AgentDirectory.running()) ?? []))
     }
 
     private func connect(_ endpoint: Endpoint, record: AgentRecord?) throws(JarvisError) -> MCPAgent {
@@ -117,6 +118,6 @@ final class MCPAgentBridge: Sendable {
     }
 
     private static func record(of endpoint: Endpoint, in running: [AgentRecord]) -> AgentRecord? {
-        running.first { Endpoint.unix(path: $0.socket) == endpoint || $0.tcp == endpoint.description }
+        running.first { $0.endpoint == endpoint || $0.tcp == endpoint.description }
     }
 }

@@ -37,6 +37,11 @@ struct MCPToolRunner: Sendable {
         var structured: JSONObject = ["agents": .array(agents.map(\.json))]
         if let chosen = bridge.chosen { structured["chosen"] = .string(chosen) }
         guard !agents.isEmpty else {
+            do {
+                _ = try AgentDirectory.running()
+            } catch {
+                return .failure(error)
+            }
             return MCPToolResult(
                 text:
                     "No agent is running\(bridge.chosen.map { " under '\($0)'" } ?? "") in \(RuntimeDirectory.current().url.path). Start the program (one that embeds JarvisAgent) or `jarvis-agent --demo`; if it runs, this server may have been started with another environment (set JARVIS_RUNTIME_DIR or XDG_RUNTIME_DIR in the MCP client's configuration).",
