@@ -35,6 +35,9 @@ let package = Package(
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisCommandLineTests", dependencies: ["JarvisCommandLine"]),
         .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),
+        // The CLI's own logic (the MCP server's framing, URIs and schema checks), imported with
+        // @testable from the executable.
+        .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners", "jarvis", "jarvis-agent", "jarvis-bench"]

@@ -1,0 +1,59 @@
+import Foundation
+import JarvisCore
+
+/// Writes protocol messages to standard output, one JSON object per line, from any thread.
+///
+/// Standard output carries nothing else: logs go to standard error (``log(_:)``), because an
+/// MCP client reads every stdout line as a message.
+final class MCPOutput: Sendable {
+    private let lock = Locked<Void>(())
+    private let descriptor: Int32
+
+    init(descriptor: Int32 = STDOUT_FILENO) {
+        self.descriptor = descriptor
+    }
+
+    /// Sends one message; when the client has gone (a closed pipe) the server ends.
+    func send(_ message: JSONValue) {
+        var bytes = JSONWriter.bytes(message)
+        bytes.append(0x0A)
+        let written = lock.withLock { _ in Self.writeAll(bytes, to: descriptor) }
+        if !written {
+            log("the client closed standard output; stopping")
+            exit(0)
+        }
+    }
+
+    /// The answer to a request.
+    func answer(_ id: JSONValue, result: JSONValue) {
+        send(.object(["jsonrpc": "2.0", "id": id, "result": result]))
+    }
+
+    /// An error answer.
+    func answer(_ id: JSONValue, failure: MCPFailure) {
+        send(.object(["jsonrpc": "2.0", "id": id, "error": failure.json]))
+    }
+
+    /// A notification.
+    func notify(_ method: String, _ params: JSONObject = [:]) {
+        var message: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
+        if !params.isEmpty { message["params"] = .object(params) }
+        send(.object(message))
+    }
+
+    /// A line on standard error.
+    func log(_ text: String) {
+        FileHandle.standardError.write(Data(("jarvis mcp: " + text + "\n").utf8))
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            offset += count
+        }
+        return true
+    }
+}

@@ -1,0 +1,104 @@
+import JarvisCore
+import JarvisRemote
+
+/// Containers as MCP resources: `resources/list`, `resources/templates/list` and
+/// `resources/read`. A resource's text is JSON holding the container's items in the wire
+/// shape; secrets are always masked here (only a tool call can ask for a reveal).
+struct MCPResources: Sendable {
+    let bridge: MCPAgentBridge
+
+    /// The MIME type of every resource.
+    static let mimeType = "application/json"
+
+    /// The `resources/list` entries of `agents`' containers.
+    func entries(of agents: [MCPAgent]) -> [JSONValue] {
+        var resources: [JSONValue] = []
+        for agent in agents {
+            let label = MCPAgentBridge.label(of: agent, among: agents)
+            guard let answer = try? agent.client.call("containers") else { continue }
+            for container in answer["containers"]?.arrayValue ?? [] {
+                guard let scanner = container["scanner"]?.stringValue, let name = container["name"]?.stringValue else {
+                    continue
+                }
+                let uri = MCPResourceURI(agent: label, scanner: scanner, container: name)
+                var description = "The \(scanner) container \(name) of the agent \(agent.name): its items as JSON"
+                if container["writable"] == .bool(false) { description += " (read-only)" }
+                if let problem = container["problem"]?.stringValue { description += "; it cannot be read: \(problem)" }
+                resources.append([
+                    "uri": .string(uri.description), "name": .string("\(scanner):\(name)"),
+                    "title": .string("\(name) (\(scanner), \(label))"), "description": .string(description),
+                    "mimeType": .string(Self.mimeType),
+                ])
+            }
+        }
+        return resources
+    }
+
+    /// The URI template of the resources.
+    func templates() -> JSONValue {
+        [
+            "resourceTemplates": [
+                [
+                    "uriTemplate": .string(MCPResourceURI.template), "name": "container",
+                    "title": "A container of a Jarvis agent",
+                    "description":
+                        "The items of one container (defaults suite, JSON file, keyring service…) of a running agent, as JSON",
+                    "mimeType": .string(Self.mimeType),
+                ]
+            ]
+        ]
+    }
+
+    /// One container's items.
+    func read(_ text: String) throws(MCPFailure) -> JSONValue {
+        let (uri, agent) = try resolve(text)
+        let result: JSONValue
+        do {
+            result = try agent.client.listAll([
+                "scanner": .string(uri.scanner), "container": .string(uri.containerGlob),
+            ])
+        } catch {
+            throw MCPFailure.internalError("the agent could not list \(text): \(error.message)")
+        }
+        let document: JSONValue = [
+            "agent": .string(agent.name), "scanner": .string(uri.scanner), "container": .string(uri.container),
+            "items": result["items"] ?? [], "problems": result["problems"] ?? [],
+        ]
+        return [
+            "contents": [
+                [
+                    "uri": .string(text), "mimeType": .string(Self.mimeType),
+                    "text": .string(JSONWriter.string(document, pretty: true)),
+                ]
+            ]
+        ]
+    }
+
+    /// The URI read and its agent, once the container is known to exist.
+    /// - Throws: ``MCPFailure`` `-32602` for a URI of another form, `-32002` when the agent
+    ///   or the container is not there.
+    func resolve(_ text: String) throws(MCPFailure) -> (MCPResourceURI, MCPAgent) {
+        guard let uri = MCPResourceURI(parsing: text) else {
+            throw .invalidParams(
+                "'\(text.prefix(200))' is not a Jarvis resource URI; they look like \(MCPResourceURI.template)")
+        }
+        let agent: MCPAgent
+        do {
+            agent = try bridge.agent(for: uri.agent)
+        } catch {
+            throw .resourceNotFound("resource not found: \(text): \(error.message)")
+        }
+        let containers: JSONValue
+        do {
+            containers = try agent.client.call("containers", ["scanner": .string(uri.scanner)])
+        } catch {
+            throw .resourceNotFound("resource not found: \(text): \(error.message)")
+        }
+        let names = (containers["containers"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+        guard names.contains(uri.container) else {
+            throw .resourceNotFound(
+                "resource not found: the agent \(agent.name) has no container \(uri.container) in \(uri.scanner)")
+        }
+        return (uri, agent)
+    }
+}
