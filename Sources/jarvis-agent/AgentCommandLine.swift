@@ -18,6 +18,7 @@ struct AgentCommandLine {
     var maxConnections: Int?
     var idleTimeout: Duration?
     var idleTimeoutGiven = false
+    var authTimeout: Duration?
 
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
@@ -44,6 +45,7 @@ struct AgentCommandLine {
                                The protocol is not encrypted: prefer loopback and an SSH tunnel.
           --max-connections N  clients served at once per transport (default 64)
           --idle-timeout SECS  close TCP clients silent this long (default 600; 0 never)
+          --auth-timeout SECS  close TCP clients that have not authenticated by then (default 5)
           -h, --help           this help
 
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.
@@ -86,6 +88,12 @@ struct AgentCommandLine {
                 }
                 idleTimeout = seconds == 0 ? nil : .seconds(seconds)
                 idleTimeoutGiven = true
+            case "--auth-timeout":
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                    throw AgentUsageError("--auth-timeout needs seconds, more than 0 (e.g. 5 or 0.5)")
+                }
+                authTimeout = .milliseconds(Int((seconds * 1000).rounded(.up)))
             case "-h", "--help": help = true
             default: throw AgentUsageError("unknown argument '\(argument)'")
             }

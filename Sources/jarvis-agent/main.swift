@@ -81,6 +81,7 @@ do {
     var agentOptions = JarvisAgent.Options(name: name, tcp: options.listen)
     if let maxConnections = options.maxConnections { agentOptions.maxConnections = maxConnections }
     if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
+    if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {
     fail(error.message)

@@ -75,61 +75,16 @@ public final class JarvisHub: Sendable {
     /// Every visible item matching the query.
     /// - Throws: ``JarvisError`` `.notFound` for an unknown or disabled scanner.
     public func list(_ query: ListQuery = ListQuery()) throws(JarvisError) -> ListResult {
+        var stream = try listStream(query)
         var items: [PreferenceItem] = []
-        var problems: [ContainerSummary] = []
-        for (scanner, rules, configuration) in try selected(query.scanner) {
-            // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
-            // its folder), and asking per item made it a third of a 10,000-item list.
-            let info = scanner.info
-            guard info.unavailableReason == nil else { continue }
-            let containers: [ContainerInfo]
-            do {
-                containers = try scanner.containers()
-            } catch {
-                problems.append(
-                    ContainerSummary(
-                        scanner: scanner.id, name: "", problem: Self.describe(error), isWritable: false))
-                continue
-            }
-            for container in containers.sorted(by: { $0.name < $1.name }) {
-                guard rules.shows(container: container.name), query.container?.matches(container.name) ?? true else {
-                    continue
-                }
-                if let problem = container.problem {
-                    problems.append(
-                        ContainerSummary(scanner: scanner.id, name: container.name, problem: problem, isWritable: false)
-                    )
-                    continue
-                }
-                do {
-                    // Entries are sorted before items are built: an entry is far smaller to move.
-                    let entries = try scanner.read(ReadRequest(container: container.name))
-                        .sorted(by: { $0.key < $1.key })
-                    var found: [PreferenceItem] = []
-                    found.reserveCapacity(entries.count)
-                    for entry in entries
-                    where rules.shows(key: entry.key) && (query.key?.matches(entry.key) ?? true) {
-                        found.append(
-                            item(
-                                entry, scanner: scanner, container: container, configuration: configuration,
-                                reveal: query.reveal, info: info))
-                    }
-                    if !configuration.catalog.definitions.isEmpty {
-                        let unset = unsetItems(
-                            present: Set(entries.map(\.key)), scanner: scanner, container: container,
-                            configuration: configuration, rules: rules, query: query)
-                        if !unset.isEmpty { found = (found + unset).sorted(by: { $0.address.key < $1.address.key }) }
-                    }
-                    items += found
-                } catch {
-                    problems.append(
-                        ContainerSummary(
-                            scanner: scanner.id, name: container.name, problem: Self.describe(error), isWritable: false)
-                    )
-                }
-            }
-        }
-        return ListResult(items: items, problems: problems)
+        while let item = stream.next() { items.append(item) }
+        return ListResult(items: items, problems: stream.problems)
+    }
+
+    /// The items of `list`, made one at a time (see ``ListStream``).
+    /// - Throws: ``JarvisError`` `.notFound` for an unknown or disabled scanner.
+    package func listStream(_ query: ListQuery = ListQuery()) throws(JarvisError) -> ListStream {
+        ListStream(hub: self, query: query, selected: try selected(query.scanner))
     }
 
     /// One item.

@@ -7,41 +7,91 @@ extension AgentService {
     /// The most items one `list` page may ask for.
     package static let maxPageSize = 10_000
 
-    /// Cuts one page out of a full listing. Without `limit`, everything (the 1.0 behaviour).
-    func page(_ result: ListResult, params: Params) throws -> JSONValue {
+    /// The items of one page of a listing, as `list`'s params ask; without `limit`, all of
+    /// them (the 1.0 behaviour).
+    func pager(_ stream: ListStream, params: Params) throws -> ListPager {
         let limit = try params.optionalInt("limit", in: 1...Self.maxPageSize)
         let cursor = try params.optionalString("cursor").map { text throws(RPCError) in try ListCursor(text) }
-        guard limit != nil || cursor != nil else {
-            return .object([
-                "items": .array(result.items.map(WireItem.encode)),
-                "problems": .array(result.problems.map(WireItem.encode)),
-            ])
-        }
-        let order = Dictionary(
-            hub.scanners().enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        var start = 0
+        var after: ListPager.Position?
         if let cursor {
+            let order = Dictionary(
+                hub.scanners().enumerated().map { ($0.element.id, $0.offset) },
+                uniquingKeysWith: { first, _ in first })
             guard let rank = order[cursor.scanner] else {
                 throw RPCError.invalidParams(
                     "the cursor names scanner '\(cursor.scanner)', which is gone; list again without a cursor")
             }
-            let after = (rank, cursor.container, cursor.key)
-            start =
-                result.items.firstIndex { item in
-                    (order[item.address.scanner] ?? Int.max, item.address.container, item.address.key) > after
-                } ?? result.items.count
+            after = ListPager.Position(order: order, rank: rank, container: cursor.container, key: cursor.key)
         }
-        let end = min(result.items.count, start + (limit ?? result.items.count))
-        let slice = result.items[start..<end]
-        var object: JSONObject = [
-            "items": .array(slice.map(WireItem.encode)),
-            // Problems belong to the listing as a whole: they come with the first page only.
-            "problems": .array(cursor == nil ? result.problems.map(WireItem.encode) : []),
-        ]
-        if end < result.items.count, let last = slice.last {
-            object["nextCursor"] = .string(ListCursor(last.address).text)
-        }
+        return ListPager(stream: stream, limit: limit, after: after)
+    }
+
+    /// A whole page as one JSON value: `{"items","problems","nextCursor"?}`.
+    func page(_ pager: ListPager) -> JSONValue {
+        var pager = pager
+        var items: [JSONValue] = []
+        while let item = pager.next() { items.append(WireItem.encode(item)) }
+        let end = pager.finish()
+        var object: JSONObject = ["items": .array(items), "problems": .array(end.problems.map(WireItem.encode))]
+        if let next = end.nextCursor { object["nextCursor"] = .string(next.text) }
         return .object(object)
+    }
+}
+
+/// Cuts one page out of a listing as it streams: skips the items up to the cursor, stops at
+/// the limit, and then tells whether more remain.
+struct ListPager: Sendable {
+    /// The item a cursor names, with the scanners' order to compare addresses in.
+    struct Position: Sendable {
+        var order: [String: Int]
+        var rank: Int
+        var container: String
+        var key: String
+
+        func isPassed(by address: PreferenceAddress) -> Bool {
+            (order[address.scanner] ?? Int.max, address.container, address.key) > (rank, container, key)
+        }
+    }
+
+    private var stream: ListStream
+    private let limit: Int?
+    private var after: Position?
+    private let isFirstPage: Bool
+    private var sent = 0
+    private var last: PreferenceAddress?
+
+    init(stream: ListStream, limit: Int?, after: Position?) {
+        self.stream = stream
+        self.limit = limit
+        self.after = after
+        isFirstPage = after == nil
+    }
+
+    /// The next item of the page, or nil once it is full or the listing ends.
+    mutating func next() -> PreferenceItem? {
+        if let limit, sent >= limit { return nil }
+        while let item = stream.next() {
+            if let position = after {
+                guard position.isPassed(by: item.address) else { continue }
+                after = nil
+            }
+            sent += 1
+            last = item.address
+            return item
+        }
+        return nil
+    }
+
+    /// What follows the items: the problems (with the first page only, for the whole
+    /// listing) and the cursor of the next page when more items remain.
+    mutating func finish() -> (problems: [ContainerSummary], nextCursor: ListCursor?) {
+        var nextCursor: ListCursor?
+        if let limit, sent >= limit, let last, stream.next() != nil {
+            nextCursor = ListCursor(last)
+        }
+        guard isFirstPage else { return ([], nextCursor) }
+        stream.finishProblems()
+        return (stream.problems, nextCursor)
     }
 }
 

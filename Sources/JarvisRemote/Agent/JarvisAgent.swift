@@ -34,7 +34,15 @@ public final class JarvisAgent: Sendable {
         /// Closes TCP clients silent for this long (default 10 minutes), so forgotten tunnels
         /// and half-open connections do not hold a slot for ever.
         public var tcpIdleTimeout: Duration?
-        /// Answers queued for a client that does not read, in bytes; past this it is dropped.
+        /// How long a new TCP connection has to send `hello` with the token (default 5 s);
+        /// one that has not by then is closed, whatever the idle timeout.
+        public var tcpAuthenticationTimeout: Duration
+        /// TCP connections still authenticating served at once (default 16), always kept
+        /// below `maxConnections`, so silent connections never lock out a client with the token.
+        public var maxUnauthenticatedConnections: Int
+        /// Answers queued for all clients of one transport together, in bytes; a client that
+        /// stops reading while they pass this is dropped. Large `list` answers are made while
+        /// the client reads them and count only the part in hand.
         public var maxPendingOutputBytes: Int
         /// How many audit records `history` keeps in memory.
         public var auditCapacity: Int
@@ -43,7 +51,8 @@ public final class JarvisAgent: Sendable {
         public init(
             name: String? = nil, maxLineLength: Int = 1 << 20, maxConnections: Int = 64, runtimeDirectory: URL? = nil,
             tcp: Endpoint? = nil, idleTimeout: Duration? = nil, tcpIdleTimeout: Duration? = .seconds(600),
-            maxPendingOutputBytes: Int = 8 << 20, auditCapacity: Int = 1000
+            maxPendingOutputBytes: Int = 8 << 20, auditCapacity: Int = 1000,
+            tcpAuthenticationTimeout: Duration = .seconds(5), maxUnauthenticatedConnections: Int = 16
         ) {
             self.name = name
             self.maxLineLength = maxLineLength
@@ -54,6 +63,8 @@ public final class JarvisAgent: Sendable {
             self.tcpIdleTimeout = tcpIdleTimeout
             self.maxPendingOutputBytes = maxPendingOutputBytes
             self.auditCapacity = auditCapacity
+            self.tcpAuthenticationTimeout = tcpAuthenticationTimeout
+            self.maxUnauthenticatedConnections = maxUnauthenticatedConnections
         }
     }
 
@@ -133,6 +144,8 @@ public final class JarvisAgent: Sendable {
         do {
             var tcpLimits = limits
             tcpLimits.idleTimeout = options.tcpIdleTimeout
+            tcpLimits.authenticationTimeout = options.tcpAuthenticationTimeout
+            tcpLimits.maxUnauthenticatedConnections = options.maxUnauthenticatedConnections
             tcp = try Self.startTCP(options.tcp, limits: tcpLimits, refusal: refusal, service: service)
         } catch {
             server.stop()
