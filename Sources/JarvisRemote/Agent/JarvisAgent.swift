@@ -38,7 +38,8 @@ public final class JarvisAgent: Sendable {
         /// one that has not by then is closed, whatever the idle timeout.
         public var tcpAuthenticationTimeout: Duration
         /// TCP connections still authenticating served at once (default 16), always kept
-        /// below `maxConnections`, so silent connections never lock out a client with the token.
+        /// below `maxConnections`; when all are taken a new connection displaces the oldest
+        /// of them, so silent connections never lock out a client with the token.
         public var maxUnauthenticatedConnections: Int
         /// Answers queued for all clients of one transport together, in bytes; a client that
         /// stops reading while they pass this is dropped. Large `list` answers are made while

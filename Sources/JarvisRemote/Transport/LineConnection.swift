@@ -20,6 +20,9 @@ package final class LineConnection: Sendable {
         case idleTimeout
         /// The peer did not authenticate within `LineServerLimits.authenticationTimeout`.
         case authenticationTimeout
+        /// The peer had not authenticated when a newer connection needed its slot (every one of
+        /// `LineServerLimits.maxUnauthenticatedConnections` was taken).
+        case displaced
         /// The peer did not read while the server's queued output passed
         /// `LineServerLimits.maxPendingOutputBytes`.
         case outputOverflow
@@ -35,6 +38,7 @@ package final class LineConnection: Sendable {
             case .lineTooLong: "request line too long"
             case .idleTimeout: "idle timeout"
             case .authenticationTimeout: "did not authenticate in time"
+            case .displaced: "did not authenticate; its slot went to a newer connection"
             case .outputOverflow: "peer stopped reading; too much output queued"
             case .failed(let code): "socket error: \(Socket.errorMessage(code))"
             }

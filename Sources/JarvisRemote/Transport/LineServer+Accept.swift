@@ -72,9 +72,17 @@ extension LineServer {
         }
         let limits = limits
         let deadline = limits.authenticationTimeout.map { ContinuousClock.now + $0 }
+        var displaced: LineConnection?
         let admitted = state.withLock { state -> LineConnection? in
             guard state.isRunning, state.connections.count < limits.maxConnections else { return nil }
-            if deadline != nil, state.unauthenticated.count >= limits.unauthenticatedSlots { return nil }
+            if deadline != nil, state.unauthenticated.count >= limits.unauthenticatedSlots,
+                let oldest = state.unauthenticated.min()
+            {
+                // Every unauthenticated slot is taken: the connection that had the most time
+                // to authenticate makes room, so silent connections never lock a client out.
+                state.unauthenticated.remove(oldest)
+                displaced = state.connections[oldest]?.connection
+            }
             let id = state.nextID
             state.nextID += 1
             let connection = LineConnection(
@@ -87,6 +95,7 @@ extension LineServer {
             if deadline != nil { state.unauthenticated.insert(id) }
             return connection
         }
+        displaced?.requestClose(.displaced)
         guard let connection = admitted else {
             wake.close()
             refuse(client)

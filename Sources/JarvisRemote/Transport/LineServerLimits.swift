@@ -14,7 +14,8 @@ package struct LineServerLimits: Sendable, Hashable {
     /// before it is closed; nil trusts connections from the start (owner-only Unix sockets).
     package var authenticationTimeout: Duration?
     /// Connections still authenticating served at once, kept below `maxConnections` so that
-    /// silent connections never take the last slots from a client that authenticates.
+    /// silent connections never take the last slots from a client that authenticates. When
+    /// all are taken, a new connection displaces the oldest unauthenticated one.
     package var maxUnauthenticatedConnections: Int
 
     /// Creates limits; the defaults suit a debugging agent inside an app.

@@ -39,14 +39,17 @@ enum DefaultsSuite {
             || name == "Apple Global Domain"
     }
 
-    /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`.
+    /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`;
+    /// none for any other file in `folder`, and nil for a path outside it.
     static func suite(at path: String, in folder: URL) -> [String]? {
         let url = URL(fileURLWithPath: path)
-        guard url.pathExtension == "plist",
-            url.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path
-        else { return nil }
+        guard url.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path else {
+            return nil
+        }
+        // Any other file in the folder (a temporary file of an atomic write, a lock, an
+        // editor's backup) is no suite: it must cause no reads at all.
         let name = url.deletingPathExtension().lastPathComponent
-        return name.isEmpty ? nil : [name]
+        return url.pathExtension == "plist" && !name.isEmpty ? [name] : []
     }
 
     /// Rejects names that cannot be a suite or would escape the preferences folder.
