@@ -1,7 +1,7 @@
 /// The command line of `jarvis-bench`, parsed by hand (the package takes no dependencies).
 struct BenchOptions {
     /// Every benchmark, in the order they run and print.
-    static let all = ["scan", "roundtrip", "list", "watch", "host", "load"]
+    static let all = ["scan", "roundtrip", "list", "watch", "host", "load", "watchscope"]
 
     var selected: [String] = BenchOptions.all
     var json = false

@@ -10,6 +10,8 @@ struct Activation {
     var signals: [(ChangeSignal, UInt64)] = []
     /// Watched folders, with the file names in each that are containers (nil: any file).
     var folders: [String: [FolderUse]] = [:]
+    /// The scanner, to map a file event to containers without asking the hub each time.
+    var scanner: (any PreferenceScanner)?
 
     enum FolderUse {
         case file(name: String, container: String)
@@ -35,7 +37,7 @@ extension ChangeEngine {
             return
         }
         guard let (scanner, _) = hub.watchedScanner(id) else { return }
-        var activation = Activation(users: 1)
+        var activation = Activation(users: 1, scanner: scanner)
         for target in scanner.watchTargets() {
             switch target.source {
             case .file(let path, let container):
@@ -154,9 +156,11 @@ extension ChangeEngine {
     /// Routes a file event to the scanners watching that folder. Runs on `queue`.
     private func filesChanged(in folder: String, name: String?) {
         let users = state.withLock { state in
-            state.active.compactMap { id, activation in activation.folders[folder].map { (id, $0) } }
+            state.active.compactMap { id, activation in
+                activation.folders[folder].map { (id, $0, activation.scanner) }
+            }
         }
-        for (id, uses) in users {
+        for (id, uses, scanner) in users {
             for use in uses {
                 switch use {
                 case .file(let file, let container):
@@ -167,7 +171,7 @@ extension ChangeEngine {
                         continue
                     }
                     let path = folder + "/" + name
-                    if let containers = hub.watchedScanner(id)?.scanner.containers(changedAt: path) {
+                    if let containers = scanner?.containers(changedAt: path) {
                         for container in containers { hint(id, container: container) }
                     } else {
                         hint(id, container: nil)

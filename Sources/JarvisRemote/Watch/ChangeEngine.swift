@@ -7,11 +7,13 @@ import JarvisCore
 ///
 /// The first subscription covering a scanner sets up that scanner's ``WatchTarget``s (folder
 /// watches, a schedule, a signal) and takes a silent baseline; the last one to end tears them
-/// down, so an agent nobody watches has no timer, no watch and uses no CPU. A source firing
-/// marks containers dirty; after a short debounce the engine reads only those containers
-/// again, diffs them against the last snapshot and emits one event per container that really
-/// changed, stamped with the agent's next sequence number and kept in a bounded backlog for
-/// clients that resume.
+/// down, so an agent nobody watches has no timer, no watch and uses no CPU. Only the
+/// containers some subscription's filter matches are read and kept (``WatchScope``), so
+/// watching a small suite beside a huge one costs the small one. A source firing marks
+/// containers dirty; after a short debounce the engine reads only those of them that are
+/// watched, diffs them against the last snapshot and emits one event per container that
+/// really changed, stamped with the agent's next sequence number and kept in a bounded
+/// backlog for clients that resume.
 ///
 /// All scanner I/O happens on the engine's serial queue; `subscribe` and `unsubscribe` may be
 /// called from any thread.
