@@ -97,11 +97,13 @@ enum WatchScopeBench {
         section.atMost(
             "set latency watched / not watched", Stats.median(watched) / Stats.median(unwatched), 1.5)
         section.atMost(
-            "set latency with unrelated file events / not watched", Stats.median(churned) / Stats.median(unwatched), 1.5)
+            "set latency with unrelated file events / not watched", Stats.median(churned) / Stats.median(unwatched), 1.5
+        )
         section.atMost(
             "agent CPU for \(events) unrelated file events / one read of every suite",
             Stats.median(churnTicks) / max(1, Stats.median(readAllTicks)), 0.25)
-        section.notes.append("a tick is 1/100 s of the agent's user+system time; set latency is the median of \(sets) sets")
+        section.notes.append(
+            "a tick is 1/100 s of the agent's user+system time; set latency is the median of \(sets) sets")
         section.notes.append(
             "unrelated file events cause no container read; what remains is waking up for each inotify event")
         return section

@@ -23,7 +23,8 @@ import Testing
         let silent = try (0..<64).map { _ in try agent.socket(tcp) }
         defer { for socket in silent { socket.close() } }
 
-        let get = try sandbox.jarvis("--agent", tcp.description, "--token", token, "get", "com.example.app", "user_name")
+        let get = try sandbox.jarvis(
+            "--agent", tcp.description, "--token", token, "get", "com.example.app", "user_name")
         #expect(get.status == 0, "\(get.stderr)")
         #expect(get.stdout.contains("Ada"))
 

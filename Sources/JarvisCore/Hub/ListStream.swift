@@ -7,7 +7,9 @@
 ///
 /// Not thread-safe: one stream is read by one thread at a time (it may move between threads).
 package struct ListStream: IteratorProtocol, Sendable {
-    private typealias Selected = (scanner: any PreferenceScanner, rules: ScannerRules, configuration: JarvisConfiguration)
+    private typealias Selected = (
+        scanner: any PreferenceScanner, rules: ScannerRules, configuration: JarvisConfiguration
+    )
 
     private let hub: JarvisHub
     private let query: ListQuery
@@ -93,7 +95,8 @@ package struct ListStream: IteratorProtocol, Sendable {
                 containers = try scanner.containers().sorted { $0.name < $1.name }
             } catch {
                 problems.append(
-                    ContainerSummary(scanner: scanner.id, name: "", problem: JarvisHub.describe(error), isWritable: false))
+                    ContainerSummary(
+                        scanner: scanner.id, name: "", problem: JarvisHub.describe(error), isWritable: false))
             }
         }
     }

@@ -41,7 +41,7 @@ public final class JarvisAgent: Sendable {
         /// below `maxConnections`; when all are taken a new connection displaces the oldest
         /// of them, so silent connections never lock out a client with the token.
         public var maxUnauthenticatedConnections: Int
-        /// Answers queued for all clients of one transport together, in bytes; a client that
+        /// Answers queued for all clients together (Unix and TCP), in bytes; a client that
         /// stops reading while they pass this is dropped. Large `list` answers are made while
         /// the client reads them and count only the part in hand.
         public var maxPendingOutputBytes: Int
@@ -133,8 +133,10 @@ public final class JarvisAgent: Sendable {
                 code: -32006,
                 message: "the agent serves at most \(options.maxConnections) clients at once; try again later",
                 name: JarvisError.Code.tooLarge.rawValue))
+        // One output budget for every client, whichever transport it came in on.
+        let budget = OutputBudget(limit: options.maxPendingOutputBytes)
         server = LineServer(
-            endpoints: [.unix(path: socketPath)], limits: limits, refusalLine: refusal,
+            endpoints: [.unix(path: socketPath)], limits: limits, refusalLine: refusal, budget: budget,
             makeSession: { connection in AgentSession(service: service, connection: connection) })
         do {
             try server.start()
@@ -147,7 +149,8 @@ public final class JarvisAgent: Sendable {
             tcpLimits.idleTimeout = options.tcpIdleTimeout
             tcpLimits.authenticationTimeout = options.tcpAuthenticationTimeout
             tcpLimits.maxUnauthenticatedConnections = options.maxUnauthenticatedConnections
-            tcp = try Self.startTCP(options.tcp, limits: tcpLimits, refusal: refusal, service: service)
+            tcp = try Self.startTCP(
+                options.tcp, limits: tcpLimits, refusal: refusal, budget: budget, service: service)
         } catch {
             server.stop()
             throw error
@@ -185,7 +188,8 @@ public final class JarvisAgent: Sendable {
     /// TCP has its own server so that its idle timeout differs and a flood of TCP clients
     /// cannot take the Unix socket's connection slots.
     private static func startTCP(
-        _ endpoint: Endpoint?, limits: LineServerLimits, refusal: [UInt8], service: AgentService
+        _ endpoint: Endpoint?, limits: LineServerLimits, refusal: [UInt8], budget: OutputBudget,
+        service: AgentService
     ) throws(JarvisError) -> (server: LineServer, endpoint: Endpoint, token: AgentToken)? {
         guard let endpoint else { return nil }
         guard case .tcp = endpoint else {
@@ -194,7 +198,7 @@ public final class JarvisAgent: Sendable {
         }
         let token = AgentToken.random()
         let server = LineServer(
-            endpoints: [endpoint], limits: limits, refusalLine: refusal,
+            endpoints: [endpoint], limits: limits, refusalLine: refusal, budget: budget,
             makeSession: { connection in AgentSession(service: service, connection: connection, token: token) })
         do {
             try server.start()

@@ -84,18 +84,21 @@ package final class LineServer: Sendable {
     ///
     /// - Parameters:
     ///   - refusalLine: sent to clients over `limits.maxConnections` before closing them.
+    ///   - budget: output budget shared with other servers; by default one of
+    ///     `limits.maxPendingOutputBytes` for this server alone.
     ///   - makeSession: called on each new connection's own thread before its first line.
     package init(
         endpoints: [Endpoint],
         limits: LineServerLimits = LineServerLimits(),
         refusalLine: [UInt8]? = nil,
+        budget: OutputBudget? = nil,
         makeSession: @escaping @Sendable (LineConnection) -> any LineSession
     ) {
         self.endpoints = endpoints
         self.limits = limits
         self.refusalLine = refusalLine
         self.makeSession = makeSession
-        budget = OutputBudget(limit: limits.maxPendingOutputBytes, allowance: 2 * LineConnectionWorker.chunkSize)
+        self.budget = budget ?? OutputBudget(limit: limits.maxPendingOutputBytes)
     }
 
     /// Binds every endpoint and starts accepting on a background thread; returns once listening.

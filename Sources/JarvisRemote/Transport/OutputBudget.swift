@@ -1,19 +1,23 @@
 import JarvisCore
 
-/// Bytes queued for the peers of one server, counted together so that the output held in
-/// memory has one bound whatever the number of connections.
+/// Bytes queued for the peers of one or more servers, counted together so that the output
+/// held in memory has one bound whatever the number of connections.
 ///
 /// A connection that keeps up with its answers holds at most about one chunk (streamed
 /// answers are made only when the socket takes them), so only peers that stop reading get
 /// near the limit, and they are the ones dropped (see ``reserve(_:holding:)``).
-final class OutputBudget: Sendable {
+package final class OutputBudget: Sendable {
     /// The most bytes queued for all connections together.
     let limit: Int
     /// A connection holding less than this is never refused: one answer in flight is normal.
     let allowance: Int
     private let total = Locked(0)
 
-    init(limit: Int, allowance: Int) {
+    /// - Parameters:
+    ///   - limit: the most bytes queued for all connections together.
+    ///   - allowance: what a connection may hold even when the budget is spent; by default
+    ///     about two chunks of a streamed answer.
+    package init(limit: Int, allowance: Int = 2 * LineConnectionWorker.chunkSize) {
         self.limit = limit
         self.allowance = allowance
     }

@@ -42,14 +42,19 @@ enum DefaultsSuite {
     /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`;
     /// none for any other file in `folder`, and nil for a path outside it.
     static func suite(at path: String, in folder: URL) -> [String]? {
-        let url = URL(fileURLWithPath: path)
-        guard url.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path else {
-            return nil
-        }
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let parent = String(path[..<slash])
+        // Called for every file event in the folder: plain string checks first, and URL
+        // standardization only when the folder was spelled another way.
+        guard
+            parent == folder.path
+                || URL(fileURLWithPath: parent).standardizedFileURL.path == folder.standardizedFileURL.path
+        else { return nil }
         // Any other file in the folder (a temporary file of an atomic write, a lock, an
         // editor's backup) is no suite: it must cause no reads at all.
-        let name = url.deletingPathExtension().lastPathComponent
-        return url.pathExtension == "plist" && !name.isEmpty ? [name] : []
+        let file = path[path.index(after: slash)...]
+        guard file.hasSuffix(".plist"), file.count > ".plist".count else { return [] }
+        return [String(file.dropLast(".plist".count))]
     }
 
     /// Rejects names that cannot be a suite or would escape the preferences folder.
