@@ -6,9 +6,11 @@ import Testing
 /// A scanner written the way a host would write one, embedded in an agent running in this
 /// process, driven through the real socket by the real `jarvis` binary.
 @Suite struct CustomScannerEndToEndTests {
-    /// Feature flags held by the "host": the whole plugin is these few lines.
-    final class FeatureFlags: PreferenceScanner, Sendable {
+    /// Feature flags held by the "host": the whole plugin is these few lines, `Sendable`
+    /// through the public `Locked` box and writable because its info says so.
+    final class FeatureFlags: PreferenceScanner {
         let id = "flags"
+        let info = ScannerInfo(displayName: "Feature flags", isWritable: true)
         let values = Locked<[String: Bool]>(["new_onboarding": false, "dark_launch": true])
 
         func containers() throws -> [ContainerInfo] { [ContainerInfo("features")] }
@@ -47,5 +49,27 @@ import Testing
         #expect(removed.stdout.contains("removed 1 key"))
         #expect(flags.values.current["dark_launch"] == nil)
         #expect(try sandbox.jarvis("get", "features", "new_onboarding").stdout == "true\n")
+    }
+
+    /// A scanner that implements nothing but reading is read-only, and says so consistently:
+    /// in `scanners`, in every item, and in the answer to a write.
+    struct ReadOnlyFlags: PreferenceScanner {
+        let id = "flags"
+        func containers() throws -> [ContainerInfo] { [ContainerInfo("features")] }
+        func read(_ request: ReadRequest) throws -> [ScannedEntry] {
+            [ScannedEntry(key: "new_onboarding", value: .boolean(false))]
+        }
+    }
+
+    @Test func aScannerWithoutWriteIsReadOnlyEverywhere() throws {
+        let sandbox = try Sandbox()
+        let agent = try JarvisAgent.start(
+            scanners: [ReadOnlyFlags()], options: .init(name: "read-only-host", runtimeDirectory: sandbox.runtime))
+        defer { agent.stop() }
+        let listing = try sandbox.jarvis("ls", "--json")
+        #expect(listing.stdout.contains(#""readOnly":true"#), "\(listing.stdout)")
+        let set = try sandbox.jarvis("set", "features", "new_onboarding", "true", "--bool")
+        #expect(set.status == 1)
+        #expect(set.stderr.contains("scanner 'flags' is read-only"), "\(set.stderr)")
     }
 }

@@ -22,6 +22,11 @@ final class CountingScanner: PreferenceScanner, Sendable {
         }
     }
 
+    /// Found without listing, as a scanner that can look one container up does.
+    func container(named name: String) throws -> ContainerInfo? {
+        state.withLock { $0.values[name] == nil ? ContainerInfo(name, exists: false) : ContainerInfo(name) }
+    }
+
     func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         try state.withLock { state in
             state.reads[request.container, default: 0] += 1

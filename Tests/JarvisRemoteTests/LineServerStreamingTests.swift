@@ -107,6 +107,22 @@ import Testing
         #expect(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]), as: UTF8.self) == "after\n")
     }
 
+    @Test func aClientAskingForStreamsWithoutReadingIsDropped() throws {
+        let progress = Locked(StreamSession.Progress())
+        let (server, endpoint) = try startServer(
+            limits: LineServerLimits(maxPendingOutputBytes: 1 << 20), progress: progress)
+        defer { server.stop() }
+        let stuck = try Socket.connect(to: endpoint, timeout: .seconds(5))
+        defer { stuck.close() }
+        // Each request queues a streamed answer; together they pass the 1 MiB budget.
+        try stuck.writeAll(Array(String(repeating: "stream 4\n", count: 64).utf8), timeout: .seconds(5))
+        #expect(eventually { events.current.contains { $0.hasSuffix("too much output queued") } })
+        #expect(eventually { server.budget.queued == 0 })
+        let other = try LineClient(endpoint: endpoint, timeout: .seconds(5))
+        try other.send("served")
+        #expect(try other.receiveText() == "served")
+    }
+
     @Test func silentConnectionsAreClosedAtTheDeadlineAndCannotLockAClientOut() throws {
         let progress = Locked(StreamSession.Progress())
         let limits = LineServerLimits(

@@ -37,6 +37,17 @@ public struct KeyCatalog: Sendable, Hashable, ExpressibleByArrayLiteral {
         try definition(for: address)?.check(value, key: address.key)
     }
 
+    /// Whether any definition applies in this container, so that a key no definition matches
+    /// there is *undeclared* (an orphan) rather than merely uncatalogued.
+    public func covers(scanner: String, container: String) -> Bool {
+        definitions.contains { $0.scanner == scanner && $0.container.matches(container) }
+    }
+
+    /// Whether a definition applies to the address.
+    public func declares(_ address: PreferenceAddress) -> Bool {
+        definition(for: address) != nil
+    }
+
     /// The keys declared by exact name in one container, with their definitions.
     func exactKeys(scanner: String, container: String) -> [(String, KeyDefinition)] {
         var seen: Set<String> = []

@@ -59,3 +59,30 @@ extension JarvisError {
         JarvisError(.notFound, "no scanner '\(scanner)' (run `jarvis ls` to see the scanners)")
     }
 }
+
+extension JarvisError {
+    /// The answer to a write that would create a key where none can be: in a container that
+    /// does not exist and cannot be created, and for every hidden container or key, so that
+    /// a hidden name answers exactly like a name that is not there.
+    package static func cannotCreate(_ key: String, in container: String) -> JarvisError {
+        JarvisError(
+            .notFound,
+            "no key '\(key)' in '\(container)', and it cannot be created there (run `jarvis ls` to see what exists)")
+    }
+
+    /// The answer to a pointer edit of a key that is not there (or is hidden).
+    package static func nothingToEditInside(_ key: String, in container: String) -> JarvisError {
+        JarvisError(.notFound, "no key '\(key)' in '\(container)' to edit inside; set the whole key first")
+    }
+}
+
+extension JarvisError {
+    /// The answer to an undeclared-keys request where the host declared no keys: without a
+    /// catalog every key would count as undeclared, so nothing is listed or removed.
+    package static func notCatalogued(_ container: String, scanner: String) -> JarvisError {
+        JarvisError(
+            .invalidParams,
+            "the host's key catalog declares no keys in '\(scanner):\(container)', so no key there counts as undeclared; nothing was listed or removed"
+        )
+    }
+}

@@ -1,10 +1,11 @@
-/// Deleting every key of a container that matches a pattern, with a dry run first.
+/// Deleting every key of a container that matches a pattern, or that the key catalog does
+/// not declare, with a dry run first. One write transaction each.
 extension JarvisHub {
     /// Removes every stored, visible key of one container whose name matches `pattern`.
     ///
-    /// Hidden keys are never matched. The writes are serialized with every other write, but
-    /// each key is removed by its own scanner write: if one fails, the keys before it are gone
-    /// and the error says how many.
+    /// Hidden keys are never matched, and a hidden container answers as one that does not
+    /// exist: nothing matches. The writes are one transaction, but each key is removed by its
+    /// own scanner write: if one fails, the keys before it are gone and the error says how many.
     /// - Parameter dryRun: list what would go and change nothing.
     /// - Returns: the matched items as they were, in key order.
     /// - Throws: ``JarvisError`` `.readOnly` (before anything is removed) when a matched key
@@ -16,55 +17,24 @@ extension JarvisHub {
         container name: String,
         dryRun: Bool = false
     ) throws(JarvisError) -> [PreferenceItem] {
-        let probe = PreferenceAddress(scanner: scannerID, container: name, key: "")
-        let (scanner, container, configuration) =
-            dryRun ? try resolve(probe, checksKey: false) : try writableTarget(probe, checksKey: false)
-        if dryRun {
-            return try removeMatching(
-                pattern, scanner: scanner, container: container, configuration: configuration, dryRun: true)
-        }
-        return try serializedWrite { () throws(JarvisError) -> [PreferenceItem] in
-            try removeMatching(
-                pattern, scanner: scanner, container: container, configuration: configuration, dryRun: false)
-        }
+        try write(
+            PreferenceAddress(scanner: scannerID, container: name, key: ""),
+            .deleteKeys(.matching(pattern), dryRun: dryRun)
+        ).items
     }
 
-    private func removeMatching(
-        _ pattern: GlobPattern,
-        scanner: any PreferenceScanner,
-        container: ContainerInfo,
-        configuration: JarvisConfiguration,
-        dryRun: Bool
-    ) throws(JarvisError) -> [PreferenceItem] {
-        let rules = configuration.rules(for: scanner.id)
-        let name = container.name
-        let entries: [ScannedEntry]
-        do {
-            entries = try scanner.read(ReadRequest(container: name))
-        } catch {
-            throw Self.wrap(error)
-        }
-        let matched =
-            entries
-            .filter { $0.layer == .stored && rules.shows(key: $0.key) && pattern.matches($0.key) }
-            .sorted { $0.key < $1.key }
-        let items = matched.map {
-            item($0, scanner: scanner, container: container, configuration: configuration, reveal: false)
-        }
-        guard !dryRun else { return items }
-        if let locked = items.first(where: { !$0.isWritable }) {
-            throw JarvisError(.readOnly, "'\(locked.address.key)' in '\(name)' is read-only; nothing was removed")
-        }
-        for (done, entry) in matched.enumerated() {
-            do {
-                try perform(WriteRequest(container: name, key: entry.key, change: .delete), on: scanner)
-            } catch {
-                throw JarvisError(
-                    error.code,
-                    "\(error.message) (removing '\(entry.key)'; \(done) of \(matched.count) keys were removed before it)"
-                )
-            }
-        }
-        return items
+    /// Removes every stored, visible key of one container that the host's key catalog does
+    /// not declare: the orphans a rename or a removed feature left behind.
+    /// - Parameter dryRun: list what would go and change nothing.
+    /// - Returns: the removed (or, for a dry run, the undeclared) items, in key order.
+    /// - Throws: ``JarvisError`` `.invalidParams` when the catalog declares nothing in the
+    ///   container (every key would count), or as ``delete(matching:scanner:container:dryRun:)``.
+    @discardableResult
+    public func deleteUndeclared(scanner scannerID: String, container name: String, dryRun: Bool = false)
+        throws(JarvisError) -> [PreferenceItem]
+    {
+        try write(
+            PreferenceAddress(scanner: scannerID, container: name, key: ""), .deleteKeys(.undeclared, dryRun: dryRun)
+        ).items
     }
 }

@@ -11,29 +11,8 @@ extension JarvisHub {
     public func reset(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError)
         -> ResetResult
     {
-        let (scanner, container, configuration) = try writableTarget(address)
-        return try serializedWrite { () throws(JarvisError) -> ResetResult in
-            let current = try read(address, scanner: scanner)
-            try check(
-                expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration
-            )
-            var removed: PreferenceItem?
-            if let current, current.layer == .stored {
-                guard current.isWritable else {
-                    throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
-                }
-                try perform(WriteRequest(container: address.container, key: address.key, change: .delete), on: scanner)
-                removed = item(
-                    current, scanner: scanner, container: container, configuration: configuration, reveal: false)
-            }
-            let now: PreferenceItem?
-            if let entry = try read(address, scanner: scanner) {
-                now = item(entry, scanner: scanner, container: container, configuration: configuration, reveal: false)
-            } else {
-                now = unsetItem(address, scanner: scanner, container: container, configuration: configuration)
-            }
-            return ResetResult(removed: removed, current: now)
-        }
+        let outcome = try write(address, .reset, expectedRevision: expectedRevision)
+        return ResetResult(removed: outcome.changes.first?.before, current: outcome.item)
     }
 
     /// The catalog's note for an address; a secret scanner's default is withheld while masked.

@@ -13,7 +13,7 @@ extension JarvisHub {
         -> PreferenceItem
     {
         guard !pointer.isWhole else { return try get(address, reveal: reveal) }
-        let (scanner, container, configuration) = try resolve(address, listsContainers: false)
+        let (scanner, container, configuration) = try resolve(address)
         if reveal && scanner.info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
@@ -41,14 +41,8 @@ extension JarvisHub {
         expectedRevision: Revision? = nil
     ) throws(JarvisError) -> PreferenceItem {
         guard !pointer.isWhole else { return try set(address, to: value, expectedRevision: expectedRevision) }
-        return try editInside(address, pointer: pointer, expectedRevision: expectedRevision) {
-            (whole) throws(JarvisError) in
-            try pointer.setting(value, in: whole)
-        } answer: { stored, before throws(JarvisError) in
-            // `-` named "after the last" before the append; answer with the index it became.
-            let resolved = try pointer.resolvingAppend(in: before)
-            return (try resolved.value(in: stored), resolved)
-        }
+        return try Self.answer(
+            write(address, .setInside(pointer, value), expectedRevision: expectedRevision).item, for: address)
     }
 
     /// Removes one place inside a key's value (a dictionary key or an array element).
@@ -61,54 +55,11 @@ extension JarvisHub {
         expectedRevision: Revision? = nil
     ) throws(JarvisError) -> PreferenceItem {
         guard !pointer.isWhole else { return try delete(address, expectedRevision: expectedRevision) }
-        return try editInside(address, pointer: pointer, expectedRevision: expectedRevision) {
-            (whole) throws(JarvisError) in
-            try pointer.removing(in: whole)
-        } answer: { _, before throws(JarvisError) in
-            (try pointer.value(in: before), pointer)
-        }
+        return try Self.answer(
+            write(address, .deleteInside(pointer), expectedRevision: expectedRevision).item, for: address)
     }
 
-    private func editInside(
-        _ address: PreferenceAddress,
-        pointer: JSONPointer,
-        expectedRevision: Revision?,
-        edit: (PreferenceValue) throws(JarvisError) -> PreferenceValue,
-        answer: (_ stored: PreferenceValue, _ before: PreferenceValue) throws(JarvisError) -> (
-            PreferenceValue, JSONPointer
-        )
-    ) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration) = try writableTarget(address)
-        return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
-            guard let current = try read(address, scanner: scanner) else {
-                throw JarvisError(
-                    .notFound,
-                    "no key '\(address.key)' in '\(address.container)' to edit inside; set the whole key first")
-            }
-            try check(
-                expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration
-            )
-            guard current.isWritable else {
-                throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
-            }
-            let edited = try edit(current.value)
-            try configuration.catalog.check(edited, at: address)
-            let encoding = current.layer == .stored ? current.encoding : nil
-            try perform(
-                WriteRequest(container: address.container, key: address.key, change: .set(edited), encoding: encoding),
-                on: scanner)
-            guard let stored = try read(address, scanner: scanner) else {
-                throw JarvisError(
-                    .storage, "'\(address.key)' was written but cannot be read back from '\(address.container)'")
-            }
-            let (target, place) = try answer(stored.value, current.value)
-            return targetItem(
-                target, pointer: place, entry: stored, scanner: scanner, container: container,
-                configuration: configuration, reveal: false)
-        }
-    }
-
-    private func targetItem(
+    func targetItem(
         _ target: PreferenceValue,
         pointer: JSONPointer,
         entry: ScannedEntry,

@@ -1,38 +1,20 @@
-/// Set and delete: the only paths by which a client changes the host's storage.
+/// Set and delete: the only paths by which a client changes the host's storage, each one
+/// write transaction (see ``write(_:_:expectedRevision:)``).
 extension JarvisHub {
     /// Stores a value, creating the key if needed.
     /// - Parameter expectedRevision: when given, the write happens only if the stored value
     ///   still has this revision; otherwise `.conflict` is thrown and nothing is written.
     /// - Returns: the item as stored afterwards.
-    /// - Throws: ``JarvisError``: `.readOnly` when editing is off or the item cannot be written,
-    ///   `.conflict`, `.notFound` for hidden addresses, `.storage` when the write failed.
+    /// - Throws: ``JarvisError``: `.readOnly` when editing is off or the item cannot be written
+    ///   (placeholders included), `.conflict`, `.notFound` for a container that does not exist
+    ///   and cannot be created and for hidden addresses, `.storage` when the write failed.
     @discardableResult
     public func set(
         _ address: PreferenceAddress,
         to value: PreferenceValue,
         expectedRevision: Revision? = nil
     ) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration) = try writableTarget(address)
-        defer { writeObservers.notify(address) }
-        return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
-            let current = try read(address, scanner: scanner)
-            try check(
-                expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration
-            )
-            if let current, !current.isWritable {
-                throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
-            }
-            try configuration.catalog.check(value, at: address)
-            let encoding = current?.layer == .stored ? current?.encoding : nil
-            try perform(
-                WriteRequest(container: address.container, key: address.key, change: .set(value), encoding: encoding),
-                on: scanner)
-            guard let stored = try read(address, scanner: scanner) else {
-                throw JarvisError(
-                    .storage, "'\(address.key)' was written but cannot be read back from '\(address.container)'")
-            }
-            return item(stored, scanner: scanner, container: container, configuration: configuration, reveal: false)
-        }
+        try Self.answer(write(address, .set(value), expectedRevision: expectedRevision).item, for: address)
     }
 
     /// Removes a stored value.
@@ -44,60 +26,21 @@ extension JarvisHub {
     public func delete(_ address: PreferenceAddress, expectedRevision: Revision? = nil) throws(JarvisError)
         -> PreferenceItem
     {
-        let (scanner, container, configuration) = try writableTarget(address)
-        defer { writeObservers.notify(address) }
-        return try serializedWrite { () throws(JarvisError) -> PreferenceItem in
-            let current = try read(address, scanner: scanner)
-            guard let current, current.layer == .stored else {
-                throw .noKey(address.key, in: address.container)
-            }
-            try check(
-                expectedRevision, against: current, scanner: scanner, container: container, configuration: configuration
-            )
-            guard current.isWritable else {
-                throw JarvisError(.readOnly, "'\(address.key)' in '\(address.container)' is read-only")
-            }
-            try perform(WriteRequest(container: address.container, key: address.key, change: .delete), on: scanner)
-            return item(current, scanner: scanner, container: container, configuration: configuration, reveal: false)
-        }
+        try Self.answer(write(address, .delete, expectedRevision: expectedRevision).item, for: address)
     }
 
-    func writableTarget(_ address: PreferenceAddress, checksKey: Bool = true) throws(JarvisError) -> (
-        any PreferenceScanner, ContainerInfo, JarvisConfiguration
-    ) {
-        let configuration = configuration
-        guard configuration.editingEnabled else {
-            throw configuration.isProduction
-                ? JarvisError(.readOnly, "editing is disabled: this agent runs the production configuration")
-                : JarvisError(.readOnly, "editing is disabled in this agent's configuration")
-        }
-        let target = try resolve(address, checksKey: checksKey)
-        guard target.0.info.isWritable else {
-            throw JarvisError(.readOnly, "scanner '\(address.scanner)' is read-only")
-        }
-        guard target.1.isWritable else {
-            throw JarvisError(.readOnly, "'\(address.container)' is read-only")
-        }
-        return target
-    }
-
-    func check(
-        _ expected: Revision?,
-        against current: ScannedEntry?,
-        scanner: any PreferenceScanner,
-        container: ContainerInfo,
-        configuration: JarvisConfiguration
-    ) throws(JarvisError) {
+    /// Step 3 of the transaction: the expected revision against what is stored.
+    func check(_ expected: Revision?, against current: ScannedEntry?, target: WriteTarget) throws(JarvisError) {
         guard let expected else { return }
         if current == nil && expected == .absent { return }
+        let container = target.shownContainer
         guard let current else {
             throw JarvisError(
                 .conflict,
-                "'\(container.name)' has no key '\(current?.key ?? "")' any more; it was removed since revision \(expected); list again"
+                "'\(container.name)' has no key '\(target.address.key)' any more; it was removed since revision \(expected); list again"
             )
         }
-        let actual = item(current, scanner: scanner, container: container, configuration: configuration, reveal: false)
-            .revision
+        let actual = item(current, target: target).revision
         guard actual == expected else {
             throw JarvisError(
                 .conflict,

@@ -13,9 +13,13 @@ public final class JarvisHub: Sendable {
     }
 
     private let state: Locked<State>
-    private let writes = Locked<Void>(())
+    /// Held for the whole of every write transaction (see ``write(_:_:expectedRevision:)``):
+    /// the one lock that orders writes.
+    let writes = Locked<Void>(())
     package let masker = SecretMasker()
-    /// Told the address of every successful set and delete, so watchers see clients' writes at once.
+    /// Told once per successful write transaction (after the write, never for a refused or
+    /// failed one), so watchers see clients' writes at once. A bulk delete tells the
+    /// container, with an empty key.
     package let writeObservers = ObserverList<PreferenceAddress>()
 
     /// Creates a hub with a configuration and no scanners.
@@ -84,7 +88,11 @@ public final class JarvisHub: Sendable {
     /// The items of `list`, made one at a time (see ``ListStream``).
     /// - Throws: ``JarvisError`` `.notFound` for an unknown or disabled scanner.
     package func listStream(_ query: ListQuery = ListQuery()) throws(JarvisError) -> ListStream {
-        ListStream(hub: self, query: query, selected: try selected(query.scanner))
+        if query.undeclared && configuration.catalog.isEmpty {
+            throw JarvisError(
+                .invalidParams, "this agent's host gave no key catalog, so no key counts as undeclared")
+        }
+        return ListStream(hub: self, query: query, selected: try selected(query.scanner))
     }
 
     /// One item.
@@ -92,13 +100,17 @@ public final class JarvisHub: Sendable {
     ///   configuration allows reveal.
     /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
     public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration) = try resolve(address, listsContainers: false)
+        let (scanner, container, configuration) = try resolve(address)
         let info = scanner.info
         if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
         guard let entry = try read(address, scanner: scanner) else {
-            if let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration) {
+            // A declared key is shown unset only where it could be stored: the container
+            // exists or can be created (asked only then, so a plain `get` lists nothing).
+            if let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration),
+                (try? scanner.container(named: address.container)) != nil
+            {
                 return unset
             }
             throw .noKey(address.key, in: address.container)
@@ -109,16 +121,17 @@ public final class JarvisHub: Sendable {
 
     // MARK: - Internals shared with the write path
 
-    func snapshot() -> ([any PreferenceScanner], JarvisConfiguration) {
-        state.withLock { ($0.scanners, $0.configuration) }
+    func isUndeclared(
+        _ entry: ScannedEntry, scanner: any PreferenceScanner, in container: ContainerInfo,
+        _ configuration: JarvisConfiguration
+    ) -> Bool {
+        entry.layer == .stored
+            && !configuration.catalog.declares(
+                PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key))
     }
 
-    func serializedWrite<T>(_ body: () throws(JarvisError) -> T) throws(JarvisError) -> T {
-        do {
-            return try writes.withLock { _ in try body() }
-        } catch {
-            throw Self.wrap(error)
-        }
+    func snapshot() -> ([any PreferenceScanner], JarvisConfiguration) {
+        state.withLock { ($0.scanners, $0.configuration) }
     }
 
     private func selected(_ id: String?) throws(JarvisError) -> [(
@@ -132,13 +145,14 @@ public final class JarvisHub: Sendable {
         return chosen
     }
 
-    /// The scanner and container of an address, after the visibility rules.
-    /// - Parameter listsContainers: ask the scanner for its containers, to learn whether this
-    ///   one is writable or broken. Writes need that; a read skips it (listing a folder on
-    ///   every `get` would dominate its cost) and a broken container fails in `read` instead.
-    func resolve(
-        _ address: PreferenceAddress, checksKey: Bool = true, listsContainers: Bool = true
-    ) throws(JarvisError) -> (any PreferenceScanner, ContainerInfo, JarvisConfiguration) {
+    /// The scanner and container of an address for a read, after the visibility rules.
+    ///
+    /// The scanner is not asked for its containers (listing a folder on every `get` would
+    /// dominate its cost): a broken container fails in `read` instead, and a missing one
+    /// reads as empty, exactly as a hidden one answers.
+    func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (
+        any PreferenceScanner, ContainerInfo, JarvisConfiguration
+    ) {
         let (scanners, configuration) = snapshot()
         let rules = configuration.rules(for: address.scanner)
         guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
@@ -148,21 +162,39 @@ public final class JarvisHub: Sendable {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
         // A hidden container answers exactly like one that does not exist.
-        guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
+        guard rules.shows(container: address.container), rules.shows(key: address.key) else {
             throw .noKey(address.key, in: address.container)
         }
-        guard listsContainers else { return (scanner, ContainerInfo(address.container), configuration) }
-        let containers: [ContainerInfo]
-        do {
-            containers = try scanner.containers()
-        } catch {
-            throw Self.wrap(error)
+        return (scanner, ContainerInfo(address.container), configuration)
+    }
+
+    /// The one scanner that has a visible container of this name, for a request that names
+    /// only the container: each enabled scanner is asked for that container alone, never
+    /// for all of its containers.
+    /// - Returns: the scanner's id and the container as it answered, which a write that
+    ///   follows may pass on instead of asking again.
+    /// - Throws: ``JarvisError`` `.notFound` when no scanner has it (a hidden one included),
+    ///   `.invalidParams` when several do.
+    package func owner(ofContainer name: String) throws(JarvisError) -> (scanner: String, container: ContainerInfo) {
+        let (scanners, configuration) = snapshot()
+        var owners: [(scanner: String, container: ContainerInfo)] = []
+        for scanner in scanners {
+            let rules = configuration.rules(for: scanner.id)
+            guard rules.isEnabled, rules.shows(container: name), scanner.info.unavailableReason == nil,
+                let found = try? scanner.container(named: name), found.exists
+            else { continue }
+            owners.append((scanner.id, found))
         }
-        let container = containers.first(where: { $0.name == address.container }) ?? ContainerInfo(address.container)
-        if let problem = container.problem {
-            throw JarvisError(.storage, "'\(address.container)' cannot be read: \(problem)")
+        switch owners.count {
+        case 1: return owners[0]
+        case 0:
+            throw JarvisError(.notFound, "no container '\(name)' in any scanner; name the scanner to create one")
+        default:
+            throw JarvisError(
+                .invalidParams,
+                "container '\(name)' exists in scanners \(owners.map(\.scanner).sorted().joined(separator: ", ")); add \"scanner\""
+            )
         }
-        return (scanner, container, configuration)
     }
 
     func read(_ address: PreferenceAddress, scanner: any PreferenceScanner) throws(JarvisError) -> ScannedEntry? {
@@ -184,7 +216,9 @@ public final class JarvisHub: Sendable {
     ) -> PreferenceItem {
         let info = known ?? scanner.info
         let address = PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key)
-        let writable = configuration.editingEnabled && info.isWritable && container.isWritable && entry.isWritable
+        let writable =
+            configuration.editingEnabled && info.isWritable && container.isWritable && entry.isWritable
+            && entry.isExact
         var result: PreferenceItem
         let revealed = reveal && configuration.revealEnabled
         if info.isSecret {
@@ -198,6 +232,7 @@ public final class JarvisHub: Sendable {
                 layer: entry.layer, encoding: entry.encoding, isWritable: writable)
         }
         result.catalog = catalogNote(for: address, configuration: configuration, secret: info.isSecret && !revealed)
+        result.isPlaceholder = !entry.isExact
         return result
     }
 

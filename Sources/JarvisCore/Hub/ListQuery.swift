@@ -8,13 +8,20 @@ public struct ListQuery: Sendable, Hashable {
     public var key: GlobPattern?
     /// Ask to see secret values; honoured only where the configuration allows reveal.
     public var reveal: Bool
+    /// Only stored keys that the host's key catalog does not declare, in the containers
+    /// where it declares any (the orphans `jarvis rm --undeclared` removes).
+    public var undeclared: Bool
 
     /// Creates a query.
-    public init(scanner: String? = nil, container: GlobPattern? = nil, key: GlobPattern? = nil, reveal: Bool = false) {
+    public init(
+        scanner: String? = nil, container: GlobPattern? = nil, key: GlobPattern? = nil, reveal: Bool = false,
+        undeclared: Bool = false
+    ) {
         self.scanner = scanner
         self.container = container
         self.key = key
         self.reveal = reveal
+        self.undeclared = undeclared
     }
 }
 

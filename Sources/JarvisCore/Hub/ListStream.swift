@@ -56,7 +56,9 @@ package struct ListStream: IteratorProtocol, Sendable {
                 let container = containers[containerIndex]
                 containerIndex += 1
                 let chosen = selected[scannerIndex]
-                guard chosen.rules.shows(container: container.name), query.container?.matches(container.name) ?? true
+                guard chosen.rules.shows(container: container.name), query.container?.matches(container.name) ?? true,
+                    !query.undeclared
+                        || chosen.configuration.catalog.covers(scanner: chosen.scanner.id, container: container.name)
                 else { continue }
                 if let problem = container.problem {
                     problems.append(
@@ -132,7 +134,7 @@ private struct ContainerItems: Sendable {
         self.configuration = configuration
         self.info = info
         unset =
-            configuration.catalog.definitions.isEmpty
+            configuration.catalog.definitions.isEmpty || query.undeclared
             ? []
             : hub.unsetItems(
                 present: Set(entries.map(\.key)), scanner: scanner, container: container,
@@ -143,7 +145,9 @@ private struct ContainerItems: Sendable {
     mutating func next(hub: JarvisHub, query: ListQuery) -> PreferenceItem? {
         while entryIndex < entries.count {
             let entry = entries[entryIndex]
-            guard rules.shows(key: entry.key), query.key?.matches(entry.key) ?? true else {
+            guard rules.shows(key: entry.key), query.key?.matches(entry.key) ?? true,
+                !query.undeclared || hub.isUndeclared(entry, scanner: scanner, in: container, configuration)
+            else {
                 entryIndex += 1
                 continue
             }

@@ -24,6 +24,9 @@ public struct PreferenceItem: Sendable, Hashable {
     public var pointer: JSONPointer? = nil
     /// What the host's key catalog says about the key; nil when it declares nothing.
     public var catalog: CatalogNote? = nil
+    /// True when `value` only stands in for what is stored (a JSON `null`, a number out of
+    /// range): such an item is read-only, and `import` skips it rather than store the stand-in.
+    public var isPlaceholder: Bool = false
 
     /// What a masked secret discloses: its length and a keyed fingerprint, never a prefix.
     public struct Mask: Sendable, Hashable {

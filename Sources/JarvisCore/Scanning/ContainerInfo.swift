@@ -6,11 +6,15 @@ public struct ContainerInfo: Sendable, Hashable {
     public var problem: String?
     /// Whether its values can be changed.
     public var isWritable: Bool
+    /// False for a container that does not exist yet but that a write would create; only
+    /// ``PreferenceScanner/container(named:)`` answers such a container.
+    public var exists: Bool
 
     /// Describes a container.
-    public init(_ name: String, problem: String? = nil, isWritable: Bool = true) {
+    public init(_ name: String, problem: String? = nil, isWritable: Bool = true, exists: Bool = true) {
         self.name = name
         self.problem = problem
         self.isWritable = isWritable
+        self.exists = exists
     }
 }

@@ -6,14 +6,20 @@
 /// so a scanner never needs to know about any of that.
 ///
 /// Rules for implementers:
+/// - A scanner is **read-only unless it says otherwise**: the default ``info`` is read-only
+///   and the default ``write(_:)`` refuses. To take writes, implement `write` *and* return
+///   `ScannerInfo(displayName: …, isWritable: true)` from `info`; the hub never calls
+///   `write` on a scanner whose info is read-only.
 /// - Calls arrive on background threads, possibly at the same time; writes are serialized
 ///   by the hub. Never block on the main thread.
+/// - Keep mutable state in a ``Locked`` box: the type is then `Sendable` as written, with
+///   no `@unchecked` and no lock of your own.
 /// - `write` returns only after the change is stored (on disk, in the keyring), so the next
 ///   `read` sees it.
 /// - Throw ``JarvisError`` with a message a person can act on; any other error is reported
 ///   as a storage failure with its description.
 ///
-/// A complete read-only scanner over an in-memory dictionary:
+/// A complete read-only scanner:
 ///
 /// ```swift
 /// struct FlagsScanner: PreferenceScanner {
@@ -25,11 +31,31 @@
 /// }
 /// agent.register(FlagsScanner())
 /// ```
+///
+/// The same scanner taking writes, its state in a ``Locked`` box:
+///
+/// ```swift
+/// final class FlagsScanner: PreferenceScanner {
+///     let id = "flags"
+///     let info = ScannerInfo(displayName: "Feature flags", isWritable: true)
+///     private let flags = Locked<[String: Bool]>(["new_onboarding": false])
+///     func containers() throws -> [ContainerInfo] { [ContainerInfo("features")] }
+///     func read(_ request: ReadRequest) throws -> [ScannedEntry] {
+///         flags.current.map { ScannedEntry(key: $0.key, value: .boolean($0.value)) }
+///     }
+///     func write(_ request: WriteRequest) throws {
+///         guard case .set(.boolean(let on)) = request.change else {
+///             throw JarvisError(.typeMismatch, "flags are booleans")
+///         }
+///         flags.withLock { $0[request.key] = on }
+///     }
+/// }
+/// ```
 public protocol PreferenceScanner: Sendable {
     /// A short stable id used on the wire and in the configuration, e.g. `defaults`.
     var id: String { get }
 
-    /// How the scanner presents itself; see ``ScannerInfo``.
+    /// How the scanner presents itself, and whether it takes writes; see ``ScannerInfo``.
     var info: ScannerInfo { get }
 
     /// The containers that exist now (suites, files, services, folders).
@@ -38,8 +64,16 @@ public protocol PreferenceScanner: Sendable {
     /// The entries of one container, all of them or only the keys asked for.
     func read(_ request: ReadRequest) throws -> [ScannedEntry]
 
-    /// Stores or removes one value. Return only once the change is stored.
+    /// Stores or removes one value. Return only once the change is stored. Called only when
+    /// ``info`` says the scanner is writable.
     func write(_ request: WriteRequest) throws
+
+    /// One container by name, for a request that names it: the existing container, one that
+    /// a write would create (with ``ContainerInfo/exists`` false), or nil when it neither
+    /// exists nor can be created. The default looks it up in ``containers()``, so a scanner
+    /// that creates containers on write, or can find one faster than listing them all,
+    /// implements this.
+    func container(named name: String) throws -> ContainerInfo?
 
     /// Where to look for changes while a client watches (folders, files, a schedule, a
     /// signal). Called when watching starts; the default reads everything again every second.
@@ -53,12 +87,17 @@ public protocol PreferenceScanner: Sendable {
 // MARK: - Default implementations
 
 extension PreferenceScanner {
-    /// A read-write scanner named after its id.
+    /// A read-only scanner named after its id, matching the default ``write(_:)``.
     public var info: ScannerInfo { ScannerInfo(displayName: id) }
 
     /// Read-only by default: refuses every write with a clear message.
     public func write(_ request: WriteRequest) throws {
         throw JarvisError(.readOnly, "scanner '\(id)' is read-only")
+    }
+
+    /// The listed container of that name; nil (cannot be created) when none is listed.
+    public func container(named name: String) throws -> ContainerInfo? {
+        try containers().first { $0.name == name }
     }
 
     /// Storage that tells nobody when it changes: read again every second while watched.

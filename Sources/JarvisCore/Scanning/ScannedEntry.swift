@@ -11,6 +11,10 @@ public struct ScannedEntry: Sendable, Hashable {
     public var encoding: ValueEncoding?
     /// Whether this entry can be changed.
     public var isWritable: Bool
+    /// False when `value` only stands in for what is stored (a JSON `null`, a number beyond
+    /// what a ``PreferenceValue`` holds): the hub makes such an entry read-only and marks its
+    /// item a placeholder, so neither `set` nor `import` ever stores the stand-in as a value.
+    public var isExact: Bool
 
     /// Describes an entry.
     public init(
@@ -18,13 +22,15 @@ public struct ScannedEntry: Sendable, Hashable {
         value: PreferenceValue,
         layer: ValueLayer = .stored,
         encoding: ValueEncoding? = nil,
-        isWritable: Bool = true
+        isWritable: Bool = true,
+        isExact: Bool = true
     ) {
         self.key = key
         self.value = value
         self.layer = layer
         self.encoding = encoding
         self.isWritable = isWritable
+        self.isExact = isExact
     }
 }
 

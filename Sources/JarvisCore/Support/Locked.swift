@@ -1,28 +1,53 @@
 import Foundation
 
-/// A value guarded by one lock: the single place mutable shared state lives in Jarvis.
+/// A value guarded by one lock: the single place mutable shared state lives in Jarvis, and
+/// the way a host's own scanner keeps its state without `@unchecked Sendable`.
+///
+/// ```swift
+/// final class FlagsScanner: PreferenceScanner {   // Sendable: every stored property is
+///     let id = "flags"
+///     private let flags = Locked<[String: Bool]>([:])
+///     func read(_ request: ReadRequest) throws -> [ScannedEntry] {
+///         flags.current.map { ScannedEntry(key: $0.key, value: .boolean($0.value)) }
+///     }
+/// }
+/// ```
+///
+/// `withLock` keeps the body's error type (typed throws), so a body that throws
+/// ``JarvisError`` makes `withLock` throw ``JarvisError`` and a body that cannot throw makes
+/// it non-throwing: no wrappers or casts around it.
 ///
 /// `Synchronization.Mutex` needs macOS 15 / iOS 18, newer than the package's minimum, so
-/// this wraps `NSLock`, which exists on every platform Jarvis supports.
-package final class Locked<Value>: @unchecked Sendable {
-    // `value` is only touched while `lock` is held.
+/// this wraps `NSLock`, which exists on every platform Jarvis supports. The lock is not
+/// recursive: calling `withLock` on the same box from inside its body deadlocks.
+public final class Locked<Value>: @unchecked Sendable {
+    // `value` is only touched while `lock` is held. It goes in as `sending`, as with
+    // `Synchronization.Mutex`; a body that hands a non-Sendable part of it out is the
+    // caller's responsibility, which is why hosts should keep Sendable values here.
     private var value: Value
     private let lock = NSLock()
 
-    package init(_ value: Value) {
+    /// A box holding `value`.
+    public init(_ value: sending Value) {
         self.value = value
     }
 
-    /// Runs `body` with exclusive access to the value.
+    /// Runs `body` with exclusive access to the value and returns what it returns.
+    /// - Throws: exactly what `body` throws, with its type.
     @discardableResult
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 
+}
+
+extension Locked where Value: Sendable {
     /// A copy of the current value.
-    package var current: Value {
+    public var current: Value {
         withLock { $0 }
     }
 }

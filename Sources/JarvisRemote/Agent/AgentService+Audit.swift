@@ -3,31 +3,16 @@ import JarvisCore
 
 /// Recording set, delete and reveal in the audit trail, and answering `history`.
 extension AgentService {
-    /// Runs a write, recording the revision it replaced and the one it left.
-    ///
-    /// Writes through the agent are ordered by one lock, so the old revision read just before
-    /// a write is the one that write replaced (the host writing its own storage meanwhile is
-    /// outside what the agent can see).
-    func recordingWrite(
-        _ action: AuditRecord.Action,
-        at address: PreferenceAddress,
-        session: AgentSessionState,
-        _ body: () throws(JarvisError) -> PreferenceItem
-    ) throws -> PreferenceItem {
-        let (item, old) = try auditedWrites.withLock { _ -> (PreferenceItem, Revision?) in
-            let old = action == .delete ? nil : (try? hub.get(address))?.revision
-            return (try body(), old)
+    /// Records what one write transaction changed: the revisions come from the transaction
+    /// itself (read under the hub's write lock), so nothing is read again for the audit.
+    func record(_ outcome: JarvisHub.WriteOutcome, as action: AuditRecord.Action, session: AgentSessionState) {
+        for change in outcome.changes {
+            audit.record(
+                AuditRecord(
+                    action: action, client: session.auditClient, address: change.address,
+                    oldRevision: change.before?.revision,
+                    newRevision: action == .delete ? nil : change.after?.revision))
         }
-        let record =
-            action == .delete
-            ? AuditRecord(
-                action: action, client: session.auditClient, address: item.address, oldRevision: item.revision,
-                newRevision: nil)
-            : AuditRecord(
-                action: action, client: session.auditClient, address: item.address, oldRevision: old,
-                newRevision: item.revision)
-        audit.record(record)
-        return item
     }
 
     /// Records every secret among `items` whose value is about to be sent in clear.

@@ -1,6 +1,7 @@
 import JarvisCore
 
-/// `get`, `set`, `delete` and `reset`, with JSON Pointers and bulk deletes.
+/// `get`, `set`, `delete` and `reset`, with JSON Pointers and bulk deletes. Every write is one
+/// hub transaction, and its audit records come from what that transaction changed.
 extension AgentService {
     func get(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(raw, method: "get", allowed: ["scanner", "container", "key", "pointer", "reveal"])
@@ -20,7 +21,7 @@ extension AgentService {
         let params = try Params(
             raw, method: "set",
             allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
-        let address = try address(params)
+        let (address, known) = try located(params)
         guard let rawValue = params.value("value") else {
             throw RPCError.invalidParams("set needs the param 'value'")
         }
@@ -30,88 +31,78 @@ extension AgentService {
         } else {
             value = try PreferenceValue(json: rawValue)
         }
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        let pointer = try pointer(params)
-        let stored = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in
-            if let pointer {
-                return try hub.set(address, pointer: pointer, to: value, expectedRevision: expected)
-            }
-            return try hub.set(address, to: value, expectedRevision: expected)
-        }
-        return .object(["item": WireItem.encode(stored)])
+        let edit: JarvisHub.Edit = try pointer(params).map { .setInside($0, value) } ?? .set(value)
+        let outcome = try hub.write(address, edit, expectedRevision: try expectedRevision(params), known: known)
+        record(outcome, as: .set, session: session)
+        return .object(["item": WireItem.encode(try JarvisHub.answer(outcome.item, for: address))])
     }
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(
             raw, method: "delete",
-            allowed: ["scanner", "container", "key", "pointer", "match", "dryRun", "expectedRevision"])
+            allowed: [
+                "scanner", "container", "key", "pointer", "match", "undeclared", "dryRun", "expectedRevision",
+            ])
+        let undeclared = try params.bool("undeclared")
         if let match = try params.optionalString("match") {
-            return try deleteMatching(GlobPattern(match), params: params, session: session)
-        }
-        if try params.bool("dryRun") {
-            throw RPCError.invalidParams("dryRun goes with match (a key pattern); a single delete has no dry run")
-        }
-        let address = try address(params)
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        if let pointer = try pointer(params) {
-            // Removing inside a value changes it: recorded as a set of the whole key.
-            let changed = try recordingWrite(.set, at: address, session: session) { () throws(JarvisError) in
-                try hub.delete(address, pointer: pointer, expectedRevision: expected)
+            guard !undeclared else {
+                throw RPCError.invalidParams("delete takes 'match' or 'undeclared', not both")
             }
-            return .object(["item": WireItem.encode(changed)])
+            return try deleteKeys(.matching(GlobPattern(match)), params: params, session: session)
         }
-        let removed = try recordingWrite(.delete, at: address, session: session) { () throws(JarvisError) in
-            try hub.delete(address, expectedRevision: expected)
+        if undeclared { return try deleteKeys(.undeclared, params: params, session: session) }
+        if try params.bool("dryRun") {
+            throw RPCError.invalidParams(
+                "dryRun goes with match (a key pattern) or undeclared; a single delete has no dry run")
         }
-        return .object(["item": WireItem.encode(removed)])
+        let (address, known) = try located(params)
+        // Removing inside a value changes it: recorded as a set of the whole key.
+        let pointer = try pointer(params)
+        let outcome = try hub.write(
+            address, pointer.map { .deleteInside($0) } ?? .delete, expectedRevision: try expectedRevision(params),
+            known: known)
+        record(outcome, as: pointer == nil ? .delete : .set, session: session)
+        return .object(["item": WireItem.encode(try JarvisHub.answer(outcome.item, for: address))])
     }
 
     func reset(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(raw, method: "reset", allowed: ["scanner", "container", "key", "expectedRevision"])
-        let address = try address(params)
-        let expected = try params.optionalString("expectedRevision").map(Revision.init)
-        let result = try hub.reset(address, expectedRevision: expected)
-        if let removed = result.removed {
-            audit.record(
-                AuditRecord(
-                    action: .delete, client: session.auditClient, address: removed.address,
-                    oldRevision: removed.revision, newRevision: nil))
-        }
+        let (address, known) = try located(params)
+        let outcome = try hub.write(address, .reset, expectedRevision: try expectedRevision(params), known: known)
+        record(outcome, as: .delete, session: session)
         var object: JSONObject = [:]
-        if let removed = result.removed { object["removed"] = WireItem.encode(removed) }
-        if let current = result.current { object["item"] = WireItem.encode(current) }
+        if let removed = outcome.changes.first?.before { object["removed"] = WireItem.encode(removed) }
+        if let current = outcome.item { object["item"] = WireItem.encode(current) }
         return .object(object)
     }
 
-    private func deleteMatching(_ pattern: GlobPattern, params: Params, session: AgentSessionState) throws -> JSONValue
+    private func deleteKeys(_ selection: JarvisHub.KeySelection, params: Params, session: AgentSessionState) throws
+        -> JSONValue
     {
+        let name = params.value("match") != nil ? "match" : "undeclared"
         for refused in ["key", "pointer", "expectedRevision"] where params.value(refused) != nil {
             throw RPCError.invalidParams(
-                "delete takes either 'key' or 'match', and '\(refused)' does not go with 'match'")
+                "delete takes either 'key' or '\(name)', and '\(refused)' does not go with '\(name)'")
         }
-        let container = try params.string("container")
-        let scanner = try params.optionalString("scanner") ?? (try owner(of: container))
+        let (address, known) = try located(params, key: nil)
         let dryRun = try params.bool("dryRun")
-        let items = try hub.delete(matching: pattern, scanner: scanner, container: container, dryRun: dryRun)
-        if !dryRun {
-            for item in items {
-                audit.record(
-                    AuditRecord(
-                        action: .delete, client: session.auditClient, address: item.address,
-                        oldRevision: item.revision, newRevision: nil))
-            }
+        let outcome = try hub.write(address, .deleteKeys(selection, dryRun: dryRun), known: known)
+        let (scanner, container) = (address.scanner, address.container)
+        if !dryRun { record(outcome, as: .delete, session: session) }
+        var result: JSONObject = [
+            "scanner": .string(scanner), "container": .string(container), "dryRun": .bool(dryRun),
+            "count": .number(JSONNumber(outcome.items.count)),
+            "keys": .array(outcome.items.map { .string($0.address.key) }),
+        ]
+        switch selection {
+        case .matching(let pattern): result["match"] = .string(pattern.description)
+        case .undeclared: result["undeclared"] = true
         }
-        return .object([
-            "scanner": .string(scanner), "container": .string(container), "match": .string(pattern.description),
-            "dryRun": .bool(dryRun), "count": .number(JSONNumber(items.count)),
-            "keys": .array(items.map { .string($0.address.key) }),
-        ])
+        return .object(result)
     }
 
-    private func owner(of container: String) throws -> String {
-        try address(
-            Params(["container": .string(container), "key": ""], method: "delete", allowed: ["container", "key"])
-        ).scanner
+    private func expectedRevision(_ params: Params) throws -> Revision? {
+        try params.optionalString("expectedRevision").map(Revision.init)
     }
 
     private func pointer(_ params: Params) throws -> JSONPointer? {

@@ -13,8 +13,6 @@ package final class AgentService: Sendable {
     package let audit: AgentAudit
     /// The TCP endpoint clients may use, reported in `hello`; nil when TCP is off.
     package let tcpEndpoint: Locked<Endpoint?>
-    /// Orders audited writes so that the old revision read before a write is the one replaced.
-    let auditedWrites = Locked<Void>(())
     /// Watches the hub's scanners while clients subscribe.
     package let engine: ChangeEngine
 
@@ -177,12 +175,12 @@ package final class AgentService: Sendable {
 
     private func listQuery(_ raw: JSONObject) throws -> (ListQuery, Params) {
         let params = try Params(
-            raw, method: "list", allowed: ["scanner", "container", "key", "reveal", "limit", "cursor"])
+            raw, method: "list", allowed: ["scanner", "container", "key", "reveal", "undeclared", "limit", "cursor"])
         let query = ListQuery(
             scanner: try params.optionalString("scanner"),
             container: try params.optionalString("container").map { GlobPattern($0) },
             key: try params.optionalString("key").map { GlobPattern($0) },
-            reveal: try params.bool("reveal"))
+            reveal: try params.bool("reveal"), undeclared: try params.bool("undeclared"))
         if query.reveal, !hub.configuration.revealEnabled {
             throw JarvisHub.revealRefused(hub.configuration)
         }
@@ -191,20 +189,20 @@ package final class AgentService: Sendable {
 
     /// The address of a request. Without `scanner`, the container must belong to exactly one.
     func address(_ params: Params) throws -> PreferenceAddress {
+        try located(params).address
+    }
+
+    /// The address of a request and, when finding its scanner meant looking the container
+    /// up, the container as found (a write passes it on rather than asking again).
+    func located(_ params: Params, key keyParam: String? = "key") throws -> (
+        address: PreferenceAddress, container: ContainerInfo?
+    ) {
         let container = try params.string("container")
-        let key = try params.string("key")
+        let key = try keyParam.map { try params.string($0) } ?? ""
         if let scanner = try params.optionalString("scanner") {
-            return PreferenceAddress(scanner: scanner, container: container, key: key)
+            return (PreferenceAddress(scanner: scanner, container: container, key: key), nil)
         }
-        let owners = Set(try hub.containers().filter { $0.name == container }.map(\.scanner))
-        switch owners.count {
-        case 1: return PreferenceAddress(scanner: owners.first ?? "", container: container, key: key)
-        case 0:
-            throw JarvisError(.notFound, "no container '\(container)' in any scanner; name the scanner to create one")
-        default:
-            throw RPCError.invalidParams(
-                "container '\(container)' exists in scanners \(owners.sorted().joined(separator: ", ")); add \"scanner\""
-            )
-        }
+        let owner = try hub.owner(ofContainer: container)
+        return (PreferenceAddress(scanner: owner.scanner, container: container, key: key), owner.container)
     }
 }

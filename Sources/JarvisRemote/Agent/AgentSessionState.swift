@@ -3,11 +3,19 @@ import JarvisCore
 /// What the agent remembers about one connection: whether it said hello, who it is, and
 /// whether it proved it knows the token (TCP only).
 package final class AgentSessionState: Sendable {
+    /// Where the connection stands with its token.
+    private enum Access {
+        /// Only `hello` may run; `failures` wrong or missing tokens so far.
+        case awaitingToken(failures: Int)
+        /// Every request may run; `failures` wrong tokens sent since (a second `hello`).
+        case authenticated(failures: Int)
+        /// Too many failures: the connection closes once the current reply is out.
+        case closing
+    }
+
     private struct State {
         var clientName: String?
-        var authenticated: Bool
-        var failures = 0
-        var mustClose = false
+        var access: Access
     }
 
     /// Wrong or missing tokens tolerated before the connection is closed.
@@ -28,7 +36,8 @@ package final class AgentSessionState: Sendable {
         self.transport = transport
         self.peer = peer
         self.requiredToken = requiredToken
-        state = Locked(State(authenticated: requiredToken == nil))
+        state = Locked(
+            State(access: requiredToken == nil ? .authenticated(failures: 0) : .awaitingToken(failures: 0)))
     }
 
     package func hello(clientName: String?) {
@@ -40,9 +49,19 @@ package final class AgentSessionState: Sendable {
     /// The name the client gave in `hello`.
     package var clientName: String? { state.withLock { $0.clientName } }
     /// Whether requests other than `hello` may run.
-    package var isAuthenticated: Bool { state.withLock { $0.authenticated } }
+    package var isAuthenticated: Bool {
+        state.withLock { state in
+            if case .authenticated = state.access { return true }
+            return false
+        }
+    }
     /// Set after too many failed attempts: the session closes the connection.
-    package var mustClose: Bool { state.withLock { $0.mustClose } }
+    package var mustClose: Bool {
+        state.withLock { state in
+            if case .closing = state.access { return true }
+            return false
+        }
+    }
 
     /// Checks a token from `hello`; returns whether the connection is now authenticated.
     package func authenticate(token: String?) -> Bool {
@@ -50,7 +69,7 @@ package final class AgentSessionState: Sendable {
         let good = token.map(requiredToken.matches) ?? false
         state.withLock { state in
             if good {
-                state.authenticated = true
+                if case .awaitingToken = state.access { state.access = .authenticated(failures: 0) }
             } else {
                 registerFailure(&state)
             }
@@ -76,7 +95,13 @@ package final class AgentSessionState: Sendable {
     }
 
     private func registerFailure(_ state: inout State) {
-        state.failures += 1
-        if state.failures >= Self.maxAuthFailures { state.mustClose = true }
+        switch state.access {
+        case .awaitingToken(let failures):
+            state.access = failures + 1 >= Self.maxAuthFailures ? .closing : .awaitingToken(failures: failures + 1)
+        case .authenticated(let failures):
+            state.access = failures + 1 >= Self.maxAuthFailures ? .closing : .authenticated(failures: failures + 1)
+        case .closing:
+            break
+        }
     }
 }

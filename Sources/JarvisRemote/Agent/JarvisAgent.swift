@@ -76,9 +76,15 @@ public final class JarvisAgent: Sendable {
     /// What the discovery file says.
     public let record: AgentRecord
     /// The TCP endpoint actually listening (with the real port), or nil when TCP is off.
-    public let tcpEndpoint: Endpoint?
+    public var tcpEndpoint: Endpoint? {
+        if case .on(_, let endpoint, _) = tcp { return endpoint }
+        return nil
+    }
     /// The token TCP clients must send in `hello`, or nil when TCP is off.
-    public let token: String?
+    public var token: String? {
+        if case .on(_, _, let token) = tcp { return token.text }
+        return nil
+    }
     /// The last set, delete and reveal operations made through the agent.
     public var auditLog: AuditLog { service.audit.log }
     /// Called with each audit record as it happens, on the agent's thread that served the
@@ -87,8 +93,15 @@ public final class JarvisAgent: Sendable {
         get { service.audit.onRecord }
         set { service.audit.onRecord = newValue }
     }
+    /// Whether the agent also serves TCP, and with what: the server, its endpoint and token
+    /// come and go together.
+    private enum TCP {
+        case off
+        case on(LineServer, Endpoint, AgentToken)
+    }
+
     private let server: LineServer
-    private let tcpServer: LineServer?
+    private let tcp: TCP
     private let service: AgentService
     private let recordURL: URL
 
@@ -143,32 +156,30 @@ public final class JarvisAgent: Sendable {
         } catch {
             throw JarvisError(.storage, "cannot serve on \(socketPath): \(error)")
         }
-        let tcp: (server: LineServer, endpoint: Endpoint, token: AgentToken)?
+        let started: (server: LineServer, endpoint: Endpoint, token: AgentToken)?
         do {
             var tcpLimits = limits
             tcpLimits.idleTimeout = options.tcpIdleTimeout
             tcpLimits.authenticationTimeout = options.tcpAuthenticationTimeout
             tcpLimits.maxUnauthenticatedConnections = options.maxUnauthenticatedConnections
-            tcp = try Self.startTCP(
+            started = try Self.startTCP(
                 options.tcp, limits: tcpLimits, refusal: refusal, budget: budget, service: service)
         } catch {
             server.stop()
             throw error
         }
-        tcpServer = tcp?.server
-        tcpEndpoint = tcp?.endpoint
-        token = tcp?.token.text
-        service.tcpEndpoint.withLock { $0 = tcp?.endpoint }
+        tcp = started.map { .on($0.server, $0.endpoint, $0.token) } ?? .off
+        service.tcpEndpoint.withLock { $0 = started?.endpoint }
         record = AgentRecord(
             pid: identity.pid, name: identity.name, socket: socketPath,
             started: DateText.format(
                 Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
-            platform: identity.platform, tcp: tcp?.endpoint.description, token: tcp?.token.text)
+            platform: identity.platform, tcp: started?.endpoint.description, token: started?.token.text)
         do {
             try AgentDirectory.publish(record, at: recordURL)
         } catch {
             server.stop()
-            tcpServer?.stop()
+            started?.server.stop()
             throw error
         }
     }
@@ -181,7 +192,7 @@ public final class JarvisAgent: Sendable {
     /// Stops serving, disconnects every client and removes the discovery file. Idempotent.
     public func stop() {
         server.stop()
-        tcpServer?.stop()
+        if case .on(let tcpServer, _, _) = tcp { tcpServer.stop() }
         try? FileManager.default.removeItem(at: recordURL)
     }
 

@@ -3,8 +3,18 @@ import JarvisCore
 /// One connection's side of watching: where its notifications go, which subscriptions it
 /// owns, and what must happen once the current reply has been sent.
 package final class WatchSession: Sendable {
+    /// Where the connection stands: notifications have somewhere to go only while attached.
+    private enum Link {
+        /// No connection yet (or a test calling the service directly).
+        case detached
+        /// Notifications go to the sink.
+        case attached(ChangeEngine.Sink)
+        /// The connection is gone; nothing is sent again.
+        case ended
+    }
+
     private struct State {
-        var sink: ChangeEngine.Sink?
+        var link = Link.detached
         var subscriptions: [String: ChangeEngine] = [:]
         var afterReply: [@Sendable () -> Void] = []
     }
@@ -18,11 +28,18 @@ package final class WatchSession: Sendable {
 
     /// Where to send notifications; set by the transport when the connection opens.
     package func attach(_ sink: @escaping ChangeEngine.Sink) {
-        state.withLock { $0.sink = sink }
+        state.withLock { state in
+            if case .detached = state.link { state.link = .attached(sink) }
+        }
     }
 
     /// The sink, or nil for a session with no connection (a test calling the service directly).
-    package var sink: ChangeEngine.Sink? { state.withLock { $0.sink } }
+    package var sink: ChangeEngine.Sink? {
+        state.withLock { state in
+            if case .attached(let sink) = state.link { return sink }
+            return nil
+        }
+    }
 
     /// How many subscriptions the connection holds.
     package var count: Int { state.withLock { $0.subscriptions.count } }
@@ -56,7 +73,7 @@ package final class WatchSession: Sendable {
             defer {
                 state.subscriptions = [:]
                 state.afterReply = []
-                state.sink = nil
+                state.link = .ended
             }
             return state.subscriptions
         }

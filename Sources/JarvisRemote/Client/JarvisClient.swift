@@ -62,13 +62,7 @@ public final class JarvisClient: Sendable {
     /// Sends one request and waits for its answer.
     /// - Throws: ``JarvisError`` carrying the agent's error code and message.
     public func call(_ method: String, _ params: JSONObject = [:]) throws(JarvisError) -> JSONValue {
-        do {
-            return try callLock.withLock { _ in try exchange(method, params) }
-        } catch let error as JarvisError {
-            throw error
-        } catch {
-            throw JarvisError(.storage, String(describing: error))
-        }
+        try callLock.withLock { (_: inout Void) throws(JarvisError) -> JSONValue in try exchange(method, params) }
     }
 
     private func exchange(_ method: String, _ params: JSONObject) throws(JarvisError) -> JSONValue {
@@ -111,21 +105,21 @@ public final class JarvisClient: Sendable {
         if let queued = state.withLock({ $0.notifications.isEmpty ? nil : $0.notifications.removeFirst() }) {
             return queued
         }
-        do {
-            return try callLock.withLock { _ -> (method: String, params: JSONObject)? in
-                while true {
-                    guard let line = try connection.receiveLine(timeout: timeout) else {
-                        throw JarvisError(.unavailable, "the agent closed the connection")
-                    }
-                    if case .notification(let name, let params) = try RPCResponse.decode(line) {
-                        return (name, params)
-                    }
+        return try callLock.withLock { (_: inout Void) throws(JarvisError) -> (method: String, params: JSONObject)? in
+            while true {
+                let received: [UInt8]?
+                do {
+                    received = try connection.receiveLine(timeout: timeout)
+                } catch {
+                    return nil  // Nothing in time (or the socket failed): no notification.
+                }
+                guard let line = received else {
+                    throw JarvisError(.unavailable, "the agent closed the connection")
+                }
+                if case .notification(let name, let params) = try RPCResponse.decode(line) {
+                    return (name, params)
                 }
             }
-        } catch let error as JarvisError {
-            throw error
-        } catch {
-            return nil
         }
     }
 

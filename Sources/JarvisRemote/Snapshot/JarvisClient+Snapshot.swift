@@ -29,9 +29,14 @@ extension JarvisClient {
                 continue  // The scanner is not here; its items will be refused one by one.
             }
         }
-        let wanted = Set(snapshot.items.map(\.address))
+        // A placeholder is what a scanner showed instead of a value it cannot represent: writing
+        // it would store the stand-in (the string "null") where the real value was.
+        let placeholders = snapshot.items.filter(\.isPlaceholder)
+        let values = snapshot.items.filter { !$0.isPlaceholder }
+        let wanted = Set(values.map(\.address))
         return SnapshotImport.Plan(
-            diff: SnapshotDiff(from: live.filter { wanted.contains($0.address) }, to: snapshot.items))
+            diff: SnapshotDiff(from: live.filter { wanted.contains($0.address) }, to: values),
+            placeholders: placeholders)
     }
 
     /// Applies a plan item by item, each write sending the revision the plan saw.
@@ -43,6 +48,7 @@ extension JarvisClient {
     public func apply(_ plan: SnapshotImport.Plan, atomic: Bool = true) -> SnapshotImport.Report {
         var report = SnapshotImport.Report()
         report.unchanged = plan.diff.unchanged.map(\.address)
+        report.skipped = plan.placeholders.map(\.address)
         var done: [(before: PreferenceItem?, after: PreferenceItem)] = []
         // In address order, as the snapshot lists them, so a refusal stops at a predictable place.
         let steps: [(before: PreferenceItem?, item: PreferenceItem)] =

@@ -5,8 +5,11 @@ public enum SnapshotImport {
     /// What an import would do: the snapshot compared with the live values at its addresses.
     /// `diff.removed` is always empty: an import never deletes keys the snapshot lacks.
     public struct Plan: Sendable, Hashable {
-        /// Live values (first side) against the snapshot (second side).
+        /// Live values (first side) against the snapshot (second side), placeholders left out.
         public var diff: SnapshotDiff
+        /// Snapshot items that only stand in for a value (a JSON `null`, a number out of
+        /// range): never written, listed in the report as skipped.
+        public var placeholders: [PreferenceItem] = []
     }
 
     /// One address the agent refused (or failed to restore), with the agent's reason.
@@ -25,6 +28,8 @@ public enum SnapshotImport {
         public var changed: [PreferenceAddress] = []
         /// Keys that already held the snapshot's value.
         public var unchanged: [PreferenceAddress] = []
+        /// Snapshot items not written because they are placeholders (see ``Plan/placeholders``).
+        public var skipped: [PreferenceAddress] = []
         /// Writes the agent refused.
         public var refused: [Failure] = []
         /// Writes not tried because an earlier one was refused.

@@ -47,10 +47,12 @@ package final class LineClient: Sendable {
     /// - Throws: `SocketError`; `errno` is `ETIMEDOUT` after the init timeout, `EPIPE` if the
     ///   agent went away.
     package func send(_ line: [UInt8]) throws(SocketError) {
-        let outcome = writer.withLock { _ in
-            Result { () throws(SocketError) in try socket.writeAll(line + [0x0A], timeout: timeout) }
-        }
-        if case .failure(var error) = outcome {
+        do {
+            try writer.withLock { (_: inout Void) throws(SocketError) in
+                try socket.writeAll(line + [0x0A], timeout: timeout)
+            }
+        } catch {
+            var error = error
             error.target = endpoint.target
             throw error
         }
@@ -64,13 +66,12 @@ package final class LineClient: Sendable {
     ///   or when the line is longer than `maxLineLength`.
     package func receiveLine(timeout: Duration?) throws(SocketError) -> [UInt8]? {
         let deadline = timeout.map { ContinuousClock.now + $0 }
-        let outcome = reader.withLock { reader in
-            Result { () throws(SocketError) in try receive(into: &reader, until: deadline) }
-        }
-        switch outcome {
-        case .success(let line):
-            return line
-        case .failure(var error):
+        do {
+            return try reader.withLock { (reader: inout Reader) throws(SocketError) -> [UInt8]? in
+                try receive(into: &reader, until: deadline)
+            }
+        } catch {
+            var error = error
             error.target = endpoint.target
             throw error
         }

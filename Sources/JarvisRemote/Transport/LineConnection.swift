@@ -159,13 +159,25 @@ package final class LineConnection: Sendable {
 
     /// Queues a line made piece by piece as the peer reads it (see ``LineProducer``), after
     /// everything sent before and before everything sent after. Thread-safe and never blocks.
+    ///
+    /// Until it starts, a queued stream counts as one chunk against the output budget, so a
+    /// client that sends requests without reading the answers is dropped like one whose
+    /// queued lines pass the budget.
     package func send(producing producer: some LineProducer) {
         shared.withLock { state in
             guard case .open = state.lifecycle else { return }
+            guard budget.reserve(Self.queuedStreamCost, holding: state.unsent) else {
+                Self.overflow(&state, budget: budget)
+                return
+            }
+            state.unsent += Self.queuedStreamCost
             state.queued.append(.stream(producer))
             Self.wake(&state)
         }
     }
+
+    /// What a streamed line waiting its turn counts against the budget.
+    static let queuedStreamCost = LineConnectionWorker.chunkSize
 
     /// Lets the connection stay past `LineServerLimits.authenticationTimeout` and frees its
     /// unauthenticated slot; call it once the peer proved who it is. Idempotent.
@@ -210,7 +222,12 @@ package final class LineConnection: Sendable {
         state.lifecycle = .closing(.outputOverflow, wake: wake)
         // Queued lines are never sent now; their bytes go back to the budget at once.
         var dropped = 0
-        for case .bytes(let bytes) in state.queued { dropped += bytes.count }
+        for output in state.queued {
+            switch output {
+            case .bytes(let bytes): dropped += bytes.count
+            case .stream: dropped += queuedStreamCost
+            }
+        }
         state.queued = []
         state.unsent -= dropped
         budget.release(dropped)

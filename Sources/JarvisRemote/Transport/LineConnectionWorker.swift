@@ -10,8 +10,8 @@
 /// an idle timeout, an authentication deadline or a closing deadline applies, so an idle
 /// connection costs no CPU. Writes are non-blocking from a local buffer of at most about one
 /// chunk; `POLLOUT` is requested only while it is non-empty, and a streamed line's next chunk
-/// is made only once the socket took the previous one. No new request is read while a
-/// streamed answer is going out, so one connection holds one answer in flight.
+/// is made only once the socket took the previous one; streamed lines waiting their turn
+/// count against the output budget, so a client that never reads is dropped.
 /// Not `Sendable`: it is created on the thread that runs it and never leaves it.
 final class LineConnectionWorker {
     private let connection: LineConnection
@@ -112,8 +112,8 @@ final class LineConnectionWorker {
 
             var events = Int16(0)
             switch phase {
-            case .serving where !hasMoreOutput && stream == nil, .draining: events |= Int16(POLLIN)
-            default: break
+            case .serving, .draining: events |= Int16(POLLIN)
+            case .flushing: break
             }
             if !drained { events |= Int16(POLLOUT) }
             var fds = [
@@ -143,9 +143,6 @@ final class LineConnectionWorker {
             case .flushing:
                 continue
             case .serving:
-                // Not reading now (an answer is going out) but the peer hung up or failed: the
-                // next write tells which.
-                if events & Int16(POLLIN) == 0 { continue }
                 if let ended = readInput(buffer, session: session) {
                     return ended
                 }
@@ -208,6 +205,9 @@ final class LineConnectionWorker {
                 outgoing.append(contentsOf: bytes)
             case .stream(let producer):
                 stream = producer
+                // It is being made now: its bytes count as they are produced instead.
+                connection.budget.release(LineConnection.queuedStreamCost)
+                connection.shared.withLock { $0.unsent -= LineConnection.queuedStreamCost }
             }
         }
         if produced > 0 {

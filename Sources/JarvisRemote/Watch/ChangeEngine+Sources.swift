@@ -199,8 +199,9 @@ extension ChangeEngine {
     /// that cannot be read right now (a half-written file) keeps its snapshot, so a failed read
     /// never looks like every key was removed. Runs on `queue`.
     ///
-    /// When every watched container is named exactly, they are read directly; otherwise the
-    /// scanner lists its containers first.
+    /// When every watched container is named exactly, each is looked up by name
+    /// (``PreferenceScanner/container(named:)``) and read; otherwise the scanner lists its
+    /// containers first.
     /// - Parameters:
     ///   - scope: containers of a subscription being added, read with those already watched.
     ///   - onlyUncovered: read only the containers that have no baseline yet.
@@ -241,11 +242,11 @@ extension ChangeEngine {
                 }
             } else {
                 do {
-                    let entries = try scanner.read(ReadRequest(container: name))
-                    let info = state.withLock { $0.snapshots[id]?[name]?.info } ?? ContainerInfo(name)
-                    new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key) })
-                } catch let error as JarvisError where error.code == .notFound {
-                    new = nil
+                    if let info = try scanner.container(named: name), info.exists {
+                        guard info.problem == nil else { continue }
+                        let entries = try scanner.read(ReadRequest(container: name))
+                        new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key) })
+                    }
                 } catch {
                     continue
                 }

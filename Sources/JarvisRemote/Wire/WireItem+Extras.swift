@@ -1,10 +1,12 @@
 import JarvisCore
 
-/// The item members added with pointers and the key catalog: `pointer`, `default`,
-/// `description`, `allowed`, `range` and `unset` (see docs/PROTOCOL.md, "Items").
+/// The item members added with pointers, placeholders and the key catalog: `pointer`,
+/// `placeholder`, `default`, `description`, `allowed`, `range` and `unset` (see
+/// docs/PROTOCOL.md, "Items").
 extension WireItem {
     static func encodeExtras(_ item: PreferenceItem, into object: inout JSONObject) {
         if let pointer = item.pointer { object["pointer"] = .string(pointer.description) }
+        if item.isPlaceholder { object["placeholder"] = true }
         guard let note = item.catalog else { return }
         if note.isUnset { object["unset"] = true }
         if let value = note.defaultValue { object["default"] = value.json }
@@ -17,6 +19,7 @@ extension WireItem {
 
     static func decodeExtras(_ object: JSONObject, into item: inout PreferenceItem) throws(JarvisError) {
         if let text = object["pointer"]?.stringValue { item.pointer = try JSONPointer(parsing: text) }
+        item.isPlaceholder = object["placeholder"] == .bool(true)
         let keys = ["unset", "default", "description", "allowed", "range"]
         guard keys.contains(where: { object[$0] != nil }) else { return }
         var note = CatalogNote(isUnset: object["unset"] == .bool(true))

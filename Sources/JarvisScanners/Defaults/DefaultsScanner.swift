@@ -32,6 +32,12 @@ public struct DefaultsScanner: PreferenceScanner {
         try store.containers()
     }
 
+    /// The suite, or a new one for any valid name a write would create; nil for a name that
+    /// cannot be a suite.
+    public func container(named name: String) throws -> ContainerInfo? {
+        try store.container(named: name)
+    }
+
     /// The suite's stored values and its registered defaults that nothing stored shadows.
     /// - Throws: ``JarvisError`` `.storage` when the suite's file cannot be parsed, and
     ///   `.invalidParams` for a name that cannot be a suite.

@@ -14,6 +14,10 @@ protocol DefaultsStore: Sendable {
     /// The suites that exist now.
     func containers() throws -> [ContainerInfo]
 
+    /// One suite: the existing one, a new one a write would create, or nil for a name that
+    /// cannot be a suite (or a system domain the store does not show).
+    func container(named name: String) throws -> ContainerInfo?
+
     /// The entries of a suite: stored values, then registered defaults not shadowed by them.
     /// `keys`, when given, limits the work to those keys.
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry]
@@ -57,6 +61,11 @@ enum DefaultsSuite {
         return [String(file.dropLast(".plist".count))]
     }
 
+    /// Whether a name can be a suite this store shows (and so may create).
+    static func isCreatable(_ name: String, includeSystemDomains: Bool) -> Bool {
+        (try? validate(name)) != nil && (includeSystemDomains || !isSystemDomain(name))
+    }
+
     /// Rejects names that cannot be a suite or would escape the preferences folder.
     /// - Throws: ``JarvisError`` `.invalidParams`.
     static func validate(_ name: String) throws(JarvisError) {
@@ -92,7 +101,8 @@ enum DefaultsEntries {
             return ScannedEntry(key: key, value: value, layer: layer, encoding: encoding)
         }
         // An inexact value (a UInt64 shown as a real) must never be written back rounded.
-        return ScannedEntry(key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact)
+        return ScannedEntry(
+            key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact, isExact: decoded.isExact)
     }
 
     /// The object to store for a requested value, encoded back into data when it was read

@@ -31,6 +31,10 @@ final class FolderSetStore: DefaultsStore {
         return result
     }
 
+    func container(named name: String) throws -> ContainerInfo? {
+        try owner(of: name).container(named: name)
+    }
+
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
         try owner(of: suite).entries(in: suite, keys: keys)
     }

@@ -24,7 +24,7 @@ final class PlistFolderStore: DefaultsStore {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
         return ScannerInfo(
-            displayName: "Defaults plist folder",
+            displayName: "Defaults plist folder", isWritable: true,
             unavailableReason: exists && isDirectory.boolValue
                 ? nil : "the defaults folder '\(folder.lastPathComponent)' does not exist or is not a folder")
     }
@@ -51,10 +51,20 @@ final class PlistFolderStore: DefaultsStore {
             guard !name.isEmpty, includeSystemDomains || !DefaultsSuite.isSystemDomain(name),
                 let suite = try? load(name)
             else { return nil }
-            switch suite.contents {
-            case .parsed(_, let format): return ContainerInfo(name, isWritable: format != .openStep)
-            case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
-            }
+            return Self.info(name, suite)
+        }
+    }
+
+    func container(named name: String) throws -> ContainerInfo? {
+        guard DefaultsSuite.isCreatable(name, includeSystemDomains: includeSystemDomains) else { return nil }
+        guard let suite = try load(name) else { return ContainerInfo(name, exists: false) }
+        return Self.info(name, suite)
+    }
+
+    private static func info(_ name: String, _ suite: CachedSuite) -> ContainerInfo {
+        switch suite.contents {
+        case .parsed(_, let format): return ContainerInfo(name, isWritable: format != .openStep)
+        case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
         }
     }
 

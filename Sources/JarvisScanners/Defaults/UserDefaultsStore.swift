@@ -17,7 +17,12 @@ struct UserDefaultsStore: DefaultsStore {
     let namedSuites: [String]
     let includeSystemDomains: Bool
 
-    var info: ScannerInfo { ScannerInfo(displayName: "Defaults suites") }
+    var info: ScannerInfo { ScannerInfo(displayName: "Defaults suites", isWritable: true) }
+
+    func container(named name: String) throws -> ContainerInfo? {
+        guard DefaultsSuite.isCreatable(name, includeSystemDomains: includeSystemDomains) else { return nil }
+        return try containers().first { $0.name == name } ?? ContainerInfo(name, exists: false)
+    }
 
     func containers() throws -> [ContainerInfo] {
         var names = Set(namedSuites)

@@ -52,7 +52,7 @@ struct JSONFileDocument {
     func entries() -> [ScannedEntry] {
         object.map { key, value in
             let (converted, isExact) = JSONFileValue.preferenceValue(value)
-            return ScannedEntry(key: key, value: converted, isWritable: isExact)
+            return ScannedEntry(key: key, value: converted, isWritable: isExact, isExact: isExact)
         }
     }
 

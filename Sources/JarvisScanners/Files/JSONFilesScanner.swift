@@ -42,7 +42,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     /// How the scanner presents itself.
-    public var info: ScannerInfo { ScannerInfo(displayName: "JSON files") }
+    public var info: ScannerInfo { ScannerInfo(displayName: "JSON files", isWritable: true) }
 
     /// Every matching file, with its problem if it cannot be read.
     public func containers() throws -> [ContainerInfo] {
@@ -58,6 +58,16 @@ public struct JSONFilesScanner: PreferenceScanner {
             }
         }
         return result.sorted { $0.name < $1.name }
+    }
+
+    /// The file of that name, found without listing the folders; nil when there is none
+    /// (files are never created).
+    public func container(named name: String) throws -> ContainerInfo? {
+        guard let url = locate(name) else { return nil }
+        switch document(at: url) {
+        case .success: return ContainerInfo(name)
+        case .failure(let error): return ContainerInfo(name, problem: error.message, isWritable: false)
+        }
     }
 
     /// The top-level keys of one file.
@@ -84,7 +94,7 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// Sets or removes one top-level key and replaces the file atomically.
     public func write(_ request: WriteRequest) throws {
-        try writes.withLock { _ in try store(request) }
+        try writes.withLock { (_: inout Void) throws(JarvisError) in try store(request) }
     }
 
     private func store(_ request: WriteRequest) throws(JarvisError) {

@@ -23,7 +23,7 @@ public final class MemoryScanner: PreferenceScanner, Sendable {
         contents: [String: [String: PreferenceValue]] = [:]
     ) {
         self.id = id
-        info = ScannerInfo(displayName: displayName ?? id, isSecret: isSecret)
+        info = ScannerInfo(displayName: displayName ?? id, isSecret: isSecret, isWritable: true)
         store = Locked(contents)
     }
 
@@ -48,6 +48,11 @@ public final class MemoryScanner: PreferenceScanner, Sendable {
     /// Every container, sorted.
     public func containers() throws -> [ContainerInfo] {
         store.current.keys.sorted().map { ContainerInfo($0) }
+    }
+
+    /// The container, or a new one: a write creates any container.
+    public func container(named name: String) throws -> ContainerInfo? {
+        ContainerInfo(name, exists: store.current[name] != nil)
     }
 
     /// The container's entries.

@@ -170,40 +170,34 @@
         private func withItems<T>(loadSecrets: Bool, _ body: (Raw, [Raw]) throws(JarvisError) -> T) throws(JarvisError)
             -> T
         {
-            do {
-                return try calls.withLock { _ in
-                    let service = try call("connect to the Secret Service") { error in
-                        serviceGetSync(Self.openSession, nil, error)
-                    }
-                    defer { objectUnref(service) }
-                    let found = try callAllowingNull("open the default keyring") { error in
-                        "default".withCString { collectionForAliasSync(service, $0, 0, nil, error) }
-                    }
-                    guard let collection = found else {
-                        throw JarvisError(
-                            .unavailable,
-                            "the keyring has no default collection; create one (for example with Seahorse) and make it the default"
-                        )
-                    }
-                    defer { objectUnref(collection) }
-                    let query = try makeTable([:])
-                    defer { hashTableUnref(query) }
-                    var flags = Self.searchAll | Self.searchUnlock
-                    if loadSecrets { flags |= Self.searchLoadSecrets }
-                    let list = try callAllowingNull("search the default keyring") { error in
-                        collectionSearchSync(collection, nil, query, flags, nil, error)
-                    }
-                    let pointers = elements(of: list)
-                    defer {
-                        for item in pointers { objectUnref(item) }
-                        listFree(list)
-                    }
-                    return try body(collection, pointers)
+            try calls.withLock { (_: inout Void) throws(JarvisError) -> T in
+                let service = try call("connect to the Secret Service") { error in
+                    serviceGetSync(Self.openSession, nil, error)
                 }
-            } catch let error as JarvisError {
-                throw error
-            } catch {
-                throw JarvisError(.storage, "Secret Service: \(error)")
+                defer { objectUnref(service) }
+                let found = try callAllowingNull("open the default keyring") { error in
+                    "default".withCString { collectionForAliasSync(service, $0, 0, nil, error) }
+                }
+                guard let collection = found else {
+                    throw JarvisError(
+                        .unavailable,
+                        "the keyring has no default collection; create one (for example with Seahorse) and make it the default"
+                    )
+                }
+                defer { objectUnref(collection) }
+                let query = try makeTable([:])
+                defer { hashTableUnref(query) }
+                var flags = Self.searchAll | Self.searchUnlock
+                if loadSecrets { flags |= Self.searchLoadSecrets }
+                let list = try callAllowingNull("search the default keyring") { error in
+                    collectionSearchSync(collection, nil, query, flags, nil, error)
+                }
+                let pointers = elements(of: list)
+                defer {
+                    for item in pointers { objectUnref(item) }
+                    listFree(list)
+                }
+                return try body(collection, pointers)
             }
         }
 

@@ -35,7 +35,7 @@ public struct SecretsScanner: PreferenceScanner {
 
     /// Masked by the hub; unavailable only when no backend can work here.
     public var info: ScannerInfo {
-        ScannerInfo(displayName: "Secrets", isSecret: true, unavailableReason: unavailableReason)
+        ScannerInfo(displayName: "Secrets", isSecret: true, isWritable: true, unavailableReason: unavailableReason)
     }
 
     private var unavailableReason: String? {
@@ -49,6 +49,13 @@ public struct SecretsScanner: PreferenceScanner {
     /// Every backend's containers; a backend that cannot work shows as a container with a problem.
     public func containers() throws -> [ContainerInfo] {
         routes().map(\.info)
+    }
+
+    /// The container of that name, or a new one when a keyring here can create it.
+    public func container(named name: String) throws -> ContainerInfo? {
+        if let route = routes().first(where: { $0.info.name == name }) { return route.info }
+        let creates = backends.contains { $0.createsContainers && $0.unavailableReason == nil }
+        return creates ? ContainerInfo(name, exists: false) : nil
     }
 
     /// The entries of one container, from the backend that owns it.

@@ -11,7 +11,9 @@ enum ImportCommand: Command {
 
           Compares the snapshot with the live values and writes the ones that differ, each
           with the revision it saw (a value somebody changed meanwhile is refused, not
-          overwritten). Keys the snapshot lacks are left alone.
+          overwritten). Keys the snapshot lacks are left alone. Placeholders (a JSON null,
+          a number out of range: items the agent showed only as a stand-in) are never
+          written; each is listed as skipped.
           By default the import is one change: if the agent refuses any write, jarvis puts
           back what it already changed and says so (exit status 1).
           --dry-run   only print what would change; nothing is written
@@ -42,6 +44,9 @@ enum ImportCommand: Command {
                         "~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"
                     ))
             }
+            for item in plan.placeholders {
+                Terminal.out(Terminal.dim("skip \(SnapshotSide.name(item.address)): \(skipReason)"))
+            }
             Terminal.out(
                 "dry run: \(plan.diff.added.count) to add, \(plan.diff.changed.count) to change, \(plan.diff.unchanged.count) unchanged; nothing was written"
             )
@@ -51,6 +56,9 @@ enum ImportCommand: Command {
         print(report, json: context.json)
         if !report.succeeded { exit(1) }
     }
+
+    private static let skipReason =
+        "a placeholder (the agent shows the stored value only as a stand-in, such as a JSON null); not written"
 
     private static func print(_ report: SnapshotImport.Report, json: Bool) {
         if json {
@@ -69,6 +77,7 @@ enum ImportCommand: Command {
                     .object([
                         "added": names(report.added), "changed": names(report.changed),
                         "unchanged": .number(JSONNumber(report.unchanged.count)),
+                        "skipped": names(report.skipped),
                         "refused": failures(report.refused), "notAttempted": names(report.notAttempted),
                         "rolledBack": .bool(report.rolledBack), "restored": names(report.restored),
                         "notRestored": failures(report.notRestored),
@@ -77,6 +86,9 @@ enum ImportCommand: Command {
         }
         for address in report.added { Terminal.out("added    \(SnapshotSide.name(address))") }
         for address in report.changed { Terminal.out("changed  \(SnapshotSide.name(address))") }
+        for address in report.skipped {
+            Terminal.out(Terminal.yellow("skipped  \(SnapshotSide.name(address)): \(skipReason)"))
+        }
         for failure in report.refused {
             Terminal.out(Terminal.red("refused  \(SnapshotSide.name(failure.address)): \(failure.error.message)"))
         }
@@ -91,7 +103,7 @@ enum ImportCommand: Command {
             }
         } else {
             Terminal.out(
-                "\(report.added.count) added, \(report.changed.count) changed, \(report.unchanged.count) unchanged (skipped), \(report.refused.count) refused"
+                "\(report.added.count) added, \(report.changed.count) changed, \(report.unchanged.count) unchanged (skipped), \(report.skipped.count) placeholder(s) skipped, \(report.refused.count) refused"
             )
         }
     }

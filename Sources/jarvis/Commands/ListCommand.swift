@@ -6,18 +6,21 @@ enum ListCommand: Command {
     static let name = "ls"
     static let summary = "list preferences: every scanner, container and key the agent shows"
     static let usage = """
-        jarvis ls [CONTAINER] [--scanner ID] [--key PATTERN] [--reveal] [--json]
+        jarvis ls [CONTAINER] [--scanner ID] [--key PATTERN] [--reveal] [--undeclared] [--json]
 
           CONTAINER        a container name or glob (`com.example.*`), optionally SCANNER:CONTAINER
           --scanner ID     only this scanner (defaults, files, secrets, …)
           --key PATTERN    only keys matching this glob (`workout_*`)
           --reveal         show secret values, where the agent allows it
+          --undeclared     only stored keys the host's key catalog does not declare (orphans),
+                           in the containers where it declares any; `rm --undeclared` removes them
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
         var scanner = arguments.option("--scanner")
         let key = arguments.option("--key")
         let reveal = arguments.flag("--reveal")
+        let undeclared = arguments.flag("--undeclared")
         try arguments.finish(maxPositionals: 1, command: name)
         let client = try context.connect()
         var params = JSONObject()
@@ -27,6 +30,7 @@ enum ListCommand: Command {
         if let scanner { params["scanner"] = .string(scanner) }
         if let key { params["key"] = .string(key) }
         if reveal { params["reveal"] = true }
+        if undeclared { params["undeclared"] = true }
         let result = try client.listAll(params)
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(result) + [0x0A])
@@ -55,6 +59,7 @@ enum ListCommand: Command {
             if let value = item.catalog?.defaultValue { flags.append("default: " + value.preview(limit: 30)) }
             if item.layer == .registered { flags.append("default") }
             if let encoding = item.encoding { flags.append(encoding.rawValue) }
+            if item.isPlaceholder { flags.append("placeholder") }
             if !item.isWritable { flags.append("read-only") }
             let suffix = flags.isEmpty ? "" : Terminal.dim("  (" + flags.joined(separator: ", ") + ")")
             Terminal.out(

@@ -4,31 +4,41 @@ import JarvisRemote
 /// `jarvis rm`: delete a stored value, a place inside one, or every key matching a pattern.
 enum RemoveCommand: Command {
     static let name = "rm"
-    static let summary = "delete a stored value, a nested value, or every key matching --match"
+    static let summary = "delete a stored value, a nested value, every key matching --match, or the undeclared ones"
     static let usage = """
         jarvis rm CONTAINER KEY [--expect REVISION]
         jarvis rm CONTAINER --match PATTERN [--dry-run]
+        jarvis rm CONTAINER --undeclared [--dry-run]
 
           KEY                 a key, or a JSON Pointer starting with the key (/profile/tags/1)
           --expect REVISION   delete only if the value still has this revision
           --match PATTERN     every stored key of CONTAINER matching the glob (hidden keys never match)
-          --dry-run           with --match: list what would go and change nothing
+          --undeclared        every stored key of CONTAINER that the host's key catalog does not
+                              declare (orphans; `jarvis ls --undeclared` lists them)
+          --dry-run           with --match or --undeclared: list what would go and change nothing
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
         let expected = arguments.option("--expect")
         let match = arguments.option("--match")
+        let undeclared = arguments.flag("--undeclared")
         let dryRun = arguments.flag("--dry-run")
-        if let match {
+        if match != nil || undeclared {
+            let option = match == nil ? "--undeclared" : "--match"
             try arguments.finish(maxPositionals: 1, command: name)
             guard arguments.positionals.count == 1, expected == nil else {
-                throw UsageError("rm --match takes CONTAINER only (no KEY, no --expect)", command: name)
+                throw UsageError("rm \(option) takes CONTAINER only (no KEY, no --expect)", command: name)
             }
-            try removeMatching(match, container: arguments.positionals[0], dryRun: dryRun, context: context)
+            guard match == nil || !undeclared else {
+                throw UsageError("rm takes --match or --undeclared, not both", command: name)
+            }
+            var selection: JSONObject = ["undeclared": true]
+            if let match { selection = ["match": .string(match)] }
+            try removeKeys(selection, container: arguments.positionals[0], dryRun: dryRun, context: context)
             return
         }
         try arguments.finish(maxPositionals: 2, command: name)
-        guard !dryRun else { throw UsageError("--dry-run goes with --match", command: name) }
+        guard !dryRun else { throw UsageError("--dry-run goes with --match or --undeclared", command: name) }
         guard arguments.positionals.count == 2 else { throw UsageError("rm needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
         var params = try context.itemParams(container: arguments.positionals[0], key: arguments.positionals[1])
@@ -41,10 +51,11 @@ enum RemoveCommand: Command {
         }
     }
 
-    private static func removeMatching(_ pattern: String, container: String, dryRun: Bool, context: Context) throws {
+    private static func removeKeys(_ selection: JSONObject, container: String, dryRun: Bool, context: Context) throws {
         let client = try context.connect()
         let (scanner, name) = try context.split(container: container)
-        var params: JSONObject = ["container": .string(name), "match": .string(pattern)]
+        var params = selection
+        params["container"] = .string(name)
         if let scanner { params["scanner"] = .string(scanner) }
         if dryRun { params["dryRun"] = true }
         let result = try client.call("delete", params)

@@ -1,0 +1,348 @@
+/// The one write transaction: every method that changes storage (set, delete, pointer edits,
+/// reset, bulk deletes, and so imports) is a few lines over ``write(_:_:expectedRevision:)``.
+///
+/// Its steps, once: resolve the target → read what is stored → check the expected revision →
+/// refuse read-only items and placeholders → check the key catalog → write → read back →
+/// tell the write observers. Hidden containers and keys take the path of a name that does
+/// not exist and cannot be created, so every method answers them identically.
+extension JarvisHub {
+    /// What a write does to the key (or keys) it names.
+    package enum Edit {
+        /// Store the value, creating the key if needed.
+        case set(PreferenceValue)
+        /// Remove the stored value; `.notFound` when nothing is stored.
+        case delete
+        /// Remove the stored value if there is one, so the default applies again.
+        case reset
+        /// Store a value at one place inside the key's value.
+        case setInside(JSONPointer, PreferenceValue)
+        /// Remove one place inside the key's value.
+        case deleteInside(JSONPointer)
+        /// Remove every stored, visible key of the container that the selection picks.
+        case deleteKeys(KeySelection, dryRun: Bool)
+
+        var isBulk: Bool {
+            if case .deleteKeys = self { return true }
+            return false
+        }
+
+        var isDryRun: Bool {
+            if case .deleteKeys(_, let dryRun) = self { return dryRun }
+            return false
+        }
+    }
+
+    /// Which keys of a container a bulk delete removes.
+    package enum KeySelection: Sendable {
+        /// Keys whose name matches the pattern.
+        case matching(GlobPattern)
+        /// Keys the host's key catalog does not declare.
+        case undeclared
+    }
+
+    /// One key a write changed: as it was and as it is now.
+    package struct KeyChange: Sendable, Hashable {
+        /// The key.
+        package var address: PreferenceAddress
+        /// The stored item before the write; nil when nothing was stored.
+        package var before: PreferenceItem?
+        /// The item after the write; nil when nothing is stored or shown any more.
+        package var after: PreferenceItem?
+    }
+
+    /// What a write did, for the method's answer and for the audit trail.
+    package struct WriteOutcome: Sendable {
+        /// Every key written, in key order (what would be, for a dry run); empty when nothing was.
+        package var changes: [KeyChange] = []
+        /// The method's item: the stored item for a set, the removed one for a delete, the
+        /// place inside for a pointer edit, the item now for a reset.
+        package var item: PreferenceItem?
+        /// For a bulk delete: the matched items as they were, in key order.
+        package var items: [PreferenceItem] = []
+    }
+
+    /// Where a write goes, after the configuration and the scanner's own say.
+    struct WriteTarget {
+        /// What the write can reach at its address.
+        enum Place {
+            /// The container exists, and the key is visible.
+            case existing(ContainerInfo)
+            /// The container does not exist yet; a write creates it.
+            case creatable(ContainerInfo)
+            /// Nothing a client may reach: a container that does not exist and cannot be
+            /// created, or a hidden container or key. Nothing is read and nothing is created.
+            case unreachable
+        }
+
+        var address: PreferenceAddress
+        var scanner: any PreferenceScanner
+        var place: Place
+        var configuration: JarvisConfiguration
+        var info: ScannerInfo
+
+        /// The container to build items with.
+        var shownContainer: ContainerInfo {
+            switch place {
+            case .existing(let container), .creatable(let container): container
+            case .unreachable: ContainerInfo(address.container, exists: false)
+            }
+        }
+    }
+
+    /// Runs one write transaction.
+    /// - Parameters:
+    ///   - address: the key; for a bulk delete, the container (the key is ignored).
+    ///   - expectedRevision: single keys only: write only if the stored value still has it.
+    ///   - known: the container as ``owner(ofContainer:)`` just found it, so it is not asked
+    ///     for again; nil asks the scanner.
+    /// - Returns: what changed, and the item the method answers with.
+    /// - Throws: ``JarvisError``; nothing is written and nobody is told when it throws, except
+    ///   a bulk delete that failed part way, whose removed keys are told.
+    package func write(
+        _ address: PreferenceAddress, _ edit: Edit, expectedRevision: Revision? = nil, known: ContainerInfo? = nil
+    ) throws(JarvisError) -> WriteOutcome {
+        let target = try writeTarget(address, checksKey: !edit.isBulk, requiresEditing: !edit.isDryRun, known: known)
+        var wrote = false
+        defer {
+            if wrote {
+                writeObservers.notify(
+                    edit.isBulk
+                        ? PreferenceAddress(scanner: address.scanner, container: address.container, key: "")
+                        : address)
+            }
+        }
+        return try writes.withLock { (_: inout Void) throws(JarvisError) -> WriteOutcome in
+            if case .deleteKeys(let selection, let dryRun) = edit {
+                return try removeKeys(selection, dryRun: dryRun, target: target, wrote: &wrote)
+            }
+            return try writeKey(edit, expectedRevision: expectedRevision, target: target, wrote: &wrote)
+        }
+    }
+
+    /// Step 1: the scanner and container, after the configuration and the scanner's own say.
+    func writeTarget(
+        _ address: PreferenceAddress, checksKey: Bool, requiresEditing: Bool, known: ContainerInfo? = nil
+    ) throws(JarvisError) -> WriteTarget {
+        let (scanners, configuration) = snapshot()
+        if requiresEditing && !configuration.editingEnabled {
+            throw configuration.isProduction
+                ? JarvisError(.readOnly, "editing is disabled: this agent runs the production configuration")
+                : JarvisError(.readOnly, "editing is disabled in this agent's configuration")
+        }
+        let rules = configuration.rules(for: address.scanner)
+        guard let scanner = scanners.first(where: { $0.id == address.scanner }), rules.isEnabled else {
+            throw .noScanner(address.scanner)
+        }
+        let info = scanner.info
+        if let reason = info.unavailableReason {
+            throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
+        }
+        if requiresEditing && !info.isWritable {
+            throw JarvisError(.readOnly, "scanner '\(address.scanner)' is read-only")
+        }
+        var target = WriteTarget(
+            address: address, scanner: scanner, place: .unreachable, configuration: configuration, info: info)
+        // A hidden container or key is never asked for: it answers as one that is not there.
+        guard rules.shows(container: address.container), !checksKey || rules.shows(key: address.key) else {
+            return target
+        }
+        var found = known
+        if found == nil {
+            do {
+                found = try scanner.container(named: address.container)
+            } catch {
+                throw Self.wrap(error)
+            }
+        }
+        guard let container = found else { return target }
+        guard container.exists else {
+            target.place = .creatable(container)
+            return target
+        }
+        if let problem = container.problem {
+            throw JarvisError(.storage, "'\(address.container)' cannot be read: \(problem)")
+        }
+        if requiresEditing && !container.isWritable {
+            throw JarvisError(.readOnly, "'\(address.container)' is read-only")
+        }
+        target.place = .existing(container)
+        return target
+    }
+
+    /// Steps 2–7 for one key.
+    private func writeKey(
+        _ edit: Edit, expectedRevision: Revision?, target: WriteTarget, wrote: inout Bool
+    ) throws(JarvisError) -> WriteOutcome {
+        let address = target.address
+        let (key, name) = (address.key, address.container)
+        var current: ScannedEntry?
+        var visible = true
+        switch target.place {
+        case .existing: current = try read(address, scanner: target.scanner)
+        case .creatable: break
+        case .unreachable: visible = false
+        }
+        try check(expectedRevision, against: current, target: target)
+        let before = current.map { item($0, target: target) }
+        let removesNothing: Bool
+        switch edit {
+        case .reset: removesNothing = current?.layer != .stored
+        case .deleteKeys: removesNothing = true
+        default: removesNothing = false
+        }
+        if !removesNothing, let before, !before.isWritable {
+            throw before.isPlaceholder
+                ? JarvisError(
+                    .readOnly,
+                    "'\(key)' in '\(name)' holds a value Jarvis shows only as a stand-in (such as a JSON null or a number out of range); it is read-only so the stand-in is never stored"
+                )
+                : JarvisError(.readOnly, "'\(key)' in '\(name)' is read-only")
+        }
+        let change: WriteRequest.Change?
+        switch edit {
+        case .set(let value):
+            if current == nil && !visible {
+                throw .cannotCreate(key, in: name)
+            }
+            change = .set(value)
+        case .delete:
+            guard let current, current.layer == .stored else { throw .noKey(key, in: name) }
+            change = .delete
+        case .reset:
+            change = current?.layer == .stored ? .delete : nil
+        case .setInside(let pointer, let value):
+            guard let current else { throw .nothingToEditInside(key, in: name) }
+            change = .set(try pointer.setting(value, in: current.value))
+        case .deleteInside(let pointer):
+            guard let current else { throw .nothingToEditInside(key, in: name) }
+            change = .set(try pointer.removing(in: current.value))
+        case .deleteKeys:
+            change = nil
+        }
+        var outcome = WriteOutcome()
+        guard let change else {
+            // A reset with nothing stored: the item now is the default or the catalog's unset item.
+            outcome.item = before ?? (visible ? unsetItem(address, target: target) : nil)
+            return outcome
+        }
+        if case .set(let value) = change { try target.configuration.catalog.check(value, at: address) }
+        let encoding = current?.layer == .stored ? current?.encoding : nil
+        try perform(WriteRequest(container: name, key: key, change: change, encoding: encoding), on: target.scanner)
+        wrote = true
+        let stored = before?.layer == .stored ? before : nil
+        switch edit {
+        case .delete:
+            outcome.changes = [KeyChange(address: address, before: stored, after: nil)]
+            outcome.item = before
+            return outcome
+        case .reset:
+            let now = try read(address, scanner: target.scanner).map { item($0, target: target) }
+            outcome.changes = [KeyChange(address: address, before: stored, after: nil)]
+            outcome.item = now ?? unsetItem(address, target: target)
+            return outcome
+        default:
+            break
+        }
+        guard let back = try read(address, scanner: target.scanner) else {
+            throw JarvisError(.storage, "'\(key)' was written but cannot be read back from '\(name)'")
+        }
+        let after = item(back, target: target)
+        outcome.changes = [KeyChange(address: address, before: stored, after: after)]
+        switch edit {
+        case .setInside(let pointer, _):
+            // `-` named "after the last" before the append; answer with the index it became.
+            let place = try pointer.resolvingAppend(in: current?.value ?? back.value)
+            outcome.item = targetItem(try place.value(in: back.value), pointer: place, entry: back, target: target)
+        case .deleteInside(let pointer):
+            if let current {
+                outcome.item = targetItem(
+                    try pointer.value(in: current.value), pointer: pointer, entry: back, target: target)
+            }
+        default:
+            outcome.item = after
+        }
+        return outcome
+    }
+
+    /// Steps 2–7 for every selected key of one container.
+    private func removeKeys(
+        _ selection: KeySelection, dryRun: Bool, target: WriteTarget, wrote: inout Bool
+    ) throws(JarvisError) -> WriteOutcome {
+        let name = target.address.container
+        let configuration = target.configuration
+        if case .undeclared = selection,
+            !configuration.catalog.covers(scanner: target.scanner.id, container: name)
+        {
+            throw .notCatalogued(name, scanner: target.scanner.id)
+        }
+        guard case .existing = target.place else { return WriteOutcome() }
+        let rules = configuration.rules(for: target.scanner.id)
+        let entries: [ScannedEntry]
+        do {
+            entries = try target.scanner.read(ReadRequest(container: name))
+        } catch {
+            throw Self.wrap(error)
+        }
+        let matched =
+            entries
+            .filter { entry in
+                guard entry.layer == .stored, rules.shows(key: entry.key) else { return false }
+                switch selection {
+                case .matching(let pattern): return pattern.matches(entry.key)
+                case .undeclared:
+                    return !configuration.catalog.declares(
+                        PreferenceAddress(scanner: target.scanner.id, container: name, key: entry.key))
+                }
+            }
+            .sorted { $0.key < $1.key }
+        var outcome = WriteOutcome()
+        outcome.items = matched.map { item($0, target: target) }
+        outcome.changes = outcome.items.map { KeyChange(address: $0.address, before: $0, after: nil) }
+        guard !dryRun else { return outcome }
+        if let locked = outcome.items.first(where: { !$0.isWritable }) {
+            throw JarvisError(.readOnly, "'\(locked.address.key)' in '\(name)' is read-only; nothing was removed")
+        }
+        for (done, entry) in matched.enumerated() {
+            do {
+                try perform(WriteRequest(container: name, key: entry.key, change: .delete), on: target.scanner)
+                wrote = true
+            } catch {
+                throw JarvisError(
+                    error.code,
+                    "\(error.message) (removing '\(entry.key)'; \(done) of \(matched.count) keys were removed before it)"
+                )
+            }
+        }
+        return outcome
+    }
+
+    /// An item as every write answers it: never revealed.
+    func item(_ entry: ScannedEntry, target: WriteTarget) -> PreferenceItem {
+        item(
+            entry, scanner: target.scanner, container: target.shownContainer, configuration: target.configuration,
+            reveal: false, info: target.info)
+    }
+
+    func unsetItem(_ address: PreferenceAddress, target: WriteTarget) -> PreferenceItem? {
+        unsetItem(
+            address, scanner: target.scanner, container: target.shownContainer, configuration: target.configuration)
+    }
+
+    func targetItem(_ value: PreferenceValue, pointer: JSONPointer, entry: ScannedEntry, target: WriteTarget)
+        -> PreferenceItem
+    {
+        targetItem(
+            value, pointer: pointer, entry: entry, scanner: target.scanner, container: target.shownContainer,
+            configuration: target.configuration, reveal: false)
+    }
+
+    /// The item a method answers with, which the transaction always provides for it.
+    package static func answer(_ item: PreferenceItem?, for address: PreferenceAddress) throws(JarvisError)
+        -> PreferenceItem
+    {
+        guard let item else {
+            throw JarvisError(.storage, "'\(address.key)' in '\(address.container)' was written but gave no item")
+        }
+        return item
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Issue 11's "no orphaned keys" and "placeholders are never written", through the real
+/// `jarvis-agent` and `jarvis`, on real files.
+@Suite(.serialized) struct OrphansAndPlaceholdersEndToEndTests {
+    let sandbox: Sandbox
+
+    init() throws {
+        sandbox = try Sandbox()
+    }
+
+    /// The demo host declares `theme` and `launch_count` in `com.example.demo.prefs`; every
+    /// other stored key there is an orphan.
+    @Test func undeclaredKeysAreListedThenRemovedAndAudited() throws {
+        try sandbox.startAgent(["--demo"])
+        let listed = try sandbox.jarvis("ls", "com.example.demo.prefs", "--undeclared")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("user_name") && listed.stdout.contains("volume"))
+        #expect(!listed.stdout.contains("launch_count") && !listed.stdout.contains("theme"))
+        let everywhere = try sandbox.jarvis("ls", "--undeclared", "--json")
+        #expect(everywhere.stdout.contains(#""key":"replicas""#), "a catalogued JSON file's orphans too")
+        #expect(!everywhere.stdout.contains("shared_theme"), "a suite the catalog says nothing about is left out")
+
+        let dry = try sandbox.jarvis("rm", "com.example.demo.prefs", "--undeclared", "--dry-run")
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("would remove 8 keys"), "\(dry.stdout)")
+        #expect(try sandbox.jarvis("get", "com.example.demo.prefs", "user_name").status == 0)
+
+        let removed = try sandbox.jarvis("rm", "com.example.demo.prefs", "--undeclared")
+        #expect(removed.stdout.contains("removed 8 keys"), "\(removed.stdout)")
+        let after = try sandbox.jarvis("ls", "com.example.demo.prefs")
+        #expect(after.stdout.contains("launch_count") && !after.stdout.contains("user_name"))
+        #expect(try sandbox.jarvis("ls", "com.example.demo.prefs", "--undeclared").stdout.contains("Nothing to show"))
+        let history = try sandbox.jarvis("history", "--json")
+        #expect(history.stdout.components(separatedBy: #""action":"delete""#).count - 1 == 8)
+
+        let nowhere = try sandbox.jarvis("rm", "com.example.demo.cloud", "--undeclared")
+        #expect(nowhere.status != 0)
+        #expect(nowhere.stderr.contains("declares no keys"), "\(nowhere.stderr)")
+    }
+
+    /// A JSON `null` is shown as the string "null", read-only. Exported and imported back into
+    /// the same file and into another one, it must stay a `null` and never become "null".
+    @Test func importNeverTurnsAJSONNullIntoAString() throws {
+        let files = sandbox.root.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let original = #"{"proxy":null,"name":"Ada"}"# + "\n"
+        try Data(original.utf8).write(to: files.appendingPathComponent("app.json"))
+        try Data("{}\n".utf8).write(to: files.appendingPathComponent("other.json"))
+        try sandbox.startAgent(["--files", files.path])
+
+        let snapshot = sandbox.root.appendingPathComponent("app.snapshot.json")
+        let export = try sandbox.jarvis("export", "files:app.json", "--output", snapshot.path)
+        #expect(export.status == 0, "\(export.stderr)")
+        let text = try String(contentsOf: snapshot, encoding: .utf8)
+        #expect(text.contains(#""placeholder": true"#), "\(text)")
+
+        let same = try sandbox.jarvis("import", snapshot.path)
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout.contains("skipped  files:app.json proxy"), "\(same.stdout)")
+        #expect(try String(contentsOf: files.appendingPathComponent("app.json"), encoding: .utf8) == original)
+
+        let elsewhere = sandbox.root.appendingPathComponent("other.snapshot.json")
+        try Data(text.replacingOccurrences(of: "app.json", with: "other.json").utf8).write(to: elsewhere)
+        let dry = try sandbox.jarvis("import", elsewhere.path, "--dry-run")
+        #expect(dry.stdout.contains("skip files:other.json proxy"), "\(dry.stdout)")
+        let other = try sandbox.jarvis("import", elsewhere.path)
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.stdout.contains("added    files:other.json name"), "\(other.stdout)")
+        #expect(other.stdout.contains("1 placeholder(s) skipped"), "\(other.stdout)")
+        let written = try String(contentsOf: files.appendingPathComponent("other.json"), encoding: .utf8)
+        #expect(written.contains(#""name""#) && !written.contains("proxy"), "\(written)")
+
+        // `set` refuses to replace the null with its stand-in, too.
+        let set = try sandbox.jarvis("set", "files:app.json", "proxy", "null")
+        #expect(set.status != 0)
+        #expect(set.stderr.contains("stand-in"), "\(set.stderr)")
+        #expect(try String(contentsOf: files.appendingPathComponent("app.json"), encoding: .utf8) == original)
+    }
+}
