@@ -65,35 +65,48 @@ let defaultsFolders = (demo.map { [$0.defaultsFolder] } ?? []) + options.default
 let fileFolders = (demo.map { [$0.filesFolder] } ?? []) + options.filesDirectories
 let secretFolders = (demo.map { [$0.secretsFolder] } ?? []) + options.secretsDirectories
 if !defaultsFolders.isEmpty { scanners.append(DefaultsScanner.defaults(folders: defaultsFolders)) }
+if options.simulator { scanners.append(simulatorScanner(device: options.device, apps: options.apps)) }
 if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders)) }
 if !secretFolders.isEmpty || options.secretService {
     scanners.append(SecretsScanner(folders: secretFolders, systemKeyring: options.secretService))
 }
 guard !scanners.isEmpty else {
     fail(
-        "nothing to serve: give --defaults-dir, --files, --secrets-dir or --secret-service, or --demo to try Jarvis on sample data",
+        "nothing to serve: give --defaults-dir, --files, --secrets-dir, --secret-service or --simulator, or --demo to try Jarvis on sample data",
         status: 64)
 }
 
 let agent: JarvisAgent
 do {
-    let name = options.name ?? (options.demo ? "jarvis-demo" : "jarvis-agent")
+    let name = options.name ?? (options.demo ? "jarvis-demo" : options.simulator ? "jarvis-simulator" : "jarvis-agent")
     var agentOptions = JarvisAgent.Options(name: name, tcp: options.listen)
     if let maxConnections = options.maxConnections { agentOptions.maxConnections = maxConnections }
     if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
     if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
+    if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {
+    demo?.cleanUp()
     fail(error.message)
 }
 
-announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.socketPath)")
+announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.endpoint.target)")
 if let demo { announce("demo data in \(demo.folder.path)") }
 announce(configuration.editingEnabled ? "editing: on" : "editing: off (read-only)")
 if let tcp = agent.tcpEndpoint, let token = agent.token {
     announce("tcp: \(tcp)")
     announce("token: \(token)")
     announce("remote: jarvis --agent \(tcp) --token \(token) ls   (unencrypted: tunnel it over SSH off this machine)")
+}
+var advertisement: NetworkAdvertisement?
+if options.advertise {
+    do {
+        advertisement = try agent.advertiseOnNetwork(bundleID: nil, printsToken: false)
+        announce("bonjour: advertised as '\(agent.record.name)' (_jarvis._tcp); find it with `jarvis agents --network`")
+    } catch {
+        agent.stop()
+        fail(error.message)
+    }
 }
 announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
@@ -102,6 +115,7 @@ for signalNumber in [SIGINT, SIGTERM] {
     signal(signalNumber, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
     source.setEventHandler {
+        advertisement?.stop()
         agent.stop()
         demo?.cleanUp()
         exit(0)

@@ -11,7 +11,9 @@ enum Fixture {
     static func temporaryFolder(_ label: String) throws -> URL {
         let folder = URL(fileURLWithPath: "/tmp", isDirectory: true)
             .appendingPathComponent("jb-\(label)-\(UUID().uuidString.prefix(6))", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Private (0700): agents refuse a runtime folder that others could enter.
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return folder
     }
 

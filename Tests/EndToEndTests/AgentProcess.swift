@@ -23,7 +23,7 @@ struct AgentProcess {
     }
 
     var pid: Int32 { process.processIdentifier }
-    var unix: Endpoint { .unix(path: record.socket) }
+    var unix: Endpoint { .unix(path: record.socket ?? "") }
 
     func tcp() throws -> Endpoint {
         guard let text = record.tcp else { throw HarnessError("the agent has no TCP endpoint") }

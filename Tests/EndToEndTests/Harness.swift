@@ -47,7 +47,8 @@ struct CommandResult {
 /// its own data folders, removed at the end.
 final class Sandbox {
     let root: URL
-    let runtime: URL
+    /// The runtime folder every process of the sandbox uses (a test may point it elsewhere).
+    var runtime: URL
     private var agents: [Process] = []
     /// Variables to set (or, with nil, remove) for every process the sandbox starts.
     var environmentOverrides: [String: String?] = [:]
@@ -56,7 +57,9 @@ final class Sandbox {
         // Unix socket paths are limited to about 100 bytes: keep the root short.
         root = URL(fileURLWithPath: "/tmp").appendingPathComponent("jv-\(UUID().uuidString.prefix(8))")
         runtime = root.appendingPathComponent("run")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        // The runtime folder must be private (0700), or agents refuse it and the CLI will not read it.
+        try FileManager.default.createDirectory(
+            at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     deinit {

@@ -34,6 +34,10 @@ public final class JarvisAgent: Sendable {
         /// Closes TCP clients silent for this long (default 10 minutes), so forgotten tunnels
         /// and half-open connections do not hold a slot for ever.
         public var tcpIdleTimeout: Duration?
+        /// The token TCP clients must present, fixed for automation (a phone in a test lab, a
+        /// CI job); nil, the default, draws a fresh random token at every start. At least 16
+        /// characters: use 32 or more random ones (`openssl rand -hex 32`).
+        public var tcpToken: String?
         /// How long a new TCP connection has to send `hello` with the token (default 5 s);
         /// one that has not by then is closed, whatever the idle timeout.
         public var tcpAuthenticationTimeout: Duration
@@ -47,6 +51,9 @@ public final class JarvisAgent: Sendable {
         public var maxPendingOutputBytes: Int
         /// How many audit records `history` keeps in memory.
         public var auditCapacity: Int
+        /// Where a short private socket folder is made when the runtime folder's path is too
+        /// long for a socket; tests point it at a folder that refuses one, to reach loopback TCP.
+        package var shortSocketParent = AgentPlacement.shortParent
 
         /// Creates options; the defaults suit almost every host.
         public init(
@@ -71,8 +78,13 @@ public final class JarvisAgent: Sendable {
 
     /// The hub: register more scanners here, or call it directly in tests.
     public let hub: JarvisHub
-    /// The Unix socket clients connect to.
+    /// The Unix socket clients connect to: in the runtime folder, or in a short private
+    /// folder under `/tmp` when the runtime folder's path is too long for a socket; empty
+    /// when the agent serves only on loopback TCP (see ``endpoint``).
     public let socketPath: String
+    /// Where clients of this machine connect: the Unix socket, or loopback TCP with
+    /// ``token`` when no socket path short enough could be made.
+    public let endpoint: Endpoint
     /// What the discovery file says.
     public let record: AgentRecord
     /// The TCP endpoint actually listening (with the real port), or nil when TCP is off.
@@ -100,10 +112,12 @@ public final class JarvisAgent: Sendable {
         case on(LineServer, Endpoint, AgentToken)
     }
 
-    private let server: LineServer
+    /// The Unix socket's server; nil when the agent serves only on loopback TCP.
+    private let server: LineServer?
     private let tcp: TCP
     private let service: AgentService
     private let recordURL: URL
+    private let placement: AgentPlacement
 
     /// Starts an agent serving the given scanners.
     /// - Parameters:
@@ -123,12 +137,17 @@ public final class JarvisAgent: Sendable {
     }
 
     /// Serves an existing hub.
+    /// - Throws: ``JarvisError`` when the runtime folder is not this user's private folder (a
+    ///   link, another user's, or open to others: the message says how to fix it), or when
+    ///   the agent cannot listen.
     public init(hub: JarvisHub, options: Options = Options()) throws(JarvisError) {
         let directory = options.runtimeDirectory.map(RuntimeDirectory.init(url:)) ?? .current()
         try directory.prepare()
         let identity = AgentIdentity(name: options.name ?? ProcessInfo.processInfo.processName)
         let id = Self.uniqueID(pid: identity.pid)
-        socketPath = directory.socketPath(for: id)
+        let placement = AgentPlacement.choose(id: id, in: directory, shortParent: options.shortSocketParent)
+        self.placement = placement
+        socketPath = placement.socketPath ?? ""
         recordURL = directory.recordURL(for: id)
         self.hub = hub
         let service = AgentService(
@@ -148,38 +167,37 @@ public final class JarvisAgent: Sendable {
                 name: JarvisError.Code.tooLarge.rawValue))
         // One output budget for every client, whichever transport it came in on.
         let budget = OutputBudget(limit: options.maxPendingOutputBytes)
-        server = LineServer(
-            endpoints: [.unix(path: socketPath)], limits: limits, refusalLine: refusal, budget: budget,
-            makeSession: { connection in AgentSession(service: service, connection: connection) })
-        do {
-            try server.start()
-        } catch {
-            throw JarvisError(.storage, "cannot serve on \(socketPath): \(error)")
-        }
+        server = try Self.startUnix(placement, limits: limits, refusal: refusal, budget: budget, service: service)
         let started: (server: LineServer, endpoint: Endpoint, token: AgentToken)?
         do {
             var tcpLimits = limits
             tcpLimits.idleTimeout = options.tcpIdleTimeout
             tcpLimits.authenticationTimeout = options.tcpAuthenticationTimeout
             tcpLimits.maxUnauthenticatedConnections = options.maxUnauthenticatedConnections
+            // Without a socket, loopback TCP (with its token) is how local clients get in.
+            let wanted = options.tcp ?? (placement == .loopback ? .tcp(host: "127.0.0.1", port: 0) : nil)
             started = try Self.startTCP(
-                options.tcp, limits: tcpLimits, refusal: refusal, budget: budget, service: service)
+                wanted, token: options.tcpToken, limits: tcpLimits, refusal: refusal, budget: budget,
+                service: service)
         } catch {
-            server.stop()
+            server?.stop()
+            Self.removeShortFolder(of: placement)
             throw error
         }
         tcp = started.map { .on($0.server, $0.endpoint, $0.token) } ?? .off
+        endpoint = placement.socketPath.map { .unix(path: $0) } ?? started?.endpoint ?? .unix(path: socketPath)
         service.tcpEndpoint.withLock { $0 = started?.endpoint }
         record = AgentRecord(
-            pid: identity.pid, name: identity.name, socket: socketPath,
+            pid: identity.pid, name: identity.name, socket: placement.socketPath,
             started: DateText.format(
                 Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
             platform: identity.platform, tcp: started?.endpoint.description, token: started?.token.text)
         do {
             try AgentDirectory.publish(record, at: recordURL)
         } catch {
-            server.stop()
+            server?.stop()
             started?.server.stop()
+            Self.removeShortFolder(of: placement)
             throw error
         }
     }
@@ -191,23 +209,55 @@ public final class JarvisAgent: Sendable {
 
     /// Stops serving, disconnects every client and removes the discovery file. Idempotent.
     public func stop() {
-        server.stop()
+        server?.stop()
         if case .on(let tcpServer, _, _) = tcp { tcpServer.stop() }
-        try? FileManager.default.removeItem(at: recordURL)
+        PrivatePath.removeEntry(recordURL.path)
+        Self.removeShortFolder(of: placement)
+    }
+
+    /// Serves the Unix socket the placement names, if any.
+    private static func startUnix(
+        _ placement: AgentPlacement, limits: LineServerLimits, refusal: [UInt8], budget: OutputBudget,
+        service: AgentService
+    ) throws(JarvisError) -> LineServer? {
+        guard let path = placement.socketPath else { return nil }
+        let server = LineServer(
+            endpoints: [.unix(path: path)], limits: limits, refusalLine: refusal, budget: budget,
+            makeSession: { connection in AgentSession(service: service, connection: connection) })
+        do {
+            try server.start()
+        } catch {
+            removeShortFolder(of: placement)
+            throw JarvisError(.storage, "cannot serve on \(path): \(error)")
+        }
+        return server
+    }
+
+    /// Removes the short socket folder (empty once the server removed its socket).
+    private static func removeShortFolder(of placement: AgentPlacement) {
+        guard case .shortSocket(let path, let folder) = placement else { return }
+        if PrivatePath.isOwnedSocket(path) { PrivatePath.removeEntry(path) }
+        PrivatePath.removeEmptyFolder(folder)
     }
 
     /// TCP has its own server so that its idle timeout differs and a flood of TCP clients
     /// cannot take the Unix socket's connection slots.
     private static func startTCP(
-        _ endpoint: Endpoint?, limits: LineServerLimits, refusal: [UInt8], budget: OutputBudget,
-        service: AgentService
+        _ endpoint: Endpoint?, token fixed: String?, limits: LineServerLimits, refusal: [UInt8],
+        budget: OutputBudget, service: AgentService
     ) throws(JarvisError) -> (server: LineServer, endpoint: Endpoint, token: AgentToken)? {
         guard let endpoint else { return nil }
         guard case .tcp = endpoint else {
             throw JarvisError(
                 .invalidParams, "Options.tcp must be a TCP endpoint such as tcp://127.0.0.1:7777, not \(endpoint)")
         }
-        let token = AgentToken.random()
+        if let fixed, fixed.count < 16 || fixed.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw JarvisError(
+                .invalidParams,
+                "Options.tcpToken must be at least 16 characters without spaces; use 32 or more random ones (`openssl rand -hex 32`)"
+            )
+        }
+        let token = fixed.map(AgentToken.init) ?? AgentToken.random()
         let server = LineServer(
             endpoints: [endpoint], limits: limits, refusalLine: refusal, budget: budget,
             makeSession: { connection in AgentSession(service: service, connection: connection, token: token) })

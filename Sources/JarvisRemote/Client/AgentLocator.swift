@@ -2,11 +2,13 @@ import Foundation
 import JarvisCore
 
 /// Turns what a user typed (`--agent`, `JARVIS_AGENT`) into an endpoint: a name, a pid, a
-/// socket path or `tcp://host:port`; with nothing typed, the one agent that runs.
+/// Simulator app's bundle id, a socket path or `tcp://host:port`; with nothing typed, the one
+/// agent that runs.
 public enum AgentLocator {
     /// The endpoint to connect to.
     /// - Throws: ``JarvisError`` `.notFound` when nothing matches (or several agents run and
-    ///   none was chosen), with the list of running agents in the message.
+    ///   none was chosen), with the list of running agents in the message; `.unavailable`
+    ///   when the runtime folder is not this user's private folder.
     public static func endpoint(
         for selector: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -20,21 +22,24 @@ public enum AgentLocator {
                     throw JarvisError(.invalidParams, "'\(chosen)' is not an agent address: \(error)")
                 }
             }
-            let running = AgentDirectory.running(environment: environment)
-            let matches = running.filter { String($0.pid) == chosen || $0.name == chosen }
+            let running = try AgentDirectory.running(environment: environment)
+            let matches = running.filter { String($0.pid) == chosen || $0.name == chosen || $0.bundleID == chosen }
             switch matches.count {
-            case 1: return .unix(path: matches[0].socket)
+            case 1: return try endpoint(of: matches[0])
             case 0:
-                throw JarvisError(.notFound, "no running agent named or numbered '\(chosen)'.\n" + describe(running))
+                throw JarvisError(
+                    .notFound,
+                    "no running agent named or numbered '\(chosen)', nor a Simulator app with that bundle id.\n"
+                        + describe(running))
             default:
                 throw JarvisError(
                     .notFound,
                     "several agents are named '\(chosen)'; choose one by pid with --agent.\n" + describe(matches))
             }
         }
-        let running = AgentDirectory.running(environment: environment)
+        let running = try AgentDirectory.running(environment: environment)
         switch running.count {
-        case 1: return .unix(path: running[0].socket)
+        case 1: return try endpoint(of: running[0])
         case 0:
             let folder = RuntimeDirectory.current(environment: environment).url.path
             throw JarvisError(
@@ -43,38 +48,46 @@ public enum AgentLocator {
             )
         default:
             throw JarvisError(
-                .notFound, "several agents are running; choose one with --agent NAME|PID.\n" + describe(running))
+                .notFound,
+                "several agents are running; choose one with --agent NAME|PID|BUNDLE_ID.\n" + describe(running))
         }
     }
 
     /// The token of a TCP endpoint served by an agent of this user on this machine, read from
     /// its owner-only discovery file; nil for Unix endpoints and for remote or unknown agents.
+    ///
+    /// The token goes only to exactly the host and port recorded with it: another spelling
+    /// of the address (`[::1]` for `127.0.0.1`, `localhost`) may be another listener.
     public static func localToken(
         for endpoint: Endpoint, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
         guard case .tcp = endpoint else { return nil }
-        let wanted = endpoint.description
-        return AgentDirectory.running(environment: environment).first { record in
+        let records = (try? AgentDirectory.running(environment: environment)) ?? []
+        return records.first { record in
             guard let tcp = record.tcp, let served = try? Endpoint(parsing: tcp) else { return false }
-            return served.description == wanted || (served.isLoopbackAlias(of: endpoint))
+            return served == endpoint
         }?.token
+    }
+
+    private static func endpoint(of record: AgentRecord) throws(JarvisError) -> Endpoint {
+        guard let endpoint = record.endpoint else {
+            throw JarvisError(.notFound, "the discovery file of agent \(record.pid) names no address it serves on")
+        }
+        return endpoint
     }
 
     private static func describe(_ records: [AgentRecord]) -> String {
         guard !records.isEmpty else { return "No agents are running." }
-        return "Running agents:\n" + records.map { "  \($0.pid)  \($0.name)  \($0.socket)" }.joined(separator: "\n")
+        return "Running agents:\n" + records.map { "  \($0.summary)" }.joined(separator: "\n")
     }
 }
 
-extension Endpoint {
-    /// Whether both are TCP endpoints on the same port, one on a wildcard or loopback address
-    /// and the other on loopback: the same local agent reached by another spelling.
-    fileprivate func isLoopbackAlias(of other: Endpoint) -> Bool {
-        guard case .tcp(let host, let port) = self, case .tcp(let otherHost, let otherPort) = other, port == otherPort
-        else {
-            return false
-        }
-        let local: Set<String> = ["127.0.0.1", "localhost", "::1", "0.0.0.0", "::"]
-        return local.contains(host) && ["127.0.0.1", "localhost", "::1"].contains(otherHost)
+extension AgentRecord {
+    /// `pid  name  address`, then the Simulator device and bundle id when there are.
+    package var summary: String {
+        var text = "\(pid)  \(name)  \(endpoint?.target ?? "?")"
+        if let device { text += "  \(device)" }
+        if let bundleID { text += "  \(bundleID)" }
+        return text
     }
 }

@@ -64,13 +64,14 @@ package enum DemoData {
         "session_signing_key": "c2lnbmluZy1rZXktZm9yLXRoZS1kZW1v",
     ]
 
-    /// Writes one file per secret, 0600, as Docker and Kubernetes lay them out.
+    /// Writes one file per secret, as Docker and Kubernetes lay them out, in a 0700 folder.
+    /// Each file is owner-only from its first byte: made exclusively with mode 0600, written,
+    /// then renamed into place (never made with the umask's mode and narrowed afterwards).
     package static func writeSecrets(into folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for (name, value) in secrets {
-            let file = folder.appendingPathComponent(name)
-            try Data(value.utf8).write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            try PrivatePath.replaceFile(folder.appendingPathComponent(name).path, with: Array(value.utf8), mode: 0o600)
         }
     }
 }

@@ -26,8 +26,12 @@ package struct DemoSetup: Sendable {
     /// Writes the sample data and builds the scanners.
     /// - Throws: ``JarvisError`` `.storage` when the temporary folder cannot be written.
     package static func prepare() throws(JarvisError) -> DemoSetup {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("jarvis-demo-\(UUID().uuidString.prefix(8))")
+        // A fresh 0700 folder (mkdtemp): the sample suites and secrets are private from the start.
+        let parent = FileManager.default.temporaryDirectory.path
+        guard let made = PrivatePath.makeUniqueFolder(in: parent, prefix: "jarvis-demo-") else {
+            throw JarvisError(.storage, "cannot make a private folder for the demo data in \(parent); check TMPDIR")
+        }
+        let folder = URL(fileURLWithPath: made, isDirectory: true)
         let setup = DemoSetup(folder: folder)
         do {
             try DemoData.write(into: setup.defaultsFolder)

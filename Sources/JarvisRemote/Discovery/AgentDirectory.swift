@@ -2,38 +2,74 @@ import Foundation
 import JarvisCore
 
 /// Finds running agents through their discovery files, and removes the files of dead ones.
+///
+/// Nothing planted is trusted: a folder is read only when it is this user's private folder,
+/// a record only when it is a regular file of this user (never through a link), and a stale
+/// record removes only itself and its socket, when that socket lies in the same folder.
 public enum AgentDirectory {
-    /// The agents running now for this user, oldest first. Files of processes that are gone
-    /// are deleted along with their sockets; unreadable files are skipped.
-    public static func running(environment: [String: String] = ProcessInfo.processInfo.environment) -> [AgentRecord] {
-        let folder = RuntimeDirectory.current(environment: environment).url
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    /// The agents running now for this user, oldest first: those of the runtime folder, then
+    /// those inside the app containers of booted iOS Simulator devices (with ``AgentRecord/device``
+    /// and ``AgentRecord/bundleID`` set).
+    /// - Throws: ``JarvisError`` `.unavailable` when the runtime folder is a link, another
+    ///   user's or open to others; the message names it and says how to fix it.
+    public static func running(environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(JarvisError) -> [AgentRecord]
+    {
+        let directory = RuntimeDirectory.current(environment: environment)
+        var records = try directory.existsAndIsPrivate() ? records(in: directory) : []
+        records += SimulatorAgents.running(home: SimulatorAgents.home(environment: environment))
+        return records.sorted { ($0.started, $0.pid) < ($1.started, $1.pid) }
+    }
+
+    /// The live records of one private folder (checked by the caller); stale ones are removed.
+    package static func records(in directory: RuntimeDirectory) -> [AgentRecord] {
+        let folder = directory.url.path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var records: [AgentRecord] = []
-        for name in names where name.hasSuffix(".json") {
-            let file = folder.appendingPathComponent(name)
-            guard let data = try? Data(contentsOf: file), let json = try? JSONParser.parse(data),
+        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = folder + "/" + name
+            guard let bytes = PrivatePath.readOwnedFile(path), let json = try? JSONParser.parse(bytes),
                 let record = AgentRecord(json: json)
             else { continue }
-            guard ProcessProbe.isAlive(record.pid), FileManager.default.fileExists(atPath: record.socket) else {
-                try? FileManager.default.removeItem(at: file)
-                try? FileManager.default.removeItem(atPath: record.socket)
+            guard isLive(record) else {
+                removeStale(record, file: path, in: directory)
                 continue
             }
             records.append(record)
         }
-        return records.sorted { ($0.started, $0.pid) < ($1.started, $1.pid) }
+        return records
     }
 
-    /// Writes a discovery file, owner-only, atomically.
+    /// A record is live while its process runs and, when it names a socket, that socket exists.
+    private static func isLive(_ record: AgentRecord) -> Bool {
+        guard ProcessProbe.isAlive(record.pid) else { return false }
+        return record.socket.map(PrivatePath.exists) ?? true
+    }
+
+    /// Removes the record's own file, and its socket only when that is a socket of this user
+    /// directly inside the record's folder or inside the agent's own short socket folder.
+    private static func removeStale(_ record: AgentRecord, file: String, in directory: RuntimeDirectory) {
+        PrivatePath.removeEntry(file)
+        guard let socket = record.socket, PrivatePath.isOwnedSocket(socket) else { return }
+        if directory.holds(socket) {
+            PrivatePath.removeEntry(socket)
+        } else if let folder = AgentPlacement.shortFolder(holding: socket) {
+            PrivatePath.removeEntry(socket)
+            PrivatePath.removeEmptyFolder(folder)
+        }
+    }
+
+    /// Writes a discovery file, owner-only from its first byte: a new 0600 file made
+    /// exclusively, written, then renamed into place.
     package static func publish(_ record: AgentRecord, at url: URL) throws(JarvisError) {
         let bytes = JSONWriter.bytes(record.json, pretty: true) + [0x0A]
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp")
-        let created = FileManager.default.createFile(
-            atPath: temporary.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
-        guard created, rename(temporary.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
+        do {
+            try PrivatePath.replaceFile(url.path, with: bytes, mode: 0o600)
+        } catch {
             throw JarvisError(
-                .storage, "cannot write the discovery file \(url.path); check that the runtime folder is writable")
+                .storage,
+                "cannot write the discovery file \(url.path): \(error.message); check that the runtime folder is writable"
+            )
         }
     }
 }

@@ -15,7 +15,4 @@ package enum ProcessProbe {
         if kill(pid, 0) == 0 { return true }
         return errno == EPERM
     }
-
-    /// The real user id, for per-user folder names.
-    package static var userID: UInt32 { UInt32(getuid()) }
 }

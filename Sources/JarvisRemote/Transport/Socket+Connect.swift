@@ -39,12 +39,31 @@ extension Socket {
                         detail: connectHint(pending, endpoint))
                 }
             }
+            if case .unix(let path) = endpoint { try checkPeerIsThisUser(fd, path: path) }
             try socket.setNonBlocking(false)
         } catch {
             socket.close()
             throw error
         }
         return socket
+    }
+
+    /// Refuses a Unix socket whose listener runs as another user, before a byte is sent: a
+    /// planted socket must never receive a request (with its values) from this user.
+    private static func checkPeerIsThisUser(_ fd: Int32, path: String) throws(SocketError) {
+        let me = UInt32(geteuid())
+        guard let peer = unixPeerUserID(fd) else {
+            throw SocketError(
+                operation: "connect", target: path, errno: Socket.errno,
+                detail: "cannot tell which user listens on this socket, so nothing was sent")
+        }
+        guard peer == me else {
+            throw SocketError(
+                operation: "connect", target: path, errno: EPERM,
+                detail:
+                    "the socket's listener runs as uid \(peer), not as you (uid \(me)), so nothing was sent; it is not your agent: remove the socket or choose another --agent"
+            )
+        }
     }
 
     private static func connectHint(_ code: Int32, _ endpoint: Endpoint) -> String? {
@@ -57,5 +76,13 @@ extension Socket {
         case (ENETUNREACH, .tcp), (EHOSTUNREACH, .tcp): "check the address and the network"
         default: nil
         }
+    }
+}
+
+extension Socket {
+    /// Whether `path` fits in a Unix socket address on this system (the limit lives in the
+    /// platform shim: 108 bytes with the final NUL on Linux, 104 on Apple systems).
+    package static func fitsUnixPath(_ path: String) -> Bool {
+        path.utf8.count < unixPathCapacity
     }
 }

@@ -107,6 +107,15 @@
             return "uid \(user)"
         }
 
+        /// The effective user id of the peer of a connected Unix socket (`getpeereid`), or nil
+        /// when the kernel does not say.
+        static func unixPeerUserID(_ fd: Int32) -> UInt32? {
+            var user: uid_t = 0
+            var group: gid_t = 0
+            guard Darwin.getpeereid(fd, &user, &group) == 0 else { return nil }
+            return UInt32(user)
+        }
+
         /// A non-blocking, close-on-exec pipe: `fds.0` reads, `fds.1` writes.
         static func pipe(_ fds: inout (Int32, Int32)) -> Int32 {
             var pair: [Int32] = [-1, -1]

@@ -108,6 +108,15 @@
             return "pid \(credentials.pid) uid \(credentials.uid)"
         }
 
+        /// The user id of the process that made the listening end of a connected Unix socket
+        /// (`SO_PEERCRED`), or nil when the kernel does not say.
+        static func unixPeerUserID(_ fd: Int32) -> UInt32? {
+            var credentials = PeerCredentials()
+            var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+            guard Glibc.getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+            return UInt32(credentials.uid)
+        }
+
         /// A non-blocking, close-on-exec pipe: `fds.0` reads, `fds.1` writes.
         static func pipe(_ fds: inout (Int32, Int32)) -> Int32 {
             var pair: [Int32] = [-1, -1]

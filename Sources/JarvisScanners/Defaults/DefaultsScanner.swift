@@ -85,6 +85,19 @@ extension PreferenceScanner where Self == DefaultsScanner {
         DefaultsScanner(store: UserDefaultsStore(namedSuites: suites, includeSystemDomains: includeSystemDomains))
     }
 
+    /// The host's own defaults plus its App Groups' suites, each named by its group id
+    /// (`group.com.example.shared`) and read through `UserDefaults(suiteName:)`. On Apple
+    /// platforms the group's container (`containerURL(forSecurityApplicationGroupIdentifier:)`)
+    /// is watched too, so writes by the app's extensions and widgets show.
+    /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
+    public static func defaults(
+        suites: [String] = [], appGroups: [String], includeSystemDomains: Bool = false
+    ) -> DefaultsScanner {
+        var store = UserDefaultsStore(namedSuites: suites, includeSystemDomains: includeSystemDomains)
+        store.appGroups = appGroups
+        return DefaultsScanner(store: store)
+    }
+
     /// The `*.plist` files of a folder, one suite each, for an agent that does not run
     /// inside the program whose preferences these are. Writes are atomic and keep each
     /// file's format and permissions; a file that does not parse is listed with its problem

@@ -11,8 +11,13 @@ extension UserDefaultsStore {
     func watchTargets() -> [WatchTarget] {
         var targets: [WatchTarget] = []
         if let folder = PreferencesFolder.current() { targets.append(.folder(folder.path)) }
+        for group in appGroups {
+            if let folder = AppGroupFolder.preferences(of: group) { targets.append(.folder(folder.path)) }
+        }
         #if canImport(Darwin)
             targets.append(.signal(Self.hostWrites))
+            DefaultsKeyObserver.shared.observe(suites: (try? containers().map(\.name)) ?? namedSuites)
+            targets.append(.signal(DefaultsKeyObserver.shared.signal))
         #else
             targets.append(.schedule(every: .milliseconds(50)))
         #endif
@@ -20,6 +25,12 @@ extension UserDefaultsStore {
     }
 
     func containers(changedAt path: String) -> [String]? {
+        for group in appGroups {
+            // An App Group's folder holds its suite under the group id.
+            if let folder = AppGroupFolder.preferences(of: group), DefaultsSuite.suite(at: path, in: folder) != nil {
+                return [group]
+            }
+        }
         guard let folder = PreferencesFolder.current() else { return nil }
         return DefaultsSuite.suite(at: path, in: folder)
     }

@@ -16,6 +16,8 @@ import JarvisCore
 struct UserDefaultsStore: DefaultsStore {
     let namedSuites: [String]
     let includeSystemDomains: Bool
+    /// App Group ids served as suites, whose containers' preferences folders are watched too.
+    var appGroups: [String] = []
 
     var info: ScannerInfo { ScannerInfo(displayName: "Defaults suites", isWritable: true) }
 
@@ -25,7 +27,7 @@ struct UserDefaultsStore: DefaultsStore {
     }
 
     func containers() throws -> [ContainerInfo] {
-        var names = Set(namedSuites)
+        var names = Set(namedSuites + appGroups)
         names.insert(PreferencesFolder.standardSuiteName)
         if let folder = PreferencesFolder.current(),
             let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)

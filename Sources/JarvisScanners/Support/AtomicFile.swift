@@ -17,7 +17,7 @@ import JarvisCore
 /// system), which gets the old file's mode and owner (or the mode asked for), is flushed with
 /// `fsync` and renamed over the target; the folder is flushed too so the rename survives a
 /// crash. A link is followed: the file it points to is replaced and the link kept.
-enum AtomicFile {
+package enum AtomicFile {
     /// Writes `bytes` in place of the file at `path`.
     /// - Parameters:
     ///   - mode: the permission bits; by default the old file's, or 0600 for a new file.
@@ -25,7 +25,7 @@ enum AtomicFile {
     ///     old file untouched (the JSON files scanner refuses there if the file changed).
     /// - Throws: ``JarvisError`` `.storage` naming the failing step and `errno`'s text, or
     ///   whatever `beforeRename` throws.
-    static func replace(
+    package static func replace(
         _ path: String,
         with bytes: [UInt8],
         mode: mode_t? = nil,
@@ -67,7 +67,7 @@ enum AtomicFile {
     }
 
     /// Flushes a folder's entries, so a rename or unlink survives a crash. Best effort.
-    static func syncFolder(_ folder: String) {
+    package static func syncFolder(_ folder: String) {
         let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)

@@ -24,7 +24,8 @@ let commands: [any Command.Type] = [
 let globalOptions = """
     Global options:
       --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only when several run;
-                              tcp://HOST:PORT for an agent listening on TCP
+                              tcp://HOST:PORT for an agent listening on TCP; on macOS also the name
+                              of an agent advertised on the local network (`jarvis agents --network`)
       --token TOKEN           the agent's TCP token (or JARVIS_TOKEN); not needed for local agents
       --json                  machine-readable output
       -h, --help              this help

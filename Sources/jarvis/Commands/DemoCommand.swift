@@ -22,7 +22,7 @@ enum DemoCommand: Command {
         let stop = arguments.flag("--stop")
         try arguments.finish(maxPositionals: 0, command: name)
         if stop {
-            let demos = AgentDirectory.running().filter { $0.name == agentName }
+            let demos = try AgentDirectory.running().filter { $0.name == agentName }
             for record in demos { kill(record.pid, SIGTERM) }
             Terminal.out(demos.isEmpty ? "No demo agent is running." : "Stopped \(demos.count) demo agent(s).")
             return
@@ -72,7 +72,7 @@ enum DemoCommand: Command {
     }
 
     private static func existingDemo() throws -> AgentRecord? {
-        AgentDirectory.running().first { $0.name == agentName }
+        try AgentDirectory.running().first { $0.name == agentName }
     }
 
     /// The word of the hidden command that `jarvis demo` starts in the background.
@@ -91,7 +91,7 @@ enum DemoCommand: Command {
         let pid = process.processIdentifier
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if let record = AgentDirectory.running().first(where: { $0.pid == pid }) { return (record, process) }
+            if let record = try AgentDirectory.running().first(where: { $0.pid == pid }) { return (record, process) }
             guard process.isRunning else {
                 throw JarvisError(
                     .unavailable,

@@ -31,11 +31,8 @@ enum ExportCommand: Command {
         let (snapshot, leftOut) = try client.snapshot(scanner: scanner, container: container, key: key, reveal: reveal)
         let bytes = Data(snapshot.text.utf8)
         if let output {
-            do {
-                try bytes.write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw JarvisError(.storage, "cannot write \(output): \(error.localizedDescription)")
-            }
+            // Revealed secrets are owner-only from the first byte; a new file always starts 0600.
+            try PrivatePath.replaceFile(output, with: Array(bytes), mode: reveal ? 0o600 : nil)
             Terminal.err("exported \(snapshot.items.count) item(s) to \(output)")
         } else {
             FileHandle.standardOutput.write(bytes)

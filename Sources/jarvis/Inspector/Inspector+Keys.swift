@@ -131,8 +131,9 @@ extension Inspector {
         guard rows.indices.contains(page.cursor) else { return }
         switch rows[page.cursor].target {
         case .agent(let record):
+            guard let endpoint = record.endpoint else { return }
             close()
-            open(.unix(path: record.socket))
+            open(endpoint)
         case .scanner(let id):
             pages.append(Page(level: .containers(id)))
         case .container(let scanner, let name):

@@ -42,7 +42,9 @@ extension Inspector {
                 Row(
                     target: .agent(record),
                     cells: [
-                        .plain(Terminal.pad(String(record.pid), 8) + Terminal.pad(record.name, 24) + record.started)
+                        .plain(
+                            Terminal.pad(String(record.pid), 8) + Terminal.pad(record.name, 24) + record.started
+                                + (record.bundleID.map { "  \(record.device ?? "") \($0)" } ?? ""))
                     ],
                     filterText: "\(record.pid) \(record.name)")
             }

@@ -87,7 +87,7 @@ final class Inspector {
         if let chosen {
             endpoint = try AgentLocator.endpoint(for: chosen)
         } else {
-            agents = AgentDirectory.running()
+            agents = try AgentDirectory.running()
             if agents.count <= 1 { endpoint = try AgentLocator.endpoint(for: nil) }
         }
         let terminal = try RawTerminal()

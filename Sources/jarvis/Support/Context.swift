@@ -21,7 +21,7 @@ final class Context {
     /// The connection to the chosen agent, opened on first use.
     func connect() throws(JarvisError) -> JarvisClient {
         if let client { return client }
-        let endpoint = try AgentLocator.endpoint(for: agentSelector)
+        let endpoint = try endpoint()
         let opened = try JarvisClient(
             endpoint: endpoint, clientName: "jarvis-cli", token: token ?? AgentLocator.localToken(for: endpoint))
         client = opened

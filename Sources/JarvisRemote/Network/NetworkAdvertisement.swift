@@ -1,0 +1,32 @@
+import Foundation
+import JarvisCore
+
+/// An agent's Bonjour advertisement (`_jarvis._tcp`), made by
+/// ``JarvisAgent/advertiseOnNetwork(bundleID:)``: keep it while the agent should be found,
+/// call ``stop()`` (or let it go) to withdraw it.
+public final class NetworkAdvertisement: Sendable {
+    /// The service name advertised (the agent's name).
+    public let serviceName: String
+    /// The TCP port advertised.
+    public let port: UInt16
+    #if canImport(dnssd)
+        private let registration: DNSSDRegistration
+    #endif
+
+    init(serviceName: String, port: UInt16, advert: NetworkAgentAdvert) throws(JarvisError) {
+        self.serviceName = serviceName
+        self.port = port
+        #if canImport(dnssd)
+            registration = try DNSSDRegistration(name: serviceName, port: port, txtRecord: advert.txtRecord())
+        #else
+            throw NetworkDiscovery.unavailable("advertising the agent with Bonjour")
+        #endif
+    }
+
+    /// Withdraws the advertisement. Idempotent.
+    public func stop() {
+        #if canImport(dnssd)
+            registration.stop()
+        #endif
+    }
+}

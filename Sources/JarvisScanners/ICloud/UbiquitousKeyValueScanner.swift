@@ -1,0 +1,81 @@
+#if canImport(Darwin)
+    import Foundation
+    import JarvisCore
+
+    /// The iCloud key-value store (`NSUbiquitousKeyValueStore.default`, scanner id `icloud`):
+    /// one container, `key-value store`, listed, edited and deleted like a defaults suite.
+    ///
+    /// Changes pushed from the person's other devices arrive as
+    /// `didChangeExternallyNotification`, which marks the container changed for watchers; the
+    /// host's own writes (which post nothing) are caught by comparing every two seconds while
+    /// watched. The app needs the iCloud key-value storage entitlement, or the store stays empty.
+    public struct UbiquitousKeyValueScanner: PreferenceScanner {
+        /// The one container's name.
+        public static let containerName = "key-value store"
+
+        /// A scanner over the app's iCloud key-value store.
+        public init() {}
+
+        /// Always `icloud`.
+        public var id: String { "icloud" }
+
+        /// Shown as "iCloud key-value store".
+        public var info: ScannerInfo { ScannerInfo(displayName: "iCloud key-value store", isWritable: true) }
+
+        /// The store, as one container.
+        public func containers() throws -> [ContainerInfo] { [ContainerInfo(Self.containerName)] }
+
+        /// The store's keys and values (after `synchronize()`, as Apple advises before reading).
+        /// - Throws: ``JarvisError`` `.notFound` for another container name.
+        public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
+            try Self.check(request.container)
+            let store = NSUbiquitousKeyValueStore.default
+            _ = store.synchronize()
+            return try DefaultsEntries.entries(
+                stored: store.dictionaryRepresentation, registered: [:], keys: request.keys)
+        }
+
+        /// Sets or removes one key, then asks the system to push it to iCloud.
+        /// - Throws: ``JarvisError`` `.notFound` for another container, `.typeMismatch` for a
+        ///   value a property list cannot hold.
+        public func write(_ request: WriteRequest) throws {
+            try Self.check(request.container)
+            let store = NSUbiquitousKeyValueStore.default
+            switch request.change {
+            case .delete:
+                store.removeObject(forKey: request.key)
+            case .set(let value):
+                let current = request.encoding == .propertyList ? store.object(forKey: request.key) : nil
+                let object = try DefaultsEntries.object(
+                    for: value, encoding: request.encoding, current: current, key: request.key)
+                store.set(object, forKey: request.key)
+            }
+            _ = store.synchronize()
+        }
+
+        /// Changes from other devices, and a two-second comparison for the host's own writes.
+        public func watchTargets() -> [WatchTarget] {
+            [.signal(Self.externalChanges), .schedule(every: .seconds(2))]
+        }
+
+        private static func check(_ container: String) throws(JarvisError) {
+            guard container == containerName else {
+                throw JarvisError(.notFound, "the iCloud scanner has one container, '\(containerName)'")
+            }
+        }
+
+        /// One signal for the process, fed by one observer installed on first use.
+        private static let externalChanges: ChangeSignal = {
+            let signal = ChangeSignal()
+            _ = NotificationCenter.default.addObserver(
+                forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: nil, queue: nil
+            ) { _ in signal.send(container: containerName) }
+            return signal
+        }()
+    }
+
+    extension PreferenceScanner where Self == UbiquitousKeyValueScanner {
+        /// The app's iCloud key-value store, as scanner `icloud` (Apple platforms only).
+        public static func iCloudKeyValueStore() -> UbiquitousKeyValueScanner { UbiquitousKeyValueScanner() }
+    }
+#endif
