@@ -2,7 +2,7 @@ import Foundation
 import JarvisCore
 
 /// An agent's Bonjour advertisement (`_jarvis._tcp`), made by
-/// ``JarvisAgent/advertiseOnNetwork(bundleID:)``: keep it while the agent should be found,
+/// ``JarvisAgent/advertiseOnNetwork(bundleID:printsToken:)``: keep it while the agent should be found,
 /// call ``stop()`` (or let it go) to withdraw it.
 public final class NetworkAdvertisement: Sendable {
     /// The service name advertised (the agent's name).

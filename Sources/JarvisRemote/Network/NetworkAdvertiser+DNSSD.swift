@@ -9,10 +9,14 @@
     /// The agent listens on its own POSIX socket, so it needs an API that advertises a port
     /// without owning the listener: `NWListener` only advertises the port it listens on itself,
     /// and `NetService` is deprecated and needs a run loop. The registration lives until
-    /// ``stop()``, with replies handled on a private queue.
+    /// ``stop()``, with the daemon's replies read on a private queue (unread replies would pile
+    /// up until the daemon drops the connection, and the service with it).
     final class DNSSDRegistration: @unchecked Sendable {
         // Guards `reference`: set in init, released once by `stop()` or `deinit`.
         private let lock = Locked<DNSServiceRef?>(nil)
+        // The queue the reference is scheduled on, where it is also deallocated: once a
+        // reference is on a queue, deallocating it elsewhere races with that queue's reads.
+        private let queue = DispatchQueue(label: "jarvis.network.advertise")
 
         init(name: String, port: UInt16, txtRecord: [UInt8]) throws(JarvisError) {
             var reference: DNSServiceRef?
@@ -21,13 +25,14 @@
                     &reference, 0, 0, name, NetworkAgentAdvert.serviceType, nil, nil, port.bigEndian,
                     UInt16(bytes.count), bytes.baseAddress, nil, nil)
             }
-            guard status == kDNSServiceErr_NoError, let reference else {
+            // `kDNSServiceErr_NoError` is imported as `Int`, the status as `DNSServiceErrorType`.
+            guard status == DNSServiceErrorType(kDNSServiceErr_NoError), let reference else {
                 throw JarvisError(
                     .unavailable,
                     "Bonjour registration of '\(name)' failed (DNS-SD error \(status)); on iOS, list _jarvis._tcp under NSBonjourServices and add NSLocalNetworkUsageDescription in Info.plist"
                 )
             }
-            _ = DNSServiceSetDispatchQueue(reference, DispatchQueue(label: "jarvis.network.advertise"))
+            _ = DNSServiceSetDispatchQueue(reference, queue)
             lock.withLock { $0 = reference }
         }
 
@@ -37,7 +42,8 @@
                 defer { current = nil }
                 return current
             }
-            if let reference { DNSServiceRefDeallocate(reference) }
+            // Never called on `queue` itself: no callback was given, so nothing of ours runs there.
+            if let reference { queue.sync { DNSServiceRefDeallocate(reference) } }
         }
 
         deinit { stop() }

@@ -60,8 +60,13 @@
             connection.stateUpdateHandler = { [weak connection] state in
                 switch state {
                 case .ready:
-                    if case .hostPort(let host, let port) = connection?.currentPath?.remoteEndpoint {
-                        resolved.withLock { $0 = .tcp(host: host.debugDescription, port: port.rawValue) }
+                    if case .hostPort(.ipv4(let address), let port) = connection?.currentPath?.remoteEndpoint,
+                        address.rawValue.count == 4
+                    {
+                        // Written from the raw bytes: the address's description may carry an
+                        // interface suffix (`192.168.1.5%en0`) that `tcp://HOST:PORT` cannot.
+                        let host = address.rawValue.map { String($0) }.joined(separator: ".")
+                        resolved.withLock { $0 = .tcp(host: host, port: port.rawValue) }
                     }
                     settled.signal()
                 case .failed, .cancelled: settled.signal()

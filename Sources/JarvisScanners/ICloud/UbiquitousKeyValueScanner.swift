@@ -36,10 +36,12 @@
         }
 
         /// Sets or removes one key, then asks the system to push it to iCloud.
-        /// - Throws: ``JarvisError`` `.notFound` for another container, `.typeMismatch` for a
-        ///   value a property list cannot hold.
+        /// - Throws: ``JarvisError`` `.notFound` for another container, `.invalidParams` for a
+        ///   key over the store's limit, `.typeMismatch` for a value a property list cannot hold.
         public func write(_ request: WriteRequest) throws {
             try Self.check(request.container)
+            // The store raises an Objective-C exception (which ends the host) for a longer key.
+            try UbiquitousKeyValueLimits.check(key: request.key)
             let store = NSUbiquitousKeyValueStore.default
             switch request.change {
             case .delete:
@@ -69,7 +71,7 @@
             let signal = ChangeSignal()
             _ = NotificationCenter.default.addObserver(
                 forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: nil, queue: nil
-            ) { _ in signal.send(container: containerName) }
+            ) { _ in signal.send(container: UbiquitousKeyValueScanner.containerName) }
             return signal
         }()
     }

@@ -24,11 +24,14 @@ struct FileStamp: Hashable, Sendable {
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
             let time = info.st_mtimespec
+            // `dev_t` is a signed 32-bit value here; keep its bits rather than trap on a negative one.
+            let device = UInt64(UInt32(bitPattern: info.st_dev))
         #else
             let time = info.st_mtim
+            let device = UInt64(info.st_dev)
         #endif
         return FileStamp(
             seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec), size: Int64(info.st_size),
-            inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+            inode: UInt64(info.st_ino), device: device)
     }
 }
