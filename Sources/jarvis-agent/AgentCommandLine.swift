@@ -27,6 +27,7 @@ struct AgentCommandLine {
     var tokenFile: URL?
     var idleTimeout: Duration?
     var idleTimeoutGiven = false
+    var authTimeout: Duration?
 
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
@@ -66,6 +67,7 @@ struct AgentCommandLine {
                                for `jarvis agents --network`; macOS and iOS only, needs --listen
           --max-connections N  clients served at once per transport (default 64)
           --idle-timeout SECS  close TCP clients silent this long (default 600; 0 never)
+          --auth-timeout SECS  close TCP clients that have not authenticated by then (default 5)
           -h, --help           this help
 
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.
@@ -74,7 +76,7 @@ struct AgentCommandLine {
     /// Options that take a value; everything else starting with `--` is a flag.
     static let valued: Set<String> = [
         "--defaults-dir", "--files", "--secrets-dir", "--name", "--listen", "--max-connections", "--idle-timeout",
-        "--device", "--app", "--token-file",
+        "--device", "--app", "--token-file", "--auth-timeout",
     ]
 
     /// The tool as its usage errors and `--help` name it.
@@ -112,6 +114,12 @@ struct AgentCommandLine {
         {
             idleTimeout = seconds == 0 ? nil : .seconds(seconds)
             idleTimeoutGiven = true
+        }
+        if let seconds = try arguments.option(
+            "--auth-timeout", expecting: "seconds, more than 0 (e.g. 5 or 0.5)",
+            { Double($0).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } })
+        {
+            authTimeout = .milliseconds(Int((seconds * 1000).rounded(.up)))
         }
         if listen == nil && (advertise || tokenFile != nil) {
             throw UsageError("--advertise and --token-file are about TCP; add --listen [HOST:]PORT")

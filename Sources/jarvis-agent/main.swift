@@ -74,6 +74,7 @@ do {
     var agentOptions = JarvisAgent.Options(name: name, tcp: options.listen)
     if let maxConnections = options.maxConnections { agentOptions.maxConnections = maxConnections }
     if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
+    if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
     if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {

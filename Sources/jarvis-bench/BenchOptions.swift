@@ -3,7 +3,7 @@ import JarvisCommandLine
 /// The command line of `jarvis-bench`, read with the parser the three executables share.
 struct BenchOptions {
     /// Every benchmark, in the order they run and print.
-    static let all = ["scan", "roundtrip", "list", "watch", "host", "load"]
+    static let all = ["scan", "roundtrip", "list", "watch", "host", "load", "watchscope"]
 
     var selected: [String] = BenchOptions.all
     var json = false

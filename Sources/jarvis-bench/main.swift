@@ -16,6 +16,7 @@ if let runtime = options.defaultsHost { exit(DefaultsHost.serve(runtime: runtime
 let benchmarks: [String: (BenchOptions) throws -> Section] = [
     "scan": ScanBench.run, "roundtrip": RoundTripBench.run, "list": ListBench.run,
     "watch": WatchBench.run, "host": HostCostBench.run, "load": LoadBench.run,
+    "watchscope": WatchScopeBench.run,
 ]
 var sections: [Section] = []
 for name in options.selected {

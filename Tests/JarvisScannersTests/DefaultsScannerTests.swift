@@ -58,3 +58,20 @@ import Testing
         #expect(inProcess.info.isWritable && !inProcess.info.isSecret)
     }
 }
+
+/// File events map to suites without reading anything; other files in the folder are no suite.
+@Suite struct DefaultsScannerChangedAtTests {
+    @Test func onlyPlistFilesInTheFolderAreSuites() throws {
+        let folder = try TemporaryFolder()
+        let scanner: any PreferenceScanner = .defaults(folder: folder.url)
+        #expect(
+            scanner.containers(changedAt: folder.url.appendingPathComponent("com.example.a.plist").path) == [
+                "com.example.a"
+            ])
+        #expect(
+            scanner.containers(
+                changedAt: folder.url.appendingPathComponent(".com.example.a.plist.1F2E.jarvis-tmp").path) == [])
+        #expect(scanner.containers(changedAt: folder.url.appendingPathComponent("notes.txt").path) == [])
+        #expect(scanner.containers(changedAt: "/elsewhere/com.example.a.plist") == nil)
+    }
+}

@@ -79,76 +79,22 @@ public final class JarvisHub: Sendable {
     /// Every visible item matching the query.
     /// - Throws: ``JarvisError`` `.notFound` for an unknown or disabled scanner.
     public func list(_ query: ListQuery = ListQuery()) throws(JarvisError) -> ListResult {
+        var stream = try listStream(query)
         var items: [PreferenceItem] = []
-        var problems: [ContainerSummary] = []
-        var hiddenSystem = 0
+        while let item = stream.next() { items.append(item) }
+        var result = ListResult(items: items, problems: stream.problems)
+        result.hiddenSystemContainers = stream.hiddenSystemContainers
+        return result
+    }
+
+    /// The items of `list`, made one at a time (see ``ListStream``).
+    /// - Throws: ``JarvisError`` `.notFound` for an unknown or disabled scanner.
+    package func listStream(_ query: ListQuery = ListQuery()) throws(JarvisError) -> ListStream {
         if query.undeclared && configuration.catalog.isEmpty {
             throw JarvisError(
                 .invalidParams, "this agent's host gave no key catalog, so no key counts as undeclared")
         }
-        for (scanner, rules, configuration) in try selected(query.scanner) {
-            // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
-            // its folder), and asking per item made it a third of a 10,000-item list.
-            let info = scanner.info
-            guard info.unavailableReason == nil else { continue }
-            let containers: [ContainerInfo]
-            do {
-                containers = try scanner.containers()
-            } catch {
-                problems.append(
-                    ContainerSummary(
-                        scanner: scanner.id, name: "", problem: Self.describe(error), isWritable: false))
-                continue
-            }
-            for container in containers.sorted(by: { $0.name < $1.name }) {
-                guard rules.shows(container: container.name), query.container?.matches(container.name) ?? true,
-                    !query.undeclared || configuration.catalog.covers(scanner: scanner.id, container: container.name)
-                else {
-                    if query.container?.matches(container.name) ?? true, rules.hidesAsSystem(container: container.name)
-                    {
-                        hiddenSystem += 1
-                    }
-                    continue
-                }
-                if let problem = container.problem {
-                    problems.append(
-                        ContainerSummary(scanner: scanner.id, name: container.name, problem: problem, isWritable: false)
-                    )
-                    continue
-                }
-                do {
-                    // Entries are sorted before items are built: an entry is far smaller to move.
-                    let entries = try scanner.read(ReadRequest(container: container.name))
-                        .sorted(by: { $0.key < $1.key })
-                    var found: [PreferenceItem] = []
-                    found.reserveCapacity(entries.count)
-                    for entry in entries
-                    where rules.shows(key: entry.key, in: container.name) && (query.key?.matches(entry.key) ?? true)
-                        && (!query.undeclared || isUndeclared(entry, scanner: scanner, in: container, configuration))
-                    {
-                        found.append(
-                            item(
-                                entry, scanner: scanner, container: container, configuration: configuration,
-                                reveal: query.reveal, info: info))
-                    }
-                    if !configuration.catalog.definitions.isEmpty && !query.undeclared {
-                        let unset = unsetItems(
-                            present: Set(entries.map(\.key)), scanner: scanner, container: container,
-                            configuration: configuration, rules: rules.rules, query: query)
-                        if !unset.isEmpty { found = (found + unset).sorted(by: { $0.address.key < $1.address.key }) }
-                    }
-                    items += found
-                } catch {
-                    problems.append(
-                        ContainerSummary(
-                            scanner: scanner.id, name: container.name, problem: Self.describe(error), isWritable: false)
-                    )
-                }
-            }
-        }
-        var result = ListResult(items: items, problems: problems)
-        result.hiddenSystemContainers = hiddenSystem
-        return result
+        return ListStream(hub: self, query: query, selected: try selected(query.scanner))
     }
 
     /// One item.
@@ -177,7 +123,7 @@ public final class JarvisHub: Sendable {
 
     // MARK: - Internals shared with the write path
 
-    private func isUndeclared(
+    func isUndeclared(
         _ entry: ScannedEntry, scanner: any PreferenceScanner, in container: ContainerInfo,
         _ configuration: JarvisConfiguration
     ) -> Bool {

@@ -7,43 +7,102 @@ extension AgentService {
     /// The most items one `list` page may ask for.
     package static let maxPageSize = Wire.maxPageSize
 
-    /// Cuts one page out of a full listing. Without `limit`, everything (the 1.0 behaviour).
-    func page(_ result: ListResult, params: Wire.ListParams) throws -> JSONValue {
+    /// The items of one page of a listing, as `list`'s params ask; without `limit`, all of
+    /// them (the 1.0 behaviour).
+    func pager(_ stream: ListStream, params: Wire.ListParams) throws -> ListPager {
         let limit = params.limit
         let cursor = try params.cursor.map { text throws(RPCError) in try ListCursor(text) }
-        var result = result
-        let (items, deep) = Self.servable(result.items)
-        result.items = items
-        let problems = result.problems.map(Wire.Container.init) + deep
-        guard limit != nil || cursor != nil else {
-            return Wire.ListPage(
-                items: result.items, problems: problems, hiddenSystemContainers: result.hiddenSystemContainers
-            ).json
-        }
-        let order = Dictionary(
-            hub.scanners().enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        var start = 0
+        var after: ListPager.Position?
         if let cursor {
+            let order = Dictionary(
+                hub.scanners().enumerated().map { ($0.element.id, $0.offset) },
+                uniquingKeysWith: { first, _ in first })
             guard let rank = order[cursor.scanner] else {
                 throw RPCError.invalidParams(
                     "the cursor names scanner '\(cursor.scanner)', which is gone; list again without a cursor")
             }
-            let after = (rank, cursor.container, cursor.key)
-            start =
-                result.items.firstIndex { item in
-                    (order[item.address.scanner] ?? Int.max, item.address.container, item.address.key) > after
-                } ?? result.items.count
+            after = ListPager.Position(order: order, rank: rank, container: cursor.container, key: cursor.key)
         }
-        let end = min(result.items.count, start + (limit ?? result.items.count))
-        let slice = result.items[start..<end]
-        // Problems belong to the listing as a whole: they come with the first page only.
-        var page = Wire.ListPage(
-            items: Array(slice), problems: cursor == nil ? problems : [],
-            hiddenSystemContainers: cursor == nil ? result.hiddenSystemContainers : 0)
-        if end < result.items.count, let last = slice.last {
-            page.nextCursor = ListCursor(last.address).text
+        return ListPager(stream: stream, limit: limit, after: after)
+    }
+
+    /// A whole page as one JSON value: `{"items","problems","nextCursor"?,"hiddenSystemContainers"?}`.
+    func page(_ pager: ListPager) -> JSONValue {
+        var pager = pager
+        var items: [PreferenceItem] = []
+        while let item = pager.next() { items.append(item) }
+        let end = pager.finish()
+        return Wire.ListPage(
+            items: items, problems: end.problems, nextCursor: end.nextCursor?.text,
+            hiddenSystemContainers: end.hiddenSystemContainers
+        ).json
+    }
+}
+
+/// Cuts one page out of a listing as it streams: skips the items up to the cursor, stops at
+/// the limit, and then tells whether more remain.
+struct ListPager: Sendable {
+    /// The item a cursor names, with the scanners' order to compare addresses in.
+    struct Position: Sendable {
+        var order: [String: Int]
+        var rank: Int
+        var container: String
+        var key: String
+
+        func isPassed(by address: PreferenceAddress) -> Bool {
+            (order[address.scanner] ?? Int.max, address.container, address.key) > (rank, container, key)
         }
-        return page.json
+    }
+
+    private var stream: ListStream
+    private let limit: Int?
+    private var after: Position?
+    private let isFirstPage: Bool
+    private var sent = 0
+    private var last: PreferenceAddress?
+    /// Items of this page too deep to serve, reported as problems (see `AgentService.tooDeep`).
+    private var deep: [Wire.Container] = []
+
+    init(stream: ListStream, limit: Int?, after: Position?) {
+        self.stream = stream
+        self.limit = limit
+        self.after = after
+        isFirstPage = after == nil
+    }
+
+    /// The next item of the page, or nil once it is full or the listing ends.
+    mutating func next() -> PreferenceItem? {
+        if let limit, sent >= limit { return nil }
+        while let item = stream.next() {
+            if let position = after {
+                guard position.isPassed(by: item.address) else { continue }
+                after = nil
+            }
+            if let reason = AgentService.tooDeep(item) {
+                deep.append(
+                    Wire.Container(
+                        scanner: item.address.scanner, name: item.address.container, writable: false, problem: reason))
+                continue
+            }
+            sent += 1
+            last = item.address
+            return item
+        }
+        return nil
+    }
+
+    /// What follows the items: the problems (the containers', with the first page only, for
+    /// the whole listing; the too-deep items', with the page that met them), the cursor of the
+    /// next page when more items remain, and (first page only) how many system containers
+    /// were hidden.
+    mutating func finish() -> (problems: [Wire.Container], nextCursor: ListCursor?, hiddenSystemContainers: Int) {
+        var nextCursor: ListCursor?
+        if let limit, sent >= limit, let last, stream.next() != nil {
+            nextCursor = ListCursor(last)
+        }
+        guard isFirstPage else { return (deep, nextCursor, 0) }
+        stream.finishProblems()
+        return (stream.problems.map(Wire.Container.init) + deep, nextCursor, stream.hiddenSystemContainers)
     }
 }
 

@@ -25,28 +25,51 @@ package final class AgentService: Sendable {
         tcpEndpoint = Locked(nil)
     }
 
+    /// One answer: a whole line, or one made while the client reads it (a large `list`).
+    package enum Answer: Sendable {
+        case line([UInt8])
+        case stream(any LineProducer)
+    }
+
     /// The answer to one line, or nil when the line was a notification that wants none.
     package func respond(to line: [UInt8], session: AgentSessionState) -> [UInt8]? {
+        switch answer(to: line, session: session) {
+        case nil: return nil
+        case .line(let bytes): return bytes
+        case .stream(var producer):
+            var bytes: [UInt8] = []
+            while !producer.produce(into: &bytes, size: 1 << 16) {}
+            return bytes
+        }
+    }
+
+    /// The answer to one line, streamed when it is a listing; nil for a notification.
+    package func answer(to line: [UInt8], session: AgentSessionState) -> Answer? {
         let request: RPCRequest
         do {
             request = try RPCRequest.decode(line)
         } catch {
             if !session.isAuthenticated { session.refusedUnauthenticated() }
-            return RPCResponse.failure(id: error.id, error: error.error)
+            return .line(RPCResponse.failure(id: error.id, error: error.error))
         }
         let answerID = request.id ?? .null
         if !session.isAuthenticated, request.method != AgentMethod.hello.rawValue {
             session.refusedUnauthenticated()
             guard request.id != nil else { return nil }
-            return RPCResponse.failure(id: answerID, error: Self.unauthenticated)
+            return .line(RPCResponse.failure(id: answerID, error: Self.unauthenticated))
         }
         do {
+            if request.method == AgentMethod.list.rawValue, request.id != nil,
+                let pager = try streamedList(request.params)
+            {
+                return .stream(ListAnswer(id: answerID, pager: pager))
+            }
             let result = try handle(request, session: session)
             guard request.id != nil else { return nil }
-            return RPCResponse.success(id: answerID, result: result)
+            return .line(RPCResponse.success(id: answerID, result: result))
         } catch {
             guard request.id != nil else { return nil }
-            return RPCResponse.failure(id: answerID, error: error)
+            return .line(RPCResponse.failure(id: answerID, error: Self.rpcError(error)))
         }
     }
 
@@ -77,26 +100,36 @@ package final class AgentService: Sendable {
             case .watch: return try watch(request.params, session: session)
             case .unwatch: return try unwatch(request.params, session: session)
             }
-        } catch let error as RPCError {
-            throw error
-        } catch let error as JarvisError {
-            throw RPCError(error)
         } catch {
-            throw .internalError(String(describing: error))
+            throw Self.rpcError(error)
         }
     }
 
+    /// The wire error for anything a method threw.
+    static func rpcError(_ error: any Error) -> RPCError {
+        if let error = error as? RPCError { return error }
+        if let error = error as? JarvisError { return RPCError(error) }
+        return .internalError(String(describing: error))
+    }
+
     private func hello(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Wire.HelloParams(params: raw)
-        if let version = params.protocolVersion {
-            guard let major = ProtocolVersion.major(of: version) else {
-                throw RPCError.invalidParams("protocolVersion must look like 1.0")
+        let params: Wire.HelloParams
+        do {
+            params = try Wire.HelloParams(params: raw)
+            if let version = params.protocolVersion {
+                guard let major = ProtocolVersion.major(of: version) else {
+                    throw RPCError.invalidParams("protocolVersion must look like 1.0")
+                }
+                if major != ProtocolVersion.major(of: ProtocolVersion.current) {
+                    throw RPCError.invalidRequest(
+                        "this agent speaks protocol \(ProtocolVersion.current) and the client \(version); use a jarvis of the same major version"
+                    )
+                }
             }
-            if major != ProtocolVersion.major(of: ProtocolVersion.current) {
-                throw RPCError.invalidRequest(
-                    "this agent speaks protocol \(ProtocolVersion.current) and the client \(version); use a jarvis of the same major version"
-                )
-            }
+        } catch {
+            // Any failed hello is a failed attempt, or a client could probe for ever.
+            session.failedHello()
+            throw error
         }
         try authenticate(session, token: params.token)
         session.hello(clientName: params.client)
@@ -112,6 +145,23 @@ package final class AgentService: Sendable {
     }
 
     private func list(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
+        let (query, params) = try listQuery(raw)
+        if query.reveal {
+            // Every revealed item is audited, so a revealing listing is built whole.
+            let result = try hub.list(query)
+            recordReveals(result.items, session: session)
+        }
+        return page(try pager(try hub.listStream(query), params: params))
+    }
+
+    /// A listing to stream, or nil when it reveals secrets and is answered whole instead.
+    private func streamedList(_ raw: JSONObject) throws -> ListPager? {
+        let (query, params) = try listQuery(raw)
+        guard !query.reveal else { return nil }
+        return try pager(try hub.listStream(query), params: params)
+    }
+
+    private func listQuery(_ raw: JSONObject) throws -> (ListQuery, Wire.ListParams) {
         let params = try Wire.ListParams(params: raw)
         let query = ListQuery(
             scanner: params.scanner, container: params.container.map { GlobPattern($0) },
@@ -119,9 +169,7 @@ package final class AgentService: Sendable {
         if query.reveal, !hub.configuration.revealEnabled {
             throw JarvisHub.revealRefused(hub.configuration)
         }
-        let result = try hub.list(query)
-        if query.reveal { recordReveals(result.items, session: session) }
-        return try page(result, params: params)
+        return (query, params)
     }
 
     /// The address of a request (without `scanner`, the container must belong to exactly one)

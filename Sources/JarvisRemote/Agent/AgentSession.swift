@@ -19,9 +19,12 @@ final class AgentSession: LineSession {
     }
 
     func received(line: [UInt8], on connection: LineConnection) {
-        if let answer = service.respond(to: line, session: state) {
-            connection.send(answer)
+        switch service.answer(to: line, session: state) {
+        case .line(let bytes)?: connection.send(bytes)
+        case .stream(let producer)?: connection.send(producing: producer)
+        case nil: break
         }
+        if state.isAuthenticated { connection.authenticated() }
         state.watch.replied()
         // Too many unauthenticated requests: flush the last refusal and hang up.
         if state.mustClose { connection.close() }

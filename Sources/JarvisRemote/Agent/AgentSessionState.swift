@@ -77,6 +77,13 @@ package final class AgentSessionState: Sendable {
         return good
     }
 
+    /// Counts a `hello` refused before its token was checked (another major version, an
+    /// unknown or malformed param) on a transport that needs a token.
+    package func failedHello() {
+        guard requiredToken != nil else { return }
+        state.withLock { registerFailure(&$0) }
+    }
+
     /// Counts a request refused for lack of authentication.
     package func refusedUnauthenticated() {
         state.withLock { registerFailure(&$0) }

@@ -38,7 +38,16 @@ public final class JarvisAgent: Sendable {
         /// CI job); nil, the default, draws a fresh random token at every start. At least 16
         /// characters: use 32 or more random ones (`openssl rand -hex 32`).
         public var tcpToken: String?
-        /// Answers queued for a client that does not read, in bytes; past this it is dropped.
+        /// How long a new TCP connection has to send `hello` with the token (default 5 s);
+        /// one that has not by then is closed, whatever the idle timeout.
+        public var tcpAuthenticationTimeout: Duration
+        /// TCP connections still authenticating served at once (default 16), always kept
+        /// below `maxConnections`; when all are taken a new connection displaces the oldest
+        /// of them, so silent connections never lock out a client with the token.
+        public var maxUnauthenticatedConnections: Int
+        /// Answers queued for all clients together (Unix and TCP), in bytes; a client that
+        /// stops reading while they pass this is dropped. Large `list` answers are made while
+        /// the client reads them and count only the part in hand.
         public var maxPendingOutputBytes: Int
         /// How many audit records `history` keeps in memory.
         public var auditCapacity: Int
@@ -50,7 +59,8 @@ public final class JarvisAgent: Sendable {
         public init(
             name: String? = nil, maxLineLength: Int = 1 << 20, maxConnections: Int = 64, runtimeDirectory: URL? = nil,
             tcp: Endpoint? = nil, idleTimeout: Duration? = nil, tcpIdleTimeout: Duration? = .seconds(600),
-            maxPendingOutputBytes: Int = 8 << 20, auditCapacity: Int = 1000
+            maxPendingOutputBytes: Int = 8 << 20, auditCapacity: Int = 1000,
+            tcpAuthenticationTimeout: Duration = .seconds(5), maxUnauthenticatedConnections: Int = 16
         ) {
             self.name = name
             self.maxLineLength = maxLineLength
@@ -61,6 +71,8 @@ public final class JarvisAgent: Sendable {
             self.tcpIdleTimeout = tcpIdleTimeout
             self.maxPendingOutputBytes = maxPendingOutputBytes
             self.auditCapacity = auditCapacity
+            self.tcpAuthenticationTimeout = tcpAuthenticationTimeout
+            self.maxUnauthenticatedConnections = maxUnauthenticatedConnections
         }
     }
 
@@ -153,15 +165,20 @@ public final class JarvisAgent: Sendable {
                 code: -32006,
                 message: "the agent serves at most \(options.maxConnections) clients at once; try again later",
                 name: JarvisError.Code.tooLarge.rawValue))
-        server = try Self.startUnix(placement, limits: limits, refusal: refusal, service: service)
+        // One output budget for every client, whichever transport it came in on.
+        let budget = OutputBudget(limit: options.maxPendingOutputBytes)
+        server = try Self.startUnix(placement, limits: limits, refusal: refusal, budget: budget, service: service)
         let started: (server: LineServer, endpoint: Endpoint, token: AgentToken)?
         do {
             var tcpLimits = limits
             tcpLimits.idleTimeout = options.tcpIdleTimeout
+            tcpLimits.authenticationTimeout = options.tcpAuthenticationTimeout
+            tcpLimits.maxUnauthenticatedConnections = options.maxUnauthenticatedConnections
             // Without a socket, loopback TCP (with its token) is how local clients get in.
             let wanted = options.tcp ?? (placement == .loopback ? .tcp(host: "127.0.0.1", port: 0) : nil)
             started = try Self.startTCP(
-                wanted, token: options.tcpToken, limits: tcpLimits, refusal: refusal, service: service)
+                wanted, token: options.tcpToken, limits: tcpLimits, refusal: refusal, budget: budget,
+                service: service)
         } catch {
             server?.stop()
             Self.removeShortFolder(of: placement)
@@ -200,11 +217,12 @@ public final class JarvisAgent: Sendable {
 
     /// Serves the Unix socket the placement names, if any.
     private static func startUnix(
-        _ placement: AgentPlacement, limits: LineServerLimits, refusal: [UInt8], service: AgentService
+        _ placement: AgentPlacement, limits: LineServerLimits, refusal: [UInt8], budget: OutputBudget,
+        service: AgentService
     ) throws(JarvisError) -> LineServer? {
         guard let path = placement.socketPath else { return nil }
         let server = LineServer(
-            endpoints: [.unix(path: path)], limits: limits, refusalLine: refusal,
+            endpoints: [.unix(path: path)], limits: limits, refusalLine: refusal, budget: budget,
             makeSession: { connection in AgentSession(service: service, connection: connection) })
         do {
             try server.start()
@@ -225,7 +243,8 @@ public final class JarvisAgent: Sendable {
     /// TCP has its own server so that its idle timeout differs and a flood of TCP clients
     /// cannot take the Unix socket's connection slots.
     private static func startTCP(
-        _ endpoint: Endpoint?, token fixed: String?, limits: LineServerLimits, refusal: [UInt8], service: AgentService
+        _ endpoint: Endpoint?, token fixed: String?, limits: LineServerLimits, refusal: [UInt8],
+        budget: OutputBudget, service: AgentService
     ) throws(JarvisError) -> (server: LineServer, endpoint: Endpoint, token: AgentToken)? {
         guard let endpoint else { return nil }
         guard case .tcp = endpoint else {
@@ -240,7 +259,7 @@ public final class JarvisAgent: Sendable {
         }
         let token = fixed.map(AgentToken.init) ?? AgentToken.random()
         let server = LineServer(
-            endpoints: [endpoint], limits: limits, refusalLine: refusal,
+            endpoints: [endpoint], limits: limits, refusalLine: refusal, budget: budget,
             makeSession: { connection in AgentSession(service: service, connection: connection, token: token) })
         do {
             try server.start()

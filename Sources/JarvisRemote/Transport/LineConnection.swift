@@ -18,7 +18,13 @@ package final class LineConnection: Sendable {
         case lineTooLong
         /// Nothing arrived within `LineServerLimits.idleTimeout`.
         case idleTimeout
-        /// The peer did not read and queued output passed `LineServerLimits.maxPendingOutputBytes`.
+        /// The peer did not authenticate within `LineServerLimits.authenticationTimeout`.
+        case authenticationTimeout
+        /// The peer had not authenticated when a newer connection needed its slot (every one of
+        /// `LineServerLimits.maxUnauthenticatedConnections` was taken).
+        case displaced
+        /// The peer did not read while the server's queued output passed
+        /// `LineServerLimits.maxPendingOutputBytes`.
         case outputOverflow
         /// The socket failed, e.g. the peer reset the connection; carries `errno`.
         case failed(errno: Int32)
@@ -31,6 +37,8 @@ package final class LineConnection: Sendable {
             case .serverStopped: "server stopped"
             case .lineTooLong: "request line too long"
             case .idleTimeout: "idle timeout"
+            case .authenticationTimeout: "did not authenticate in time"
+            case .displaced: "did not authenticate; its slot went to a newer connection"
             case .outputOverflow: "peer stopped reading; too much output queued"
             case .failed(let code): "socket error: \(Socket.errorMessage(code))"
             }
@@ -53,58 +61,139 @@ package final class LineConnection: Sendable {
     package let peer: String
 
     let socket: Socket
-    let maxPendingOutputBytes: Int
+    let budget: OutputBudget
     let shared: Locked<Shared>
+    /// Tells the server that the connection no longer counts as unauthenticated.
+    let onAuthenticated: @Sendable (LineConnection) -> Void
+
+    /// Output in the order it was sent: plain lines, or a producer that makes one line.
+    enum Output {
+        case bytes([UInt8])
+        case stream(any LineProducer)
+    }
+
+    /// Where the connection is in its life; the wake pipe exists exactly while it is not closed.
+    enum Lifecycle {
+        case open(wake: WakePipe)
+        /// Someone asked it to end; the thread acts on it.
+        case closing(CloseReason, wake: WakePipe)
+        /// The thread has finished and closed the pipe.
+        case closed(CloseReason)
+    }
+
+    /// Whether the peer may stay past the authentication deadline.
+    enum Trust {
+        case trusted
+        case unauthenticated(deadline: ContinuousClock.Instant)
+    }
 
     /// State shared between senders and the connection's thread.
     struct Shared {
-        /// Lines sent but not yet taken by the connection's thread.
-        var queued: [UInt8] = []
-        /// Bytes sent but not yet written to the socket, queued or in the thread's hands.
+        var lifecycle: Lifecycle
+        var trust: Trust
+        /// Output sent but not yet taken by the connection's thread.
+        var queued: [Output] = []
+        /// Bytes counted against the budget, queued or in the thread's hands.
         var unsent = 0
-        /// Set when someone asked the connection to end; the thread acts on it.
-        var closeRequest: CloseReason?
-        /// Set once the thread has finished.
-        var closeReason: CloseReason?
         /// True while a wake-up byte is already in the pipe, so bursts of sends write one byte.
         var wakePending = false
         /// True while the worker thread hands received lines to the session: it looks at the
         /// queue right after, so a reply sent from inside the session needs no wake-up (which
         /// would cost a pipe write, an extra poll and two reads per request).
         var dispatching = false
-        /// Nil once the thread has closed it; guarded by the lock so nobody signals a closed pipe.
-        var wake: WakePipe?
+
+        /// The reason the connection is ending or ended, if it is.
+        var closeRequest: CloseReason? {
+            switch lifecycle {
+            case .open: nil
+            case .closing(let reason, _), .closed(let reason): reason
+            }
+        }
+
+        var wake: WakePipe? {
+            switch lifecycle {
+            case .open(let wake), .closing(_, let wake): wake
+            case .closed: nil
+            }
+        }
     }
 
-    init(id: UInt64, endpoint: Endpoint, peer: String, socket: Socket, wake: WakePipe, maxPendingOutputBytes: Int) {
+    init(
+        id: UInt64, endpoint: Endpoint, peer: String, socket: Socket, wake: WakePipe, budget: OutputBudget,
+        trust: Trust, onAuthenticated: @escaping @Sendable (LineConnection) -> Void
+    ) {
         self.id = id
         self.endpoint = endpoint
         self.peer = peer
         self.socket = socket
-        self.maxPendingOutputBytes = maxPendingOutputBytes
-        self.shared = Locked(Shared(wake: wake))
+        self.budget = budget
+        self.onAuthenticated = onAuthenticated
+        self.shared = Locked(Shared(lifecycle: .open(wake: wake), trust: trust))
     }
 
     /// Queues `line` plus `\n` for the peer. Thread-safe and never blocks.
     ///
-    /// If the peer is not reading and the queue would pass `maxPendingOutputBytes`, the
-    /// connection is dropped instead (`CloseReason.outputOverflow`): a stuck debugger must not
-    /// grow the host app's memory without bound.
+    /// If the server's queued output would pass `maxPendingOutputBytes` while this peer
+    /// already has answers waiting, the connection is dropped instead
+    /// (`CloseReason.outputOverflow`): a stuck debugger must not grow the host app's memory
+    /// without bound.
     package func send(_ line: [UInt8]) {
         shared.withLock { state in
-            guard state.closeRequest == nil, state.wake != nil else { return }
+            guard case .open = state.lifecycle else { return }
             let size = line.count + 1
-            guard state.unsent + size <= maxPendingOutputBytes else {
-                state.closeRequest = .outputOverflow
-                state.queued = []
-                Self.wake(&state)
+            guard budget.reserve(size, holding: state.unsent) else {
+                Self.overflow(&state, budget: budget)
                 return
             }
-            state.queued.append(contentsOf: line)
-            state.queued.append(0x0A)
+            if case .bytes = state.queued.last, case .bytes(var bytes) = state.queued.removeLast() {
+                bytes.append(contentsOf: line)
+                bytes.append(0x0A)
+                state.queued.append(.bytes(bytes))
+            } else {
+                state.queued.append(.bytes(line + [0x0A]))
+            }
             state.unsent += size
             Self.wake(&state)
         }
+    }
+
+    /// Queues a line made piece by piece as the peer reads it (see ``LineProducer``), after
+    /// everything sent before and before everything sent after. Thread-safe and never blocks.
+    ///
+    /// Until it starts, a queued stream counts as one chunk against the output budget, so a
+    /// client that sends requests without reading the answers is dropped like one whose
+    /// queued lines pass the budget.
+    package func send(producing producer: some LineProducer) {
+        shared.withLock { state in
+            guard case .open = state.lifecycle else { return }
+            guard budget.reserve(Self.queuedStreamCost, holding: state.unsent) else {
+                Self.overflow(&state, budget: budget)
+                return
+            }
+            state.unsent += Self.queuedStreamCost
+            state.queued.append(.stream(producer))
+            Self.wake(&state)
+        }
+    }
+
+    /// What a streamed line waiting its turn counts against the budget.
+    static let queuedStreamCost = LineConnectionWorker.chunkSize
+
+    /// Lets the connection stay past `LineServerLimits.authenticationTimeout` and frees its
+    /// unauthenticated slot; call it once the peer proved who it is. Idempotent.
+    package func authenticated() {
+        let changed = shared.withLock { state -> Bool in
+            guard case .unauthenticated = state.trust else { return false }
+            state.trust = .trusted
+            return true
+        }
+        if changed { onAuthenticated(self) }
+    }
+
+    /// Whether the peer still has to authenticate.
+    package var isAuthenticated: Bool {
+        if case .trusted = shared.current.trust { return true }
+        return false
     }
 
     /// Closes the connection after flushing what was already sent (for at most a couple of
@@ -115,16 +204,34 @@ package final class LineConnection: Sendable {
 
     /// Why the connection ended, or nil while it is open.
     package var closeReason: CloseReason? {
-        shared.current.closeReason
+        if case .closed(let reason) = shared.current.lifecycle { return reason }
+        return nil
     }
 
     /// Asks the connection's thread to end; the first reason wins.
     func requestClose(_ reason: CloseReason) {
         shared.withLock { state in
-            guard state.closeRequest == nil else { return }
-            state.closeRequest = reason
+            guard case .open(let wake) = state.lifecycle else { return }
+            state.lifecycle = .closing(reason, wake: wake)
             Self.wake(&state)
         }
+    }
+
+    private static func overflow(_ state: inout Shared, budget: OutputBudget) {
+        guard case .open(let wake) = state.lifecycle else { return }
+        state.lifecycle = .closing(.outputOverflow, wake: wake)
+        // Queued lines are never sent now; their bytes go back to the budget at once.
+        var dropped = 0
+        for output in state.queued {
+            switch output {
+            case .bytes(let bytes): dropped += bytes.count
+            case .stream: dropped += queuedStreamCost
+            }
+        }
+        state.queued = []
+        state.unsent -= dropped
+        budget.release(dropped)
+        Self.wake(&state)
     }
 
     private static func wake(_ state: inout Shared) {

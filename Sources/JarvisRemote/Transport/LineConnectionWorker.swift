@@ -7,29 +7,54 @@
 /// The loop that runs on a connection's own thread and does all of its socket I/O.
 ///
 /// It sleeps in `poll` on the socket and the connection's wake pipe, with no timeout unless
-/// an idle timeout or a closing deadline applies, so an idle connection costs no CPU.
-/// Writes are non-blocking from a local buffer; `POLLOUT` is requested only while it is non-empty.
+/// an idle timeout, an authentication deadline or a closing deadline applies, so an idle
+/// connection costs no CPU. Writes are non-blocking from a local buffer of at most about one
+/// chunk; `POLLOUT` is requested only while it is non-empty, and a streamed line's next chunk
+/// is made only once the socket took the previous one; streamed lines waiting their turn
+/// count against the output budget, so a client that never reads is dropped.
 /// Not `Sendable`: it is created on the thread that runs it and never leaves it.
 final class LineConnectionWorker {
     private let connection: LineConnection
     private let socket: Socket
     private let idleTimeout: Duration?
     private var framer: LineFramer
+    /// Output taken from the connection, in order, not yet in `outgoing`.
+    private var pending: [LineConnection.Output] = []
+    private var pendingStart = 0
+    /// The streamed line being made, if any.
+    private var stream: (any LineProducer)?
     private var outgoing: [UInt8] = []
     private var outgoingOffset = 0
-    private var lastInput = ContinuousClock.now
-    private var closing: Closing?
+    private var lastActivity = ContinuousClock.now
+    private var phase = Phase.serving
 
     /// How long a graceful close may spend flushing replies and draining input.
     static let lingerTimeout: Duration = .seconds(2)
+    /// About how many bytes of a streamed line are made at a time.
+    static let chunkSize = 64 * 1024
     private static let readSize = 64 * 1024
 
-    private struct Closing {
-        var reason: LineConnection.CloseReason
-        var deadline: ContinuousClock.Instant
+    private enum Phase {
+        case serving
+        /// Sending what is queued before closing.
+        case flushing(LineConnection.CloseReason, deadline: ContinuousClock.Instant)
         /// After the output is flushed the write side is shut and input is read and dropped,
         /// so the kernel does not answer unread input with a reset that could destroy the reply.
-        var draining = false
+        case draining(LineConnection.CloseReason, deadline: ContinuousClock.Instant)
+
+        var reason: LineConnection.CloseReason? {
+            switch self {
+            case .serving: nil
+            case .flushing(let reason, _), .draining(let reason, _): reason
+            }
+        }
+
+        var deadline: ContinuousClock.Instant? {
+            switch self {
+            case .serving: nil
+            case .flushing(_, let deadline), .draining(_, let deadline): deadline
+            }
+        }
     }
 
     init(connection: LineConnection, limits: LineServerLimits) {
@@ -46,15 +71,18 @@ final class LineConnectionWorker {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
         defer { buffer.deallocate() }
         let reason = serve(session: session, buffer: buffer)
-        connection.shared.withLock { state in
+        let unsent = connection.shared.withLock { state -> Int in
             state.wake?.close()
-            state.wake = nil
+            state.lifecycle = .closed(state.closeRequest ?? reason)
             state.queued = []
-            state.closeRequest = state.closeRequest ?? reason
-            state.closeReason = reason
+            defer { state.unsent = 0 }
+            return state.unsent
         }
+        connection.budget.release(unsent)
+        pending = []
+        stream = nil
         socket.close()
-        return reason
+        return connection.shared.current.closeRequest ?? reason
     }
 
     private func serve(session: any LineSession, buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason {
@@ -63,27 +91,31 @@ final class LineConnectionWorker {
             if let request = takeQueuedOutput() {
                 beginClosing(request)
             }
-            if let closing, !closing.reason.flushesOutput {
+            if let reason = phase.reason, !reason.flushesOutput {
                 _ = flush()
-                return closing.reason
+                return reason
             }
+            fillOutgoing()
             if let failure = flush() {
                 return failure
             }
-            // Lines queued while the previous output was still going out are taken now, not
-            // after the next wake-up (which may never come).
-            if outgoingOffset >= outgoing.count, !connection.shared.current.queued.isEmpty {
+            let drained = outgoingOffset >= outgoing.count
+            // More output is ready and the socket took everything: make the next chunk now,
+            // not after a wake-up that may never come.
+            if drained, hasMoreOutput || !connection.shared.current.queued.isEmpty {
                 continue
             }
-            if var closing, !closing.draining, outgoing.isEmpty, connection.shared.current.queued.isEmpty {
+            if case .flushing(let reason, let deadline) = phase, drained {
                 socket.shutdownWrite()
-                closing.draining = true
-                self.closing = closing
+                phase = .draining(reason, deadline: deadline)
             }
 
-            var events = Int16(POLLIN)
-            if outgoingOffset < outgoing.count { events |= Int16(POLLOUT) }
-            if let closing, !closing.draining { events &= ~Int16(POLLIN) }
+            var events = Int16(0)
+            switch phase {
+            case .serving, .draining: events |= Int16(POLLIN)
+            case .flushing: break
+            }
+            if !drained { events |= Int16(POLLOUT) }
             var fds = [
                 pollfd(fd: socket.fileDescriptor, events: events, revents: 0),
                 pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
@@ -94,10 +126,10 @@ final class LineConnectionWorker {
                 return .failed(errno: Socket.errno)
             }
             if ready == 0 {
-                if let closing, ContinuousClock.now >= closing.deadline { return closing.reason }
-                if closing == nil, let idleTimeout, ContinuousClock.now - lastInput >= idleTimeout {
-                    beginClosing(.idleTimeout)
+                if let deadline = phase.deadline, let reason = phase.reason, ContinuousClock.now >= deadline {
+                    return reason
                 }
+                checkDeadlines()
                 continue
             }
             if fds[1].revents != 0 {
@@ -105,29 +137,83 @@ final class LineConnectionWorker {
             }
             let input = fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR)
             guard input != 0 else { continue }
-            if let closing {
-                if closing.draining, drainInput(buffer) { return closing.reason }
+            switch phase {
+            case .draining(let reason, _):
+                if drainInput(buffer) { return reason }
+            case .flushing:
                 continue
-            }
-            if let ended = readInput(buffer, session: session) {
-                return ended
+            case .serving:
+                if let ended = readInput(buffer, session: session) {
+                    return ended
+                }
             }
         }
     }
 
-    /// Moves newly sent lines into the local buffer and reports a pending close request.
+    private var hasMoreOutput: Bool {
+        stream != nil || pendingStart < pending.count
+    }
+
+    /// Moves newly sent output to the local queue and reports a pending close request.
     private func takeQueuedOutput() -> LineConnection.CloseReason? {
-        let needsMore = outgoingOffset >= outgoing.count
-        if needsMore {
-            outgoing.removeAll(keepingCapacity: true)
-            outgoingOffset = 0
-        }
-        return connection.shared.withLock { state in
+        connection.shared.withLock { state in
             state.wakePending = false
-            if needsMore, !state.queued.isEmpty {
-                swap(&outgoing, &state.queued)
+            if !state.queued.isEmpty {
+                if pendingStart >= pending.count {
+                    pending.removeAll(keepingCapacity: true)
+                    pendingStart = 0
+                }
+                if pending.isEmpty {
+                    swap(&pending, &state.queued)
+                } else {
+                    pending.append(contentsOf: state.queued)
+                    state.queued.removeAll(keepingCapacity: true)
+                }
             }
             return state.closeRequest
+        }
+    }
+
+    /// Once the socket took everything, refills `outgoing` with up to about a chunk of queued
+    /// lines and streamed pieces, in order.
+    private func fillOutgoing() {
+        guard outgoingOffset >= outgoing.count else { return }
+        outgoing.removeAll(keepingCapacity: outgoing.capacity <= 2 * Self.chunkSize)
+        outgoingOffset = 0
+        var produced = 0
+        while outgoing.count < Self.chunkSize {
+            if var producer = stream {
+                let before = outgoing.count
+                stream = nil
+                let done = producer.produce(into: &outgoing, size: Self.chunkSize - outgoing.count)
+                if done {
+                    outgoing.append(0x0A)
+                } else {
+                    stream = producer
+                }
+                produced += outgoing.count - before
+                continue
+            }
+            guard pendingStart < pending.count else { break }
+            let next = pending[pendingStart]
+            pending[pendingStart] = .bytes([])
+            pendingStart += 1
+            switch next {
+            case .bytes(let bytes) where outgoing.isEmpty:
+                outgoing = bytes
+            case .bytes(let bytes):
+                outgoing.append(contentsOf: bytes)
+            case .stream(let producer):
+                stream = producer
+                // It is being made now: its bytes count as they are produced instead.
+                connection.budget.release(LineConnection.queuedStreamCost)
+                connection.shared.withLock { $0.unsent -= LineConnection.queuedStreamCost }
+            }
+        }
+        if produced > 0 {
+            // Streamed bytes are counted once made; the peer is keeping up, so never refused.
+            _ = connection.budget.reserve(produced, holding: 0)
+            connection.shared.withLock { $0.unsent += produced }
         }
     }
 
@@ -156,7 +242,9 @@ final class LineConnectionWorker {
             break
         }
         if written > 0 {
+            lastActivity = .now
             connection.shared.withLock { $0.unsent -= written }
+            connection.budget.release(written)
         }
         return failure
     }
@@ -179,7 +267,7 @@ final class LineConnectionWorker {
             beginClosing(.peerClosed)
             return nil
         }
-        lastInput = .now
+        lastActivity = .now
         framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         // Replies sent while dispatching are picked up by the loop without a wake-up.
         connection.shared.withLock { $0.dispatching = true }
@@ -211,20 +299,33 @@ final class LineConnectionWorker {
     }
 
     private func beginClosing(_ reason: LineConnection.CloseReason) {
-        guard closing == nil else { return }
+        guard case .serving = phase else { return }
         connection.requestClose(reason)
         // The first request wins, so report whatever the connection actually recorded.
         let recorded = connection.shared.current.closeRequest ?? reason
-        closing = Closing(reason: recorded, deadline: .now + Self.lingerTimeout)
+        phase = .flushing(recorded, deadline: .now + Self.lingerTimeout)
+    }
+
+    /// Ends a connection whose idle time or authentication deadline has passed.
+    private func checkDeadlines() {
+        guard case .serving = phase else { return }
+        let now = ContinuousClock.now
+        if case .unauthenticated(let deadline) = connection.shared.current.trust, now >= deadline {
+            beginClosing(.authenticationTimeout)
+        } else if let idleTimeout, now - lastActivity >= idleTimeout {
+            beginClosing(.idleTimeout)
+        }
     }
 
     private func pollTimeout() -> Int32 {
-        if let closing {
-            return PollTimeout.milliseconds(until: closing.deadline)
+        if let deadline = phase.deadline {
+            return PollTimeout.milliseconds(until: deadline)
         }
-        if let idleTimeout {
-            return PollTimeout.milliseconds(until: lastInput + idleTimeout)
+        var next: ContinuousClock.Instant?
+        if let idleTimeout { next = lastActivity + idleTimeout }
+        if case .unauthenticated(let deadline) = connection.shared.current.trust {
+            next = min(next ?? deadline, deadline)
         }
-        return -1
+        return next.map { PollTimeout.milliseconds(until: $0) } ?? -1
     }
 }

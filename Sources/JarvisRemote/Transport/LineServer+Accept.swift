@@ -11,7 +11,7 @@ extension LineServer {
     func acceptLoop(listeners: [Listener], wake: WakePipe) {
         var fds = listeners.map { pollfd(fd: $0.socket.fileDescriptor, events: Int16(POLLIN), revents: 0) }
         fds.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
-        while state.current.phase == .running {
+        while state.withLock({ $0.isRunning }) {
             for index in fds.indices { fds[index].revents = 0 }
             let ready = Socket.poll(&fds, fds.count, -1)
             if ready < 0 {
@@ -26,15 +26,19 @@ extension LineServer {
         for listener in listeners {
             listener.socket.close()
         }
+        // Under the lock: `stop()` signals the pipe only while the acceptor is waiting.
         state.withLock { state in
-            state.acceptorWake?.close()
-            state.acceptorWake = nil
+            if case .running(var running) = state.phase {
+                running.acceptor = .ended(done: running.acceptor.done)
+                state.phase = .running(running)
+            }
+            wake.close()
         }
     }
 
     /// Accepts every connection waiting on `listener`.
     private func acceptPending(on listener: Listener) {
-        while state.current.phase == .running {
+        while state.withLock({ $0.isRunning }) {
             let client: Socket
             let peer: String
             do {
@@ -66,18 +70,32 @@ extension LineServer {
             client.close()
             return
         }
+        let limits = limits
+        let deadline = limits.authenticationTimeout.map { ContinuousClock.now + $0 }
+        var displaced: LineConnection?
         let admitted = state.withLock { state -> LineConnection? in
-            guard state.phase == .running, state.connections.count < limits.maxConnections else { return nil }
+            guard state.isRunning, state.connections.count < limits.maxConnections else { return nil }
+            if deadline != nil, state.unauthenticated.count >= limits.unauthenticatedSlots,
+                let oldest = state.unauthenticated.min()
+            {
+                // Every unauthenticated slot is taken: the connection that had the most time
+                // to authenticate makes room, so silent connections never lock a client out.
+                state.unauthenticated.remove(oldest)
+                displaced = state.connections[oldest]?.connection
+            }
             let id = state.nextID
             state.nextID += 1
             let connection = LineConnection(
-                id: id, endpoint: endpoint, peer: peer, socket: client, wake: wake,
-                maxPendingOutputBytes: limits.maxPendingOutputBytes
-            )
-            state.connections[id] = connection
-            state.workers[id] = Worker()
+                id: id, endpoint: endpoint, peer: peer, socket: client, wake: wake, budget: budget,
+                trust: deadline.map { .unauthenticated(deadline: $0) } ?? .trusted,
+                onAuthenticated: { [weak self] connection in
+                    self?.state.withLock { _ = $0.unauthenticated.remove(connection.id) }
+                })
+            state.connections[id] = Served(connection: connection)
+            if deadline != nil { state.unauthenticated.insert(id) }
             return connection
         }
+        displaced?.requestClose(.displaced)
         guard let connection = admitted else {
             wake.close()
             refuse(client)
@@ -100,13 +118,13 @@ extension LineServer {
 
     /// Runs on a connection's own thread from its first line to `session.closed`.
     private func serve(_ connection: LineConnection) {
-        state.withLock { $0.workers[connection.id]?.thread = ObjectIdentifier(Thread.current) }
+        state.withLock { $0.connections[connection.id]?.thread = ObjectIdentifier(Thread.current) }
         let session = makeSession(connection)
         let worker = LineConnectionWorker(connection: connection, limits: limits)
         _ = worker.run(session: session)
-        let finished = state.withLock { state -> Worker? in
-            state.connections[connection.id] = nil
-            return state.workers.removeValue(forKey: connection.id)
+        let finished = state.withLock { state -> Served? in
+            state.unauthenticated.remove(connection.id)
+            return state.connections.removeValue(forKey: connection.id)
         }
         session.closed(connection)
         finished?.done.signal()

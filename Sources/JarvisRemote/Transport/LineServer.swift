@@ -19,21 +19,51 @@ package final class LineServer: Sendable {
 
     let makeSession: @Sendable (LineConnection) -> any LineSession
     let state = Locked(State())
+    /// Output queued for all of this server's connections together.
+    let budget: OutputBudget
 
     /// How long `stop()` waits for threads to finish before returning anyway.
     static let stopTimeout: Duration = .seconds(2)
 
     struct State {
-        enum Phase { case idle, starting, running, stopped }
         var phase = Phase.idle
-        var listeners: [Listener] = []
-        var boundEndpoints: [Endpoint] = []
-        var connections: [UInt64: LineConnection] = [:]
-        var workers: [UInt64: Worker] = [:]
+        var connections: [UInt64: Served] = [:]
+        /// Connections that have not authenticated yet (only with an authentication timeout).
+        var unauthenticated: Set<UInt64> = []
         var nextID: UInt64 = 1
-        /// Guarded so that `stop()` never signals a pipe the accept thread already closed.
-        var acceptorWake: WakePipe?
-        var acceptorDone: DispatchSemaphore?
+
+        var isRunning: Bool {
+            if case .running = phase { return true }
+            return false
+        }
+    }
+
+    /// The server's life; what exists only while running lives in its payload.
+    enum Phase {
+        case idle
+        /// `start()` is binding the endpoints.
+        case starting
+        case running(Running)
+        case stopped(boundEndpoints: [Endpoint])
+    }
+
+    struct Running {
+        var listeners: [Listener]
+        var boundEndpoints: [Endpoint]
+        var acceptor: Acceptor
+    }
+
+    /// The accept thread: while it waits, `stop()` wakes it through its pipe; once it ended,
+    /// the pipe is closed and must never be signalled again.
+    enum Acceptor {
+        case waiting(wake: WakePipe, done: DispatchSemaphore)
+        case ended(done: DispatchSemaphore)
+
+        var done: DispatchSemaphore {
+            switch self {
+            case .waiting(_, let done), .ended(let done): done
+            }
+        }
     }
 
     struct Listener: Sendable {
@@ -43,7 +73,9 @@ package final class LineServer: Sendable {
         var socketFile: (path: String, identity: FileStatus)?
     }
 
-    struct Worker {
+    /// One connection being served, and the thread that serves it once it started.
+    struct Served {
+        var connection: LineConnection
         var thread: ObjectIdentifier?
         var done = DispatchSemaphore(value: 0)
     }
@@ -52,17 +84,21 @@ package final class LineServer: Sendable {
     ///
     /// - Parameters:
     ///   - refusalLine: sent to clients over `limits.maxConnections` before closing them.
+    ///   - budget: output budget shared with other servers; by default one of
+    ///     `limits.maxPendingOutputBytes` for this server alone.
     ///   - makeSession: called on each new connection's own thread before its first line.
     package init(
         endpoints: [Endpoint],
         limits: LineServerLimits = LineServerLimits(),
         refusalLine: [UInt8]? = nil,
+        budget: OutputBudget? = nil,
         makeSession: @escaping @Sendable (LineConnection) -> any LineSession
     ) {
         self.endpoints = endpoints
         self.limits = limits
         self.refusalLine = refusalLine
         self.makeSession = makeSession
+        self.budget = budget ?? OutputBudget(limit: limits.maxPendingOutputBytes)
     }
 
     /// Binds every endpoint and starts accepting on a background thread; returns once listening.
@@ -70,9 +106,10 @@ package final class LineServer: Sendable {
     /// - Throws: `SocketError` if any endpoint cannot be bound (nothing stays bound then), or
     ///   if the server was already started.
     package func start() throws(SocketError) {
-        let fresh = state.withLock { state in
-            defer { if state.phase == .idle { state.phase = .starting } }
-            return state.phase == .idle
+        let fresh = state.withLock { state -> Bool in
+            guard case .idle = state.phase else { return false }
+            state.phase = .starting
+            return true
         }
         guard fresh else {
             throw SocketError(operation: "start", detail: "a server starts only once; create a new one")
@@ -91,17 +128,18 @@ package final class LineServer: Sendable {
             wake = try WakePipe.make()
         } catch {
             Self.release(listeners)
-            state.withLock { $0.phase = .idle }
+            state.withLock { state in
+                if case .starting = state.phase { state.phase = .idle }
+            }
             throw error
         }
         let done = DispatchSemaphore(value: 0)
         let started = state.withLock { state -> Bool in
-            guard state.phase == .starting else { return false }
-            state.phase = .running
-            state.listeners = listeners
-            state.boundEndpoints = listeners.map(\.boundEndpoint)
-            state.acceptorWake = wake
-            state.acceptorDone = done
+            guard case .starting = state.phase else { return false }
+            state.phase = .running(
+                Running(
+                    listeners: listeners, boundEndpoints: listeners.map(\.boundEndpoint),
+                    acceptor: .waiting(wake: wake, done: done)))
             return true
         }
         guard started else {
@@ -120,12 +158,21 @@ package final class LineServer: Sendable {
 
     /// The endpoints actually listening, with the real port where port 0 was asked for.
     package var boundEndpoints: [Endpoint] {
-        state.current.boundEndpoints
+        switch state.current.phase {
+        case .idle, .starting: []
+        case .running(let running): running.boundEndpoints
+        case .stopped(let endpoints): endpoints
+        }
     }
 
     /// Connections currently being served.
     package var connectionCount: Int {
         state.current.connections.count
+    }
+
+    /// Connections that have not authenticated yet.
+    package var unauthenticatedCount: Int {
+        state.current.unauthenticated.count
     }
 
     /// Stops accepting, closes every connection (without waiting for slow peers) and removes
@@ -136,25 +183,27 @@ package final class LineServer: Sendable {
     /// and `closed` has been called for every session, unless a session callback is stuck.
     package func stop() {
         let me = ObjectIdentifier(Thread.current)
-        let snapshot = state.withLock { state -> (State, [DispatchSemaphore])? in
-            let wasRunning = state.phase == .running
-            state.phase = .stopped
-            guard wasRunning else { return nil }
-            state.acceptorWake?.signal()
-            let waits = state.workers.values.filter { $0.thread != me }.map(\.done)
-            return (state, waits)
+        let snapshot = state.withLock { state -> (Running, [LineConnection], [DispatchSemaphore])? in
+            guard case .running(let running) = state.phase else {
+                if case .stopped = state.phase {} else { state.phase = .stopped(boundEndpoints: []) }
+                return nil
+            }
+            state.phase = .stopped(boundEndpoints: running.boundEndpoints)
+            if case .waiting(let wake, _) = running.acceptor { wake.signal() }
+            let served = Array(state.connections.values)
+            return (running, served.map(\.connection), served.filter { $0.thread != me }.map(\.done))
         }
-        guard let (stopped, waits) = snapshot else { return }
+        guard let (stopped, connections, waits) = snapshot else { return }
         for listener in stopped.listeners {
             if let file = listener.socketFile {
                 Socket.removeSocketFile(at: file.path, ifStill: file.identity)
             }
         }
-        for connection in stopped.connections.values {
+        for connection in connections {
             connection.requestClose(.serverStopped)
         }
         let deadline = DispatchTime.now() + .milliseconds(Int(PollTimeout.milliseconds(Self.stopTimeout)))
-        _ = stopped.acceptorDone?.wait(timeout: deadline)
+        _ = stopped.acceptor.done.wait(timeout: deadline)
         for done in waits {
             _ = done.wait(timeout: deadline)
         }

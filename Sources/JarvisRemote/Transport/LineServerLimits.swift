@@ -4,22 +4,39 @@ package struct LineServerLimits: Sendable, Hashable {
     package var maxLineLength: Int
     /// Connections served at once; further clients get the server's refusal line and are closed.
     package var maxConnections: Int
-    /// Closes a connection that sent nothing for this long; nil keeps idle connections for ever
-    /// (and then an idle server never wakes up at all).
+    /// Closes a connection that sent and read nothing for this long; nil keeps idle
+    /// connections for ever (and then an idle server never wakes up at all).
     package var idleTimeout: Duration?
-    /// Output queued for a client that does not read; past this the client is dropped.
+    /// Output queued for all connections together; a client that stops reading while it is
+    /// spent is dropped. Streamed answers count only the chunk in hand.
     package var maxPendingOutputBytes: Int
+    /// How long a new connection has to authenticate (``LineConnection/authenticated()``)
+    /// before it is closed; nil trusts connections from the start (owner-only Unix sockets).
+    package var authenticationTimeout: Duration?
+    /// Connections still authenticating served at once, kept below `maxConnections` so that
+    /// silent connections never take the last slots from a client that authenticates. When
+    /// all are taken, a new connection displaces the oldest unauthenticated one.
+    package var maxUnauthenticatedConnections: Int
 
     /// Creates limits; the defaults suit a debugging agent inside an app.
     package init(
         maxLineLength: Int = 1 << 20,
         maxConnections: Int = 128,
         idleTimeout: Duration? = nil,
-        maxPendingOutputBytes: Int = 8 << 20
+        maxPendingOutputBytes: Int = 8 << 20,
+        authenticationTimeout: Duration? = nil,
+        maxUnauthenticatedConnections: Int = 16
     ) {
         self.maxLineLength = maxLineLength
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
         self.maxPendingOutputBytes = maxPendingOutputBytes
+        self.authenticationTimeout = authenticationTimeout
+        self.maxUnauthenticatedConnections = maxUnauthenticatedConnections
+    }
+
+    /// The unauthenticated limit actually applied: always at least one slot below the total.
+    var unauthenticatedSlots: Int {
+        max(1, min(maxUnauthenticatedConnections, maxConnections - 1))
     }
 }

@@ -10,6 +10,8 @@ struct Activation {
     var signals: [(ChangeSignal, UInt64)] = []
     /// Watched folders, with the file names in each that are containers (nil: any file).
     var folders: [String: [FolderUse]] = [:]
+    /// The scanner, to map a file event to containers without asking the hub each time.
+    var scanner: (any PreferenceScanner)?
 
     enum FolderUse {
         case file(name: String, container: String)
@@ -22,15 +24,20 @@ extension ChangeEngine {
     /// How often a scanner whose folder cannot be watched is read again instead.
     static let fallbackInterval: Duration = .seconds(1)
 
-    /// Counts one more user of a scanner; the first sets up its targets and takes a baseline
-    /// (or reports what changed while nobody watched). Runs on `queue`.
-    func activate(_ id: String) {
+    /// Counts one more user of a scanner, whose subscription reads `scope`; the first sets up
+    /// the scanner's targets. Takes a baseline of the containers of `scope` seen for the first
+    /// time, and reports what changed in the others while nobody watched. Runs on `queue`.
+    func activate(_ id: String, scope: WatchScope) {
         let first = state.withLock { state -> Bool in
             state.active[id, default: Activation()].users += 1
             return state.active[id]?.users == 1
         }
-        guard first, let (scanner, _) = hub.watchedScanner(id) else { return }
-        var activation = Activation(users: 1)
+        guard first else {
+            refresh(id, containers: nil, adding: scope, onlyUncovered: true)
+            return
+        }
+        guard let (scanner, _) = hub.watchedScanner(id) else { return }
+        var activation = Activation(users: 1, scanner: scanner)
         for target in scanner.watchTargets() {
             switch target.source {
             case .file(let path, let container):
@@ -71,12 +78,11 @@ extension ChangeEngine {
             activation.timers.append(makeTimer(for: id, every: Self.fallbackInterval))
         }
         // Everything here runs on `queue`, so no other activation changed the count meanwhile.
-        let known = state.withLock { state -> Bool in
+        state.withLock { state in
             activation.users = state.active[id]?.users ?? 1
             state.active[id] = activation
-            return state.snapshots[id] != nil
         }
-        refresh(id, containers: nil, emit: known)
+        refresh(id, containers: nil, adding: scope)
     }
 
     /// Counts one user less; the last tears the scanner's sources down. Runs on `queue`.
@@ -143,16 +149,18 @@ extension ChangeEngine {
             return state.dirty
         }
         for (id, containers) in dirty.sorted(by: { $0.key < $1.key }) {
-            refresh(id, containers: containers, emit: true)
+            refresh(id, containers: containers)
         }
     }
 
     /// Routes a file event to the scanners watching that folder. Runs on `queue`.
     private func filesChanged(in folder: String, name: String?) {
         let users = state.withLock { state in
-            state.active.compactMap { id, activation in activation.folders[folder].map { (id, $0) } }
+            state.active.compactMap { id, activation in
+                activation.folders[folder].map { (id, $0, activation.scanner) }
+            }
         }
-        for (id, uses) in users {
+        for (id, uses, scanner) in users {
             for use in uses {
                 switch use {
                 case .file(let file, let container):
@@ -163,7 +171,7 @@ extension ChangeEngine {
                         continue
                     }
                     let path = folder + "/" + name
-                    if let containers = hub.watchedScanner(id)?.scanner.containers(changedAt: path) {
+                    if let containers = scanner?.containers(changedAt: path) {
                         for container in containers { hint(id, container: container) }
                     } else {
                         hint(id, container: nil)
@@ -185,39 +193,77 @@ extension ChangeEngine {
         return timer
     }
 
-    /// Reads containers again and emits what changed since the last snapshot. A container
+    /// Reads the watched containers again (all of them, or those of `wanted` that are
+    /// watched) and emits what changed since the last snapshot. A container seen for the
+    /// first time only gets a baseline, which must not report every key as added. A container
     /// that cannot be read right now (a half-written file) keeps its snapshot, so a failed read
     /// never looks like every key was removed. Runs on `queue`.
-    /// - Parameter emit: false for a first baseline, which must not report every key as added.
-    func refresh(_ id: String, containers wanted: Set<String>?, emit: Bool) {
-        guard let (scanner, rules) = hub.watchedScanner(id), let listed = try? scanner.containers() else { return }
-        var infos: [String: ContainerInfo] = [:]
-        for container in listed where rules.shows(container: container.name) {
-            infos[container.name] = container
+    ///
+    /// When every watched container is named exactly, each is looked up by name
+    /// (``PreferenceScanner/container(named:)``) and read; otherwise the scanner lists its
+    /// containers first.
+    /// - Parameters:
+    ///   - scope: containers of a subscription being added, read with those already watched.
+    ///   - onlyUncovered: read only the containers that have no baseline yet.
+    func refresh(
+        _ id: String, containers wanted: Set<String>?, adding scope: WatchScope = .none, onlyUncovered: Bool = false
+    ) {
+        guard let (scanner, rules) = hub.watchedScanner(id) else { return }
+        let (watched, covered, known) = state.withLock { state in
+            (
+                self.scope(of: id, in: state).union(scope), state.coverage[id] ?? .none,
+                Set(state.snapshots[id].map { Array($0.keys) } ?? [])
+            )
         }
-        let known = state.withLock { Set($0.snapshots[id].map { Array($0.keys) } ?? []) }
-        let names = wanted?.filter { rules.shows(container: $0) } ?? known.union(infos.keys)
-        if !emit {
-            state.withLock { state in state.snapshots[id] = state.snapshots[id] ?? [:] }
+        // A write or file event in a container nobody watches reads nothing.
+        if let wanted, !wanted.contains(where: watched.contains) { return }
+        var listed: [String: ContainerInfo]?
+        var names: Set<String>
+        if let exact = watched.exactNames {
+            names = wanted.map { $0.intersection(exact) } ?? exact
+        } else {
+            guard let containers = try? scanner.containers() else { return }
+            var infos: [String: ContainerInfo] = [:]
+            for container in containers where watched.contains(container.name) {
+                infos[container.name] = container
+            }
+            listed = infos
+            names = wanted?.filter(watched.contains) ?? known.filter(watched.contains).union(infos.keys)
         }
+        names = names.filter { rules.shows(container: $0) && !(onlyUncovered && covered.contains($0)) }
         for name in names.sorted() {
             var new: ContainerSnapshot?
-            if let info = infos[name] {
-                guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else {
+            if let listed {
+                if let info = listed[name] {
+                    guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else {
+                        continue
+                    }
+                    new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) })
+                }
+            } else {
+                do {
+                    if let info = try scanner.container(named: name), info.exists {
+                        guard info.problem == nil else { continue }
+                        let entries = try scanner.read(ReadRequest(container: name))
+                        new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) })
+                    }
+                } catch {
                     continue
                 }
-                new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) })
             }
             state.withLock { state in
                 let old = state.snapshots[id]?[name]
                 state.snapshots[id, default: [:]][name] = new
-                guard emit else { return }
+                guard covered.contains(name) else { return }
                 let changes = ContainerSnapshot.changes(from: old, to: new)
                 guard !changes.isEmpty else { return }
                 let container = new?.info ?? old?.info ?? ContainerInfo(name)
                 let event = state.backlog.append(scanner: id, container: container, changes: changes, time: Date())
                 deliver(event, in: &state)
             }
+        }
+        state.withLock { state in
+            state.coverage[id] = (state.coverage[id] ?? .none).union(watched)
         }
     }
 }

@@ -7,11 +7,13 @@ import JarvisCore
 ///
 /// The first subscription covering a scanner sets up that scanner's ``WatchTarget``s (folder
 /// watches, a schedule, a signal) and takes a silent baseline; the last one to end tears them
-/// down, so an agent nobody watches has no timer, no watch and uses no CPU. A source firing
-/// marks containers dirty; after a short debounce the engine reads only those containers
-/// again, diffs them against the last snapshot and emits one event per container that really
-/// changed, stamped with the agent's next sequence number and kept in a bounded backlog for
-/// clients that resume.
+/// down, so an agent nobody watches has no timer, no watch and uses no CPU. Only the
+/// containers some subscription's filter matches are read and kept (``WatchScope``), so
+/// watching a small suite beside a huge one costs the small one. A source firing marks
+/// containers dirty; after a short debounce the engine reads only those of them that are
+/// watched, diffs them against the last snapshot and emits one event per container that
+/// really changed, stamped with the agent's next sequence number and kept in a bounded
+/// backlog for clients that resume.
 ///
 /// All scanner I/O happens on the engine's serial queue; `subscribe` and `unsubscribe` may be
 /// called from any thread.
@@ -57,6 +59,9 @@ package final class ChangeEngine: Sendable {
         var nextID: UInt64 = 0
         var active: [String: Activation] = [:]
         var snapshots: [String: [String: ContainerSnapshot]] = [:]
+        /// Per scanner, the containers that have a baseline in `snapshots` (or were found
+        /// missing when it was taken): only their changes are reported.
+        var coverage: [String: WatchScope] = [:]
         var backlog: ChangeBacklog
         /// Containers to read again at the next flush, per scanner; nil means all of them.
         var dirty: [String: Set<String>?] = [:]
@@ -89,7 +94,7 @@ package final class ChangeEngine: Sendable {
     package func subscribe(_ filter: Filter, since: Int64?, sink: @escaping Sink) -> Subscribed {
         queue.sync {
             let scanners = filter.scanner.map { [$0] } ?? hub.enabledScannerIDs()
-            for scanner in scanners { activate(scanner) }
+            for scanner in scanners { activate(scanner, scope: WatchScope(filter)) }
             return state.withLock { state in
                 state.nextID += 1
                 let id = "w\(state.nextID)"
@@ -138,6 +143,12 @@ package final class ChangeEngine: Sendable {
     /// The latest sequence number.
     package var latestSequence: Int64 {
         state.withLock { $0.backlog.latest }
+    }
+
+    /// The containers of a scanner that its subscriptions watch.
+    func scope(of scanner: String, in state: State) -> WatchScope {
+        state.subscriptions.values.filter { $0.scanners.contains(scanner) }
+            .reduce(WatchScope.none) { $0.union(WatchScope($1.filter)) }
     }
 
     /// Sends an event to every subscription that wants it. Called with the state locked, so

@@ -64,6 +64,11 @@
             while !cancelled {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 guard count > 0 else { return }
+                // A write makes several events for one file (create, modify, close): each file
+                // is reported once per batch read.
+                var changed: [(folder: String, name: String?)] = []
+                var seen: Set<String> = []
+                defer { for (folder, name) in changed { handler(folder, name) } }
                 var offset = 0
                 while offset + headerSize <= count {
                     let (watch, mask, length) = buffer.withUnsafeBytes { raw in
@@ -82,7 +87,7 @@
                         let bytes = buffer[nameStart..<nameStart + length].prefix { $0 != 0 }
                         name = String(decoding: bytes, as: UTF8.self)
                     }
-                    handler(folder, name)
+                    if seen.insert(folder + "/" + (name ?? "")).inserted { changed.append((folder, name)) }
                 }
             }
         }

@@ -48,14 +48,22 @@ enum DefaultsSuite {
             || name == "apple global domain"
     }
 
-    /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`.
+    /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`;
+    /// none for any other file in `folder`, and nil for a path outside it.
     static func suite(at path: String, in folder: URL) -> [String]? {
-        let url = URL(fileURLWithPath: path)
-        guard url.pathExtension == "plist",
-            url.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let parent = String(path[..<slash])
+        // Called for every file event in the folder: plain string checks first, and URL
+        // standardization only when the folder was spelled another way.
+        guard
+            parent == folder.path
+                || URL(fileURLWithPath: parent).standardizedFileURL.path == folder.standardizedFileURL.path
         else { return nil }
-        let name = url.deletingPathExtension().lastPathComponent
-        return name.isEmpty ? nil : [name]
+        // Any other file in the folder (a temporary file of an atomic write, a lock, an
+        // editor's backup) is no suite: it must cause no reads at all.
+        let file = path[path.index(after: slash)...]
+        guard file.hasSuffix(".plist"), file.count > ".plist".count else { return [] }
+        return [String(file.dropLast(".plist".count))]
     }
 
     /// Whether a name can be a suite (and so may be created). Apple's own domains can be

@@ -1,0 +1,175 @@
+/// The items of a listing, made one at a time in the order `list` returns them.
+///
+/// An agent encodes a large answer while the client reads it: a stream holds the scanners'
+/// own entry arrays (shared with their caches, not copied) and a position, so the memory of
+/// a listing in flight does not grow with the number of items. ``JarvisHub/list(_:)`` is this
+/// stream collected into an array.
+///
+/// Not thread-safe: one stream is read by one thread at a time (it may move between threads).
+package struct ListStream: IteratorProtocol, Sendable {
+    private typealias Selected = (
+        scanner: any PreferenceScanner, rules: ScannerVisibility, configuration: JarvisConfiguration
+    )
+
+    private let hub: JarvisHub
+    private let query: ListQuery
+    private let selected: [Selected]
+    private var scannerIndex = -1
+    private var info: ScannerInfo?
+    private var containers: [ContainerInfo] = []
+    private var containerIndex = 0
+    private var current: ContainerItems?
+
+    /// Containers that could not be read, so far; complete once `next()` returned nil (or
+    /// after ``finishProblems()``).
+    package private(set) var problems: [ContainerSummary] = []
+    /// How many containers the query matched but the configuration hides as the operating
+    /// system's own, so far; complete when ``problems`` is.
+    package private(set) var hiddenSystemContainers = 0
+
+    init(hub: JarvisHub, query: ListQuery, selected: [(any PreferenceScanner, ScannerVisibility, JarvisConfiguration)]) {
+        self.hub = hub
+        self.query = query
+        self.selected = selected.map { (scanner: $0.0, rules: $0.1, configuration: $0.2) }
+    }
+
+    /// The next visible item, or nil when the listing is complete.
+    package mutating func next() -> PreferenceItem? {
+        let hub = hub
+        let query = query
+        while true {
+            if let item = current?.next(hub: hub, query: query) { return item }
+            current = nil
+            guard openNextContainer(readingItems: true) else { return nil }
+        }
+    }
+
+    /// Reads the containers not reached yet only to learn which of them cannot be read, so a
+    /// page that stopped early still reports the problems of the whole listing.
+    package mutating func finishProblems() {
+        current = nil
+        while openNextContainer(readingItems: false) {}
+    }
+
+    /// Moves to the next container that matches the query, recording those that cannot be
+    /// read; false when every scanner is done.
+    private mutating func openNextContainer(readingItems: Bool) -> Bool {
+        while true {
+            while containerIndex < containers.count {
+                let container = containers[containerIndex]
+                containerIndex += 1
+                let chosen = selected[scannerIndex]
+                guard chosen.rules.shows(container: container.name), query.container?.matches(container.name) ?? true,
+                    !query.undeclared
+                        || chosen.configuration.catalog.covers(scanner: chosen.scanner.id, container: container.name)
+                else {
+                    if query.container?.matches(container.name) ?? true, chosen.rules.hidesAsSystem(container: container.name) {
+                        hiddenSystemContainers += 1
+                    }
+                    continue
+                }
+                if let problem = container.problem {
+                    problems.append(
+                        ContainerSummary(
+                            scanner: chosen.scanner.id, name: container.name, problem: problem, isWritable: false))
+                    continue
+                }
+                do {
+                    var entries = try chosen.scanner.read(ReadRequest(container: container.name))
+                    guard readingItems else { continue }
+                    // Scanners that cache their entries hand them out sorted; sorting only
+                    // when needed keeps the stream from copying them.
+                    if !Self.isSorted(entries) { entries.sort { $0.key < $1.key } }
+                    current = ContainerItems(
+                        entries: entries, scanner: chosen.scanner, container: container, rules: chosen.rules,
+                        configuration: chosen.configuration, info: info ?? chosen.scanner.info, query: query, hub: hub)
+                    return true
+                } catch {
+                    problems.append(
+                        ContainerSummary(
+                            scanner: chosen.scanner.id, name: container.name, problem: JarvisHub.describe(error),
+                            isWritable: false))
+                }
+            }
+            scannerIndex += 1
+            containers = []
+            containerIndex = 0
+            guard scannerIndex < selected.count else { return false }
+            let scanner = selected[scannerIndex].scanner
+            // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
+            // its folder), and asking per item made it a third of a 10,000-item list.
+            let scannerInfo = scanner.info
+            info = scannerInfo
+            guard scannerInfo.unavailableReason == nil else { continue }
+            do {
+                containers = try scanner.containers().sorted { $0.name < $1.name }
+            } catch {
+                problems.append(
+                    ContainerSummary(
+                        scanner: scanner.id, name: "", problem: JarvisHub.describe(error), isWritable: false))
+            }
+        }
+    }
+
+    private static func isSorted(_ entries: [ScannedEntry]) -> Bool {
+        guard entries.count > 1 else { return true }
+        for index in 1..<entries.count where entries[index].key < entries[index - 1].key { return false }
+        return true
+    }
+}
+
+/// One container's items: its visible entries merged in key order with the catalog's
+/// declared keys that are not set.
+private struct ContainerItems: Sendable {
+    let entries: [ScannedEntry]
+    let scanner: any PreferenceScanner
+    let container: ContainerInfo
+    let rules: ScannerVisibility
+    let configuration: JarvisConfiguration
+    let info: ScannerInfo
+    let unset: [PreferenceItem]
+    var entryIndex = 0
+    var unsetIndex = 0
+
+    init(
+        entries: [ScannedEntry], scanner: any PreferenceScanner, container: ContainerInfo, rules: ScannerVisibility,
+        configuration: JarvisConfiguration, info: ScannerInfo, query: ListQuery, hub: JarvisHub
+    ) {
+        self.entries = entries
+        self.scanner = scanner
+        self.container = container
+        self.rules = rules
+        self.configuration = configuration
+        self.info = info
+        unset =
+            configuration.catalog.definitions.isEmpty || query.undeclared
+            ? []
+            : hub.unsetItems(
+                present: Set(entries.map(\.key)), scanner: scanner, container: container,
+                configuration: configuration, rules: rules.rules, query: query
+            ).sorted { $0.address.key < $1.address.key }
+    }
+
+    mutating func next(hub: JarvisHub, query: ListQuery) -> PreferenceItem? {
+        while entryIndex < entries.count {
+            let entry = entries[entryIndex]
+            guard rules.shows(key: entry.key, in: container.name), query.key?.matches(entry.key) ?? true,
+                !query.undeclared || hub.isUndeclared(entry, scanner: scanner, in: container, configuration)
+            else {
+                entryIndex += 1
+                continue
+            }
+            if unsetIndex < unset.count, unset[unsetIndex].address.key < entry.key {
+                unsetIndex += 1
+                return unset[unsetIndex - 1]
+            }
+            entryIndex += 1
+            return hub.item(
+                entry, scanner: scanner, container: container, configuration: configuration, reveal: query.reveal,
+                info: info)
+        }
+        guard unsetIndex < unset.count else { return nil }
+        unsetIndex += 1
+        return unset[unsetIndex - 1]
+    }
+}

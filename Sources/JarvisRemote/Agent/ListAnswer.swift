@@ -1,0 +1,62 @@
+import JarvisCore
+
+/// The answer to `list`, encoded a chunk at a time while the client reads it.
+///
+/// The bytes are exactly those of the whole answer built at once
+/// (`{"jsonrpc":"2.0","id":…,"result":{"items":[…],"problems":[…],"nextCursor"?,"hiddenSystemContainers"?}}`), but only
+/// the items of the chunk being made exist at any moment, so 64 clients listing a large
+/// suite cost 64 small buffers instead of 64 copies of the answer.
+struct ListAnswer: LineProducer {
+    private enum Stage {
+        case start
+        case items(first: Bool)
+        case done
+    }
+
+    private var pager: ListPager
+    private let id: JSONValue
+    private var stage = Stage.start
+
+    init(id: JSONValue, pager: ListPager) {
+        self.id = id
+        self.pager = pager
+    }
+
+    mutating func produce(into buffer: inout [UInt8], size: Int) -> Bool {
+        let target = buffer.count + size
+        if case .start = stage {
+            Self.append(#"{"jsonrpc":"2.0","id":"#, to: &buffer)
+            JSONWriter.write(id, into: &buffer)
+            Self.append(#","result":{"items":["#, to: &buffer)
+            stage = .items(first: true)
+        }
+        guard case .items(var first) = stage else { return true }
+        while buffer.count < target {
+            guard let item = pager.next() else {
+                let end = pager.finish()
+                Self.append(#"],"problems":"#, to: &buffer)
+                JSONWriter.write(.array(end.problems.map(\.json)), into: &buffer)
+                if let next = end.nextCursor {
+                    Self.append(#","nextCursor":"#, to: &buffer)
+                    JSONWriter.write(.string(next.text), into: &buffer)
+                }
+                if end.hiddenSystemContainers > 0 {
+                    Self.append(#","hiddenSystemContainers":"#, to: &buffer)
+                    JSONWriter.write(.integer(end.hiddenSystemContainers), into: &buffer)
+                }
+                Self.append("}}", to: &buffer)
+                stage = .done
+                return true
+            }
+            if !first { buffer.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter.write(WireItem.encode(item), into: &buffer)
+        }
+        stage = .items(first: first)
+        return false
+    }
+
+    private static func append(_ text: StaticString, to buffer: inout [UInt8]) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+}

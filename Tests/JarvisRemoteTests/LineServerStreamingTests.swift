@@ -1,0 +1,148 @@
+import Foundation
+import JarvisCore
+import Testing
+
+@testable import JarvisRemote
+
+/// Streamed lines, the shared output budget and the authentication deadline of `LineServer`.
+@Suite struct LineServerStreamingTests {
+    let folder: TemporaryFolder
+    let events = Locked<[String]>([])
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    /// `stream N` answers with one line of N chunks of 64 KiB of `x`, made on demand; `auth`
+    /// authenticates the connection; anything else is echoed.
+    final class StreamSession: LineSession {
+        let events: Locked<[String]>
+        let progress: Locked<Progress>
+
+        struct Progress {
+            var produced = 0
+            var received = 0
+            /// The most bytes ever made ahead of what the client had read.
+            var maxLead = 0
+        }
+
+        init(events: Locked<[String]>, progress: Locked<Progress>) {
+            self.events = events
+            self.progress = progress
+        }
+
+        struct Chunks: LineProducer {
+            var left: Int
+            let progress: Locked<Progress>
+
+            mutating func produce(into buffer: inout [UInt8], size: Int) -> Bool {
+                buffer += [UInt8](repeating: 0x78, count: 64 * 1024)
+                left -= 1
+                progress.withLock { progress in
+                    progress.produced += 64 * 1024
+                    progress.maxLead = max(progress.maxLead, progress.produced - progress.received)
+                }
+                return left == 0
+            }
+        }
+
+        func received(line: [UInt8], on connection: LineConnection) {
+            let text = String(decoding: line, as: UTF8.self)
+            if text.hasPrefix("stream ") {
+                connection.send(producing: Chunks(left: Int(text.dropFirst(7)) ?? 1, progress: progress))
+            } else if text == "auth" {
+                connection.authenticated()
+                connection.send(Array("ok".utf8))
+            } else {
+                connection.send(line)
+            }
+        }
+
+        func lineTooLong(on connection: LineConnection) -> [UInt8]? { nil }
+
+        func closed(_ connection: LineConnection) {
+            let reason = connection.closeReason.map { "\($0)" } ?? "nil"
+            events.withLock { $0.append("closed \(connection.id) \(reason)") }
+        }
+    }
+
+    private func startServer(limits: LineServerLimits, progress: Locked<StreamSession.Progress>) throws -> (
+        LineServer, Endpoint
+    ) {
+        let events = self.events
+        let server = LineServer(
+            endpoints: [.unix(path: folder.socketPath())], limits: limits, refusalLine: Array("busy".utf8)
+        ) { _ in StreamSession(events: events, progress: progress) }
+        try server.start()
+        return (server, try #require(server.boundEndpoints.first))
+    }
+
+    @Test func aStreamedLineIsMadeOnlyAsFastAsTheClientReadsIt() throws {
+        let progress = Locked(StreamSession.Progress())
+        let (server, endpoint) = try startServer(limits: LineServerLimits(), progress: progress)
+        defer { server.stop() }
+        let socket = try Socket.connect(to: endpoint, timeout: .seconds(5))
+        defer { socket.close() }
+        let chunks = 256  // 16 MiB: far more than the socket buffers
+        try socket.writeAll(Array("stream \(chunks)\n".utf8), timeout: .seconds(5))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { buffer.deallocate() }
+        var received = 0
+        var sawNewline = false
+        while !sawNewline {
+            // Small reads, so the producer would run far ahead if nothing held it back.
+            let count = try socket.read(into: buffer)
+            guard count > 0 else { break }
+            received += count
+            sawNewline = buffer[count - 1] == 0x0A
+            progress.withLock { $0.received = received }
+        }
+        #expect(received == chunks * 64 * 1024 + 1)
+        // What was made ahead of the reader is bounded by the socket buffers and a chunk or
+        // two, never the whole line.
+        #expect(progress.current.maxLead < 4 << 20)
+        #expect(server.budget.queued == 0)
+        try socket.writeAll(Array("after\n".utf8), timeout: .seconds(5))
+        let count = try socket.read(into: buffer)
+        #expect(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]), as: UTF8.self) == "after\n")
+    }
+
+    @Test func aClientAskingForStreamsWithoutReadingIsDropped() throws {
+        let progress = Locked(StreamSession.Progress())
+        let (server, endpoint) = try startServer(
+            limits: LineServerLimits(maxPendingOutputBytes: 1 << 20), progress: progress)
+        defer { server.stop() }
+        let stuck = try Socket.connect(to: endpoint, timeout: .seconds(5))
+        defer { stuck.close() }
+        // Each request queues a streamed answer; together they pass the 1 MiB budget.
+        try stuck.writeAll(Array(String(repeating: "stream 4\n", count: 64).utf8), timeout: .seconds(5))
+        #expect(eventually { events.current.contains { $0.hasSuffix("too much output queued") } })
+        #expect(eventually { server.budget.queued == 0 })
+        let other = try LineClient(endpoint: endpoint, timeout: .seconds(5))
+        try other.send("served")
+        #expect(try other.receiveText() == "served")
+    }
+
+    @Test func silentConnectionsAreClosedAtTheDeadlineAndCannotLockAClientOut() throws {
+        let progress = Locked(StreamSession.Progress())
+        let limits = LineServerLimits(
+            maxConnections: 16, authenticationTimeout: .milliseconds(500), maxUnauthenticatedConnections: 2)
+        let (server, endpoint) = try startServer(limits: limits, progress: progress)
+        defer { server.stop() }
+        let silent = try (0..<6).map { _ in try LineClient(endpoint: endpoint, timeout: .seconds(5)) }
+        #expect(eventually { server.unauthenticatedCount == 2 && server.connectionCount == 2 })
+        #expect(eventually { events.current.filter { $0.hasSuffix("its slot went to a newer connection") }.count == 4 })
+
+        let client = try LineClient(endpoint: endpoint, timeout: .seconds(5))
+        try client.send("auth")
+        #expect(try client.receiveText() == "ok")
+        #expect(eventually { server.unauthenticatedCount == 0 })
+        // Past the deadline the silent ones are gone; the authenticated one stays.
+        for connection in silent {
+            #expect(try connection.receiveText(timeout: .seconds(10)) == nil)
+        }
+        #expect(eventually { events.current.contains { $0.hasSuffix("did not authenticate in time") } })
+        try client.send("still here")
+        #expect(try client.receiveText() == "still here")
+    }
+}
