@@ -106,6 +106,26 @@ import Testing
         #expect(try fourth.receiveText() == "room again")
     }
 
+    @Test func clientsThatAlreadyLeftDoNotLockOutANewOne() throws {
+        // The first two connections' threads start late, as under CPU load: their peers are
+        // gone, but they hold both slots until their threads see it.
+        let events = self.events
+        let server = LineServer(
+            endpoints: [.unix(path: folder.socketPath())], limits: LineServerLimits(maxConnections: 2),
+            refusalLine: Array("busy".utf8)
+        ) { connection in
+            if connection.id <= 2 { Thread.sleep(forTimeInterval: 0.2) }
+            return EchoSession(events: events)
+        }
+        try server.start()
+        defer { server.stop() }
+        let endpoint = try #require(server.boundEndpoints.first)
+        for _ in 0..<2 { try LineClient(endpoint: endpoint, timeout: .seconds(5)).close() }
+        let live = try LineClient(endpoint: endpoint, timeout: .seconds(5))
+        try live.send("served")
+        #expect(try live.receiveText(timeout: .seconds(20)) == "served")
+    }
+
     @Test func idleTimeoutClosesQuietConnections() throws {
         let (server, endpoint) = try startServer(limits: LineServerLimits(idleTimeout: .milliseconds(200)))
         defer { server.stop() }

@@ -72,9 +72,10 @@ extension LineServer {
         }
         let limits = limits
         let deadline = limits.authenticationTimeout.map { ContinuousClock.now + $0 }
-        var displaced: LineConnection?
-        let admitted = state.withLock { state -> LineConnection? in
-            guard state.isRunning, state.connections.count < limits.maxConnections else { return nil }
+        let admitted = admitWhenASlotFrees { state -> Admission in
+            guard state.isRunning else { return .stopped }
+            guard state.connections.count < limits.maxConnections else { return .full }
+            var displaced: LineConnection?
             if deadline != nil, state.unauthenticated.count >= limits.unauthenticatedSlots,
                 let oldest = state.unauthenticated.min()
             {
@@ -93,19 +94,45 @@ extension LineServer {
                 })
             state.connections[id] = Served(connection: connection)
             if deadline != nil { state.unauthenticated.insert(id) }
-            return connection
+            return .admitted(connection, displaced: displaced)
         }
-        displaced?.requestClose(.displaced)
-        guard let connection = admitted else {
+        guard case .admitted(let connection, let displaced) = admitted else {
             wake.close()
             refuse(client)
             return
         }
+        displaced?.requestClose(.displaced)
         let thread = Thread { [self] in
             serve(connection)
         }
         thread.name = "jarvis-connection-\(connection.id)"
         thread.start()
+    }
+
+    /// What admitting one client came to.
+    enum Admission {
+        case admitted(LineConnection, displaced: LineConnection?)
+        case full
+        case stopped
+    }
+
+    /// How long a client waits for a slot before it is refused.
+    ///
+    /// A connection keeps its slot until its own thread has seen the peer go and finished, so
+    /// under CPU load a burst of clients that connect and hang up at once can hold every slot
+    /// while nobody is really served; refusing then would lock out a live client. Waiting a
+    /// moment lets those threads run; a server that is really full still refuses.
+    static let slotGrace: Duration = .seconds(1)
+
+    /// Runs `admit` under the lock, again every few milliseconds while the server is full,
+    /// until it admits or `slotGrace` has passed.
+    private func admitWhenASlotFrees(_ admit: (inout State) -> Admission) -> Admission {
+        let deadline = ContinuousClock.now + Self.slotGrace
+        while true {
+            let admission = state.withLock(admit)
+            guard case .full = admission, ContinuousClock.now < deadline else { return admission }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     /// Sends the refusal line if the socket takes it at once, then closes.
