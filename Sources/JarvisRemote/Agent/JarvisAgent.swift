@@ -105,6 +105,9 @@ public final class JarvisAgent: Sendable {
         get { service.audit.onRecord }
         set { service.audit.onRecord = newValue }
     }
+    /// Whether any client watches now: a connection's subscriptions end once the agent has
+    /// processed its close, which happens after the client's side is already gone.
+    package var isWatching: Bool { service.engine.isWatching }
     /// Whether the agent also serves TCP, and with what: the server, its endpoint and token
     /// come and go together.
     private enum TCP {
