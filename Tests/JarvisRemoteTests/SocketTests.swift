@@ -1,4 +1,5 @@
 import Foundation
+import JarvisCore
 import Testing
 
 @testable import JarvisRemote
@@ -30,6 +31,29 @@ import Testing
         let error = #expect(throws: SocketError.self) { try Socket.listen(on: .unix(path: plain)) }
         #expect(error?.description.contains("not a socket") == true)
         #expect(FileManager.default.fileExists(atPath: plain))
+    }
+
+    @Test func aUnixConnectWaitsForRoomInAFullBacklog() throws {
+        let folder = try TemporaryFolder()
+        let endpoint = Endpoint.unix(path: folder.socketPath())
+        let listener = try Socket.listen(on: endpoint, backlog: 1)
+        defer { listener.close() }
+        // Nobody accepts: connect until the backlog is full and connecting times out.
+        var queued: [Socket] = []
+        defer { for socket in queued { socket.close() } }
+        while queued.count < 64, let socket = try? Socket.connect(to: endpoint, timeout: .milliseconds(100)) {
+            queued.append(socket)
+        }
+        #expect(queued.count < 64, "the backlog never filled")
+        // Room appears a little later; a connect with a timeout must wait for it, not fail.
+        let accepted = Locked<[Socket]>([])
+        defer { for socket in accepted.current { socket.close() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+            if let (socket, _) = try? listener.accept() { accepted.withLock { $0.append(socket) } }
+        }
+        let late = try Socket.connect(to: endpoint, timeout: .seconds(20))
+        late.close()
+        #expect(accepted.current.count == 1)
     }
 
     @Test func tcpPortZeroReportsTheChosenPort() throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +21,15 @@ extension Socket {
             if case .tcp = endpoint { setNoDelay(fd) }
             try socket.setNonBlocking()
             let deadline = timeout.map { ContinuousClock.now + $0 }
-            let result = address.withSockaddr { connect(fd, $0, $1) }
+            var result = address.withSockaddr { connect(fd, $0, $1) }
+            // A Unix listener whose backlog is full answers a non-blocking connect with EAGAIN
+            // where a blocking one would wait for room: wait the same way, until the deadline.
+            while result != 0, Socket.errno == EAGAIN, case .unix = endpoint,
+                deadline.map({ ContinuousClock.now < $0 }) ?? true
+            {
+                Thread.sleep(forTimeInterval: 0.005)
+                result = address.withSockaddr { connect(fd, $0, $1) }
+            }
             if result != 0 {
                 let code = Socket.errno
                 guard code == EINPROGRESS || code == EINTR else {
