@@ -1,18 +1,20 @@
 import Dispatch
 import Foundation
+import JarvisCommandLine
 import JarvisCore
 import JarvisRemote
 import JarvisScanners
 
 signal(SIGPIPE, SIG_IGN)
 
-/// Prints a line at once, even when standard output is a pipe.
+/// Prints a line at once, even when standard output is a pipe. Its control characters are
+/// shown, not obeyed: a line can hold names from files (a Simulator device's name).
 func announce(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    FileHandle.standardOutput.write(Data((TerminalText.escaped(line) + "\n").utf8))
 }
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("jarvis-agent: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("jarvis-agent: \(TerminalText.escapedLines(message))\n".utf8))
     exit(status)
 }
 
