@@ -70,6 +70,26 @@ guard !scanners.isEmpty else {
         status: 64)
 }
 
+// Signals are caught before the agent starts: once its discovery file exists, anyone may send
+// SIGTERM, and one that came while the agent still set this up (between ignoring the signal
+// and watching for it) was lost, leaving an agent that never stopped. The handlers run on the
+// main queue, so only from `dispatchMain()` on, when everything they stop exists.
+var startedAgent: JarvisAgent?
+var advertisement: NetworkAdvertisement?
+var signalSources: [DispatchSourceSignal] = []
+for signalNumber in [SIGINT, SIGTERM] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+    source.setEventHandler {
+        advertisement?.stop()
+        startedAgent?.stop()
+        demo?.cleanUp()
+        exit(0)
+    }
+    source.resume()
+    signalSources.append(source)
+}
+
 let agent: JarvisAgent
 do {
     let name = options.name ?? (options.demo ? "jarvis-demo" : options.simulator ? "jarvis-simulator" : "jarvis-agent")
@@ -79,6 +99,7 @@ do {
     if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
     if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
+    startedAgent = agent
 } catch {
     demo?.cleanUp()
     fail(error.message)
@@ -92,7 +113,6 @@ if let tcp = agent.tcpEndpoint, let token = agent.token {
     announce("token: \(token)")
     announce("remote: jarvis --agent \(tcp) --token \(token) ls   (unencrypted: tunnel it over SSH off this machine)")
 }
-var advertisement: NetworkAdvertisement?
 if options.advertise {
     do {
         advertisement = try agent.advertiseOnNetwork(bundleID: nil, printsToken: false)
@@ -104,17 +124,4 @@ if options.advertise {
 }
 announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
-var signalSources: [DispatchSourceSignal] = []
-for signalNumber in [SIGINT, SIGTERM] {
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-    source.setEventHandler {
-        advertisement?.stop()
-        agent.stop()
-        demo?.cleanUp()
-        exit(0)
-    }
-    source.resume()
-    signalSources.append(source)
-}
 dispatchMain()
