@@ -20,6 +20,27 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 
 let options = AgentCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 
+// What a SIGINT or SIGTERM stops, set as start-up makes it.
+var demo: DemoSetup?
+var runningAgent: JarvisAgent?
+var advertisement: NetworkAdvertisement?
+
+// Installed before the agent publishes its discovery file: a signal sent as soon as the file
+// appears is queued for the main queue (which runs from `dispatchMain()`), never lost.
+var signalSources: [DispatchSourceSignal] = []
+for signalNumber in [SIGINT, SIGTERM] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+    source.setEventHandler {
+        advertisement?.stop()
+        runningAgent?.stop()
+        demo?.cleanUp()
+        exit(0)
+    }
+    source.resume()
+    signalSources.append(source)
+}
+
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }
 if options.allowReveal { configuration.allowsReveal = true }
@@ -33,7 +54,6 @@ do {
 }
 
 var scanners: [any PreferenceScanner] = []
-var demo: DemoSetup?
 if options.demo {
     do {
         let setup = try DemoSetup.prepare()
@@ -70,26 +90,6 @@ guard !scanners.isEmpty else {
         status: 64)
 }
 
-// Signals are caught before the agent starts: once its discovery file exists, anyone may send
-// SIGTERM, and one that came while the agent still set this up (between ignoring the signal
-// and watching for it) was lost, leaving an agent that never stopped. The handlers run on the
-// main queue, so only from `dispatchMain()` on, when everything they stop exists.
-var startedAgent: JarvisAgent?
-var advertisement: NetworkAdvertisement?
-var signalSources: [DispatchSourceSignal] = []
-for signalNumber in [SIGINT, SIGTERM] {
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-    source.setEventHandler {
-        advertisement?.stop()
-        startedAgent?.stop()
-        demo?.cleanUp()
-        exit(0)
-    }
-    source.resume()
-    signalSources.append(source)
-}
-
 let agent: JarvisAgent
 do {
     let name = options.name ?? (options.demo ? "jarvis-demo" : options.simulator ? "jarvis-simulator" : "jarvis-agent")
@@ -99,7 +99,7 @@ do {
     if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
     if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
-    startedAgent = agent
+    runningAgent = agent
 } catch {
     demo?.cleanUp()
     fail(error.message)

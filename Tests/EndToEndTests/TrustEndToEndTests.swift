@@ -174,9 +174,16 @@ import Testing
         let log = sandbox.root.appendingPathComponent("agent.log")
         let agent = try sandbox.startAgent(["--demo", "--allow-reveal", "--listen", "0"], log: log)
         #expect(try mode(sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json").path) == 0o600)
-        let printed = try String(contentsOf: log, encoding: .utf8)
-        let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("demo data in ") })
-        let demo = String(line.dropFirst("demo data in ".count))
+        // The agent publishes its record before it prints where the demo data is: wait for the line.
+        var line: Substring?
+        let deadline = Date().addingTimeInterval(20)
+        while line == nil, Date() < deadline {
+            let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            line = printed.split(separator: "\n").first { $0.hasPrefix("demo data in ") }
+            if line == nil { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        let announced = try #require(line, "the agent never printed where its demo data is")
+        let demo = String(announced.dropFirst("demo data in ".count))
         #expect(try mode(demo) == 0o700)
         let secrets = try FileManager.default.contentsOfDirectory(atPath: demo + "/secrets")
         #expect(!secrets.isEmpty)
