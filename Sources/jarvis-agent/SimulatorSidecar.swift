@@ -1,4 +1,5 @@
 import Foundation
+import JarvisCommandLine
 import JarvisCore
 import JarvisScanners
 
@@ -23,7 +24,8 @@ func simulatorScanner(device: String?, apps: [String]) -> DefaultsScanner {
         announce("simulator: \(device.name) (\(device.state), \(device.udid))")
     }
     for skipped in simulators.devices().skipped {
-        FileHandle.standardError.write(Data("jarvis-agent: skipped Simulator folder \(skipped)\n".utf8))
+        FileHandle.standardError.write(
+            Data("jarvis-agent: skipped Simulator folder \(TerminalText.escaped(String(describing: skipped)))\n".utf8))
     }
     if devices.contains(where: { $0.state.isRunning }) {
         announce(

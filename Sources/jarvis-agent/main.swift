@@ -1,22 +1,45 @@
 import Dispatch
 import Foundation
+import JarvisCommandLine
 import JarvisCore
 import JarvisRemote
 import JarvisScanners
 
 signal(SIGPIPE, SIG_IGN)
 
-/// Prints a line at once, even when standard output is a pipe.
+/// Prints a line at once, even when standard output is a pipe. Its control characters are
+/// shown, not obeyed: a line can hold names from files (a Simulator device's name).
 func announce(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    FileHandle.standardOutput.write(Data((TerminalText.escaped(line) + "\n").utf8))
 }
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("jarvis-agent: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("jarvis-agent: \(TerminalText.escapedLines(message))\n".utf8))
     exit(status)
 }
 
 let options = AgentCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
+
+// What a SIGINT or SIGTERM stops, set as start-up makes it.
+var demo: DemoSetup?
+var runningAgent: JarvisAgent?
+var advertisement: NetworkAdvertisement?
+
+// Installed before the agent publishes its discovery file: a signal sent as soon as the file
+// appears is queued for the main queue (which runs from `dispatchMain()`), never lost.
+var signalSources: [DispatchSourceSignal] = []
+for signalNumber in [SIGINT, SIGTERM] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+    source.setEventHandler {
+        advertisement?.stop()
+        runningAgent?.stop()
+        demo?.cleanUp()
+        exit(0)
+    }
+    source.resume()
+    signalSources.append(source)
+}
 
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }
@@ -31,7 +54,6 @@ do {
 }
 
 var scanners: [any PreferenceScanner] = []
-var demo: DemoSetup?
 if options.demo {
     do {
         let setup = try DemoSetup.prepare()
@@ -77,6 +99,7 @@ do {
     if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
     if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
+    runningAgent = agent
 } catch {
     demo?.cleanUp()
     fail(error.message)
@@ -90,7 +113,6 @@ if let tcp = agent.tcpEndpoint, let token = agent.token {
     announce("token: \(token)")
     announce("remote: jarvis --agent \(tcp) --token \(token) ls   (unencrypted: tunnel it over SSH off this machine)")
 }
-var advertisement: NetworkAdvertisement?
 if options.advertise {
     do {
         advertisement = try agent.advertiseOnNetwork(bundleID: nil, printsToken: false)
@@ -102,17 +124,4 @@ if options.advertise {
 }
 announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
-var signalSources: [DispatchSourceSignal] = []
-for signalNumber in [SIGINT, SIGTERM] {
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-    source.setEventHandler {
-        advertisement?.stop()
-        agent.stop()
-        demo?.cleanUp()
-        exit(0)
-    }
-    source.resume()
-    signalSources.append(source)
-}
 dispatchMain()

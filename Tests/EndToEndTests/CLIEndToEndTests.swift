@@ -138,6 +138,50 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stale.path))
     }
 
+    /// A SIGTERM sent as soon as the discovery file exists, while the agent is still printing
+    /// its first lines (here held up by a full stdout pipe), must stop it cleanly once it can:
+    /// it used to arrive before the agent watched for signals, and either ended it without
+    /// removing its discovery file or, a moment later, was ignored and left it running.
+    @Test func aSigtermDuringStartupStopsTheAgentCleanly() throws {
+        let output = Pipe()
+        let writer = output.fileHandleForWriting.fileDescriptor
+        _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
+        let filler = [UInt8](repeating: 0x2E, count: 4096)
+        while filler.withUnsafeBytes({ write(writer, $0.baseAddress, $0.count) }) > 0 {}
+        _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) & ~O_NONBLOCK)
+        let agent = Process()
+        agent.executableURL = try Binaries.url("jarvis-agent")
+        agent.arguments = ["--defaults-dir", folder.path]
+        agent.environment = sandbox.environment
+        agent.standardOutput = output.fileHandleForWriting
+        agent.standardError = FileHandle.nullDevice
+        try agent.run()
+        try output.fileHandleForWriting.close()
+        let record = sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !FileManager.default.fileExists(atPath: record.path) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(FileManager.default.fileExists(atPath: record.path))
+        agent.terminate()
+        Thread.sleep(forTimeInterval: 0.5)
+        // Let the agent print again, and give it a while to stop.
+        let reader = output.fileHandleForReading.fileDescriptor
+        _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK)
+        var sink = [UInt8](repeating: 0, count: 65536)
+        let stopBy = Date().addingTimeInterval(20)
+        while agent.isRunning, Date() < stopBy {
+            _ = sink.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(!agent.isRunning, "the agent ignored SIGTERM")
+        if agent.isRunning { kill(agent.processIdentifier, SIGKILL) }
+        agent.waitUntilExit()
+        #expect(agent.terminationReason == .exit)
+        #expect(agent.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: record.path))
+    }
+
     static func isReal(_ number: NSNumber) -> Bool {
         let type = String(cString: number.objCType)
         return type == "d" || type == "f"

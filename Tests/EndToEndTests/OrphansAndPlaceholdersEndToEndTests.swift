@@ -78,4 +78,31 @@ import Testing
         #expect(set.stderr.contains("stand-in"), "\(set.stderr)")
         #expect(try String(contentsOf: files.appendingPathComponent("app.json"), encoding: .utf8) == original)
     }
+
+    /// A JSON `null` is read-only only as its stand-in: a real file's `"proxy": null` can be
+    /// given a value, or removed, and only its own bytes change. A pointer edit inside a value
+    /// holding a `null` stays refused, since it would write the stand-in back.
+    @Test func aJSONNullCanBeReplacedWholeOrRemoved() throws {
+        let files = sandbox.root.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let file = files.appendingPathComponent("settings.json")
+        let original =
+            "{\n\t// proxy\n\t\"proxy\": null,\n\t\"extra\": {\"a\": null, \"b\": 1},\n\t\"name\": \"Ada\"\n}\n"
+        try Data(original.utf8).write(to: file)
+        try sandbox.startAgent(["--files", files.path])
+
+        let set = try sandbox.jarvis("set", "files:settings.json", "proxy", "8080", "--int")
+        #expect(set.status == 0, "\(set.stderr)")
+        let replaced = original.replacingOccurrences(of: "\"proxy\": null", with: "\"proxy\": 8080")
+        #expect(try String(contentsOf: file, encoding: .utf8) == replaced)
+
+        let inside = try sandbox.jarvis("set", "files:settings.json", "/extra/b", "2", "--int")
+        #expect(inside.status != 0)
+        #expect(inside.stderr.contains("stand-in"), "\(inside.stderr)")
+
+        let removed = try sandbox.jarvis("rm", "files:settings.json", "extra")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let expected = replaced.replacingOccurrences(of: "\t\"extra\": {\"a\": null, \"b\": 1},\n", with: "")
+        #expect(try String(contentsOf: file, encoding: .utf8) == expected)
+    }
 }

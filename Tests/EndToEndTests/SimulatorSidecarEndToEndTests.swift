@@ -122,6 +122,21 @@ import Testing
         #expect(stray.stderr.contains("add --simulator"))
     }
 
+    /// A device's name comes from a file: the agent shows its control characters instead of
+    /// sending them to the terminal, in what it announces and in its errors.
+    @Test func aDeviceNameCannotDriveTheTerminal() throws {
+        try tree.addDevice(udid: "33333333-CCCC", name: "Evil\u{1B}]0;owned\u{07}", state: 1)
+        let log = sandbox.root.appendingPathComponent("agent.log")
+        try sandbox.startAgent(["--simulator"], log: log)
+        let printed = try String(contentsOf: log, encoding: .utf8)
+        #expect(printed.contains("simulator: Evil\\x1B]0;owned\\x07 (shut down"), "\(printed)")
+        #expect(!printed.contains("\u{1B}") && !printed.contains("\u{07}"), "\(printed)")
+        let failed = try sandbox.run(try Binaries.url("jarvis-agent"), ["--simulator", "--device", "Pixel 8"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("Evil\\x1B]0;owned\\x07"), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("\u{1B}"), "\(failed.stderr)")
+    }
+
     @Test func aSuiteRewrittenByTheAppIsSeenByWatchers() throws {
         try sandbox.startAgent(["--simulator"])
         let client = try JarvisClient(endpoint: try AgentLocator.endpoint(for: nil, environment: sandbox.environment))

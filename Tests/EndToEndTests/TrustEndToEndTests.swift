@@ -34,6 +34,15 @@ import Testing
         return process
     }
 
+    /// Ends a helper process for good. `terminate()` sends SIGTERM, which these children never
+    /// see: started from a test's worker thread, they inherit its mask with SIGTERM blocked, so
+    /// every run left its `socat` listeners behind.
+    static func end(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// Runs a command as `nobody` to its end.
     func strangerRuns(_ arguments: [String]) throws {
         let process = try asStranger(arguments)
@@ -74,7 +83,7 @@ import Testing
     @Test(.enabled(if: canSwitchUser, "needs root and setpriv to act as another user"))
     func aRuntimeFolderMadeByAnotherUserIsRefusedAndItsSocketGetsNothing() throws {
         let (planted, socket, log, listener) = try strangerFolderWithListener("jarvis-run", mode: "700")
-        defer { listener.terminate() }
+        defer { Self.end(listener) }
         let record = #"{"pid":\#(listener.processIdentifier),"name":"app","socket":"\#(socket)"}"#
         try strangerRuns(["sh", "-c", "printf '%s' '\(record)' > \(planted)/1.json"])
         sandbox.runtime = URL(fileURLWithPath: planted)
@@ -116,7 +125,7 @@ import Testing
     @Test(.enabled(if: canSwitchUser, "needs root and setpriv to act as another user"))
     func aSocketOfAnotherUserGetsNothingEvenWhenARecordNamesIt() throws {
         let (_, socket, log, listener) = try strangerFolderWithListener("theirs", mode: "755")
-        defer { listener.terminate() }
+        defer { Self.end(listener) }
 
         let typed = try sandbox.jarvis("--agent", socket, "set", "com.example.app", "password", "hunter2")
         #expect(typed.status != 0)
@@ -152,7 +161,7 @@ import Testing
         // Logs the first line a client sends, then hangs up.
         alias.arguments = ["socat", "TCP6-LISTEN:\(port),bind=[::1],reuseaddr", "SYSTEM:head -n 1 >> \(log)"]
         try alias.run()
-        defer { alias.terminate() }
+        defer { Self.end(alias) }
         Thread.sleep(forTimeInterval: 0.5)
 
         let aliased = try sandbox.jarvis("--agent", "tcp://[::1]:\(port)", "ls")
@@ -174,9 +183,16 @@ import Testing
         let log = sandbox.root.appendingPathComponent("agent.log")
         let agent = try sandbox.startAgent(["--demo", "--allow-reveal", "--listen", "0"], log: log)
         #expect(try mode(sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json").path) == 0o600)
-        let printed = try String(contentsOf: log, encoding: .utf8)
-        let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("demo data in ") })
-        let demo = String(line.dropFirst("demo data in ".count))
+        // The agent publishes its record before it prints where the demo data is: wait for the line.
+        var line: Substring?
+        let deadline = Date().addingTimeInterval(20)
+        while line == nil, Date() < deadline {
+            let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            line = printed.split(separator: "\n").first { $0.hasPrefix("demo data in ") }
+            if line == nil { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        let announced = try #require(line, "the agent never printed where its demo data is")
+        let demo = String(announced.dropFirst("demo data in ".count))
         #expect(try mode(demo) == 0o700)
         let secrets = try FileManager.default.contentsOfDirectory(atPath: demo + "/secrets")
         #expect(!secrets.isEmpty)

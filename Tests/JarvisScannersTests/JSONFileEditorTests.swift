@@ -169,8 +169,8 @@ import Testing
         }
     }
 
-    @Test func settingsDeleteMemberWithItsComment() throws {
-        let expected = splice(Self.settings, "\t// Controls the font size in pixels.\n\t\"editor.fontSize\": 14,\n", "")
+    @Test func settingsDeleteMemberKeepsTheCommentAbove() throws {
+        let expected = splice(Self.settings, "\t\"editor.fontSize\": 14,\n", "")
         try check("settings.json", Self.settings, expected: expected) {
             try hub.delete(address("settings.json", "editor.fontSize"))
         }
@@ -220,14 +220,23 @@ import Testing
         }
     }
 
-    @Test func tsconfigDeleteMemberWithTheCommentsAboveAndOnItsLine() throws {
+    @Test func tsconfigDeleteMemberWithTheCommentOnItsLineKeepsTheSectionHeader() throws {
         let expected = splice(
             Self.tsconfig,
-            "    /* Language and Environment */\n"
-                + "    \"target\": \"es2016\", /* Set the JavaScript language version for emitted JavaScript. */\n", "")
+            "    \"target\": \"es2016\", /* Set the JavaScript language version for emitted JavaScript. */\n", "")
         try check("tsconfig.json", Self.tsconfig, expected: expected) {
             try hub.delete(
                 address("tsconfig.json", "compilerOptions"), pointer: JSONPointer(parsing: "/target"))
+        }
+    }
+
+    /// `tsc --init` writes the options it leaves off as comments just above the ones it sets:
+    /// deleting `outDir` must leave the commented-out `noEmit` where it was.
+    @Test func tsconfigDeleteMemberKeepsSettingsCommentedOutAbove() throws {
+        let expected = splice(Self.tsconfig, "    \"outDir\": \"./dist\",\n", "")
+        try check("tsconfig.json", Self.tsconfig, expected: expected) {
+            try hub.delete(
+                address("tsconfig.json", "compilerOptions"), pointer: JSONPointer(parsing: "/outDir"))
         }
     }
 

@@ -67,6 +67,9 @@ import Testing
         }
         #expect(nested?.message.contains("U+001B") == true)
         #expect(nested?.message.contains("/nested/1") == true)
+        // U+FFFE is no control character: the message must not call it one.
+        let noncharacter = #expect(throws: JarvisError.self) { try hub.set(address("old", "title"), to: "a\u{FFFE}b") }
+        #expect(noncharacter?.message.contains("U+FFFE, a character that XML 1.0 cannot hold") == true)
         #expect(try Data(contentsOf: folder.file("old.plist")) == before)
         // Tab, newline and carriage return are legal XML, and so is everything in a binary suite.
         #expect(try hub.set(address("old", "lines"), to: "a\tb\r\nc").value == "a\tb\r\nc")

@@ -109,6 +109,22 @@ import Testing
         #expect(try Data(contentsOf: folder.file("broken.plist")) == garbage)
     }
 
+    /// Foundation reads a damaged binary plist as old-style text (a string, or "unexpected
+    /// character b"): the problem must say the file is a damaged binary plist instead.
+    @Test func aDamagedBinaryPlistIsNamedAsOne() throws {
+        let whole = try PropertyListSerialization.data(
+            fromPropertyList: ["a": 1, "b": String(repeating: "x", count: 50)], format: .binary, options: 0)
+        try Data("bplist00garbage".utf8).write(to: folder.file("garbage.plist"))
+        try whole.prefix(40).write(to: folder.file("cut.plist"))
+        try folder.writePlist("array.plist", [1, 2])
+        let containers = try scanner.containers()
+        for name in ["garbage", "cut"] {
+            let problem = containers.first { $0.name == name }?.problem ?? ""
+            #expect(problem.contains("binary property list but is damaged"), "\(name): \(problem)")
+        }
+        #expect(containers.first { $0.name == "array" }?.problem?.contains("holds an array at the top level") == true)
+    }
+
     @Test func aKeyAnotherProgramChangedSinceItWasReadIsAConflict() throws {
         try folder.writePlist("race.plist", ["count": 1, "other": "a"])
         _ = try scanner.read(ReadRequest(container: "race"))

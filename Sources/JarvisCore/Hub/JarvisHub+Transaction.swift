@@ -172,6 +172,23 @@ extension JarvisHub {
         return target
     }
 
+    /// Whether `edit` replaces a placeholder whole or removes it, on an item that only its
+    /// stand-in makes read-only: a JSON `null` set to `5`, or deleted. Nothing of the stand-in
+    /// is stored then. Writing the stand-in itself back (the string "null" over a `null`) and
+    /// pointer edits inside it (which would carry it into the new value) stay refused.
+    private func replacesStandIn(
+        _ edit: Edit, before: PreferenceItem, current: ScannedEntry?, target: WriteTarget
+    ) -> Bool {
+        guard before.isPlaceholder, var exact = current else { return false }
+        switch edit {
+        case .set(let value) where value != before.value: break
+        case .delete: break
+        default: return false
+        }
+        exact.isExact = true
+        return item(exact, target: target).isWritable
+    }
+
     /// Steps 2–7 for one key.
     private func writeKey(
         _ edit: Edit, expectedRevision: Revision?, target: WriteTarget, wrote: inout Bool
@@ -193,7 +210,9 @@ extension JarvisHub {
         case .deleteKeys: removesNothing = true
         default: removesNothing = false
         }
-        if !removesNothing, let before, !before.isWritable {
+        if !removesNothing, let before, !before.isWritable,
+            !replacesStandIn(edit, before: before, current: current, target: target)
+        {
             throw before.isPlaceholder
                 ? JarvisError(
                     .readOnly,

@@ -262,9 +262,15 @@ final class PlistFolderStore: DefaultsStore {
     ) {
         var format = PropertyListSerialization.PropertyListFormat.xml
         let object: Any
+        // Foundation reads a damaged binary plist as old-style text: `bplist00…` becomes a
+        // string, or an "unexpected character b"; say what the file really is.
+        let damagedBinary =
+            "'\(name)' starts like a binary property list but is damaged (cut short or overwritten); fix or remove the file, Jarvis will not overwrite it"
+        let looksBinary = data.starts(with: Array("bplist".utf8))
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
         } catch {
+            if looksBinary { throw JarvisError(.storage, damagedBinary) }
             let detail =
                 (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
             throw JarvisError(
@@ -272,12 +278,26 @@ final class PlistFolderStore: DefaultsStore {
                 "'\(name)' is not a valid property list (\(detail)); fix or remove the file, Jarvis will not overwrite it"
             )
         }
+        if looksBinary && format != .binary { throw JarvisError(.storage, damagedBinary) }
         guard let dictionary = object as? [String: Any] else {
             throw JarvisError(
                 .storage,
-                "'\(name)' holds a \(type(of: object)) at the top level, not a dictionary; Jarvis will not overwrite it"
+                "'\(name)' holds \(Self.kind(of: object)) at the top level, not a dictionary; Jarvis will not overwrite it"
             )
         }
         return (dictionary, format)
+    }
+
+    /// What a plist's top-level object is, in words: Foundation's class names (`__NSCFString`,
+    /// `__NSArrayM`) differ by platform and mean nothing to the person reading the message.
+    private static func kind(of object: Any) -> String {
+        switch object {
+        case is String: "a string"
+        case is [Any]: "an array"
+        case is Data: "data"
+        case is Date: "a date"
+        case is NSNumber: "a number or boolean"
+        default: "a \(type(of: object))"
+        }
     }
 }

@@ -60,9 +60,11 @@ enum XMLPlistText {
         -> JarvisError
     {
         let code = "U+" + String(scalar.value, radix: 16, uppercase: true).paddedLeft(to: 4)
+        // U+FFFE, U+FFFF and lone surrogates are no control characters, yet XML cannot hold them.
+        let kind = scalar.value < 0x20 ? "a control character" : "a character"
         return JarvisError(
             .typeMismatch,
-            "'\(key.escapingControls)': \(what) contains \(code), a control character that XML 1.0 cannot hold, and '\(file)' is an XML property list; remove the character, or store the text as data (type data)"
+            "'\(key.escapingControls)': \(what) contains \(code), \(kind) that XML 1.0 cannot hold, and '\(file)' is an XML property list; remove the character, or store the text as data (type data)"
         )
     }
 }

@@ -62,11 +62,13 @@ struct JSONFileDocument {
         )
     }
 
-    /// The entries the scanner reports for the top-level members.
+    /// The entries the scanner reports for the top-level members. A member holding a `null`
+    /// is inexact but still writable here: the hub keeps its stand-in from being stored, and
+    /// lets the member be replaced whole or removed.
     func entries() -> [ScannedEntry] {
         object.map { key, value in
             let (converted, isExact) = JSONFileValue.preferenceValue(value)
-            return ScannedEntry(key: key, value: converted, isWritable: isExact, isExact: isExact)
+            return ScannedEntry(key: key, value: converted, isExact: isExact)
         }
     }
 

@@ -53,9 +53,13 @@ extension JSONFileEditor {
         return JSONTextEdit(at: valueEnd, inserting: style.separator(indent: [], multiLine: false) + content)
     }
 
-    /// Removes item `index` of `node` with its separator: the whole line (with the comments
-    /// just above it) when it has a line of its own, else the item and one comma. Removing the
+    /// Removes item `index` of `node` with its separator: the whole line (with a comment on
+    /// that same line) when it has a line of its own, else the item and one comma. Removing the
     /// last item also removes the comma before it, unless it had a trailing comma itself.
+    ///
+    /// Comments on the lines above stay: in real files they are as often section headers
+    /// (`/* Modules */`) or settings commented out (`// "incremental": true,`) as notes on the
+    /// member, and deleting one member must not delete what the person kept beside it.
     func deletion(of index: Int, in node: JSONSyntaxNode) -> JSONTextEdit {
         let items = node.items
         let item = items[index]
@@ -65,15 +69,8 @@ extension JSONFileEditor {
             return JSONTextEdit(range: (open + 1)..<close, replacement: [])
         }
         let isLast = index == items.count - 1
-        let previousEnd = index > 0 ? items[index - 1].end : open + 1
         if text.startsLine(item.start), let rest = text.restOfLine(from: item.end) {
-            var begin = text.lineStart(item.start)
-            for comment in text.comments(from: previousEnd, to: item.start).reversed() {
-                guard text.startsLine(comment.lowerBound),
-                    text.restOfLine(from: comment.upperBound)?.afterLineBreak == begin
-                else { break }
-                begin = text.lineStart(comment.lowerBound)
-            }
+            let begin = text.lineStart(item.start)
             if isLast, item.comma == nil, index > 0, let previousComma = items[index - 1].comma {
                 return JSONTextEdit(
                     range: previousComma..<rest.afterLineBreak,

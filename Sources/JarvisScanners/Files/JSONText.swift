@@ -74,33 +74,4 @@ struct JSONText {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
         return index
     }
-
-    /// The comments between `start` and `end` (trivia only), each as the range of its bytes.
-    func comments(from start: Int, to end: Int) -> [Range<Int>] {
-        var result: [Range<Int>] = []
-        var index = start
-        while index + 1 < end {
-            guard bytes[index] == UInt8(ascii: "/") else {
-                index += 1
-                continue
-            }
-            let begin = index
-            if bytes[index + 1] == UInt8(ascii: "/") {
-                while index < end && bytes[index] != 0x0A { index += 1 }
-                var stop = index
-                if stop > begin, bytes[stop - 1] == 0x0D { stop -= 1 }
-                result.append(begin..<stop)
-            } else if bytes[index + 1] == UInt8(ascii: "*") {
-                index += 2
-                while index + 1 < end, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
-                    index += 1
-                }
-                index = min(index + 2, end)
-                result.append(begin..<index)
-            } else {
-                index += 1
-            }
-        }
-        return result
-    }
 }

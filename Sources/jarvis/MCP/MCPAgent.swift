@@ -28,15 +28,14 @@ struct MCPAgent: Sendable {
         self.endpoint = endpoint
         self.client = client
         self.record = record
-        let hello = client.hello
-        let capabilities = hello["capabilities"]
-        name = hello["agent"]?.stringValue ?? record?.name ?? "agent"
-        pid = hello["pid"]?.int64Value ?? record.map { Int64($0.pid) }
-        allowsEditing = capabilities?["editing"] == .bool(true)
-        allowsReveal = capabilities?["reveal"] == .bool(true)
-        isProduction = capabilities?["production"] == .bool(true)
-        scanners = (hello["scanners"]?.arrayValue ?? []).compactMap(\.stringValue)
-        maxLineLength = capabilities?["maxLineLength"]?.int64Value.map { Int($0) } ?? 1 << 20
+        let hello = client.helloResult
+        name = hello.agent
+        pid = hello.pid
+        allowsEditing = hello.capabilities.editing
+        allowsReveal = hello.capabilities.reveal
+        isProduction = hello.capabilities.production
+        scanners = hello.scanners
+        maxLineLength = hello.capabilities.maxLineLength
     }
 
     /// The cache key.

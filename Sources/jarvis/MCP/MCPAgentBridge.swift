@@ -46,7 +46,7 @@ final class MCPAgentBridge: Sendable {
         var served: [MCPAgent] = []
         for (endpoint, record) in wanted {
             if let known = connections.current[endpoint.description],
-                known.record?.pid == record?.pid, (try? known.client.call("ping")) != nil
+                known.record?.pid == record?.pid, (try? known.client.ping()) != nil
             {
                 served.append(known)
                 continue

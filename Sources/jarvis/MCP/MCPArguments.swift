@@ -1,4 +1,5 @@
 import JarvisCore
+import JarvisRemote
 
 /// A tool call's arguments, already checked against the tool's input schema.
 struct MCPArguments: Sendable {
@@ -17,10 +18,29 @@ struct MCPArguments: Sendable {
     /// An integer argument.
     func int(_ name: String) -> Int? { object[name]?.int64Value.map { Int($0) } }
 
-    /// The named arguments that were given, as agent params of the same names.
-    func params(_ names: [String]) -> JSONObject {
-        var params = JSONObject()
-        for name in names { if let value = object[name] { params[name] = value } }
-        return params
+    /// The key the `scanner`, `container`, `key` and (with `pointer`) `pointer` arguments
+    /// name; an empty pointer is the whole value, as the agent reads it.
+    /// - Throws: ``JarvisError`` `.invalidParams` for a malformed pointer.
+    func place(pointer withPointer: Bool = true) throws(JarvisError) -> Wire.Place {
+        let text = withPointer ? string("pointer") ?? "" : ""
+        return Wire.Place(
+            scanner: string("scanner"), container: string("container") ?? "", key: string("key") ?? "",
+            pointer: text.isEmpty ? nil : try JSONPointer(parsing: text))
     }
+
+    /// The `type` argument.
+    /// - Throws: ``JarvisError`` `.invalidParams` for a name that is no preference type.
+    func type() throws(JarvisError) -> PreferenceType? {
+        guard let name = string("type") else { return nil }
+        guard let type = PreferenceType(rawValue: name) else {
+            throw JarvisError(
+                .invalidParams,
+                "'\(name)' is not a type; use one of \(PreferenceType.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        return type
+    }
+
+    /// The `expectedRevision` argument.
+    func revision() -> Revision? { string("expectedRevision").map(Revision.init) }
 }

@@ -15,15 +15,13 @@ struct MCPResources: Sendable {
         var resources: [JSONValue] = []
         for agent in agents {
             let label = MCPAgentBridge.label(of: agent, among: agents)
-            guard let answer = try? agent.client.call("containers") else { continue }
-            for container in answer["containers"]?.arrayValue ?? [] {
-                guard let scanner = container["scanner"]?.stringValue, let name = container["name"]?.stringValue else {
-                    continue
-                }
+            guard let containers = try? agent.client.containers() else { continue }
+            for container in containers {
+                let (scanner, name) = (container.scanner, container.name)
                 let uri = MCPResourceURI(agent: label, scanner: scanner, container: name)
                 var description = "The \(scanner) container \(name) of the agent \(agent.name): its items as JSON"
-                if container["writable"] == .bool(false) { description += " (read-only)" }
-                if let problem = container["problem"]?.stringValue { description += "; it cannot be read: \(problem)" }
+                if !container.writable { description += " (read-only)" }
+                if let problem = container.problem { description += "; it cannot be read: \(problem)" }
                 resources.append([
                     "uri": .string(uri.description), "name": .string("\(scanner):\(name)"),
                     "title": .string("\(name) (\(scanner), \(label))"), "description": .string(description),
@@ -52,17 +50,15 @@ struct MCPResources: Sendable {
     /// One container's items.
     func read(_ text: String) throws(MCPFailure) -> JSONValue {
         let (uri, agent) = try resolve(text)
-        let result: JSONValue
+        let result: Wire.ListPage
         do {
-            result = try agent.client.listAll([
-                "scanner": .string(uri.scanner), "container": .string(uri.containerGlob),
-            ])
+            result = try agent.client.listing(Wire.ListParams(scanner: uri.scanner, container: uri.containerGlob))
         } catch {
             throw MCPFailure.internalError("the agent could not list \(text): \(error.message)")
         }
         let document: JSONValue = [
             "agent": .string(agent.name), "scanner": .string(uri.scanner), "container": .string(uri.container),
-            "items": result["items"] ?? [], "problems": result["problems"] ?? [],
+            "items": .array(result.items.map(WireItem.encode)), "problems": .array(result.problems.map(\.json)),
         ]
         return [
             "contents": [
@@ -88,14 +84,13 @@ struct MCPResources: Sendable {
         } catch {
             throw .resourceNotFound("resource not found: \(text): \(error.message)")
         }
-        let containers: JSONValue
+        let containers: [Wire.Container]
         do {
-            containers = try agent.client.call("containers", ["scanner": .string(uri.scanner)])
+            containers = try agent.client.containers(scanner: uri.scanner)
         } catch {
             throw .resourceNotFound("resource not found: \(text): \(error.message)")
         }
-        let names = (containers["containers"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
-        guard names.contains(uri.container) else {
+        guard containers.contains(where: { $0.name == uri.container }) else {
             throw .resourceNotFound(
                 "resource not found: the agent \(agent.name) has no container \(uri.container) in \(uri.scanner)")
         }

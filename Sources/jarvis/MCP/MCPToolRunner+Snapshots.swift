@@ -6,12 +6,9 @@ import JarvisRemote
 extension MCPToolRunner {
     func exportSnapshot(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
         let agent = try bridge.agent(for: arguments.string("agent"))
-        var params = JSONObject()
-        try reveal(arguments, agent, into: &params)
         let (snapshot, leftOut) = try agent.client.snapshot(
             scanner: arguments.string("scanner"), container: arguments.string("container"),
-            key: arguments.string("key"),
-            reveal: params["reveal"] == .bool(true))
+            key: arguments.string("key"), reveal: try reveal(arguments, agent))
         let addresses = leftOut.map { item -> JSONValue in
             [
                 "scanner": .string(item.address.scanner), "container": .string(item.address.container),

@@ -59,16 +59,17 @@ struct MCPToolRunner: Sendable {
 
     private func listPreferences(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
         let agent = try bridge.agent(for: arguments.string("agent"))
-        var params = arguments.params(["scanner", "container", "key", "cursor"])
-        params["limit"] = .number(JSONNumber(arguments.int("limit") ?? 200))
-        try reveal(arguments, agent, into: &params)
-        let result = try call(agent, "list", params)
-        let items = try Self.items(result["items"])
-        var structured: JSONObject = ["items": result["items"] ?? [], "problems": result["problems"] ?? []]
-        var text = MCPToolText.lines(items, empty: "No preferences match.")
-        let problems = result["problems"]?.arrayValue ?? []
-        if !problems.isEmpty { text += "\n" + MCPToolText.problems(problems) }
-        if let cursor = result["nextCursor"]?.stringValue {
+        let params = Wire.ListParams(
+            scanner: arguments.string("scanner"), container: arguments.string("container"),
+            key: arguments.string("key"), reveal: try reveal(arguments, agent), limit: arguments.int("limit") ?? 200,
+            cursor: arguments.string("cursor"))
+        let page = try perform(agent, params) { client throws(JarvisError) in try client.listPage(params) }
+        var structured: JSONObject = [
+            "items": .array(page.items.map(WireItem.encode)), "problems": .array(page.problems.map(\.json)),
+        ]
+        var text = MCPToolText.lines(page.items, empty: "No preferences match.")
+        if !page.problems.isEmpty { text += "\n" + MCPToolText.problems(page.problems) }
+        if let cursor = page.nextCursor {
             structured["nextCursor"] = .string(cursor)
             text += "\nMore items follow: call again with cursor \"\(cursor)\" and the same filters."
         }
@@ -77,15 +78,22 @@ struct MCPToolRunner: Sendable {
 
     private func getPreference(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
         let agent = try bridge.agent(for: arguments.string("agent"))
-        var params = arguments.params(["scanner", "container", "key", "pointer"])
-        try reveal(arguments, agent, into: &params)
-        return try itemResult(try call(agent, "get", params), verb: nil)
+        let params = Wire.GetParams(try arguments.place(), reveal: try reveal(arguments, agent))
+        let item = try perform(agent, params) { client throws(JarvisError) in
+            try client.get(params.place, reveal: params.reveal)
+        }
+        return itemResult(item, verb: nil)
     }
 
     private func setPreference(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
         let agent = try writable(arguments)
-        let params = arguments.params(["scanner", "container", "key", "value", "type", "pointer", "expectedRevision"])
-        return try itemResult(try call(agent, "set", params), verb: "set")
+        let params = Wire.SetParams(
+            try arguments.place(), type: try arguments.type(), value: arguments.object["value"] ?? .null,
+            expectedRevision: arguments.revision())
+        let result = try perform(agent, params) { client throws(JarvisError) in
+            try client.call(params, expecting: Wire.ItemResult.self)
+        }
+        return itemResult(result.item, verb: "set")
     }
 
     private func deletePreference(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
@@ -101,37 +109,43 @@ struct MCPToolRunner: Sendable {
         }
         let agent = try writable(arguments)
         guard let match else {
-            let params = arguments.params(["scanner", "container", "key", "pointer", "expectedRevision"])
-            return try itemResult(try call(agent, "delete", params), verb: "deleted")
+            let params = Wire.DeleteParams(try arguments.place(), expectedRevision: arguments.revision())
+            let item = try perform(agent, params) { client throws(JarvisError) in
+                try client.delete(params.place, expectedRevision: params.expectedRevision)
+            }
+            return itemResult(item, verb: "deleted")
         }
-        let params = arguments.params(["scanner", "container", "match", "dryRun"])
-        let result = try call(agent, "delete", params)
-        let keys = (result["keys"]?.arrayValue ?? []).compactMap(\.stringValue)
-        let place = "\(result["scanner"]?.stringValue ?? ""):\(result["container"]?.stringValue ?? "")"
-        let dryRun = result["dryRun"] == .bool(true)
+        let params = Wire.BulkDeleteParams(
+            scanner: arguments.string("scanner"), container: arguments.string("container") ?? "", match: match,
+            dryRun: arguments.bool("dryRun") ?? false)
+        let result = try perform(agent, params) { client throws(JarvisError) in try client.deleteKeys(params) }
+        let keys = result.keys
+        let place = "\(result.scanner):\(result.container)"
         let head =
-            dryRun
+            result.dryRun
             ? "Would delete \(keys.count) key(s) matching '\(match)' from \(place) (dry run: nothing was changed)"
             : "Deleted \(keys.count) key(s) matching '\(match)' from \(place)"
         return MCPToolResult(
-            text: ([head + (keys.isEmpty ? "." : ":")] + keys).joined(separator: "\n"), structured: result)
+            text: ([head + (keys.isEmpty ? "." : ":")] + keys).joined(separator: "\n"), structured: result.json)
     }
 
     private func resetPreference(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
         let agent = try writable(arguments)
-        let result = try call(agent, "reset", arguments.params(["scanner", "container", "key", "expectedRevision"]))
+        let params = Wire.ResetParams(try arguments.place(pointer: false), expectedRevision: arguments.revision())
+        let result = try perform(agent, params) { client throws(JarvisError) in
+            try client.reset(params.place, expectedRevision: params.expectedRevision)
+        }
         var structured = JSONObject()
         var lines: [String] = []
         let parts = [
-            ("removed", "Removed the stored value: ", "Nothing was stored for that key."),
-            ("item", "Now: ", "The key has no default: it is absent now."),
+            ("removed", result.removed, "Removed the stored value: ", "Nothing was stored for that key."),
+            ("item", result.item, "Now: ", "The key has no default: it is absent now."),
         ]
-        for (member, label, absent) in parts {
-            guard let raw = result[member] else {
+        for (member, item, label, absent) in parts {
+            guard let item else {
                 lines.append(absent)
                 continue
             }
-            let item = try WireItem.decode(raw)
             structured[member] = WireItem.encode(item)
             lines.append(label + MCPToolText.line(item))
         }
@@ -140,14 +154,16 @@ struct MCPToolRunner: Sendable {
 
     private func history(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
         let agent = try bridge.agent(for: arguments.string("agent"))
-        let result = try call(
-            agent, "history", arguments.params(["scanner", "container", "key", "action", "client", "limit"]))
-        let records = result["records"]?.arrayValue ?? []
+        let params = Wire.HistoryParams(
+            limit: arguments.int("limit"), action: arguments.string("action"), scanner: arguments.string("scanner"),
+            container: arguments.string("container"), key: arguments.string("key"), client: arguments.string("client"))
+        let result = try perform(agent, params) { client throws(JarvisError) in try client.history(params) }
+        let records = result.records
         let text =
             records.isEmpty
             ? "No changes or reveals are recorded for these filters."
             : "\(records.count) record(s), oldest first:\n" + records.map(MCPToolText.record).joined(separator: "\n")
-        return MCPToolResult(text: text, structured: result)
+        return MCPToolResult(text: text, structured: result.json)
     }
 
     /// The agent for a writing tool, refused when it does not allow editing.
@@ -163,10 +179,11 @@ struct MCPToolRunner: Sendable {
         return agent
     }
 
-    /// Adds `reveal` to the params when asked for and allowed twice over: by this server's
-    /// `--allow-reveal` and by the agent.
-    func reveal(_ arguments: MCPArguments, _ agent: MCPAgent, into params: inout JSONObject) throws(JarvisError) {
-        guard arguments.bool("reveal") == true else { return }
+    /// Whether to ask for secret values: when the call asks and both this server's
+    /// `--allow-reveal` and the agent allow it.
+    /// - Throws: ``JarvisError`` `.unauthorized` when the call asks but either refuses.
+    func reveal(_ arguments: MCPArguments, _ agent: MCPAgent) throws(JarvisError) -> Bool {
+        guard arguments.bool("reveal") == true else { return false }
         guard allowReveal else {
             throw JarvisError(
                 .unauthorized, "revealing secrets is off in this MCP server; start it with jarvis mcp --allow-reveal")
@@ -177,13 +194,16 @@ struct MCPToolRunner: Sendable {
                 "the agent '\(agent.name)' does not allow revealing secrets\(agent.isProduction ? " (production)" : "; it must run with allowsReveal (jarvis-agent --allow-reveal)")"
             )
         }
-        params["reveal"] = true
+        return true
     }
 
-    /// Calls the agent; a lost connection is forgotten (the next call connects again) and a
-    /// request larger than the agent takes is refused here, before it costs the connection.
-    func call(_ agent: MCPAgent, _ method: String, _ params: JSONObject) throws(JarvisError) -> JSONValue {
-        let size = JSONWriter.bytes(.object(params)).count + 256
+    /// Runs one agent call with `params` through `body`; a lost connection is forgotten (the
+    /// next call connects again) and a request larger than the agent takes is refused here,
+    /// before it costs the connection.
+    func perform<P: WireParams, R>(
+        _ agent: MCPAgent, _ params: P, _ body: (JarvisClient) throws(JarvisError) -> R
+    ) throws(JarvisError) -> R {
+        let size = JSONWriter.bytes(.object(params.json)).count + 256
         guard size <= agent.maxLineLength else {
             throw JarvisError(
                 .tooLarge,
@@ -191,22 +211,15 @@ struct MCPToolRunner: Sendable {
             )
         }
         do {
-            return try agent.client.call(method, params)
+            return try body(agent.client)
         } catch {
             if error.code == .unavailable { bridge.forget(agent.key) }
             throw error
         }
     }
 
-    private func itemResult(_ result: JSONValue, verb: String?) throws(JarvisError) -> MCPToolResult {
-        let item = try WireItem.decode(result["item"] ?? .null)
+    private func itemResult(_ item: PreferenceItem, verb: String?) -> MCPToolResult {
         let text = (verb.map { "\($0.prefix(1).uppercased())\($0.dropFirst()): " } ?? "") + MCPToolText.line(item)
-        return MCPToolResult(text: text, structured: .object(["item": WireItem.encode(item)]))
-    }
-
-    static func items(_ raw: JSONValue?) throws(JarvisError) -> [PreferenceItem] {
-        var items: [PreferenceItem] = []
-        for element in raw?.arrayValue ?? [] { items.append(try WireItem.decode(element)) }
-        return items
+        return MCPToolResult(text: text, structured: Wire.ItemResult(item).json)
     }
 }

@@ -35,17 +35,15 @@ enum MCPToolText {
     }
 
     /// Containers a listing could not read.
-    static func problems(_ problems: [JSONValue]) -> String {
-        problems.map { problem in
-            "problem in \(problem["scanner"]?.stringValue ?? "?"):\(problem["name"]?.stringValue ?? "?"): \(problem["problem"]?.stringValue ?? "")"
-        }.joined(separator: "\n")
+    static func problems(_ problems: [Wire.Container]) -> String {
+        problems.map { "problem in \($0.scanner):\($0.name): \($0.problem ?? "")" }.joined(separator: "\n")
     }
 
     /// One audit record.
-    static func record(_ record: JSONValue) -> String {
-        let text = { (name: String) in record[name]?.stringValue ?? "" }
+    static func record(_ record: Wire.HistoryRecord) -> String {
+        let address = record.address
         return
-            "\(text("time")) \(text("action")) \(text("scanner")):\(text("container")) \(text("key")) by \(record["client"]?.stringValue ?? "unnamed client") (\(text("transport"))), revision \(record["oldRevision"]?.stringValue ?? "none") -> \(record["newRevision"]?.stringValue ?? "none")"
+            "\(DateText.format(record.time)) \(record.action) \(address.scanner):\(address.container) \(address.key) by \(record.client ?? "unnamed client") (\(record.transport)), revision \(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")"
     }
 
     /// A diff, as `jarvis diff` prints it.

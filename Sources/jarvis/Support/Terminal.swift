@@ -39,7 +39,9 @@ enum Terminal {
     }
 
     /// Pads to a display width (counting characters, which is right for the ASCII-heavy columns).
+    /// Text as wide as the column or wider still gets one space, so it never runs into the next column
+    /// (a 48-character VS Code setting name followed by `dictionary` must stay two words).
     static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 }
