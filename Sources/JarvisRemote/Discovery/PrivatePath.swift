@@ -82,7 +82,7 @@ package enum PrivatePath {
         var count = 0
         while count < bytes.count {
             let read = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+                SystemCall.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
             }
             if read < 0, errno == EINTR { continue }
             guard read > 0 else { break }
@@ -143,15 +143,4 @@ extension PrivatePath.FolderProblem {
                 "the runtime folder \(path) has mode 0\(String(mode, radix: 8)), so other users could read or replace agent files in it; run `chmod 700 \(path)` \(own)"
         }
     }
-}
-
-/// POSIX `read`, named apart from the reading functions around it.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
-    #elseif canImport(Musl)
-        Musl.read(descriptor, buffer, count)
-    #else
-        Darwin.read(descriptor, buffer, count)
-    #endif
 }

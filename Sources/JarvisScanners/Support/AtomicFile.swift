@@ -83,7 +83,7 @@ package enum AtomicFile {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
+                SystemCall.write(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -99,15 +99,4 @@ package enum AtomicFile {
             .storage,
             "could not \(action) '\(name)': \(String(cString: strerror(code))) (errno \(code)); nothing was changed")
     }
-}
-
-/// POSIX `write`, named apart from the file-writing functions around it.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Darwin)
-        Darwin.write(descriptor, bytes, count)
-    #elseif canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-    #else
-        Musl.write(descriptor, bytes, count)
-    #endif
 }

@@ -44,7 +44,7 @@ enum CheckedFileWrite {
             while true {
                 if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
                 let got = bytes.withUnsafeMutableBytes { buffer in
-                    systemRead(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+                    SystemCall.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
                 }
                 if got < 0 {
                     if errno == EINTR { continue }
@@ -158,15 +158,4 @@ enum CheckedFileWrite {
             "\(name) kept changing while Jarvis was writing it (\(attempts) other writes in a row); read it again and retry"
         )
     }
-}
-
-/// POSIX `read`, named apart from the snapshot's `read`.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Darwin)
-        Darwin.read(descriptor, buffer, count)
-    #elseif canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
-    #else
-        Musl.read(descriptor, buffer, count)
-    #endif
 }
