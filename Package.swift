@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "JarvisCore", targets: ["JarvisCore"]),
         .library(name: "JarvisScanners", targets: ["JarvisScanners"]),
         .library(name: "JarvisRemote", targets: ["JarvisRemote"]),
+        .library(name: "JarvisInspector", targets: ["JarvisInspector"]),
+        .library(name: "JarvisUI", targets: ["JarvisUI"]),
         .executable(name: "jarvis", targets: ["jarvis"]),
         .executable(name: "jarvis-agent", targets: ["jarvis-agent"]),
         .executable(name: "jarvis-bench", targets: ["jarvis-bench"]),
@@ -19,11 +21,16 @@ let package = Package(
         .target(name: "JarvisCore"),
         .target(name: "JarvisScanners", dependencies: ["JarvisCore"]),
         .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisScanners"]),
+        // The inspector model every interactive face sits on; platform-neutral, no UI framework.
+        .target(name: "JarvisInspector", dependencies: ["JarvisCore", "JarvisRemote"]),
+        // The in-app SwiftUI panel; its sources compile only where SwiftUI exists.
+        .target(name: "JarvisUI", dependencies: ["JarvisInspector", "JarvisRemote", "JarvisCore"]),
         // The command-line parser of the three executables; internal, not a product.
         .target(name: "JarvisCommandLine"),
         .executableTarget(
             name: "jarvis-agent", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "JarvisCommandLine"]),
-        .executableTarget(name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote", "JarvisCommandLine"]),
+        .executableTarget(
+            name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote", "JarvisInspector", "JarvisCommandLine"]),
         // The benchmark runs the real `jarvis` and `jarvis-agent` binaries as children, so it
         // depends on them to have `swift run jarvis-bench` build them too.
         .executableTarget(
@@ -34,6 +41,8 @@ let package = Package(
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisCommandLineTests", dependencies: ["JarvisCommandLine"]),
+        .testTarget(
+            name: "JarvisInspectorTests", dependencies: ["JarvisInspector", "JarvisCore", "JarvisRemote", "JarvisScanners"]),
         .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),
         // The CLI's own logic (the MCP server's framing, URIs and schema checks), imported with
         // @testable from the executable.

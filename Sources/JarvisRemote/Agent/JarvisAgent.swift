@@ -118,7 +118,8 @@ public final class JarvisAgent: Sendable {
     /// The Unix socket's server; nil when the agent serves only on loopback TCP.
     private let server: LineServer?
     private let tcp: TCP
-    private let service: AgentService
+    /// The request handler, shared with in-process inspectors (JarvisInspector).
+    package let service: AgentService
     private let recordURL: URL
     private let placement: AgentPlacement
 

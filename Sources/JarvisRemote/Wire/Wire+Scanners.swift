@@ -118,6 +118,18 @@ extension Wire {
         }
     }
 
+    /// The params of `scanners`: it takes none.
+    public struct ScannersParams: WireParams {
+        /// The method name on the wire.
+        public static let method = "scanners"
+
+        /// No params.
+        public init() {}
+
+        /// `{}`
+        public var json: JSONObject { [:] }
+    }
+
     /// The params of `containers`.
     public struct ContainersParams: WireParams {
         /// The method name on the wire.

@@ -115,7 +115,7 @@ extension JSONObject {
 
 extension JSONValue {
     /// A whole number on the wire.
-    static func integer(_ value: Int64) -> JSONValue { .number(JSONNumber(value)) }
+    package static func integer(_ value: Int64) -> JSONValue { .number(JSONNumber(value)) }
     /// A whole number on the wire.
-    static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+    package static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
 }

@@ -1,0 +1,160 @@
+import JarvisCore
+import JarvisRemote
+
+extension InspectorState {
+    /// The rows of a level, narrowed by `filter`.
+    /// - Parameters:
+    ///   - previewLimit: the longest preview in characters (rows never hold more).
+    ///   - now: the moment that decides which rows are marked as changed.
+    public func rows(
+        _ level: InspectorLevel, filter: InspectorFilter = InspectorFilter(), previewLimit: Int = 80,
+        now: ContinuousClock.Instant = .now
+    ) -> [InspectorRow] {
+        let all: [InspectorRow]
+        switch level {
+        case .scanners:
+            all = scanners.map(scannerRow)
+        case .containers(let scanner):
+            all = containers(of: scanner).map(containerRow)
+        case .keys(let scanner, let container):
+            all = items.values.filter { $0.address.scanner == scanner && $0.address.container == container }
+                .sorted { $0.address.key < $1.address.key }
+                .map { keyRow($0.address, previewLimit: previewLimit, now: now) }
+        case .value(let address, let pointer):
+            all = memberRows(address, pointer, previewLimit: previewLimit, now: now)
+        }
+        return filter.isEmpty ? all : all.filter(filter.matches)
+    }
+
+    /// Every key of one scanner (nil: of all), grouped by container, narrowed by `filter`;
+    /// containers with nothing left are dropped unless they report a problem.
+    public func sections(
+        scanner: String?, filter: InspectorFilter = InspectorFilter(), previewLimit: Int = 80,
+        now: ContinuousClock.Instant = .now
+    ) -> [InspectorSection] {
+        var grouped: [String: [PreferenceAddress]] = [:]
+        for address in items.keys where scanner == nil || address.scanner == scanner {
+            grouped[address.scanner + "\u{0}" + address.container, default: []].append(address)
+        }
+        var sections: [InspectorSection] = []
+        let known = containers.filter { scanner == nil || $0.scanner == scanner }
+        var seen = Set<String>()
+        for container in known { seen.insert(container.scanner + "\u{0}" + container.name) }
+        let extra = grouped.keys.filter { !seen.contains($0) }.compactMap { id -> Wire.Container? in
+            guard let first = grouped[id]?.first else { return nil }
+            return Wire.Container(scanner: first.scanner, name: first.container, writable: true)
+        }
+        for container in (known + extra).sorted(by: { ($0.scanner, $0.name) < ($1.scanner, $1.name) }) {
+            let id = container.scanner + "\u{0}" + container.name
+            let rows = (grouped[id] ?? []).sorted { $0.key < $1.key }
+                .map { keyRow($0, previewLimit: previewLimit, now: now) }
+                .filter { filter.isEmpty || filter.matches($0) || filter.matches(container.name) }
+            guard !rows.isEmpty || (container.problem != nil && filter.isEmpty) else { continue }
+            sections.append(
+                InspectorSection(
+                    scanner: container.scanner, container: container.name, problem: container.problem, rows: rows))
+        }
+        return sections
+    }
+
+    /// The row of one key, or nil when it is gone.
+    public func row(for address: PreferenceAddress, previewLimit: Int = 80, now: ContinuousClock.Instant = .now)
+        -> InspectorRow?
+    {
+        items[address] == nil ? nil : keyRow(address, previewLimit: previewLimit, now: now)
+    }
+
+    // MARK: - Row builders
+
+    private func scannerRow(_ scanner: Wire.Scanner) -> InspectorRow {
+        var flags: [InspectorRow.Flag] = []
+        if !scanner.writable || !canEdit { flags.append(.readOnly) }
+        return InspectorRow(
+            target: .scanner(scanner.id), title: scanner.id, subtitle: scanner.name, type: nil,
+            preview: scanner.secret ? "secrets" : "", count: count(scanner: scanner.id), flags: flags,
+            problem: scanner.available ? nil : (scanner.reason ?? "unavailable"), isOpenable: true,
+            isEditable: false, isDeletable: false, isRevealable: false)
+    }
+
+    private func containerRow(_ container: Wire.Container) -> InspectorRow {
+        InspectorRow(
+            target: .container(scanner: container.scanner, name: container.name), title: container.name,
+            subtitle: nil, type: nil, preview: "", count: count(scanner: container.scanner, container: container.name),
+            flags: container.writable && canEdit ? [] : [.readOnly], problem: container.problem, isOpenable: true,
+            isEditable: false, isDeletable: false, isRevealable: false)
+    }
+
+    private func keyRow(_ address: PreferenceAddress, previewLimit: Int, now: ContinuousClock.Instant) -> InspectorRow {
+        // Callers only pass addresses that are in `items`.
+        let item = shown(address) ?? items[address]!
+        let unset = Self.isUnset(item)
+        var flags: [InspectorRow.Flag] = []
+        if unset {
+            flags.append(.unset)
+        } else if item.layer == .registered {
+            flags.append(.registeredDefault)
+        }
+        if item.isMasked { flags.append(.masked) }
+        if revealed[address] != nil { flags.append(.revealed) }
+        if item.encoding != nil { flags.append(.encoded) }
+        if item.isPlaceholder { flags.append(.placeholder) }
+        let writable = canEdit && item.isWritable
+        if !writable { flags.append(.readOnly) }
+        if isRecentlyChanged(address, now: now) { flags.append(.changed) }
+        let members = item.value.flatMap(Self.memberCount)
+        return InspectorRow(
+            target: .key(address), title: address.key, subtitle: address.container, type: item.type,
+            preview: Self.preview(item, limit: previewLimit), count: unset || item.isMasked ? nil : members,
+            flags: flags, problem: nil, isOpenable: !unset && members != nil,
+            isEditable: writable && !item.isMasked && !item.isPlaceholder,
+            // Deleting an unset or registered-only key has nothing to delete.
+            isDeletable: writable && !unset && item.layer == .stored,
+            isRevealable: item.isMasked && canReveal)
+    }
+
+    private func memberRows(
+        _ address: PreferenceAddress, _ pointer: JSONPointer, previewLimit: Int, now: ContinuousClock.Instant
+    ) -> [InspectorRow] {
+        guard let item = shown(address), let value = value(at: address, pointer) else { return [] }
+        let writable = canEdit && item.isWritable && !item.isPlaceholder
+        let changed = isRecentlyChanged(address, now: now)
+        func row(_ name: String, _ member: PreferenceValue) -> InspectorRow {
+            let count = Self.memberCount(member)
+            return InspectorRow(
+                target: .member(address, JSONPointer(tokens: pointer.tokens + [name])), title: name, subtitle: nil,
+                type: member.type, preview: ValueFormat.preview(member, limit: previewLimit), count: count,
+                flags: (writable ? [] : [.readOnly]) + (changed ? [.changed] : []), problem: nil,
+                isOpenable: count != nil, isEditable: writable, isDeletable: writable, isRevealable: false)
+        }
+        switch value {
+        case .dictionary(let members): return members.keys.sorted().map { row($0, members[$0]!) }
+        case .array(let elements): return elements.enumerated().map { row(String($0.offset), $0.element) }
+        default: return []
+        }
+    }
+
+    // MARK: - Texts
+
+    /// What a row shows for an item's value: the value, the mask, or that it is unset and
+    /// which default applies.
+    public static func preview(_ item: PreferenceItem, limit: Int = 80) -> String {
+        if isUnset(item) {
+            guard let fallback = item.catalog?.defaultValue else { return "unset" }
+            return "unset (default: " + ValueFormat.preview(fallback, limit: max(8, limit - 18)) + ")"
+        }
+        if let mask = item.mask {
+            return "•••••• (\(mask.length) \(item.type == .string ? "chars" : "bytes"), fingerprint \(mask.fingerprint))"
+        }
+        guard let value = item.value else { return "" }
+        return ValueFormat.preview(value, limit: limit)
+    }
+
+    /// Members of a dictionary or array; nil for scalars.
+    static func memberCount(_ value: PreferenceValue) -> Int? {
+        switch value {
+        case .dictionary(let members): return members.count
+        case .array(let elements): return elements.count
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import JarvisCore
+import JarvisRemote
+
+/// Everything an inspector knows about one agent, as a value: scanners, containers and items,
+/// what changed a moment ago, which secrets the user revealed, and what went wrong.
+///
+/// Pure: ``InspectorSession`` fills it from a source; the faces read rows from it. Each
+/// decision (what a row shows, whether an edit may be offered, what changed) is made here and
+/// tested on Linux.
+public struct InspectorState: Sendable {
+    /// What the agent said in `hello`.
+    public var hello: Wire.HelloResult
+    /// The agent's scanners, in its order.
+    public private(set) var scanners: [Wire.Scanner] = []
+    /// The agent's containers, with problems it reported.
+    public private(set) var containers: [Wire.Container] = []
+    /// Every visible item, by address (masked secrets masked).
+    public private(set) var items: [PreferenceAddress: PreferenceItem] = [:]
+    /// Secrets the user revealed, dropped when their value changes.
+    public private(set) var revealed: [PreferenceAddress: PreferenceItem] = [:]
+    /// When each key last changed under the user's eyes.
+    public private(set) var changedAt: [PreferenceAddress: ContinuousClock.Instant] = [:]
+    /// Why there are no live updates; nil while they run (or before they start).
+    public var liveProblem: String?
+    /// Whether live updates run.
+    public var isLive = false
+    /// Containers the agent hid as system domains (a count, so the UI can say so).
+    public private(set) var hiddenSystemContainers = 0
+
+    /// How long a changed row stays marked.
+    public static let highlight: Duration = .seconds(2)
+
+    /// An empty state for an agent.
+    public init(hello: Wire.HelloResult) { self.hello = hello }
+
+    // MARK: - Capabilities
+
+    /// Whether the agent accepts edits at all. False in production: no face offers an edit.
+    public var canEdit: Bool { hello.capabilities.editing && !hello.capabilities.production }
+    /// Whether the agent reveals secrets on request.
+    public var canReveal: Bool { hello.capabilities.reveal }
+    /// Whether the agent runs the production preset.
+    public var isProduction: Bool { hello.capabilities.production }
+    /// The banner a face shows above everything, or nil: `READ-ONLY (production)`, `READ-ONLY`.
+    public var banner: String? {
+        if isProduction { return "READ-ONLY (production)" }
+        if !hello.capabilities.editing { return "READ-ONLY" }
+        return nil
+    }
+
+    // MARK: - Loading and changes
+
+    /// Replaces everything with what the agent listed; revealed values survive when unchanged.
+    public mutating func replace(
+        scanners: [Wire.Scanner], containers: [Wire.Container], items fresh: [PreferenceItem],
+        problems: [Wire.Container] = [], hiddenSystemContainers: Int = 0
+    ) {
+        self.scanners = scanners
+        var byName: [String: Wire.Container] = [:]
+        for container in containers + problems { byName[container.scanner + "\u{0}" + container.name] = container }
+        self.containers = byName.values.sorted { ($0.scanner, $0.name) < ($1.scanner, $1.name) }
+        var table: [PreferenceAddress: PreferenceItem] = [:]
+        table.reserveCapacity(fresh.count)
+        for item in fresh { table[item.address] = item }
+        revealed = revealed.filter { table[$0.key]?.revision == $0.value.revision }
+        items = table
+        self.hiddenSystemContainers = hiddenSystemContainers
+    }
+
+    /// Stores an item the agent returned for the user's own action (not marked as news).
+    public mutating func store(_ item: PreferenceItem) {
+        guard item.pointer == nil else { return }
+        items[item.address] = item
+        if revealed[item.address]?.revision != item.revision { revealed[item.address] = nil }
+    }
+
+    /// Forgets a key.
+    public mutating func remove(_ address: PreferenceAddress) {
+        items[address] = nil
+        revealed[address] = nil
+    }
+
+    /// Keeps a secret the user revealed.
+    public mutating func reveal(_ item: PreferenceItem) {
+        guard item.pointer == nil, !item.isMasked else { return }
+        revealed[item.address] = item
+    }
+
+    /// Applies one `changed` notification; returns how many keys it changed. The user's own
+    /// edits come back as events too and are not marked.
+    @discardableResult
+    public mutating func apply(_ notification: ChangeNotification, now: ContinuousClock.Instant) -> Int {
+        var applied = 0
+        for change in notification.changes {
+            let address = change.address
+            if let item = change.item {
+                guard items[address]?.revision != item.revision || items[address]?.layer != item.layer else { continue }
+                store(item)
+            } else {
+                guard items[address] != nil else { continue }
+                remove(address)
+            }
+            changedAt[address] = now
+            applied += 1
+        }
+        return applied
+    }
+
+    /// Whether a key changed within ``highlight`` of `now`.
+    public func isRecentlyChanged(_ address: PreferenceAddress, now: ContinuousClock.Instant) -> Bool {
+        changedAt[address].map { now - $0 < Self.highlight } ?? false
+    }
+
+    /// When the next mark ends, so a face can redraw then.
+    public func nextHighlightEnd(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        changedAt.values.map { $0 + Self.highlight }.filter { $0 > now }.min()
+    }
+
+    /// Drops marks that have ended.
+    public mutating func expireHighlights(now: ContinuousClock.Instant) {
+        changedAt = changedAt.filter { now - $0.value < Self.highlight }
+    }
+
+    // MARK: - Reading
+
+    /// The item to show for a key: the revealed one when there is one.
+    public func shown(_ address: PreferenceAddress) -> PreferenceItem? {
+        revealed[address] ?? items[address]
+    }
+
+    /// The value at `pointer` inside a key's shown value; nil when masked, unset or gone.
+    public func value(at address: PreferenceAddress, _ pointer: JSONPointer) -> PreferenceValue? {
+        guard let item = shown(address), !Self.isUnset(item), let value = item.value else { return nil }
+        return try? pointer.value(in: value)
+    }
+
+    /// The containers of a scanner, including any that only changes told us about.
+    public func containers(of scanner: String) -> [Wire.Container] {
+        var byName: [String: Wire.Container] = [:]
+        for container in containers where container.scanner == scanner { byName[container.name] = container }
+        for address in items.keys where address.scanner == scanner && byName[address.container] == nil {
+            byName[address.container] = Wire.Container(scanner: scanner, name: address.container, writable: true)
+        }
+        return byName.values.sorted { $0.name < $1.name }
+    }
+
+    /// How many keys a scanner, or one of its containers, holds.
+    public func count(scanner: String?, container: String? = nil) -> Int {
+        guard let scanner else { return items.count }
+        return items.keys.reduce(0) { total, address in
+            total + (address.scanner == scanner && (container == nil || address.container == container) ? 1 : 0)
+        }
+    }
+
+    /// The per-scanner segments, All first.
+    public func segments() -> [InspectorSegment] {
+        var counts: [String: Int] = [:]
+        for address in items.keys { counts[address.scanner, default: 0] += 1 }
+        return [InspectorSegment(scanner: nil, title: "All", count: items.count)]
+            + scanners.map { InspectorSegment(scanner: $0.id, title: $0.name, count: counts[$0.id] ?? 0) }
+    }
+
+    /// Whether an item is a catalogued key with nothing stored.
+    public static func isUnset(_ item: PreferenceItem) -> Bool { item.catalog?.isUnset == true }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import JarvisCore
+
+/// How values read for people: plain JSON with dates and data shown as such, never the wire's
+/// `$real`/`$date`/`$data` wrappers, and never longer than asked.
+///
+/// Rendering stops once the limit is reached, so a 10 MB blob or a 100,000-key dictionary
+/// costs what is shown, not what is stored.
+public enum ValueFormat {
+    /// One line, at most `limit` characters (`…` marks a cut). Newlines show as `⏎`.
+    public static func preview(_ value: PreferenceValue, limit: Int = 80) -> String {
+        var output = Bounded(limit: max(2, limit))
+        switch value {
+        case .string(let text): output.append(text)
+        default: write(value, into: &output, pretty: false, indent: "")
+        }
+        return output.text.replacingOccurrences(of: "\n", with: "⏎")
+    }
+
+    /// Many lines: scalars plain, dictionaries and arrays as indented plain JSON, cut after
+    /// `limit` characters with a line saying how much was left out.
+    public static func full(_ value: PreferenceValue, limit: Int = 256 * 1024) -> String {
+        var output = Bounded(limit: max(2, limit))
+        switch value {
+        case .string(let text): output.append(text)
+        case .data(let data):
+            output.append(data.base64EncodedString())
+        default: write(value, into: &output, pretty: true, indent: "")
+        }
+        guard output.isCut else { return output.text }
+        return output.text + "\n(shortened: the value is larger than \(limit) characters)"
+    }
+
+    /// A scalar as an editor starts from: what ``ValueDraft/value(from:)`` reads back.
+    public static func editText(_ value: PreferenceValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .real(let number): return realText(number)
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .date(let date): return DateText.format(date)
+        case .data(let data): return data.base64EncodedString()
+        case .bigNumber(let number): return number.literal
+        case .array, .dictionary:
+            if let plain = try? value.plainJSON() { return JSONWriter.string(plain, pretty: true) }
+            return JSONWriter.string(value.json, pretty: true)
+        }
+    }
+
+    /// A real as people write it: `5.0` stays `5.0`, not `5`.
+    static func realText(_ number: Double) -> String {
+        if number.isNaN { return "nan" }
+        if number.isInfinite { return number < 0 ? "-inf" : "inf" }
+        return String(number)
+    }
+
+    private static func write(_ value: PreferenceValue, into output: inout Bounded, pretty: Bool, indent: String) {
+        guard !output.isFull else { return }
+        switch value {
+        case .string(let text): output.append(quoted(text))
+        case .integer(let number): output.append(String(number))
+        case .real(let number): output.append(realText(number))
+        case .boolean(let flag): output.append(flag ? "true" : "false")
+        case .date(let date): output.append(DateText.format(date))
+        case .data(let data):
+            output.append(data.count <= 48 ? "<\(data.base64EncodedString())>" : "<\(data.count) bytes>")
+        case .bigNumber(let number): output.append(number.literal)
+        case .array(let values):
+            guard !values.isEmpty else { return output.append("[]") }
+            output.append("[")
+            let inner = indent + "  "
+            for (index, element) in values.enumerated() {
+                if output.isFull { return }
+                if index > 0 { output.append(pretty ? "," : ", ") }
+                if pretty { output.append("\n" + inner) }
+                write(element, into: &output, pretty: pretty, indent: inner)
+            }
+            output.append(pretty ? "\n" + indent + "]" : "]")
+        case .dictionary(let values):
+            guard !values.isEmpty else { return output.append("{}") }
+            output.append("{")
+            let inner = indent + "  "
+            for (index, key) in values.keys.sorted().enumerated() {
+                if output.isFull { return }
+                if index > 0 { output.append(pretty ? "," : ", ") }
+                if pretty { output.append("\n" + inner) }
+                output.append(quoted(key) + ": ")
+                if let element = values[key] { write(element, into: &output, pretty: pretty, indent: inner) }
+            }
+            output.append(pretty ? "\n" + indent + "}" : "}")
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        JSONWriter.string(.string(text))
+    }
+
+    /// Text that stops growing at a limit.
+    private struct Bounded {
+        let limit: Int
+        private(set) var text = ""
+        private(set) var count = 0
+        private(set) var isCut = false
+        var isFull: Bool { isCut }
+
+        init(limit: Int) { self.limit = limit }
+
+        mutating func append(_ piece: String) {
+            guard !isCut else { return }
+            let length = piece.count
+            if count + length <= limit {
+                text += piece
+                count += length
+            } else {
+                text += piece.prefix(max(0, limit - count - 1)) + "…"
+                count = limit
+                isCut = true
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+
+/// The same actions without blocking the caller: each runs on the session's background
+/// queue, one at a time, and resumes the caller when the agent has answered. A UI calls these
+/// from the main actor.
+extension InspectorSession {
+    /// Runs `body` on the session's queue.
+    func background<T: Sendable>(_ body: @escaping @Sendable () throws(JarvisError) -> T) async throws(JarvisError) -> T {
+        let result: Result<T, JarvisError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(JarvisError) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// ``load()`` off the caller's thread.
+    public func load() async throws(JarvisError) {
+        try await background { () throws(JarvisError) in try self.load() }
+    }
+
+    /// ``startLive()`` off the caller's thread.
+    public func startLive() async {
+        _ = try? await background { () throws(JarvisError) in self.startLive() }
+    }
+
+    /// ``reveal(_:)`` off the caller's thread.
+    @discardableResult
+    public func reveal(_ address: PreferenceAddress) async throws(JarvisError) -> PreferenceItem {
+        try await background { () throws(JarvisError) in try self.reveal(address) }
+    }
+
+    /// ``save(_:text:)`` off the caller's thread.
+    public func save(_ draft: ValueDraft, text: String) async throws(JarvisError) -> SaveOutcome {
+        try await background { () throws(JarvisError) in try self.save(draft, text: text) }
+    }
+
+    /// ``delete(_:)`` off the caller's thread.
+    @discardableResult
+    public func delete(_ target: InspectorRow.Target) async throws(JarvisError) -> PreferenceItem? {
+        try await background { () throws(JarvisError) in try self.delete(target) }
+    }
+
+    /// ``deletePreview(scanner:container:matching:)`` off the caller's thread.
+    public func deletePreview(scanner: String, container: String, matching glob: String) async throws(JarvisError)
+        -> [String]
+    {
+        try await background { () throws(JarvisError) in
+            try self.deletePreview(scanner: scanner, container: container, matching: glob)
+        }
+    }
+
+    /// ``delete(scanner:container:matching:)`` off the caller's thread.
+    @discardableResult
+    public func delete(scanner: String, container: String, matching glob: String) async throws(JarvisError) -> [String] {
+        try await background { () throws(JarvisError) in
+            try self.delete(scanner: scanner, container: container, matching: glob)
+        }
+    }
+
+    /// ``reset(_:)`` off the caller's thread.
+    @discardableResult
+    public func reset(_ address: PreferenceAddress) async throws(JarvisError) -> PreferenceItem? {
+        try await background { () throws(JarvisError) in try self.reset(address) }
+    }
+
+    /// ``close()`` off the caller's thread.
+    public func close() async {
+        _ = try? await background { () throws(JarvisError) in self.close() }
+    }
+}

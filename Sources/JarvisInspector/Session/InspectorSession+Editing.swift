@@ -1,0 +1,209 @@
+import JarvisCore
+import JarvisRemote
+
+extension InspectorSession {
+    /// The draft for editing a key or a nested member, with the editor that fits its type,
+    /// the catalog's choices and range, and the revision it was read at.
+    /// - Throws: ``JarvisError`` `.readOnly` when no edit may be offered (production, a
+    ///   read-only scanner, a placeholder), `.notFound` when the key is gone.
+    public func draft(for target: InspectorRow.Target) throws(JarvisError) -> ValueDraft {
+        let state = self.state
+        guard let address = target.address, let item = state.shown(address) else {
+            throw JarvisError(.notFound, "choose a key or a value inside one")
+        }
+        try Self.checkEditable(state, item)
+        let pointer = target.pointer
+        let catalog = pointer.isWhole ? item.catalog : nil
+        if !pointer.isWhole {
+            guard let value = state.value(at: address, pointer) else {
+                throw JarvisError(.notFound, "\(address.key)\(pointer.description) no longer exists")
+            }
+            return Self.draft(address, pointer, value: value, revision: item.revision)
+        }
+        if InspectorState.isUnset(item) {
+            return ValueDraft(
+                address: address, type: item.type, text: catalog?.defaultValue.map(ValueFormat.editText) ?? "",
+                choices: catalog?.allowedValues ?? [], range: catalog?.range, expectedRevision: .absent)
+        }
+        guard let value = item.value else {
+            // A masked secret is replaced without being shown.
+            return ValueDraft(
+                address: address, type: item.type, text: "", choices: catalog?.allowedValues ?? [],
+                range: catalog?.range, expectedRevision: item.revision)
+        }
+        var draft = Self.draft(address, pointer, value: value, revision: item.revision)
+        draft.choices = catalog?.allowedValues ?? []
+        draft.range = catalog?.range
+        draft.editor = ValueDraft.editor(for: draft.type, choices: draft.choices)
+        return draft
+    }
+
+    /// The draft for a new key: the type the catalog declares (or `type`), its default as the
+    /// starting text, sent as "must not exist yet".
+    /// - Throws: ``JarvisError`` `.readOnly` in a read-only agent or container, `.invalidParams`
+    ///   for an empty name or a key that exists, `.typeMismatch` for a type the catalog refuses.
+    public func newDraft(scanner: String, container: String, key: String, type: PreferenceType) throws(JarvisError)
+        -> ValueDraft
+    {
+        let state = self.state
+        guard state.canEdit else { throw Self.readOnly(state) }
+        guard !key.isEmpty else { throw JarvisError(.invalidParams, "a key needs a name") }
+        let address = PreferenceAddress(scanner: scanner, container: container, key: key)
+        if let existing = state.items[address] {
+            if InspectorState.isUnset(existing) { return try draft(for: .key(address)) }
+            throw JarvisError(.invalidParams, "'\(key)' already exists; edit it instead")
+        }
+        if let container = state.containers.first(where: { $0.scanner == scanner && $0.name == container }),
+            !container.writable
+        {
+            throw JarvisError(.readOnly, "\(container.name) is read-only")
+        }
+        let initial: String
+        switch type {
+        case .array: initial = "[]"
+        case .dictionary: initial = "{}"
+        case .boolean: initial = "false"
+        default: initial = ""
+        }
+        return ValueDraft(address: address, type: type, text: initial, expectedRevision: .absent, isNew: true)
+    }
+
+    /// Sends a draft: checks the text against the type and the catalog first, then sets the
+    /// value (a nested member with a pointer edit), sending the revision the draft was read at.
+    /// - Returns: ``SaveOutcome/saved(_:)``, or ``SaveOutcome/conflict(_:)`` with the value as
+    ///   it is now when someone else changed it.
+    /// - Throws: ``JarvisError`` for text the type or catalog refuses (nothing is sent) and for
+    ///   the agent's refusals, with its message.
+    public func save(_ draft: ValueDraft, text: String) throws(JarvisError) -> SaveOutcome {
+        let value = try draft.value(from: text)
+        let place = Wire.Place(draft.address, pointer: draft.pointer.isWhole ? nil : draft.pointer)
+        do {
+            let stored = try source.call(
+                Wire.SetParams(place, value: value, expectedRevision: draft.expectedRevision),
+                expecting: Wire.ItemResult.self
+            ).item
+            let whole = stored.pointer == nil ? stored : try fetch(draft.address)
+            if let whole { try store(whole) }
+            var answer = whole ?? stored
+            answer.notes = stored.notes
+            return .saved(answer)
+        } catch where error.code == .conflict {
+            return .conflict(try refresh(draft.address))
+        }
+    }
+
+    /// Deletes a key, or a member inside its value, sending the revision it was read at.
+    /// - Returns: nil when deleted; the key as it is now when someone else changed it first.
+    /// - Throws: ``JarvisError`` with the agent's refusal.
+    @discardableResult
+    public func delete(_ target: InspectorRow.Target) throws(JarvisError) -> PreferenceItem? {
+        let state = self.state
+        guard let address = target.address, let item = state.items[address] else {
+            throw JarvisError(.notFound, "choose a key or a value inside one")
+        }
+        try Self.checkEditable(state, item)
+        let pointer = target.pointer
+        do {
+            _ = try source.call(
+                Wire.DeleteParams(Wire.Place(address, pointer: pointer.isWhole ? nil : pointer), expectedRevision: item.revision),
+                expecting: Wire.ItemResult.self)
+        } catch where error.code == .conflict {
+            return try refresh(address)
+        }
+        _ = try refresh(address)
+        return nil
+    }
+
+    /// The stored keys of a container a glob matches, without deleting them: what a bulk
+    /// delete would remove, for the user to confirm.
+    public func deletePreview(scanner: String, container: String, matching glob: String) throws(JarvisError) -> [String] {
+        try bulkDelete(scanner: scanner, container: container, matching: glob, dryRun: true)
+    }
+
+    /// Deletes every stored key of a container a glob matches; returns their names.
+    @discardableResult
+    public func delete(scanner: String, container: String, matching glob: String) throws(JarvisError) -> [String] {
+        try bulkDelete(scanner: scanner, container: container, matching: glob, dryRun: false)
+    }
+
+    private func bulkDelete(scanner: String, container: String, matching glob: String, dryRun: Bool)
+        throws(JarvisError) -> [String]
+    {
+        let state = self.state
+        if !dryRun, !state.canEdit { throw Self.readOnly(state) }
+        let result = try source.call(
+            Wire.BulkDeleteParams(scanner: scanner, container: container, match: glob, dryRun: dryRun),
+            expecting: Wire.BulkDeleteResult.self)
+        if !dryRun {
+            for key in result.keys { _ = try refresh(PreferenceAddress(scanner: scanner, container: container, key: key)) }
+        }
+        return result.keys
+    }
+
+    /// Removes what is stored so the catalog's or registered default applies again.
+    /// - Returns: the key now (its default, or an unset catalog item); nil when nothing remains.
+    @discardableResult
+    public func reset(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem? {
+        let state = self.state
+        guard let item = state.items[address] else { throw JarvisError(.notFound, "\(address.key) no longer exists") }
+        try Self.checkEditable(state, item)
+        let result = try source.call(
+            Wire.ResetParams(Wire.Place(address), expectedRevision: item.revision), expecting: Wire.ResetResult.self)
+        try update { (state: inout InspectorState) throws(JarvisError) in
+            if let now = result.item { state.store(now) } else { state.remove(address) }
+        }
+        return result.item
+    }
+
+    // MARK: - Helpers
+
+    /// Reads one key again and stores it (or forgets it when gone).
+    private func refresh(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem? {
+        let now = try fetch(address)
+        try update { (state: inout InspectorState) throws(JarvisError) in
+            if let now { state.store(now) } else { state.remove(address) }
+        }
+        return now
+    }
+
+    private func fetch(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem? {
+        do {
+            return try source.call(Wire.GetParams(Wire.Place(address)), expecting: Wire.ItemResult.self).item
+        } catch where error.code == .notFound {
+            return nil
+        }
+    }
+
+    private func store(_ item: PreferenceItem) throws(JarvisError) {
+        try update { (state: inout InspectorState) throws(JarvisError) in state.store(item) }
+    }
+
+    static func draft(_ address: PreferenceAddress, _ pointer: JSONPointer, value: PreferenceValue, revision: Revision)
+        -> ValueDraft
+    {
+        let plain = (try? value.plainJSON()) != nil
+        return ValueDraft(
+            address: address, pointer: pointer, type: value.type,
+            text: plain || !(value.type == .array || value.type == .dictionary)
+                ? ValueFormat.editText(value) : JSONWriter.string(value.json, pretty: true),
+            expectedRevision: revision, usesWireEncoding: !plain && (value.type == .array || value.type == .dictionary))
+    }
+
+    static func checkEditable(_ state: InspectorState, _ item: PreferenceItem) throws(JarvisError) {
+        guard state.canEdit else { throw readOnly(state) }
+        guard item.isWritable else {
+            throw JarvisError(.readOnly, "\(item.address.key) is read-only here")
+        }
+        guard !item.isPlaceholder else {
+            throw JarvisError(.readOnly, "\(item.address.key) stands in for a value Jarvis cannot show exactly; edit the file")
+        }
+    }
+
+    static func readOnly(_ state: InspectorState) -> JarvisError {
+        JarvisError(
+            .readOnly,
+            state.isProduction
+                ? "READ-ONLY: this agent runs the production configuration, which allows no edits"
+                : "READ-ONLY: this agent does not allow editing")
+    }
+}

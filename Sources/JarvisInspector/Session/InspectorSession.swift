@@ -1,0 +1,148 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+
+/// The inspector model every interactive face sits on: it loads what an agent shows, keeps it
+/// current from `watch`, and turns the user's actions into the agent's requests.
+///
+/// Thread-safe. The synchronous methods block on the source's I/O, for a face with a thread of
+/// its own (the terminal inspector); the `async` methods of the same names run them on the
+/// session's background queue, for a UI on the main actor. ``state`` is a value: read it
+/// whenever ``onChange(_:)`` fires.
+///
+/// Every write sends the revision it read; a conflict stores and returns the value as it is
+/// now instead of overwriting it.
+public final class InspectorSession: Sendable {
+    /// What the session reads from and writes to.
+    public let source: any InspectorSource
+    let queue = DispatchQueue(label: "jarvis.inspector.session", qos: .userInitiated)
+    private let box: Locked<Box>
+
+    private struct Box: Sendable {
+        var state: InspectorState
+        var feed: (any InspectorFeed)?
+        var observer: (@Sendable () -> Void)?
+        var loaded = false
+    }
+
+    /// The outcome of a save.
+    public enum SaveOutcome: Sendable, Hashable {
+        /// Stored; the item as the agent stored it (its ``PreferenceItem/notes`` say what the
+        /// storage changed, such as a rounded date).
+        case saved(PreferenceItem)
+        /// Someone else changed the key since it was read: nothing was written, and this is
+        /// the key as it is now (nil: it was removed).
+        case conflict(PreferenceItem?)
+    }
+
+    /// A session on `source`; nothing is read until ``load()``.
+    public init(source: any InspectorSource) {
+        self.source = source
+        box = Locked(Box(state: InspectorState(hello: source.hello)))
+    }
+
+    /// Everything known now.
+    public var state: InspectorState { box.withLock { $0.state } }
+
+    /// Sets the one handler told after every change of ``state`` (on the thread that changed
+    /// it: a UI hops to its own actor).
+    public func onChange(_ handler: (@Sendable () -> Void)?) {
+        box.withLock { $0.observer = handler }
+    }
+
+    func update<T>(_ body: (inout InspectorState) throws(JarvisError) -> T) throws(JarvisError) -> T {
+        let (result, observer) = try box.withLock { (box: inout Box) throws(JarvisError) -> (T, (@Sendable () -> Void)?) in
+            (try body(&box.state), box.observer)
+        }
+        observer?()
+        return result
+    }
+
+    // MARK: - Reading
+
+    /// Reads the agent's scanners, containers and every visible item (page by page).
+    /// - Throws: ``JarvisError`` when the agent cannot be reached or refuses.
+    public func load() throws(JarvisError) {
+        let scanners = try source.call(Wire.ScannersParams(), expecting: Wire.ScannersResult.self).scanners
+        let containers = try source.call(Wire.ContainersParams(), expecting: Wire.ContainersResult.self).containers
+        var request = Wire.ListParams()
+        request.limit = Wire.maxPageSize
+        var items: [PreferenceItem] = []
+        var problems: [Wire.Container] = []
+        var hidden = 0
+        repeat {
+            let page = try source.call(request, expecting: Wire.ListPage.self)
+            items += page.items
+            problems += page.problems
+            hidden = max(hidden, page.hiddenSystemContainers)
+            request.cursor = page.nextCursor
+        } while request.cursor != nil
+        try update { (state: inout InspectorState) throws(JarvisError) in
+            state.replace(
+                scanners: scanners, containers: containers, items: items, problems: problems,
+                hiddenSystemContainers: hidden)
+        }
+        box.withLock { $0.loaded = true }
+    }
+
+    /// Subscribes to every visible change; changed keys are marked for ``InspectorState/highlight``.
+    /// Subscribe before ``load()`` so nothing falls between the two. An agent without `watch`
+    /// or a refusal is recorded in ``InspectorState/liveProblem``, not thrown.
+    public func startLive() {
+        guard box.withLock({ $0.feed == nil }) else { return }
+        do {
+            let feed = try source.watch(Wire.WatchParams()) { [weak self] event in self?.take(event) }
+            box.withLock { $0.feed = feed }
+            _ = try? update { (state: inout InspectorState) throws(JarvisError) in
+                state.isLive = true
+                state.liveProblem = nil
+            }
+        } catch {
+            let message =
+                error.code.rawValue == "methodNotFound"
+                ? "this agent has no live updates (no `watch` method); reload to see changes"
+                : "no live updates: \(error.message)"
+            _ = try? update { (state: inout InspectorState) throws(JarvisError) in
+                state.isLive = false
+                state.liveProblem = message
+            }
+        }
+    }
+
+    private func take(_ event: InspectorFeedEvent) {
+        _ = try? update { (state: inout InspectorState) throws(JarvisError) in
+            switch event {
+            case .changed(let notification):
+                state.apply(notification, now: .now)
+            case .ended(let message):
+                state.isLive = false
+                state.liveProblem = message
+            }
+        }
+        if case .ended = event { box.withLock { $0.feed = nil } }
+    }
+
+    /// Drops change marks that have ended (a face calls it when it redraws).
+    public func expireHighlights() {
+        box.withLock { $0.state.expireHighlights(now: .now) }
+    }
+
+    /// Asks the agent for a secret's value (the agent must allow it, and audits it).
+    /// - Throws: ``JarvisError`` `.unauthorized` when the agent does not allow revealing.
+    @discardableResult
+    public func reveal(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem {
+        let item = try source.call(Wire.GetParams(Wire.Place(address), reveal: true), expecting: Wire.ItemResult.self).item
+        try update { (state: inout InspectorState) throws(JarvisError) in state.reveal(item) }
+        return item
+    }
+
+    /// Stops live updates and closes the source.
+    public func close() {
+        let feed = box.withLock { box -> (any InspectorFeed)? in
+            defer { box.feed = nil }
+            return box.feed
+        }
+        feed?.stop()
+        source.close()
+    }
+}

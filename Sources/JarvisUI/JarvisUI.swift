@@ -1,0 +1,1 @@
+// The SwiftUI panel; see JarvisPanel.swift.
