@@ -75,6 +75,42 @@ struct InspectorEndToEndTests {
         #expect(!after.contains("jarvis inspect"))
     }
 
+    @Test func enterOpensNestedValuesAndEEditsOnlyTheLeaf() throws {
+        try sandbox.startAgent(["--defaults-dir", folder.path])
+        let jarvis = try Binaries.url("jarvis").path
+        let tmux = try Tmux(
+            command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment,
+            folder: sandbox.root, columns: 80, rows: 24)
+        try tmux.wait(for: "com.example.app")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "launch_count")
+        // A dictionary shows as plain JSON in its row, and Enter opens its members as rows.
+        try tmux.type("/profile")
+        try tmux.wait("the filter to leave profile") { $0.contains("/profile") && !$0.contains("user_name") }
+        try tmux.keys("Enter")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "MEMBER")
+        #expect(try tmux.screen().contains("tags"))
+        try tmux.keys("Enter")
+        try tmux.wait(for: "profile › tags")
+        // e on a nested leaf edits only that leaf, with a pointer.
+        try tmux.type("e")
+        try tmux.wait(for: "edit profile/tags/0")
+        try tmux.keys("C-u")
+        try tmux.type("rust")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "saved profile/tags/0")
+        let profile = try sandbox.readSuite("com.example.app", in: folder)["profile"] as? [String: Any]
+        #expect(profile?["tags"] as? [String] == ["rust", "b"])
+        // Esc goes back up, one level at a time.
+        try tmux.keys("Escape")
+        try tmux.wait("the profile's members") { $0.contains("MEMBER") && !$0.contains("profile › tags") }
+        try tmux.keys("Escape")
+        try tmux.wait(for: "KEY")
+        try tmux.type("q")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+
     @Test func productionShowsTheBadgeAndTheAgentsRefusal() throws {
         try sandbox.startAgent(["--defaults-dir", folder.path, "--production"])
         let jarvis = try Binaries.url("jarvis").path
@@ -84,10 +120,13 @@ struct InspectorEndToEndTests {
         try tmux.wait(for: "READ-ONLY")
         try tmux.keys("Enter")
         try tmux.wait(for: "launch_count")
+        // Nothing offers an edit: e, n and d say why instead of opening a prompt.
         try tmux.type("e")
-        try tmux.wait(for: "edit ")
-        try tmux.keys("Enter")
-        try tmux.wait(for: "refused: editing is disabled")
+        try tmux.wait(for: "READ-ONLY: this agent runs the production configuration")
+        #expect(try !tmux.screen().contains("Enter saves"))
+        try tmux.type("d")
+        try tmux.wait(for: "READ-ONLY: this agent runs the production configuration")
+        #expect(try !tmux.screen().contains("(y/n)"))
         #expect(try sandbox.readSuite("com.example.app", in: folder)["launch_count"] as? NSNumber == 3)
         try tmux.keys("C-c")
         try tmux.wait(for: "INSPECT-EXITED-0")

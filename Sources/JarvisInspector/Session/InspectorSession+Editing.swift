@@ -199,6 +199,9 @@ extension InspectorSession {
         }
     }
 
+    /// Why nothing may be edited in this agent, for a status line or a banner.
+    public static func readOnlyMessage(_ state: InspectorState) -> String { readOnly(state).message }
+
     static func readOnly(_ state: InspectorState) -> JarvisError {
         JarvisError(
             .readOnly,

@@ -1,32 +1,45 @@
 import Foundation
 import JarvisCore
+import JarvisInspector
 import JarvisRemote
 
 extension Inspector {
-    /// Opens the edit prompt for `item`, filled with its current value.
-    func beginEdit(_ item: PreferenceItem) {
-        let text: String
-        switch item.value {
-        case .array(let values)?: text = JSONWriter.string(PreferenceValue.array(values).json)
-        case .dictionary(let values)?: text = JSONWriter.string(PreferenceValue.dictionary(values).json)
-        case let value?: text = ValueText.full(value)
-        case nil: text = ""
+    /// Opens the edit prompt for a key or nested member, with the model's draft. In a
+    /// read-only agent nothing is offered: the status says why.
+    func beginEdit(_ target: InspectorRow.Target) {
+        guard let session = connection?.session else { return }
+        do {
+            let draft = try session.draft(for: target)
+            mode = .prompt(
+                Prompt(
+                    purpose: .edit(draft), title: "edit \(draft.title) (\(draft.hint)); Enter saves, Esc cancels",
+                    editor: LineEditor(draft.editor == .json ? oneLine(draft.text) : draft.text)))
+        } catch {
+            status = (error.message, .error)
         }
-        var title = "edit \(item.address.key) (\(Self.typeHint(item.type))); Enter saves, Esc cancels"
-        if connection?.editing == false { title += "; the agent is READ-ONLY and will refuse" }
-        mode = .prompt(Prompt(purpose: .edit(item), title: title, editor: LineEditor(text)))
+    }
+
+    /// JSON typed on one line: the pretty text's line breaks go.
+    private func oneLine(_ json: String) -> String {
+        guard let parsed = try? JSONParser.parse(json) else { return json }
+        return JSONWriter.string(parsed)
     }
 
     /// Opens the prompts for a new key in the container on screen.
     func beginNew() {
-        guard let page = pages.last else { return }
+        guard let page = pages.last, let state = connection?.state else { return }
+        guard state.canEdit else {
+            status = (InspectorSession.readOnlyMessage(state), .error)
+            return
+        }
         let place: (String, String)
         switch page.level {
-        case .keys(let scanner, let container): place = (scanner, container)
-        case .value(let address): place = (address.scanner, address.container)
-        case .containers(let scanner):
+        case .list(.keys(let scanner, let container)): place = (scanner, container)
+        case .list(.value(let address, _)), .detail(let address, _): place = (address.scanner, address.container)
+        case .list(.containers):
             let rows = rows(for: page, width: terminal.size.columns)
-            guard rows.indices.contains(page.cursor), case .container(_, let name) = rows[page.cursor].target else {
+            guard rows.indices.contains(page.cursor), case .container(let scanner, let name)? = rows[page.cursor].model?.target
+            else {
                 status = ("choose a container first", .warning)
                 return
             }
@@ -41,16 +54,35 @@ extension Inspector {
                 title: "new key in \(place.0):\(place.1): its name (Esc cancels)", editor: LineEditor()))
     }
 
+    /// Asks for a bulk delete of what the filter matches on a keys page, after a preview.
+    func beginBulkDelete() {
+        guard let page = pages.last, let session = connection?.session else { return }
+        guard case .list(.keys(let scanner, let container)) = page.level, !page.filter.isEmpty else {
+            status = ("filter the keys with / first; D deletes what the filter matches", .warning)
+            return
+        }
+        let filter = InspectorFilter(page.filter)
+        let glob = filter.isGlob ? page.filter : "*\(page.filter)*"
+        do {
+            let keys = try session.deletePreview(scanner: scanner, container: container, matching: glob)
+            guard !keys.isEmpty else {
+                status = ("no stored key matches \(glob)", .plain)
+                return
+            }
+            mode = .confirmBulk(scanner: scanner, container: container, glob: glob, keys: keys)
+        } catch {
+            status = ("cannot preview: \(error.message)", .error)
+        }
+    }
+
     /// Handles a key while a prompt is open.
     func handlePrompt(_ key: Key, _ prompt: inout Prompt) {
         switch key {
         case .escape:
             mode = .browse
             status = ("cancelled", .plain)
-            return
         case .enter:
             submit(prompt)
-            return
         default:
             _ = prompt.editor.handle(key)
             prompt.error = nil
@@ -59,17 +91,21 @@ extension Inspector {
     }
 
     private func submit(_ prompt: Prompt) {
+        guard let session = connection?.session else { return }
         var prompt = prompt
         let text = prompt.editor.text
         switch prompt.purpose {
-        case .edit(let item):
+        case .edit(let draft):
             do {
-                let value = try Self.parse(text, as: item.type)
+                let outcome = try session.save(draft, text: text)
                 mode = .browse
-                write(value, to: item.address, expected: item.revision)
-            } catch {
+                report(outcome, draft: draft)
+            } catch where error.code == .typeMismatch || error.code == .invalidParams {
                 prompt.error = error.message + " (Esc cancels)"
                 mode = .prompt(prompt)
+            } catch {
+                mode = .browse
+                status = ("set refused: \(error.message)", .error)
             }
         case .newName(let scanner, let container):
             guard !text.isEmpty else {
@@ -78,38 +114,26 @@ extension Inspector {
                 return
             }
             let address = PreferenceAddress(scanner: scanner, container: container, key: text)
-            if model.items[address] != nil {
+            if let existing = session.state.items[address], !InspectorState.isUnset(existing) {
                 prompt.error = "'\(text)' already exists; press Esc and use e to edit it"
                 mode = .prompt(prompt)
                 return
             }
             mode = .prompt(
                 Prompt(
-                    purpose: .newType(address),
+                    purpose: .newType(scanner: scanner, container: container, key: text),
                     title: "type of \(text): string, integer, real, boolean, date, data, array or dictionary",
-                    editor: LineEditor("string")))
-        case .newType(let address):
+                    editor: LineEditor(existingType(address)?.rawValue ?? "string")))
+        case .newType(let scanner, let container, let key):
             guard let type = Self.type(named: text) else {
                 prompt.error = "'\(text)' is not a type: string, integer, real, boolean, date, data, array, dictionary"
                 mode = .prompt(prompt)
                 return
             }
-            let initial: String
-            switch type {
-            case .array: initial = "[]"
-            case .dictionary: initial = "{}"
-            case .boolean: initial = "false"
-            default: initial = ""
-            }
-            mode = .prompt(
-                Prompt(
-                    purpose: .newValue(address, type), title: "value of \(address.key) (\(Self.typeHint(type)))",
-                    editor: LineEditor(initial)))
-        case .newValue(let address, let type):
             do {
-                let value = try Self.parse(text, as: type)
-                mode = .browse
-                write(value, to: address, expected: nil)
+                let draft = try session.newDraft(scanner: scanner, container: container, key: key, type: type)
+                mode = .prompt(
+                    Prompt(purpose: .edit(draft), title: "value of \(key) (\(draft.hint))", editor: LineEditor(draft.text)))
             } catch {
                 prompt.error = error.message + " (Esc cancels)"
                 mode = .prompt(prompt)
@@ -117,32 +141,32 @@ extension Inspector {
         }
     }
 
-    /// Parses what was typed for a key of `type`, refusing values the type cannot hold.
-    static func parse(_ text: String, as type: PreferenceType) throws(JarvisError) -> PreferenceValue {
-        let value = try ValueText.parse(text, as: type)
-        guard value.type == type else {
-            throw JarvisError(
-                .typeMismatch, "this key holds \(article(type)) \(type); that is \(article(value.type)) \(value.type)")
-        }
-        return value
+    private func existingType(_ address: PreferenceAddress) -> PreferenceType? {
+        connection?.state.items[address]?.type
     }
 
-    private static func article(_ type: PreferenceType) -> String {
-        [.integer, .array].contains(type) ? "an" : "a"
+    private func report(_ outcome: InspectorSession.SaveOutcome, draft: ValueDraft) {
+        switch outcome {
+        case .saved(let item):
+            let shown = item.value.map { ValueFormat.preview($0, limit: 50) } ?? ""
+            status = ("saved \(draft.title) = \(Terminal.escaped(shown)) (revision \(item.revision.text))", .plain)
+            // A note (a date the storage rounded) matters more than the confirmation.
+            if let note = item.notes.first { status = ("saved; note: " + note, .warning) }
+            if draft.isNew { select(draft.address) }
+        case .conflict(let current):
+            let now = current.map { InspectorState.preview($0, limit: 40) } ?? "removed"
+            status = (
+                "not saved: someone else changed \(draft.address.key) since you read it; it is now \(Terminal.escaped(now))",
+                .error
+            )
+        }
     }
 
-    /// How to type a value of `type`.
-    static func typeHint(_ type: PreferenceType) -> String {
-        switch type {
-        case .string: return "string: any text"
-        case .integer: return "integer: a whole number"
-        case .real: return "real: a number"
-        case .boolean: return "boolean: true or false"
-        case .date: return "date: ISO 8601, e.g. 2024-01-15T10:00:00Z"
-        case .data: return "data: base64"
-        case .array: return "array: JSON in the wire encoding"
-        case .dictionary: return "dictionary: JSON in the wire encoding"
-        }
+    /// Moves the cursor of a keys page onto `address`.
+    private func select(_ address: PreferenceAddress) {
+        guard let index = pages.indices.last, case .list(.keys) = pages[index].level else { return }
+        let rows = rows(for: pages[index], width: terminal.size.columns)
+        if let row = rows.firstIndex(where: { $0.model?.target == .key(address) }) { pages[index].cursor = row }
     }
 
     /// A type from its name, an unambiguous prefix, or a common alias.
@@ -156,69 +180,72 @@ extension Inspector {
         return name.isEmpty || matches.count != 1 ? nil : matches[0]
     }
 
-    private func write(_ value: PreferenceValue, to address: PreferenceAddress, expected: Revision?) {
-        guard let client = connection?.client else { return }
+    /// Asks y/n before deleting, unless nothing may be deleted.
+    func confirmDelete(_ target: InspectorRow.Target) {
+        guard let state = connection?.state else { return }
+        guard state.canEdit else {
+            status = (InspectorSession.readOnlyMessage(state), .error)
+            return
+        }
+        mode = .confirmDelete(target)
+    }
+
+    /// Deletes a key or member after the user confirmed.
+    func delete(_ target: InspectorRow.Target) {
+        guard let session = connection?.session, let address = target.address else { return }
+        let name = address.key + (target.pointer.isWhole ? "" : target.pointer.description)
         do {
-            let item = try client.set(address, to: value, expectedRevision: expected)
-            model.store(item)
-            select(address)
-            status = (
-                "saved \(address.key) = \(ValueText.preview(item, limit: 50)) (revision \(item.revision.text))", .plain
-            )
-            // A note (a date the storage rounded) matters more than the confirmation.
-            if let note = item.notes.first { status = ("saved; note: " + note, .warning) }
+            if let current = try session.delete(target) {
+                status = ("not deleted: someone else changed \(address.key); it is now \(Terminal.escaped(InspectorState.preview(current, limit: 40)))", .error)
+                return
+            }
+            if case .detail(let shown, let pointer)? = pages.last?.level, shown == address, pointer == target.pointer {
+                pages.removeLast()
+            }
+            status = ("deleted \(name)", .plain)
         } catch {
-            refused("set", error, address: address)
+            status = ("delete refused: \(error.message)", .error)
         }
     }
 
-    /// Moves the cursor of a keys page onto `address`.
-    private func select(_ address: PreferenceAddress) {
-        guard let index = pages.indices.last, case .keys = pages[index].level else { return }
-        let rows = rows(for: pages[index], width: terminal.size.columns)
-        if let row = rows.firstIndex(where: { if case .key(let shown) = $0.target { shown == address } else { false } })
-        {
-            pages[index].cursor = row
+    /// Deletes what a bulk delete previewed.
+    func deleteMatching(scanner: String, container: String, glob: String) {
+        guard let session = connection?.session, let index = pages.indices.last else { return }
+        do {
+            let keys = try session.delete(scanner: scanner, container: container, matching: glob)
+            pages[index].filter = ""
+            status = ("deleted \(keys.count) key\(keys.count == 1 ? "" : "s") matching \(glob)", .plain)
+        } catch {
+            status = ("delete refused: \(error.message)", .error)
         }
     }
 
-    /// Deletes `item` after the user confirmed.
-    func delete(_ item: PreferenceItem) {
-        guard let client = connection?.client else { return }
+    /// Removes the stored value so the default applies again.
+    func reset(_ target: InspectorRow.Target) {
+        guard let session = connection?.session, case .key(let address) = target else {
+            status = ("u resets a whole key; choose a key", .warning)
+            return
+        }
         do {
-            try client.delete(item.address, expectedRevision: item.revision)
-            model.remove(item.address)
-            if case .value(let shown)? = pages.last?.level, shown == item.address { pages.removeLast() }
-            status = ("deleted \(item.address.key)", .plain)
+            let now = try session.reset(address)
+            status = ("reset \(address.key): " + (now.map { InspectorState.preview($0, limit: 40) } ?? "nothing is stored"), .plain)
         } catch {
-            refused("delete", error, address: item.address)
+            status = ("reset refused: \(error.message)", .error)
         }
     }
 
     /// Asks the agent for a secret's value.
-    func reveal(_ item: PreferenceItem) {
-        guard item.isMasked else {
-            status = ("\(item.address.key) is not a masked secret; its value is shown already", .plain)
+    func reveal(_ target: InspectorRow.Target) {
+        guard let session = connection?.session, let address = target.address else { return }
+        guard session.state.items[address]?.isMasked == true else {
+            status = ("\(address.key) is not a masked secret; its value is shown already", .plain)
             return
         }
-        guard let client = connection?.client else { return }
         do {
-            let revealed = try client.get(item.address, reveal: true)
-            model.reveal(revealed)
-            status = ("revealed \(item.address.key)", .plain)
+            try session.reveal(address)
+            status = ("revealed \(address.key)", .plain)
         } catch {
-            refused("reveal", error, address: item.address)
-        }
-    }
-
-    /// Shows the agent's reason for refusing; after a conflict, shows the value as it is now.
-    private func refused(_ action: String, _ error: JarvisError, address: PreferenceAddress) {
-        status = ("\(action) refused: \(error.message)", .error)
-        guard error.code == .conflict || error.code == .notFound, let client = connection?.client else { return }
-        if let current = try? client.get(address) {
-            model.store(current)
-        } else if error.code == .notFound {
-            model.remove(address)
+            status = ("reveal refused: \(error.message)", .error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisInspector
 
 extension Inspector {
     /// Handles one key in the current mode.
@@ -15,12 +16,19 @@ extension Inspector {
             handleFilter(key, &editor)
         case .prompt(var prompt):
             handlePrompt(key, &prompt)
-        case .confirmDelete(let item):
+        case .confirmDelete(let target):
             mode = .browse
             if key == .character("y") || key == .character("Y") {
-                delete(item)
+                delete(target)
             } else {
                 status = ("not deleted", .plain)
+            }
+        case .confirmBulk(let scanner, let container, let glob, _):
+            mode = .browse
+            if key == .character("y") || key == .character("Y") {
+                deleteMatching(scanner: scanner, container: container, glob: glob)
+            } else {
+                status = ("nothing deleted", .plain)
             }
         case .browse:
             status = nil
@@ -59,12 +67,12 @@ extension Inspector {
             running = false
         case .character("?"):
             mode = .help
-        case .up, .character("k"): pages[index].cursor -= 1; scrollValue(index, by: -1)
-        case .down, .character("j"): pages[index].cursor += 1; scrollValue(index, by: 1)
-        case .pageUp: pages[index].cursor -= height; scrollValue(index, by: -height)
-        case .pageDown: pages[index].cursor += height; scrollValue(index, by: height)
+        case .up, .character("k"): pages[index].cursor -= 1; scrollDetail(index, by: -1)
+        case .down, .character("j"): pages[index].cursor += 1; scrollDetail(index, by: 1)
+        case .pageUp: pages[index].cursor -= height; scrollDetail(index, by: -height)
+        case .pageDown: pages[index].cursor += height; scrollDetail(index, by: height)
         case .home, .character("g"): pages[index].cursor = 0; pages[index].top = 0
-        case .end, .character("G"): pages[index].cursor = Int.max / 2; scrollValue(index, by: Int.max / 2)
+        case .end, .character("G"): pages[index].cursor = Int.max / 2; scrollDetail(index, by: Int.max / 2)
         case .enter, .right, .character("l"):
             openSelection()
         case .escape, .left, .backspace, .character("h"):
@@ -74,18 +82,27 @@ extension Inspector {
                 goBack()
             }
         case .character("/"):
-            if case .value = pages[index].level { return }
+            if case .detail = pages[index].level { return }
             mode = .filter(LineEditor(pages[index].filter))
         case .control("l"):
             reload()
         case .character("e"):
-            if let item = selectedItem() { beginEdit(item) }
+            if let target = selectedTarget() { beginEdit(target) }
         case .character("d"):
-            if let item = selectedItem() { mode = .confirmDelete(item) }
+            if let target = selectedTarget() { confirmDelete(target) }
+        case .character("D"):
+            beginBulkDelete()
+        case .character("u"):
+            if let target = selectedTarget() { reset(target) }
         case .character("r"):
-            if let item = selectedItem() { reveal(item) }
+            if let target = selectedTarget() { reveal(target) }
         case .character("n"):
             beginNew()
+        case .character("v"):
+            if let target = selectedTarget(), let address = target.address {
+                if case .detail = pages[index].level { return }
+                pages.append(Page(level: .detail(address, target.pointer)))
+            }
         default:
             break
         }
@@ -95,29 +112,29 @@ extension Inspector {
     /// Keeps the cursor on a row, so keys handled before the next draw see a real selection.
     private func clampCursor() {
         guard let index = pages.indices.last else { return }
-        if case .value = pages[index].level { return }
+        if case .detail = pages[index].level { return }
         let count = rows(for: pages[index], width: terminal.size.columns).count
         pages[index].cursor = min(max(0, pages[index].cursor), max(0, count - 1))
     }
 
-    private func scrollValue(_ index: Int, by amount: Int) {
-        guard case .value = pages[index].level else { return }
+    private func scrollDetail(_ index: Int, by amount: Int) {
+        guard case .detail = pages[index].level else { return }
         pages[index].top = max(0, pages[index].top + amount)
     }
 
-    /// The item under the cursor (on a keys page) or on screen (on a value page).
-    func selectedItem() -> PreferenceItem? {
+    /// The key or member under the cursor (on a list) or on screen (on a detail page).
+    func selectedTarget() -> InspectorRow.Target? {
         guard let page = pages.last else { return nil }
         switch page.level {
-        case .value(let address):
-            return model.shown(address)
-        case .keys:
+        case .detail(let address, let pointer):
+            return pointer.isWhole ? .key(address) : .member(address, pointer)
+        case .list(.keys), .list(.value):
             let rows = rows(for: page, width: terminal.size.columns)
-            guard rows.indices.contains(page.cursor), case .key(let address) = rows[page.cursor].target else {
+            guard rows.indices.contains(page.cursor), let row = rows[page.cursor].model else {
                 status = ("no key selected", .warning)
                 return nil
             }
-            return model.shown(address)
+            return row.target
         default:
             status = ("choose a key first (open a container)", .warning)
             return nil
@@ -126,7 +143,7 @@ extension Inspector {
 
     private func openSelection() {
         guard let page = pages.last else { return }
-        if case .value = page.level { return }
+        if case .detail = page.level { return }
         let rows = rows(for: page, width: terminal.size.columns)
         guard rows.indices.contains(page.cursor) else { return }
         switch rows[page.cursor].target {
@@ -134,21 +151,24 @@ extension Inspector {
             guard let endpoint = record.endpoint else { return }
             close()
             open(endpoint)
-        case .scanner(let id):
-            pages.append(Page(level: .containers(id)))
-        case .container(let scanner, let name):
-            pages.append(Page(level: .keys(scanner, name)))
-        case .key(let address):
-            pages.append(Page(level: .value(address)))
+        case .model(let row):
+            switch row.target {
+            case .scanner(let id):
+                pages.append(Page(level: .list(.containers(scanner: id))))
+            case .container(let scanner, let name):
+                pages.append(Page(level: .list(.keys(scanner: scanner, container: name))))
+            case .key(let address):
+                pages.append(
+                    Page(level: row.isOpenable ? .list(.value(address, JSONPointer(tokens: []))) : .detail(address, JSONPointer(tokens: []))))
+            case .member(let address, let pointer):
+                pages.append(Page(level: row.isOpenable ? .list(.value(address, pointer)) : .detail(address, pointer)))
+            }
         }
     }
 
     private func goBack() {
         guard pages.count > 1 else { return }
         let leaving = pages.removeLast()
-        if leaving.level == .scanners, pages.last?.level == .agents {
-            close()
-            model = InspectorModel()
-        }
+        if leaving.level == .list(.scanners), pages.last?.level == .agents { close() }
     }
 }

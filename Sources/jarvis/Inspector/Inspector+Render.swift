@@ -1,13 +1,16 @@
 import Foundation
 import JarvisCore
+import JarvisInspector
 
 extension Inspector {
     /// The key hints on the last line, per level.
     func hints(_ level: Level?) -> String {
         switch level {
-        case .agents?, .scanners?, .containers?: return "↑↓ move  Enter open  Esc back  / filter  ? help  q quit"
-        case .keys?: return "Enter view  e edit  n new  d del  r reveal  / filter  Esc back  ? help  q quit"
-        case .value?: return "↑↓ scroll  e edit  d delete  r reveal  Esc back  ? help  q quit"
+        case .agents?, .list(.scanners)?, .list(.containers)?:
+            return "↑↓ move  Enter open  Esc back  / filter  ? help  q quit"
+        case .list(.keys)?: return "Enter open  e edit  n new  d del  u reset  r reveal  / filter  ? help  q quit"
+        case .list(.value)?: return "Enter open  v view  e edit  d del  / filter  Esc back  ? help  q quit"
+        case .detail?: return "↑↓ scroll  e edit  d delete  u reset  r reveal  Esc back  ? help  q quit"
         case nil: return "q quit"
         }
     }
@@ -25,8 +28,8 @@ extension Inspector {
             drawHelp(&screen)
         } else if let index = pages.indices.last {
             screen.set(1, breadcrumb(pages[index]), .accent)
-            if case .value(let address) = pages[index].level {
-                drawValue(&screen, address: address, page: &pages[index])
+            if case .detail(let address, let pointer) = pages[index].level {
+                drawDetail(&screen, address: address, pointer: pointer, page: &pages[index])
             } else {
                 drawList(&screen, page: &pages[index])
             }
@@ -48,9 +51,19 @@ extension Inspector {
             let shown = editor(prompt.editor, width: size.columns - 2)
             screen.set(bottom, [.plain("> " + shown.text)])
             cursorPosition = (bottom, 2 + shown.cursor)
-        case .confirmDelete(let item):
+        case .confirmDelete(let target):
+            let address = target.address
+            let name = (address?.key ?? "") + (target.pointer.isWhole ? "" : target.pointer.description)
             screen.set(
-                bottom - 1, "Delete \(item.address.scanner):\(item.address.container) \(item.address.key)? (y/n)",
+                bottom - 1,
+                Terminal.escaped("Delete \(address?.scanner ?? ""):\(address?.container ?? "") \(name)? (y/n)"),
+                .warning)
+            screen.set(bottom, hints(pages.last?.level), .dim)
+        case .confirmBulk(_, let container, let glob, let keys):
+            let list = keys.prefix(6).joined(separator: ", ") + (keys.count > 6 ? ", …" : "")
+            screen.set(
+                bottom - 1,
+                Terminal.escaped("Delete \(keys.count) key\(keys.count == 1 ? "" : "s") of \(container) matching \(glob): \(list)? (y/n)"),
                 .warning)
             screen.set(bottom, hints(pages.last?.level), .dim)
         }
@@ -68,15 +81,14 @@ extension Inspector {
     private func drawTitle(_ screen: inout ScreenBuffer) {
         var segments: [ScreenBuffer.Segment] = [ScreenBuffer.Segment(text: " jarvis inspect ", style: .title)]
         if let connection {
-            segments.append(ScreenBuffer.Segment(text: "· \(connection.name) (pid \(connection.pid)) ", style: .title))
-            if !connection.editing {
-                segments.append(ScreenBuffer.Segment(text: " ", style: .title))
-                segments.append(
-                    ScreenBuffer.Segment(
-                        text: connection.production ? " READ-ONLY (production) " : " READ-ONLY ", style: .badge))
-            }
+            let state = connection.state
             segments.append(
-                ScreenBuffer.Segment(text: connection.feed != nil ? "  live " : "  not live ", style: .title))
+                ScreenBuffer.Segment(text: "· \(Terminal.escaped(connection.name)) (pid \(connection.pid)) ", style: .title))
+            if let banner = state.banner {
+                segments.append(ScreenBuffer.Segment(text: " ", style: .title))
+                segments.append(ScreenBuffer.Segment(text: " \(banner) ", style: .badge))
+            }
+            segments.append(ScreenBuffer.Segment(text: state.isLive ? "  live " : "  not live ", style: .title))
         } else if !agents.isEmpty {
             segments.append(ScreenBuffer.Segment(text: "· choose an agent ", style: .title))
         }
@@ -87,12 +99,11 @@ extension Inspector {
         var parts: [String]
         switch page.level {
         case .agents: parts = ["agents (\(agents.count) running)"]
-        case .scanners: parts = ["scanners"]
-        case .containers(let scanner): parts = [scanner]
-        case .keys(let scanner, let container): parts = [scanner, container]
-        case .value(let address): parts = [address.scanner, address.container, address.key]
+        case .list(.scanners): parts = ["scanners"]
+        case .list(let level): parts = level.path
+        case .detail(let address, let pointer): parts = [address.scanner, address.container, address.key] + pointer.tokens
         }
-        var text = parts.joined(separator: " › ")
+        var text = Terminal.escaped(parts.joined(separator: " › "))
         if !page.filter.isEmpty { text += "   /\(page.filter)" }
         return text
     }
@@ -133,8 +144,10 @@ extension Inspector {
         }
     }
 
-    private func drawValue(_ screen: inout ScreenBuffer, address: PreferenceAddress, page: inout Page) {
-        let lines = valueLines(address)
+    private func drawDetail(
+        _ screen: inout ScreenBuffer, address: PreferenceAddress, pointer: JSONPointer, page: inout Page
+    ) {
+        let lines = detailLines(address, pointer)
         let height = listHeight(screen.rows) + 1
         page.top = max(0, min(page.top, lines.count - height))
         for (offset, line) in lines.dropFirst(page.top).prefix(height).enumerated() {
@@ -162,12 +175,17 @@ extension Inspector {
     static let keyHelp = """
         Keys
           ↑ ↓  k j         move (PgUp PgDn Home End jump)
-          Enter → l        open the scanner, container or key; show the whole value
+          Enter → l        open the scanner, container or key; a dictionary or array opens
+                           its members as rows, down to any depth
+          v                show the whole value of the row under the cursor
           Esc ← h Bksp     back (Esc first clears a filter)
-          /                filter as you type (Enter keeps it, Esc clears it)
-          e                edit the value (checks the type; sends the revision)
+          /                filter as you type: text, or a glob with * and ? (Enter keeps it)
+          e                edit the value, or only the nested member under the cursor
+                           (checked against the type and the key catalog; sends the revision)
           n                add a key: name, then type, then value
-          d                delete the key (asks y/n)
+          d                delete the key or nested member (asks y/n)
+          D                delete every key the filter matches (shows them, asks y/n)
+          u                reset the key: remove what is stored so its default applies
           r                reveal a secret, where the agent allows it
           Ctrl-L           reload everything from the agent
           ?                this help

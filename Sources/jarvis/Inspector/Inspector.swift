@@ -1,10 +1,14 @@
 import Foundation
 import JarvisCore
+import JarvisInspector
 import JarvisRemote
 
 /// `jarvis inspect`: a full-screen browser of an agent's preferences, with editing and live
-/// updates. Single-threaded: one main loop sleeps in `poll` on the keyboard, the resize pipe
-/// and the watch feed's pipe, handles what woke it, and redraws the whole screen.
+/// updates, drawn from the shared inspector model (``InspectorSession``).
+///
+/// Single-threaded: one main loop sleeps in `poll` on the keyboard, the resize pipe and a wake
+/// pipe the session's live updates signal, handles what woke it, and redraws the whole
+/// screen. The loop calls the session's blocking methods: this thread has nothing else to do.
 final class Inspector {
     /// One level of the browser, with where the user was in it.
     struct Page {
@@ -16,11 +20,12 @@ final class Inspector {
 
     /// What a page shows.
     enum Level: Equatable {
+        /// The running agents, to pick one.
         case agents
-        case scanners
-        case containers(String)
-        case keys(String, String)
-        case value(PreferenceAddress)
+        /// A list from the model: scanners, containers, keys, or the members of a nested value.
+        case list(InspectorLevel)
+        /// One key's or member's detail and whole value.
+        case detail(PreferenceAddress, JSONPointer)
     }
 
     /// What the keyboard is doing besides browsing.
@@ -28,17 +33,17 @@ final class Inspector {
         case browse
         case filter(LineEditor)
         case prompt(Prompt)
-        case confirmDelete(PreferenceItem)
+        case confirmDelete(InspectorRow.Target)
+        case confirmBulk(scanner: String, container: String, glob: String, keys: [String])
         case help
     }
 
     /// A question on the bottom lines.
     struct Prompt {
         enum Purpose {
-            case edit(PreferenceItem)
+            case edit(ValueDraft)
             case newName(scanner: String, container: String)
-            case newType(PreferenceAddress)
-            case newValue(PreferenceAddress, PreferenceType)
+            case newType(scanner: String, container: String, key: String)
         }
         var purpose: Purpose
         var title: String
@@ -49,23 +54,18 @@ final class Inspector {
     /// The agent being inspected.
     struct Connection {
         var endpoint: Endpoint
-        var client: JarvisClient
-        var feed: WatchFeed?
-        /// Why there are no live updates, or nil when they run.
-        var liveProblem: String?
+        var session: InspectorSession
+        var wake: WakePipe
 
-        var name: String { client.helloResult.agent }
-        var pid: String { String(client.helloResult.pid) }
-        var editing: Bool { client.helloResult.capabilities.editing }
-        var production: Bool { client.helloResult.capabilities.production }
-        var reveal: Bool { client.helloResult.capabilities.reveal }
+        var state: InspectorState { session.state }
+        var name: String { state.hello.agent }
+        var pid: String { String(state.hello.pid) }
     }
 
     let terminal: RawTerminal
     let color: Bool
     var agents: [AgentRecord]
     var connection: Connection?
-    var model = InspectorModel()
     var pages: [Page]
     var mode: Mode = .browse
     var status: (text: String, style: ScreenBuffer.Style)?
@@ -75,10 +75,10 @@ final class Inspector {
     /// Runs the inspector until the user quits.
     /// - Parameters:
     ///   - selector: `--agent` or `JARVIS_AGENT`; nil offers a picker when several agents run.
+    ///   - token: the TCP token (`--token`, `JARVIS_TOKEN`); nil uses the local discovery file's.
     ///   - childToStop: a process to stop if the inspector is killed (the demo agent).
     /// - Throws: ``JarvisError`` when no agent runs or the terminal cannot be used; the
     ///   terminal is restored before the error propagates.
-    ///   - token: the TCP token (`--token`, `JARVIS_TOKEN`); nil uses the local discovery file's.
     static func run(selector: String?, token: String? = nil, childToStop: pid_t = 0) throws(JarvisError) {
         let environment = ProcessInfo.processInfo.environment
         let chosen = selector ?? environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
@@ -111,47 +111,47 @@ final class Inspector {
         pages = agents.count > 1 ? [Page(level: .agents)] : []
     }
 
-    /// Connects to an agent, loads what it shows and subscribes to changes.
+    /// Connects to an agent, subscribes to changes and loads what it shows.
     func open(_ endpoint: Endpoint) {
         do {
-            let token = token ?? AgentLocator.localToken(for: endpoint)
-            let client = try JarvisClient(endpoint: endpoint, clientName: "jarvis-inspect", token: token)
-            var connection = Connection(endpoint: endpoint, client: client)
-            // Subscribe before listing, so no change can fall between the two.
-            do {
-                switch try WatchFeed.start(endpoint: endpoint, token: token) {
-                case .live(let feed): connection.feed = feed
-                case .unsupported(let message): connection.liveProblem = message
-                }
-            } catch {
-                connection.liveProblem = "no live updates: \(error.message)"
+            let wake = try WakePipe.make()
+            let source = try RemoteSource(
+                endpoint: endpoint, token: token ?? AgentLocator.localToken(for: endpoint), clientName: "jarvis-inspect")
+            let session = InspectorSession(source: source)
+            session.onChange { wake.signal() }
+            // Subscribe before loading, so no change can fall between the two.
+            session.startLive()
+            try session.load()
+            connection = Connection(endpoint: endpoint, session: session, wake: wake)
+            pages.append(Page(level: .list(.scanners)))
+            let scanners = session.state.scanners
+            if scanners.count == 1, let only = scanners.first {
+                pages.append(Page(level: .list(.containers(scanner: only.id))))
             }
-            var model = InspectorModel()
-            try model.load(from: client)
-            self.connection = connection
-            self.model = model
-            pages.append(Page(level: .scanners))
-            if model.scanners.count == 1, let only = model.scanners.first {
-                pages.append(Page(level: .containers(only.id)))
-            }
-            status = connection.liveProblem.map { ($0, .warning) }
-        } catch {
+            status = session.state.liveProblem.map { ($0, .warning) }
+        } catch let error as SocketError {
+            status = ("cannot open the agent: \(error)", .error)
+        } catch let error as JarvisError {
             status = ("cannot open the agent: \(error.message)", .error)
+        } catch {
+            status = ("cannot open the agent: \(error)", .error)
         }
     }
 
     /// Ends the connection to the current agent.
     func close() {
-        connection?.feed?.stop()
-        connection?.client.close()
-        connection = nil
+        guard let connection else { return }
+        connection.session.onChange(nil)
+        connection.session.close()
+        connection.wake.close()
+        self.connection = nil
     }
 
     /// Reloads everything from the agent (Ctrl-L), keeping the user's place.
     func reload() {
         guard let connection else { return }
         do {
-            try model.load(from: connection.client)
+            try connection.session.load()
             status = ("reloaded", .plain)
         } catch {
             status = (error.message, .error)
@@ -159,12 +159,14 @@ final class Inspector {
     }
 
     private func loop() {
+        var lastChangeCount = 0
         while running {
+            connection?.session.expireHighlights()
             draw()
             let now = ContinuousClock.now
             var timeout: Int32 = -1
             if decoder.hasPending { timeout = 40 }
-            if let end = model.nextHighlightEnd(now: now) {
+            if let end = connection?.state.nextHighlightEnd(now: now) {
                 let (seconds, attoseconds) = (end - now).components
                 let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
                 timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
@@ -173,8 +175,8 @@ final class Inspector {
                 pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: terminal.resizeSignal, events: Int16(POLLIN), revents: 0),
             ]
-            if let feed = connection?.feed {
-                descriptors.append(pollfd(fd: feed.wakeRead, events: Int16(POLLIN), revents: 0))
+            if let wake = connection?.wake {
+                descriptors.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
             }
             let ready = TerminalShim.poll(&descriptors, timeout: timeout)
             if ready < 0 {
@@ -187,7 +189,17 @@ final class Inspector {
                 for key in decoder.flushEscape() { handle(key) }
             }
             if descriptors[1].revents != 0 { terminal.drainResize() }
-            if descriptors.count > 2, descriptors[2].revents != 0 { takeEvents() }
+            if descriptors.count > 2, descriptors[2].revents != 0, let connection {
+                connection.wake.drain()
+                let state = connection.state
+                let changed = state.changedAt.count
+                if let problem = state.liveProblem, !state.isLive {
+                    status = (problem, .warning)
+                } else if changed > lastChangeCount, case .browse = mode, status == nil || status?.style == .plain {
+                    status = ("changes from the agent", .plain)
+                }
+                lastChangeCount = changed
+            }
             let input = descriptors[0].revents
             if input & Int16(POLLIN) != 0 {
                 let bytes = terminal.readInput()
@@ -196,26 +208,6 @@ final class Inspector {
             } else if input & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 running = false
             }
-            model.expireHighlights(now: ContinuousClock.now)
-        }
-    }
-
-    private func takeEvents() {
-        guard let feed = connection?.feed else { return }
-        var changed = 0
-        for event in feed.take() {
-            switch event {
-            case .changed(let params):
-                changed += model.apply(changed: params, now: ContinuousClock.now)
-            case .ended(let message):
-                connection?.feed = nil
-                connection?.liveProblem = message
-                status = (message, .warning)
-                feed.stop()
-            }
-        }
-        if changed > 0, case .browse = mode, status == nil || status?.style == .plain {
-            status = ("\(changed) change\(changed == 1 ? "" : "s") from the agent", .plain)
         }
     }
 }
