@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 import JarvisRemote
@@ -35,3 +37,4 @@ final class AgentChild {
         try? FileManager.default.removeItem(at: runtime)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import JarvisCommandLine
 
 /// The command line of `jarvis-bench`, read with the parser the three executables share.
@@ -69,3 +71,4 @@ struct BenchOptions {
     /// Scales a full-size count down for `--quick`.
     func size(_ full: Int, quick small: Int) -> Int { quick ? small : full }
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 
 /// A child process with pipes to its standard input and output, read line by line.
@@ -102,3 +104,4 @@ final class ChildProcess {
         return candidate
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 
 /// The data the benchmarks read: a defaults suite of mixed types, as an XML property list.
@@ -53,3 +55,4 @@ enum Fixture {
         return url
     }
 }
+#endif

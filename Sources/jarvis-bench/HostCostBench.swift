@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 import JarvisRemote
@@ -92,3 +94,4 @@ enum HostCostBench {
         return (ProcFS.cpuTicks(pid: pid) ?? 0) - first
     }
 }
+#endif

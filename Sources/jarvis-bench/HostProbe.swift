@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 import JarvisRemote
@@ -37,3 +39,4 @@ enum HostProbe {
         return 0
     }
 }
+#endif

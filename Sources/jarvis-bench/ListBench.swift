@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 import JarvisScanners
@@ -89,3 +91,4 @@ enum ListBench {
         return seconds
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 import JarvisRemote
@@ -76,3 +78,4 @@ enum LoadBench {
         return section
     }
 }
+#endif

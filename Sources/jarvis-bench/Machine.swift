@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 
@@ -58,3 +60,4 @@ struct Machine {
         #endif
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 
 /// Memory and CPU time of a process, read from `/proc` (Linux). Nil elsewhere, and the
@@ -31,3 +33,4 @@ enum ProcFS {
     /// Clock ticks per second, to turn ticks into time.
     static var ticksPerSecond: Int { max(1, sysconf(Int32(_SC_CLK_TCK))) }
 }
+#endif

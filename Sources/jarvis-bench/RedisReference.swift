@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 
 /// A private `redis-server` on a Unix socket in a temporary folder, and `redis-benchmark`
@@ -50,3 +52,4 @@ final class RedisReference {
         try? FileManager.default.removeItem(at: folder)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 
@@ -97,3 +99,4 @@ enum Report {
         text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text
     }
 }
+#endif

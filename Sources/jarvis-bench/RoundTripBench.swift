@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 import JarvisRemote
@@ -193,3 +195,4 @@ enum RoundTripBench {
         return result
     }
 }
+#endif

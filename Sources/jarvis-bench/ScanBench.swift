@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 import JarvisScanners
@@ -100,3 +102,4 @@ enum ScanBench {
         Report.number(Double(bytes) / 1_000_000)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 /// What one benchmark reports: its figures, the targets checked against them, and notes.
 struct Section {
     /// The name used by `--only` (`scan`).
@@ -56,3 +58,4 @@ struct BenchFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 /// One measured figure: the median of several runs, with their min and max.
 struct Figure {
     var name: String
@@ -62,3 +64,4 @@ func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let result = try body()
     return (result, (ContinuousClock.now - start).seconds)
 }
+#endif

@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 
@@ -29,3 +31,4 @@ enum Threads {
         return (0..<count).compactMap { collected[$0] }
     }
 }
+#endif

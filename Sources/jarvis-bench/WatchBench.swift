@@ -1,3 +1,5 @@
+// jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
+#if os(macOS) || os(Linux)
 import Foundation
 import JarvisCore
 import JarvisRemote
@@ -93,3 +95,4 @@ enum WatchBench {
         throw BenchFailure("no changed notification for write \(tick) within 10 s")
     }
 }
+#endif

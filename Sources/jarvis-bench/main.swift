@@ -1,4 +1,6 @@
 import Foundation
+
+#if os(macOS) || os(Linux)
 import JarvisCore
 
 // Writing to a child that went away must give an error, not kill the benchmark.
@@ -34,3 +36,8 @@ print(
     options.json
         ? Report.json(sections, machine: machine, command: command)
         : Report.table(sections, machine: machine, command: command))
+#else
+    // iOS, tvOS, watchOS and visionOS allow no child processes, which every benchmark starts.
+    FileHandle.standardError.write(Data("jarvis-bench runs the real jarvis and jarvis-agent as child processes; run it on macOS or Linux\n".utf8))
+    exit(69)
+#endif

@@ -61,13 +61,8 @@ enum DemoCommand: Command {
             try Inspector.run(selector: String(running.pid))
             return
         }
-        let (record, process) = try launch()
-        defer {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
-        }
+        let (record, stop) = try launch()
+        defer { stop() }
         try Inspector.run(selector: String(record.pid), childToStop: record.pid)
     }
 
@@ -80,7 +75,8 @@ enum DemoCommand: Command {
 
     /// Starts this same executable as the demo agent, so `swift run jarvis demo` needs no
     /// other binary, and waits until it has published its discovery file.
-    private static func launch() throws -> (record: AgentRecord, process: Process) {
+    #if os(macOS) || os(Linux)
+    private static func launch() throws -> (record: AgentRecord, stop: () -> Void) {
         let process = Process()
         process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = [serveWord]
@@ -91,7 +87,7 @@ enum DemoCommand: Command {
         let pid = process.processIdentifier
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if let record = try AgentDirectory.running().first(where: { $0.pid == pid }) { return (record, process) }
+            if let record = try AgentDirectory.running().first(where: { $0.pid == pid }) { return (record, { stop(process) }) }
             guard process.isRunning else {
                 throw JarvisError(
                     .unavailable,
@@ -102,6 +98,18 @@ enum DemoCommand: Command {
         }
         throw JarvisError(.unavailable, "the demo agent did not start within 15 seconds")
     }
+
+        private static func stop(_ process: Process) {
+            guard process.isRunning else { return }
+            process.terminate()
+            process.waitUntilExit()
+        }
+    #else
+        /// iOS, tvOS, watchOS and visionOS start no child processes.
+        private static func launch() throws -> (record: AgentRecord, stop: () -> Void) {
+            throw JarvisError(.unavailable, "jarvis demo starts a demo agent process, which this platform does not allow")
+        }
+    #endif
 
     /// Serves the demo data until SIGTERM or SIGINT: the body of the background demo process.
     static func serve() throws -> Never {

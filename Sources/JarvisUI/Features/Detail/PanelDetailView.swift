@@ -1,0 +1,112 @@
+#if canImport(SwiftUI)
+    import JarvisCore
+    import JarvisInspector
+    import SwiftUI
+
+    /// One key or nested member: its facts, its value, the editor that fits its type, a way
+    /// into its members, and reveal, reset and delete where the model offers them.
+    struct PanelDetailView: View {
+        @ObservedObject var store: PanelStore
+        let address: PreferenceAddress
+        let pointer: JSONPointer
+        @State private var editing: ValueDraft?
+        @State private var refusal: String?
+        @State private var confirmingDelete = false
+        @Environment(\.dismiss) private var dismiss
+
+        var body: some View {
+            let state = store.state
+            if let detail = state.detail(address, pointer, limit: 64 * 1024) {
+                content(detail, state)
+            } else {
+                PanelEmptyView(title: "Gone", message: "\(address.key) no longer exists.", systemImage: "questionmark")
+            }
+        }
+
+        @ViewBuilder
+        private func content(_ detail: InspectorDetail, _ state: InspectorState) -> some View {
+            let row = detail.row
+            Form {
+                if let banner = state.banner {
+                    ReadOnlyBanner(text: banner).listRowInsets(EdgeInsets())
+                }
+                Section("About") {
+                    ForEach(detail.facts, id: \.self) { fact in
+                        LabeledContent(fact.label, value: fact.text)
+                    }
+                }
+                if let note = detail.note {
+                    Section {
+                        Text(note).foregroundStyle(.secondary)
+                        if row.isRevealable {
+                            Button("Reveal") {
+                                Task { refusal = await store.reveal(address) }
+                            }
+                        }
+                    }
+                }
+                if row.isOpenable {
+                    Section {
+                        NavigationLink(value: PanelRoute.members(address, pointer)) {
+                            Label("\(row.count ?? 0) members", systemImage: "list.bullet.indent")
+                        }
+                    }
+                }
+                if let text = detail.valueText {
+                    Section("Value") {
+                        Text(text)
+                            .font(.callout.monospaced())
+                            .textSelection(.enabled)
+                            .accessibilityLabel("Value: \(row.preview)")
+                    }
+                }
+                if let draft = editing {
+                    Section("Edit") {
+                        ValueEditorView(store: store, draft: draft) { editing = nil }
+                    }
+                } else if row.isEditable {
+                    Section {
+                        Button("Edit") { beginEdit(row) }
+                    }
+                }
+                if let refusal {
+                    Section { Text(refusal).foregroundStyle(.red) }
+                }
+                if state.canEdit, pointer.isWhole, row.isDeletable || row.has(.registeredDefault) {
+                    Section {
+                        if state.items[address]?.catalog != nil || row.has(.registeredDefault) {
+                            Button("Reset to default") { Task { await store.reset(address) } }
+                        }
+                        if row.isDeletable {
+                            Button("Delete", role: .destructive) { confirmingDelete = true }
+                        }
+                    }
+                } else if row.isDeletable {
+                    Section { Button("Delete", role: .destructive) { confirmingDelete = true } }
+                }
+            }
+            .navigationTitle(pointer.isWhole ? address.key : (pointer.tokens.last ?? address.key))
+            .confirmationDialog("Delete \(row.title)?", isPresented: $confirmingDelete, titleVisibility: .visible) {
+                Button("Delete", role: .destructive) {
+                    Task {
+                        let target: InspectorRow.Target = pointer.isWhole ? .key(address) : .member(address, pointer)
+                        if let refused = await store.delete(target) {
+                            refusal = refused
+                        } else {
+                            dismiss()
+                        }
+                    }
+                }
+            }
+        }
+
+        private func beginEdit(_ row: InspectorRow) {
+            do {
+                editing = try store.session.draft(for: row.target)
+                refusal = nil
+            } catch {
+                refusal = error.message
+            }
+        }
+    }
+#endif

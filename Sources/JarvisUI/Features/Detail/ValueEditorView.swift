@@ -1,0 +1,102 @@
+#if canImport(SwiftUI)
+    import Foundation
+    import JarvisCore
+    import JarvisInspector
+    import SwiftUI
+
+    /// The editor that fits a draft's type. Every control edits the draft's text, which the
+    /// model checks (type, allowed values, range) before anything is sent; a refusal or a
+    /// conflict is shown at the field.
+    struct ValueEditorView: View {
+        @ObservedObject var store: PanelStore
+        let draft: ValueDraft
+        let done: () -> Void
+        @State private var text: String
+        @State private var problem: String?
+        @State private var saving = false
+
+        init(store: PanelStore, draft: ValueDraft, done: @escaping () -> Void) {
+            self.store = store
+            self.draft = draft
+            self.done = done
+            _text = State(initialValue: draft.text)
+        }
+
+        var body: some View {
+            VStack(alignment: .leading, spacing: 8) {
+                control
+                Text(draft.hint).font(.caption).foregroundStyle(.secondary)
+                if let problem {
+                    Text(problem).font(.caption).foregroundStyle(.red).accessibilityLabel("Error: \(problem)")
+                }
+                HStack {
+                    Button("Cancel", role: .cancel, action: done)
+                    Spacer()
+                    Button("Save") { save() }
+                        .disabled(saving)
+                        .keyboardShortcut(.defaultAction)
+                }
+            }
+            .onChange(of: text) { _ in problem = nil }
+        }
+
+        @ViewBuilder private var control: some View {
+            switch draft.editor {
+            case .toggle:
+                Toggle(draft.title, isOn: Binding(get: { text == "true" }, set: { text = $0 ? "true" : "false" }))
+            case .choice:
+                Picker(draft.title, selection: $text) {
+                    ForEach(draft.choices, id: \.self) { choice in
+                        Text(ValueFormat.preview(choice, limit: 40)).tag(ValueFormat.editText(choice))
+                    }
+                }
+            case .date:
+                DatePicker(
+                    draft.title,
+                    selection: Binding(
+                        get: {
+                            if case .date(let date)? = try? ValueDraft.parse(text, as: .date) { return date }
+                            return Date()
+                        },
+                        set: { text = ValueFormat.editText(.date($0)) }),
+                    displayedComponents: [.date, .hourAndMinute])
+            case .integer, .real:
+                TextField(draft.title, text: $text)
+                    .font(.body.monospaced())
+                    .numberField(decimal: draft.editor == .real)
+            case .text:
+                TextField(draft.title, text: $text, axis: .vertical)
+                    .lineLimit(1...8)
+            case .data, .json:
+                TextEditor(text: $text)
+                    .font(.callout.monospaced())
+                    .frame(minHeight: 120)
+                    .accessibilityLabel(draft.title)
+            }
+        }
+
+        private func save() {
+            saving = true
+            Task {
+                let refused = await store.save(draft, text: text)
+                saving = false
+                if let refused {
+                    problem = refused
+                } else {
+                    done()
+                }
+            }
+        }
+    }
+
+    extension View {
+        /// A number keyboard where there is one.
+        @ViewBuilder func numberField(decimal: Bool) -> some View {
+            #if os(iOS)
+                self.keyboardType(decimal ? .decimalPad : .numbersAndPunctuation)
+            #else
+                self
+            #endif
+        }
+    }
+#endif

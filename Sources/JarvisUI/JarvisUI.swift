@@ -1,1 +1,0 @@
-// The SwiftUI panel; see JarvisPanel.swift.

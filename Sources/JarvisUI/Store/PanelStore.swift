@@ -1,0 +1,147 @@
+#if canImport(SwiftUI)
+    import Foundation
+    import JarvisCore
+    import JarvisInspector
+    import SwiftUI
+
+    /// The panel's window onto an ``InspectorSession``: the model's state published on the main
+    /// actor, and its actions as `async` calls that never block the main thread.
+    ///
+    /// It decides nothing: rows, drafts, refusals and change marks come from the model.
+    @MainActor
+    public final class PanelStore: ObservableObject {
+        /// The model the panel draws.
+        public let session: InspectorSession
+        /// Everything the model knows, as of the last change.
+        @Published public private(set) var state: InspectorState
+        /// Whether the first load is still running.
+        @Published public private(set) var isLoading = false
+        /// Why the last load failed; nil when it did not.
+        @Published public private(set) var loadError: String?
+        /// A short message about the last action (saved, deleted, refused).
+        @Published public var message: String?
+        private var started = false
+
+        /// A store over a session; call ``start()`` (the panel does) to load and go live.
+        public init(session: InspectorSession) {
+            self.session = session
+            state = session.state
+            session.onChange { [weak self] in
+                Task { @MainActor in self?.refresh() }
+            }
+        }
+
+        /// A store over a source: the in-process agent or a remote one.
+        public convenience init(source: any InspectorSource) {
+            self.init(session: InspectorSession(source: source))
+        }
+
+        private func refresh() {
+            state = session.state
+        }
+
+        /// Loads once and starts live updates; later calls do nothing.
+        public func start() async {
+            guard !started else { return }
+            started = true
+            await session.startLive()
+            await reload()
+        }
+
+        /// Reads everything again.
+        public func reload() async {
+            isLoading = true
+            defer { isLoading = false }
+            do {
+                try await session.load()
+                loadError = nil
+            } catch {
+                loadError = error.message
+            }
+            refresh()
+        }
+
+        /// Saves an edit; returns the message to show at the field, or nil when saved.
+        public func save(_ draft: ValueDraft, text: String) async -> String? {
+            do {
+                switch try await session.save(draft, text: text) {
+                case .saved(let item):
+                    message = item.notes.first.map { "Saved. Note: \($0)" } ?? "Saved \(draft.title)"
+                    refresh()
+                    return nil
+                case .conflict(let current):
+                    refresh()
+                    let now = current.map { InspectorState.preview($0, limit: 60) } ?? "removed"
+                    return "Not saved: someone else changed it since you opened it. It is now \(now)."
+                }
+            } catch {
+                return error.message
+            }
+        }
+
+        /// Deletes a key or nested member; returns the refusal, or nil when deleted.
+        @discardableResult
+        public func delete(_ target: InspectorRow.Target) async -> String? {
+            do {
+                if let current = try await session.delete(target) {
+                    refresh()
+                    return "Not deleted: someone else changed it. It is now \(InspectorState.preview(current, limit: 60))."
+                }
+                message = "Deleted"
+                refresh()
+                return nil
+            } catch {
+                message = error.message
+                return error.message
+            }
+        }
+
+        /// The keys a bulk delete would remove.
+        public func deletePreview(scanner: String, container: String, matching glob: String) async -> Result<[String], JarvisError> {
+            do {
+                return .success(try await session.deletePreview(scanner: scanner, container: container, matching: glob))
+            } catch {
+                return .failure(error)
+            }
+        }
+
+        /// Deletes the keys a glob matches in a container.
+        public func deleteMatching(scanner: String, container: String, glob: String) async {
+            do {
+                let keys = try await session.delete(scanner: scanner, container: container, matching: glob)
+                message = "Deleted \(keys.count) key\(keys.count == 1 ? "" : "s")"
+            } catch {
+                message = error.message
+            }
+            refresh()
+        }
+
+        /// Resets a key to its default.
+        public func reset(_ address: PreferenceAddress) async {
+            do {
+                try await session.reset(address)
+                message = "Reset \(address.key)"
+            } catch {
+                message = error.message
+            }
+            refresh()
+        }
+
+        /// Reveals a secret; returns the refusal, or nil.
+        public func reveal(_ address: PreferenceAddress) async -> String? {
+            do {
+                try await session.reveal(address)
+                refresh()
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+
+        /// Drops change marks that have ended.
+        public func expireHighlights() {
+            session.expireHighlights()
+            refresh()
+        }
+    }
+#endif
