@@ -1,40 +1,41 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
-import Foundation
-import JarvisCore
-import JarvisRemote
+    import Foundation
+    import JarvisCore
+    import JarvisRemote
 
-/// The real `jarvis-agent` binary, run as a child serving one folder of defaults suites,
-/// with a private runtime folder so that it never meets another agent.
-final class AgentChild {
-    let child: ChildProcess
-    let socketPath: String
-    let runtime: URL
+    /// The real `jarvis-agent` binary, run as a child serving one folder of defaults suites,
+    /// with a private runtime folder so that it never meets another agent.
+    final class AgentChild {
+        let child: ChildProcess
+        let socketPath: String
+        let runtime: URL
 
-    init(serving folder: URL) throws {
-        runtime = try Fixture.temporaryFolder("rt")
-        child = try ChildProcess(
-            try ChildProcess.sibling("jarvis-agent"), ["--defaults-dir", folder.path, "--name", "jarvis-bench-agent"],
-            environment: ["JARVIS_RUNTIME_DIR": runtime.path])
-        let line = try child.value(after: "jarvis-agent ")
-        guard let range = line.range(of: " serving on ") else {
-            child.stop()
-            throw BenchFailure("jarvis-agent did not say where it serves: \(line)")
+        init(serving folder: URL) throws {
+            runtime = try Fixture.temporaryFolder("rt")
+            child = try ChildProcess(
+                try ChildProcess.sibling("jarvis-agent"),
+                ["--defaults-dir", folder.path, "--name", "jarvis-bench-agent"],
+                environment: ["JARVIS_RUNTIME_DIR": runtime.path])
+            let line = try child.value(after: "jarvis-agent ")
+            guard let range = line.range(of: " serving on ") else {
+                child.stop()
+                throw BenchFailure("jarvis-agent did not say where it serves: \(line)")
+            }
+            socketPath = String(line[range.upperBound...])
         }
-        socketPath = String(line[range.upperBound...])
-    }
 
-    var pid: Int32 { child.pid }
-    var endpoint: Endpoint { .unix(path: socketPath) }
+        var pid: Int32 { child.pid }
+        var endpoint: Endpoint { .unix(path: socketPath) }
 
-    /// A new connection that has said hello.
-    func connect(name: String = "jarvis-bench") throws -> JarvisClient {
-        try JarvisClient(endpoint: endpoint, clientName: name, timeout: .seconds(60))
-    }
+        /// A new connection that has said hello.
+        func connect(name: String = "jarvis-bench") throws -> JarvisClient {
+            try JarvisClient(endpoint: endpoint, clientName: name, timeout: .seconds(60))
+        }
 
-    func stop() {
-        child.stop()
-        try? FileManager.default.removeItem(at: runtime)
+        func stop() {
+            child.stop()
+            try? FileManager.default.removeItem(at: runtime)
+        }
     }
-}
 #endif

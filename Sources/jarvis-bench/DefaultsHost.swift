@@ -1,57 +1,57 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
-import Foundation
-import JarvisCore
-import JarvisRemote
-import JarvisScanners
+    import Foundation
+    import JarvisCore
+    import JarvisRemote
+    import JarvisScanners
 
-/// `jarvis-bench --defaults-host RUNTIME`: a host process that embeds the agent over its own
-/// `UserDefaults` and, for every `set N` line on standard input, stores N in the watched suite.
-///
-/// The parent gives it a private HOME, so nothing is written into the user's preferences.
-struct DefaultsHost {
-    let child: ChildProcess
-    let socketPath: String
-    private let home: URL
+    /// `jarvis-bench --defaults-host RUNTIME`: a host process that embeds the agent over its own
+    /// `UserDefaults` and, for every `set N` line on standard input, stores N in the watched suite.
+    ///
+    /// The parent gives it a private HOME, so nothing is written into the user's preferences.
+    struct DefaultsHost {
+        let child: ChildProcess
+        let socketPath: String
+        private let home: URL
 
-    /// Starts the host as a child of this process.
-    static func launch() throws -> DefaultsHost {
-        let home = try Fixture.temporaryFolder("home")
-        let runtime = home.appendingPathComponent("rt")
-        let child = try ChildProcess(
-            try ChildProcess.sibling("jarvis-bench"), ["--defaults-host", runtime.path],
-            environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path])
-        let socket = try child.value(after: "socket ")
-        return DefaultsHost(child: child, socketPath: socket, home: home)
-    }
-
-    func stop() {
-        child.closeInput()
-        child.process.waitUntilExit()
-        try? FileManager.default.removeItem(at: home)
-    }
-
-    /// The child's side: serve, then obey `set N` lines until standard input closes.
-    static func serve(runtime: String) -> Int32 {
-        guard let defaults = UserDefaults(suiteName: WatchBench.userDefaultsSuite) else { return 1 }
-        defaults.set(-1, forKey: WatchBench.key)
-        let agent: JarvisAgent
-        do {
-            agent = try JarvisAgent.start(
-                scanners: [DefaultsScanner.defaults(suites: [WatchBench.userDefaultsSuite])],
-                options: .init(name: "jarvis-bench-host", runtimeDirectory: URL(fileURLWithPath: runtime)))
-        } catch {
-            FileHandle.standardError.write(Data("jarvis-bench: \(error.message)\n".utf8))
-            return 1
+        /// Starts the host as a child of this process.
+        static func launch() throws -> DefaultsHost {
+            let home = try Fixture.temporaryFolder("home")
+            let runtime = home.appendingPathComponent("rt")
+            let child = try ChildProcess(
+                try ChildProcess.sibling("jarvis-bench"), ["--defaults-host", runtime.path],
+                environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path])
+            let socket = try child.value(after: "socket ")
+            return DefaultsHost(child: child, socketPath: socket, home: home)
         }
-        FileHandle.standardOutput.write(Data("socket \(agent.socketPath)\n".utf8))
-        while let line = Swift.readLine() {
-            if line.hasPrefix("set "), let value = Int(line.dropFirst(4)) {
-                defaults.set(value, forKey: WatchBench.key)
+
+        func stop() {
+            child.closeInput()
+            child.process.waitUntilExit()
+            try? FileManager.default.removeItem(at: home)
+        }
+
+        /// The child's side: serve, then obey `set N` lines until standard input closes.
+        static func serve(runtime: String) -> Int32 {
+            guard let defaults = UserDefaults(suiteName: WatchBench.userDefaultsSuite) else { return 1 }
+            defaults.set(-1, forKey: WatchBench.key)
+            let agent: JarvisAgent
+            do {
+                agent = try JarvisAgent.start(
+                    scanners: [DefaultsScanner.defaults(suites: [WatchBench.userDefaultsSuite])],
+                    options: .init(name: "jarvis-bench-host", runtimeDirectory: URL(fileURLWithPath: runtime)))
+            } catch {
+                FileHandle.standardError.write(Data("jarvis-bench: \(error.message)\n".utf8))
+                return 1
             }
+            FileHandle.standardOutput.write(Data("socket \(agent.socketPath)\n".utf8))
+            while let line = Swift.readLine() {
+                if line.hasPrefix("set "), let value = Int(line.dropFirst(4)) {
+                    defaults.set(value, forKey: WatchBench.key)
+                }
+            }
+            agent.stop()
+            return 0
         }
-        agent.stop()
-        return 0
     }
-}
 #endif

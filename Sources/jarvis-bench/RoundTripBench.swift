@@ -1,198 +1,210 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
-import Foundation
-import JarvisCore
-import JarvisRemote
-import JarvisScanners
+    import Foundation
+    import JarvisCore
+    import JarvisRemote
+    import JarvisScanners
 
-/// Benchmark 2: `get` round trips over the Unix socket against the real `jarvis-agent`, one
-/// client and 64 at once, beside Redis's `PING` measured by `redis-benchmark` in the same run.
-enum RoundTripBench {
-    static let clients = 64
+    /// Benchmark 2: `get` round trips over the Unix socket against the real `jarvis-agent`, one
+    /// client and 64 at once, beside Redis's `PING` measured by `redis-benchmark` in the same run.
+    enum RoundTripBench {
+        static let clients = 64
 
-    /// Requests per second and latencies (ms) of one run.
-    struct RunResult: Sendable {
-        var rps: Double
-        var p50: Double
-        var p99: Double
-    }
-
-    static func run(_ options: BenchOptions) throws -> Section {
-        let single = options.size(20_000, quick: 2_000)
-        let perClient = options.size(1_000, quick: 100)
-        let runs = options.runCount
-        var section = Section(
-            name: "roundtrip",
-            title:
-                "get over the Unix socket: \(single) requests from 1 client, \(perClient) from each of \(clients) clients"
-        )
-        let folder = try Fixture.temporaryFolder("rt-data")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Fixture.write(Fixture.plist(count: 20), into: folder)
-        let agent = try AgentChild(serving: folder)
-        defer { agent.stop() }
-        let address = PreferenceAddress(scanner: "defaults", container: Fixture.suite, key: "bench.key.000000")
-
-        let hubFigure = try hubGet(folder: folder, address: address, count: single)
-        let redis = RedisReference.start()
-        defer { redis?.stop() }
-
-        // Jarvis and Redis take turns within each run, so that both see the same machine load.
-        let one = try agent.connect()
-        defer { one.close() }
-        _ = try one.get(address)
-        var singles: [RunResult] = []
-        var redisSingle: [Double] = []
-        var agentCPU: [Double] = []
-        for _ in 0..<runs {
-            let ticks = ProcFS.cpuTicks(pid: agent.pid)
-            singles.append(try measure(client: one, address: address, count: single))
-            if let ticks, let after = ProcFS.cpuTicks(pid: agent.pid) {
-                agentCPU.append(Double(after - ticks) / Double(ProcFS.ticksPerSecond) / Double(single) * 1_000_000)
-            }
-            if let redis { redisSingle.append(try redis.pingRate(clients: 1, requests: single)) }
+        /// Requests per second and latencies (ms) of one run.
+        struct RunResult: Sendable {
+            var rps: Double
+            var p50: Double
+            var p99: Double
         }
 
-        // All connections stay open across runs, so no run waits for the agent to free a slot.
-        var many: [JarvisClient] = []
-        defer { many.forEach { $0.close() } }
-        one.close()
-        for index in 0..<clients { many.append(try agent.connect(name: "bench-\(index)")) }
-        var multis: [RunResult] = []
-        var redisMulti: [Double] = []
-        let shared = many
-        for _ in 0..<runs {
-            let start = ContinuousClock.now
-            let perThread = Threads.run(clients) { index -> [Double] in
-                (try? latencies(client: shared[index], address: address, count: perClient)) ?? []
-            }
-            let elapsed = (ContinuousClock.now - start).seconds
-            let all = perThread.flatMap { $0 }
-            guard all.count == clients * perClient else { throw BenchFailure("some of the \(clients) clients failed") }
-            multis.append(
-                RunResult(
-                    rps: Double(all.count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
+        static func run(_ options: BenchOptions) throws -> Section {
+            let single = options.size(20_000, quick: 2_000)
+            let perClient = options.size(1_000, quick: 100)
+            let runs = options.runCount
+            var section = Section(
+                name: "roundtrip",
+                title:
+                    "get over the Unix socket: \(single) requests from 1 client, \(perClient) from each of \(clients) clients"
             )
-            if let redis { redisMulti.append(try redis.pingRate(clients: clients, requests: clients * perClient)) }
-        }
+            let folder = try Fixture.temporaryFolder("rt-data")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try Fixture.write(Fixture.plist(count: 20), into: folder)
+            let agent = try AgentChild(serving: folder)
+            defer { agent.stop() }
+            let address = PreferenceAddress(scanner: "defaults", container: Fixture.suite, key: "bench.key.000000")
 
-        // The same load from raw line clients: a pre-encoded request, the answer line read and
-        // not decoded — what redis-benchmark does with PING, so the two servers compare alike.
-        // The agent serves 64 clients at once: the JarvisClient connections make room first.
-        many.forEach { $0.close() }
-        Thread.sleep(forTimeInterval: 0.2)
-        var raw: [LineClient] = []
-        defer { raw.forEach { $0.close() } }
-        for _ in 0..<clients { raw.append(try LineClient(endpoint: agent.endpoint, timeout: .seconds(30))) }
-        let request = RPCRequest(
-            id: .number(JSONNumber(1)), method: "get",
-            params: ["scanner": .string(address.scanner), "container": .string(address.container), "key": .string(address.key)]
-        ).line
-        var rawSingles: [RunResult] = []
-        var rawMultis: [RunResult] = []
-        let rawShared = raw
-        for _ in 0..<runs {
-            let start = ContinuousClock.now
-            let latencies = try rawLatencies(client: raw[0], request: request, count: single)
-            let elapsed = (ContinuousClock.now - start).seconds
-            rawSingles.append(
-                RunResult(
-                    rps: Double(single) / elapsed, p50: Stats.percentile(latencies, 0.5),
-                    p99: Stats.percentile(latencies, 0.99)))
-            let multiStart = ContinuousClock.now
-            let perThread = Threads.run(clients) { index -> [Double] in
-                (try? rawLatencies(client: rawShared[index], request: request, count: perClient)) ?? []
+            let hubFigure = try hubGet(folder: folder, address: address, count: single)
+            let redis = RedisReference.start()
+            defer { redis?.stop() }
+
+            // Jarvis and Redis take turns within each run, so that both see the same machine load.
+            let one = try agent.connect()
+            defer { one.close() }
+            _ = try one.get(address)
+            var singles: [RunResult] = []
+            var redisSingle: [Double] = []
+            var agentCPU: [Double] = []
+            for _ in 0..<runs {
+                let ticks = ProcFS.cpuTicks(pid: agent.pid)
+                singles.append(try measure(client: one, address: address, count: single))
+                if let ticks, let after = ProcFS.cpuTicks(pid: agent.pid) {
+                    agentCPU.append(Double(after - ticks) / Double(ProcFS.ticksPerSecond) / Double(single) * 1_000_000)
+                }
+                if let redis { redisSingle.append(try redis.pingRate(clients: 1, requests: single)) }
             }
-            let multiElapsed = (ContinuousClock.now - multiStart).seconds
-            let all = perThread.flatMap { $0 }
-            guard all.count == clients * perClient else { throw BenchFailure("some of the \(clients) raw clients failed") }
-            rawMultis.append(
-                RunResult(
-                    rps: Double(all.count) / multiElapsed, p50: Stats.percentile(all, 0.5),
-                    p99: Stats.percentile(all, 0.99)))
-        }
 
-        section.add("jarvis get, 1 client", unit: "req/s", samples: singles.map(\.rps))
-        section.add("jarvis get, 1 client, p50", unit: "ms", samples: singles.map(\.p50))
-        section.add("jarvis get, 1 client, p99", unit: "ms", samples: singles.map(\.p99))
-        section.add("agent CPU time per get, 1 client", unit: "µs", samples: agentCPU)
-        section.add("hub.get alone, in process (scanner + hub)", unit: "µs", samples: hubFigure)
-        section.add("jarvis get, 1 raw line client", unit: "req/s", samples: rawSingles.map(\.rps))
-        section.add("jarvis get, \(clients) clients", unit: "req/s", samples: multis.map(\.rps))
-        section.add("jarvis get, \(clients) raw line clients", unit: "req/s", samples: rawMultis.map(\.rps))
-        section.add("jarvis get, \(clients) clients, p50", unit: "ms", samples: multis.map(\.p50))
-        section.add("jarvis get, \(clients) clients, p99", unit: "ms", samples: multis.map(\.p99))
-        section.below("p99 latency, 1 client", Stats.median(singles.map(\.p99)), 1, unit: "ms")
-        guard redis != nil else {
+            // All connections stay open across runs, so no run waits for the agent to free a slot.
+            var many: [JarvisClient] = []
+            defer { many.forEach { $0.close() } }
+            one.close()
+            for index in 0..<clients { many.append(try agent.connect(name: "bench-\(index)")) }
+            var multis: [RunResult] = []
+            var redisMulti: [Double] = []
+            let shared = many
+            for _ in 0..<runs {
+                let start = ContinuousClock.now
+                let perThread = Threads.run(clients) { index -> [Double] in
+                    (try? latencies(client: shared[index], address: address, count: perClient)) ?? []
+                }
+                let elapsed = (ContinuousClock.now - start).seconds
+                let all = perThread.flatMap { $0 }
+                guard all.count == clients * perClient else {
+                    throw BenchFailure("some of the \(clients) clients failed")
+                }
+                multis.append(
+                    RunResult(
+                        rps: Double(all.count) / elapsed, p50: Stats.percentile(all, 0.5),
+                        p99: Stats.percentile(all, 0.99))
+                )
+                if let redis { redisMulti.append(try redis.pingRate(clients: clients, requests: clients * perClient)) }
+            }
+
+            // The same load from raw line clients: a pre-encoded request, the answer line read and
+            // not decoded — what redis-benchmark does with PING, so the two servers compare alike.
+            // The agent serves 64 clients at once: the JarvisClient connections make room first.
+            many.forEach { $0.close() }
+            Thread.sleep(forTimeInterval: 0.2)
+            var raw: [LineClient] = []
+            defer { raw.forEach { $0.close() } }
+            for _ in 0..<clients { raw.append(try LineClient(endpoint: agent.endpoint, timeout: .seconds(30))) }
+            let request = RPCRequest(
+                id: .number(JSONNumber(1)), method: "get",
+                params: [
+                    "scanner": .string(address.scanner), "container": .string(address.container),
+                    "key": .string(address.key),
+                ]
+            ).line
+            var rawSingles: [RunResult] = []
+            var rawMultis: [RunResult] = []
+            let rawShared = raw
+            for _ in 0..<runs {
+                let start = ContinuousClock.now
+                let latencies = try rawLatencies(client: raw[0], request: request, count: single)
+                let elapsed = (ContinuousClock.now - start).seconds
+                rawSingles.append(
+                    RunResult(
+                        rps: Double(single) / elapsed, p50: Stats.percentile(latencies, 0.5),
+                        p99: Stats.percentile(latencies, 0.99)))
+                let multiStart = ContinuousClock.now
+                let perThread = Threads.run(clients) { index -> [Double] in
+                    (try? rawLatencies(client: rawShared[index], request: request, count: perClient)) ?? []
+                }
+                let multiElapsed = (ContinuousClock.now - multiStart).seconds
+                let all = perThread.flatMap { $0 }
+                guard all.count == clients * perClient else {
+                    throw BenchFailure("some of the \(clients) raw clients failed")
+                }
+                rawMultis.append(
+                    RunResult(
+                        rps: Double(all.count) / multiElapsed, p50: Stats.percentile(all, 0.5),
+                        p99: Stats.percentile(all, 0.99)))
+            }
+
+            section.add("jarvis get, 1 client", unit: "req/s", samples: singles.map(\.rps))
+            section.add("jarvis get, 1 client, p50", unit: "ms", samples: singles.map(\.p50))
+            section.add("jarvis get, 1 client, p99", unit: "ms", samples: singles.map(\.p99))
+            section.add("agent CPU time per get, 1 client", unit: "µs", samples: agentCPU)
+            section.add("hub.get alone, in process (scanner + hub)", unit: "µs", samples: hubFigure)
+            section.add("jarvis get, 1 raw line client", unit: "req/s", samples: rawSingles.map(\.rps))
+            section.add("jarvis get, \(clients) clients", unit: "req/s", samples: multis.map(\.rps))
+            section.add("jarvis get, \(clients) raw line clients", unit: "req/s", samples: rawMultis.map(\.rps))
+            section.add("jarvis get, \(clients) clients, p50", unit: "ms", samples: multis.map(\.p50))
+            section.add("jarvis get, \(clients) clients, p99", unit: "ms", samples: multis.map(\.p99))
+            section.below("p99 latency, 1 client", Stats.median(singles.map(\.p99)), 1, unit: "ms")
+            guard redis != nil else {
+                section.notes.append(
+                    "Redis reference skipped: install redis-server and redis-benchmark (Debian: apt-get install redis-server redis-tools)"
+                )
+                return section
+            }
+            section.add("redis PING, 1 client (redis-benchmark)", unit: "req/s", samples: redisSingle)
+            section.add("redis PING, \(clients) clients (redis-benchmark)", unit: "req/s", samples: redisMulti)
+            let singleRatios = zip(rawSingles, redisSingle).map { $0.rps / $1 }
+            let multiRatios = zip(rawMultis, redisMulti).map { $0.rps / $1 }
+            section.atLeast(
+                "jarvis get (raw line client) / redis PING, 1 client (median of per-run ratios)",
+                Stats.median(singleRatios), 0.5)
+            section.atLeast(
+                "jarvis get (raw line clients) / redis PING, \(clients) clients (median of per-run ratios)",
+                Stats.median(multiRatios), 0.5)
+            let clientSingle = Stats.median(zip(singles, redisSingle).map { $0.rps / $1 })
+            let clientMulti = Stats.median(zip(multis, redisMulti).map { $0.rps / $1 })
             section.notes.append(
-                "Redis reference skipped: install redis-server and redis-benchmark (Debian: apt-get install redis-server redis-tools)"
+                "raw line clients send a pre-encoded request and read the answer line without decoding it, as redis-benchmark "
+                    + "does with PING; with JarvisClient (JSON-RPC encode, parse and item decode per call, in the same 2 cores) "
+                    + "the ratios are \(Report.number(clientSingle))× at 1 client and \(Report.number(clientMulti))× at \(clients)"
             )
             return section
         }
-        section.add("redis PING, 1 client (redis-benchmark)", unit: "req/s", samples: redisSingle)
-        section.add("redis PING, \(clients) clients (redis-benchmark)", unit: "req/s", samples: redisMulti)
-        let singleRatios = zip(rawSingles, redisSingle).map { $0.rps / $1 }
-        let multiRatios = zip(rawMultis, redisMulti).map { $0.rps / $1 }
-        section.atLeast(
-            "jarvis get (raw line client) / redis PING, 1 client (median of per-run ratios)", Stats.median(singleRatios), 0.5)
-        section.atLeast(
-            "jarvis get (raw line clients) / redis PING, \(clients) clients (median of per-run ratios)",
-            Stats.median(multiRatios), 0.5)
-        let clientSingle = Stats.median(zip(singles, redisSingle).map { $0.rps / $1 })
-        let clientMulti = Stats.median(zip(multis, redisMulti).map { $0.rps / $1 })
-        section.notes.append(
-            "raw line clients send a pre-encoded request and read the answer line without decoding it, as redis-benchmark "
-                + "does with PING; with JarvisClient (JSON-RPC encode, parse and item decode per call, in the same 2 cores) "
-                + "the ratios are \(Report.number(clientSingle))× at 1 client and \(Report.number(clientMulti))× at \(clients)")
-        return section
-    }
 
-    /// Microseconds per `hub.get` on the same folder, in this process: the part of a round
-    /// trip that is the scanner's and the hub's, not the wire's.
-    private static func hubGet(folder: URL, address: PreferenceAddress, count: Int) throws -> [Double] {
-        let hub = JarvisHub(configuration: .debug)
-        hub.register(DefaultsScanner.defaults(folder: folder))
-        _ = try hub.get(address)
-        var samples: [Double] = []
-        for _ in 0..<3 {
-            let (_, seconds) = try timed { for _ in 0..<count { _ = try hub.get(address) } }
-            samples.append(seconds / Double(count) * 1_000_000)
+        /// Microseconds per `hub.get` on the same folder, in this process: the part of a round
+        /// trip that is the scanner's and the hub's, not the wire's.
+        private static func hubGet(folder: URL, address: PreferenceAddress, count: Int) throws -> [Double] {
+            let hub = JarvisHub(configuration: .debug)
+            hub.register(DefaultsScanner.defaults(folder: folder))
+            _ = try hub.get(address)
+            var samples: [Double] = []
+            for _ in 0..<3 {
+                let (_, seconds) = try timed { for _ in 0..<count { _ = try hub.get(address) } }
+                samples.append(seconds / Double(count) * 1_000_000)
+            }
+            return samples
         }
-        return samples
-    }
 
-    private static func measure(client: JarvisClient, address: PreferenceAddress, count: Int) throws -> RunResult {
-        let start = ContinuousClock.now
-        let all = try latencies(client: client, address: address, count: count)
-        let elapsed = (ContinuousClock.now - start).seconds
-        return RunResult(
-            rps: Double(count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
-    }
-
-    /// Sends the same request line `count` times, one after another, reading each answer line;
-    /// returns each round trip in milliseconds.
-    private static func rawLatencies(client: LineClient, request: [UInt8], count: Int) throws -> [Double] {
-        var result: [Double] = []
-        result.reserveCapacity(count)
-        for _ in 0..<count {
+        private static func measure(client: JarvisClient, address: PreferenceAddress, count: Int) throws -> RunResult {
             let start = ContinuousClock.now
-            try client.send(request)
-            guard try client.receiveLine(timeout: .seconds(30)) != nil else { throw BenchFailure("the agent closed a connection") }
-            result.append((ContinuousClock.now - start).seconds * 1000)
+            let all = try latencies(client: client, address: address, count: count)
+            let elapsed = (ContinuousClock.now - start).seconds
+            return RunResult(
+                rps: Double(count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
         }
-        return result
-    }
 
-    /// Sends `count` gets one after another; returns each round trip in milliseconds.
-    private static func latencies(client: JarvisClient, address: PreferenceAddress, count: Int) throws -> [Double] {
-        var result: [Double] = []
-        result.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = ContinuousClock.now
-            _ = try client.get(address)
-            result.append((ContinuousClock.now - start).seconds * 1000)
+        /// Sends the same request line `count` times, one after another, reading each answer line;
+        /// returns each round trip in milliseconds.
+        private static func rawLatencies(client: LineClient, request: [UInt8], count: Int) throws -> [Double] {
+            var result: [Double] = []
+            result.reserveCapacity(count)
+            for _ in 0..<count {
+                let start = ContinuousClock.now
+                try client.send(request)
+                guard try client.receiveLine(timeout: .seconds(30)) != nil else {
+                    throw BenchFailure("the agent closed a connection")
+                }
+                result.append((ContinuousClock.now - start).seconds * 1000)
+            }
+            return result
         }
-        return result
+
+        /// Sends `count` gets one after another; returns each round trip in milliseconds.
+        private static func latencies(client: JarvisClient, address: PreferenceAddress, count: Int) throws -> [Double] {
+            var result: [Double] = []
+            result.reserveCapacity(count)
+            for _ in 0..<count {
+                let start = ContinuousClock.now
+                _ = try client.get(address)
+                result.append((ContinuousClock.now - start).seconds * 1000)
+            }
+            return result
+        }
     }
-}
 #endif

@@ -11,7 +11,10 @@ import Testing
     enum Kind: CaseIterable { case inProcess, remote }
 
     /// A loaded session of `kind` on the fixture, and what keeps it alive.
-    func session(_ kind: Kind, _ fixture: InspectorFixture, _ configuration: JarvisConfiguration = InspectorFixture.configuration())
+    func session(
+        _ kind: Kind, _ fixture: InspectorFixture,
+        _ configuration: JarvisConfiguration = InspectorFixture.configuration()
+    )
         throws -> (InspectorSession, JarvisAgent)
     {
         let agent = try fixture.agent(configuration)
@@ -45,7 +48,9 @@ import Testing
         let tags = state.rows(.value(address, JSONPointer(tokens: ["tags"])))
         #expect(tags.map(\.preview) == ["swift", "ios"])
         #expect(tags[0].target == .member(address, JSONPointer(tokens: ["tags", "0"])))
-        #expect(InspectorLevel.value(address, JSONPointer(tokens: ["tags"])).parent == .value(address, JSONPointer(tokens: [])))
+        #expect(
+            InspectorLevel.value(address, JSONPointer(tokens: ["tags"])).parent
+                == .value(address, JSONPointer(tokens: [])))
         // Segments: All, then one per scanner, with counts.
         let segments = state.segments()
         #expect(segments.map(\.title) == ["All", "Defaults suites", "JSON files", "Secrets"] || segments.count == 4)
@@ -59,7 +64,8 @@ import Testing
         defer { agent.stop() }
         let level = InspectorLevel.keys(scanner: "defaults", container: "com.example.app")
         #expect(session.state.rows(level, filter: InspectorFilter("NAME")).map(\.title) == ["user_name"])
-        #expect(session.state.rows(level, filter: InspectorFilter("*_*")).map(\.title) == ["launch_count", "user_name"])
+        #expect(
+            session.state.rows(level, filter: InspectorFilter("*_*")).map(\.title) == ["launch_count", "user_name"])
         #expect(session.state.rows(level, filter: InspectorFilter("v?lume")).map(\.title) == ["volume"])
         let sections = session.state.sections(scanner: nil, filter: InspectorFilter("port"))
         #expect(sections.map(\.container) == ["app.json"] && sections[0].rows.isEmpty == false)
@@ -105,14 +111,17 @@ import Testing
         _ = try session.save(draft, text: "9")
         #expect((try fixture.readSuite("com.example.app")["launch_count"] as? NSNumber)?.intValue == 9)
         // Every type has its editor, and text becomes the type.
-        let volume = try session.draft(for: .key(PreferenceAddress(scanner: "defaults", container: "com.example.app", key: "volume")))
+        let volume = try session.draft(
+            for: .key(PreferenceAddress(scanner: "defaults", container: "com.example.app", key: "volume")))
         #expect(volume.editor == .real)
         #expect(try volume.value(from: "0.75") == .real(0.75))
         #expect(ValueDraft(address: address, type: .boolean, text: "", expectedRevision: nil).editor == .toggle)
         #expect(ValueDraft(address: address, type: .date, text: "", expectedRevision: nil).editor == .date)
         #expect(ValueDraft(address: address, type: .data, text: "", expectedRevision: nil).editor == .data)
         #expect(try ValueDraft.parse("aGk=", as: .data) == .data(Data("hi".utf8)))
-        #expect(try ValueDraft.parse("2024-01-15T10:00:00Z", as: .date) == .date(Date(timeIntervalSince1970: 1_705_312_800)))
+        #expect(
+            try ValueDraft.parse("2024-01-15T10:00:00Z", as: .date) == .date(Date(timeIntervalSince1970: 1_705_312_800))
+        )
         #expect(throws: JarvisError.self) { try ValueDraft.parse("maybe", as: .boolean) }
     }
 
@@ -159,13 +168,17 @@ import Testing
         let (session, agent) = try session(kind, fixture)
         defer { session.close(); agent.stop() }
         let suite = ("defaults", "com.example.app")
-        #expect(throws: JarvisError.self) { try session.newDraft(scanner: suite.0, container: suite.1, key: "user_name", type: .string) }
+        #expect(throws: JarvisError.self) {
+            try session.newDraft(scanner: suite.0, container: suite.1, key: "user_name", type: .string)
+        }
         let new = try session.newDraft(scanner: suite.0, container: suite.1, key: "tmp_a", type: .integer)
         _ = try session.save(new, text: "1")
-        _ = try session.save(try session.newDraft(scanner: suite.0, container: suite.1, key: "tmp_b", type: .string), text: "x")
+        _ = try session.save(
+            try session.newDraft(scanner: suite.0, container: suite.1, key: "tmp_b", type: .string), text: "x")
         #expect(try fixture.readSuite("com.example.app")["tmp_a"] as? NSNumber == 1)
         // Preview, then delete what the glob matches.
-        #expect(try session.deletePreview(scanner: suite.0, container: suite.1, matching: "tmp_*") == ["tmp_a", "tmp_b"])
+        #expect(
+            try session.deletePreview(scanner: suite.0, container: suite.1, matching: "tmp_*") == ["tmp_a", "tmp_b"])
         #expect(try fixture.readSuite("com.example.app")["tmp_b"] as? String == "x")
         #expect(try session.delete(scanner: suite.0, container: suite.1, matching: "tmp_*") == ["tmp_a", "tmp_b"])
         #expect(try fixture.readSuite("com.example.app")["tmp_a"] == nil)
@@ -176,7 +189,8 @@ import Testing
         #expect(try fixture.readSuite("com.example.app")["volume"] == nil)
         let profile = PreferenceAddress(scanner: suite.0, container: suite.1, key: "profile")
         try session.delete(.member(profile, JSONPointer(tokens: ["tags", "1"])))
-        #expect((try fixture.readSuite("com.example.app")["profile"] as? [String: Any])?["tags"] as? [String] == ["swift"])
+        #expect(
+            (try fixture.readSuite("com.example.app")["profile"] as? [String: Any])?["tags"] as? [String] == ["swift"])
         // Reset: the stored value goes, the catalog's default applies, shown as unset.
         let count = PreferenceAddress(scanner: suite.0, container: suite.1, key: "launch_count")
         let now = try session.reset(count)
@@ -216,8 +230,12 @@ import Testing
         #expect(!rows.isEmpty && rows.allSatisfy { !$0.isEditable && !$0.isDeletable && $0.has(.readOnly) })
         let address = PreferenceAddress(scanner: "defaults", container: "com.example.app", key: "user_name")
         #expect(throws: JarvisError.self) { try session.draft(for: .key(address)) }
-        #expect(throws: JarvisError.self) { try session.newDraft(scanner: "defaults", container: "com.example.app", key: "x", type: .string) }
-        #expect(throws: JarvisError.self) { try session.delete(scanner: "defaults", container: "com.example.app", matching: "*") }
+        #expect(throws: JarvisError.self) {
+            try session.newDraft(scanner: "defaults", container: "com.example.app", key: "x", type: .string)
+        }
+        #expect(throws: JarvisError.self) {
+            try session.delete(scanner: "defaults", container: "com.example.app", matching: "*")
+        }
         #expect(try fixture.readSuite("com.example.app")["user_name"] as? String == "Ada")
     }
 
@@ -252,7 +270,8 @@ import Testing
         defer { agent.stop() }
         let broken = try #require(session.state.rows(.containers(scanner: "files")).first { $0.title == "broken.json" })
         #expect(broken.problem?.isEmpty == false)
-        #expect(session.state.sections(scanner: "files").contains { $0.container == "broken.json" && $0.problem != nil })
+        #expect(
+            session.state.sections(scanner: "files").contains { $0.container == "broken.json" && $0.problem != nil })
     }
 
     @MainActor @Test func aUIOnTheMainActorGetsResultsAsynchronously() async throws {
@@ -295,9 +314,12 @@ import Testing
         let session = InspectorSession(source: InProcessSource(agent: agent))
         try session.load()
         let state = session.state
-        let blob = try #require(state.row(for: PreferenceAddress(scanner: "defaults", container: "com.example.big", key: "blob")))
+        let blob = try #require(
+            state.row(for: PreferenceAddress(scanner: "defaults", container: "com.example.big", key: "blob")))
         #expect(blob.preview == "<10485760 bytes>")
-        let detail = try #require(state.detail(PreferenceAddress(scanner: "defaults", container: "com.example.big", key: "blob"), limit: 4096))
+        let detail = try #require(
+            state.detail(PreferenceAddress(scanner: "defaults", container: "com.example.big", key: "blob"), limit: 4096)
+        )
         #expect((detail.valueText?.count ?? 0) < 4200)
         // 200 levels: each level opens its one member, down to the leaf.
         let address = PreferenceAddress(scanner: "defaults", container: "com.example.big", key: "deep")

@@ -22,7 +22,9 @@ public struct InspectorDetail: Sendable, Hashable {
 
 extension InspectorState {
     /// The detail of a key (`pointer` empty) or of a member inside it; nil when it is gone.
-    public func detail(_ address: PreferenceAddress, _ pointer: JSONPointer = JSONPointer(tokens: []), limit: Int = 256 * 1024)
+    public func detail(
+        _ address: PreferenceAddress, _ pointer: JSONPointer = JSONPointer(tokens: []), limit: Int = 256 * 1024
+    )
         -> InspectorDetail?
     {
         guard let item = shown(address) else { return nil }
@@ -59,25 +61,34 @@ extension InspectorState {
             }
             if let allowed = catalog.allowedValues {
                 facts.append(
-                    .init(label: "allowed", text: allowed.map { ValueFormat.preview($0, limit: 40) }.joined(separator: ", ")))
+                    .init(
+                        label: "allowed",
+                        text: allowed.map { ValueFormat.preview($0, limit: 40) }.joined(separator: ", ")))
             }
             if let range = catalog.range {
                 facts.append(
-                    .init(label: "range", text: "\(ValueDraft.number(range.lowerBound)) to \(ValueDraft.number(range.upperBound))"))
+                    .init(
+                        label: "range",
+                        text: "\(ValueDraft.number(range.lowerBound)) to \(ValueDraft.number(range.upperBound))"))
             }
             if let description = catalog.description { facts.append(.init(label: "about", text: description)) }
         }
         for note in item.notes { facts.append(.init(label: "note", text: note)) }
         if unset {
-            let fallback = item.catalog?.defaultValue.map { "the default applies: " + ValueFormat.preview($0, limit: 200) }
+            let fallback = item.catalog?.defaultValue.map {
+                "the default applies: " + ValueFormat.preview($0, limit: 200)
+            }
             return InspectorDetail(row: row, facts: facts, valueText: nil, note: fallback ?? "unset, with no default")
         }
         if let mask = item.mask {
             let how = canReveal ? "reveal to see it" : "this agent does not allow revealing secrets"
             return InspectorDetail(
                 row: row, facts: facts, valueText: nil,
-                note: "secret: \(mask.length) \(item.type == .string ? "characters" : "bytes"), fingerprint \(mask.fingerprint); \(how)")
+                note:
+                    "secret: \(mask.length) \(item.type == .string ? "characters" : "bytes"), fingerprint \(mask.fingerprint); \(how)"
+            )
         }
-        return InspectorDetail(row: row, facts: facts, valueText: item.value.map { ValueFormat.full($0, limit: limit) }, note: nil)
+        return InspectorDetail(
+            row: row, facts: facts, valueText: item.value.map { ValueFormat.full($0, limit: limit) }, note: nil)
     }
 }

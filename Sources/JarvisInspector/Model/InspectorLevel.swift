@@ -31,7 +31,8 @@ public enum InspectorLevel: Sendable, Hashable {
         case .scanners: return []
         case .containers(let scanner): return [scanner]
         case .keys(let scanner, let container): return [scanner, container]
-        case .value(let address, let pointer): return [address.scanner, address.container, address.key] + pointer.tokens
+        case .value(let address, let pointer):
+            return [address.scanner, address.container, address.key] + pointer.tokens
         }
     }
 }

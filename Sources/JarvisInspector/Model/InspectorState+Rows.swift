@@ -143,7 +143,8 @@ extension InspectorState {
             return "unset (default: " + ValueFormat.preview(fallback, limit: max(8, limit - 18)) + ")"
         }
         if let mask = item.mask {
-            return "•••••• (\(mask.length) \(item.type == .string ? "chars" : "bytes"), fingerprint \(mask.fingerprint))"
+            return
+                "•••••• (\(mask.length) \(item.type == .string ? "chars" : "bytes"), fingerprint \(mask.fingerprint))"
         }
         guard let value = item.value else { return "" }
         return ValueFormat.preview(value, limit: limit)

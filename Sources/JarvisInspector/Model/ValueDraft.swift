@@ -114,7 +114,9 @@ public struct ValueDraft: Sendable, Hashable {
     public func value(from text: String) throws(JarvisError) -> PreferenceValue {
         let value = try Self.parse(text, as: type, wireEncoding: usesWireEncoding)
         guard value.type == type else {
-            throw JarvisError(.typeMismatch, "this is \(Self.article(type)) \(type); that is \(Self.article(value.type)) \(value.type)")
+            throw JarvisError(
+                .typeMismatch,
+                "this is \(Self.article(type)) \(type); that is \(Self.article(value.type)) \(value.type)")
         }
         if !choices.isEmpty, !choices.contains(value) {
             let list = choices.map { ValueFormat.preview($0, limit: 30) }.joined(separator: ", ")

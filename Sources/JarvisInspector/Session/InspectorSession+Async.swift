@@ -7,7 +7,8 @@ import JarvisRemote
 /// from the main actor.
 extension InspectorSession {
     /// Runs `body` on the session's queue.
-    func background<T: Sendable>(_ body: @escaping @Sendable () throws(JarvisError) -> T) async throws(JarvisError) -> T {
+    func background<T: Sendable>(_ body: @escaping @Sendable () throws(JarvisError) -> T) async throws(JarvisError) -> T
+    {
         let result: Result<T, JarvisError> = await withCheckedContinuation { continuation in
             queue.async {
                 do throws(JarvisError) {
@@ -58,7 +59,8 @@ extension InspectorSession {
 
     /// ``delete(scanner:container:matching:)`` off the caller's thread.
     @discardableResult
-    public func delete(scanner: String, container: String, matching glob: String) async throws(JarvisError) -> [String] {
+    public func delete(scanner: String, container: String, matching glob: String) async throws(JarvisError) -> [String]
+    {
         try await background { () throws(JarvisError) in
             try self.delete(scanner: scanner, container: container, matching: glob)
         }

@@ -87,7 +87,7 @@ extension InspectorSession {
             var answer = whole ?? stored
             answer.notes = stored.notes
             return .saved(answer)
-        } catch where error.code == .conflict {
+        } catch  where error.code == .conflict {
             return .conflict(try refresh(draft.address))
         }
     }
@@ -105,9 +105,10 @@ extension InspectorSession {
         let pointer = target.pointer
         do {
             _ = try source.call(
-                Wire.DeleteParams(Wire.Place(address, pointer: pointer.isWhole ? nil : pointer), expectedRevision: item.revision),
+                Wire.DeleteParams(
+                    Wire.Place(address, pointer: pointer.isWhole ? nil : pointer), expectedRevision: item.revision),
                 expecting: Wire.ItemResult.self)
-        } catch where error.code == .conflict {
+        } catch  where error.code == .conflict {
             return try refresh(address)
         }
         _ = try refresh(address)
@@ -116,7 +117,8 @@ extension InspectorSession {
 
     /// The stored keys of a container a glob matches, without deleting them: what a bulk
     /// delete would remove, for the user to confirm.
-    public func deletePreview(scanner: String, container: String, matching glob: String) throws(JarvisError) -> [String] {
+    public func deletePreview(scanner: String, container: String, matching glob: String) throws(JarvisError) -> [String]
+    {
         try bulkDelete(scanner: scanner, container: container, matching: glob, dryRun: true)
     }
 
@@ -135,7 +137,9 @@ extension InspectorSession {
             Wire.BulkDeleteParams(scanner: scanner, container: container, match: glob, dryRun: dryRun),
             expecting: Wire.BulkDeleteResult.self)
         if !dryRun {
-            for key in result.keys { _ = try refresh(PreferenceAddress(scanner: scanner, container: container, key: key)) }
+            for key in result.keys {
+                _ = try refresh(PreferenceAddress(scanner: scanner, container: container, key: key))
+            }
         }
         return result.keys
     }
@@ -169,7 +173,7 @@ extension InspectorSession {
     private func fetch(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem? {
         do {
             return try source.call(Wire.GetParams(Wire.Place(address)), expecting: Wire.ItemResult.self).item
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         }
     }
@@ -195,7 +199,8 @@ extension InspectorSession {
             throw JarvisError(.readOnly, "\(item.address.key) is read-only here")
         }
         guard !item.isPlaceholder else {
-            throw JarvisError(.readOnly, "\(item.address.key) stands in for a value Jarvis cannot show exactly; edit the file")
+            throw JarvisError(
+                .readOnly, "\(item.address.key) stands in for a value Jarvis cannot show exactly; edit the file")
         }
     }
 

@@ -51,7 +51,8 @@ public final class InspectorSession: Sendable {
     }
 
     func update<T>(_ body: (inout InspectorState) throws(JarvisError) -> T) throws(JarvisError) -> T {
-        let (result, observer) = try box.withLock { (box: inout Box) throws(JarvisError) -> (T, (@Sendable () -> Void)?) in
+        let (result, observer) = try box.withLock {
+            (box: inout Box) throws(JarvisError) -> (T, (@Sendable () -> Void)?) in
             (try body(&box.state), box.observer)
         }
         observer?()
@@ -131,7 +132,8 @@ public final class InspectorSession: Sendable {
     /// - Throws: ``JarvisError`` `.unauthorized` when the agent does not allow revealing.
     @discardableResult
     public func reveal(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem {
-        let item = try source.call(Wire.GetParams(Wire.Place(address), reveal: true), expecting: Wire.ItemResult.self).item
+        let item = try source.call(Wire.GetParams(Wire.Place(address), reveal: true), expecting: Wire.ItemResult.self)
+            .item
         try update { (state: inout InspectorState) throws(JarvisError) in state.reveal(item) }
         return item
     }

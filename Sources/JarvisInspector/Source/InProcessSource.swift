@@ -37,7 +37,8 @@ public final class InProcessSource: InspectorSource {
         self.service = service
         session = AgentSessionState(transport: "in-process", peer: "pid \(service.identity.pid)")
         var answer: Wire.HelloResult?
-        let request = RPCRequest(id: .integer(0), method: Wire.HelloParams.method, params: Wire.HelloParams(client: clientName).json)
+        let request = RPCRequest(
+            id: .integer(0), method: Wire.HelloParams.method, params: Wire.HelloParams(client: clientName).json)
         if let json = try? service.handle(request, session: session) { answer = try? Wire.HelloResult(json: json) }
         // The in-process hello cannot fail (no token, same version); keep a truthful fallback.
         hello =

@@ -85,7 +85,8 @@
             do {
                 if let current = try await session.delete(target) {
                     refresh()
-                    return "Not deleted: someone else changed it. It is now \(InspectorState.preview(current, limit: 60))."
+                    return
+                        "Not deleted: someone else changed it. It is now \(InspectorState.preview(current, limit: 60))."
                 }
                 message = "Deleted"
                 refresh()
@@ -97,7 +98,9 @@
         }
 
         /// The keys a bulk delete would remove.
-        public func deletePreview(scanner: String, container: String, matching glob: String) async -> Result<[String], JarvisError> {
+        public func deletePreview(scanner: String, container: String, matching glob: String) async -> Result<
+            [String], JarvisError
+        > {
             do {
                 return .success(try await session.deletePreview(scanner: scanner, container: container, matching: glob))
             } catch {

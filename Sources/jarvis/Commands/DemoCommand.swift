@@ -76,28 +76,30 @@ enum DemoCommand: Command {
     /// Starts this same executable as the demo agent, so `swift run jarvis demo` needs no
     /// other binary, and waits until it has published its discovery file.
     #if os(macOS) || os(Linux)
-    private static func launch() throws -> (record: AgentRecord, stop: () -> Void) {
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = [serveWord]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if let record = try AgentDirectory.running().first(where: { $0.pid == pid }) { return (record, { stop(process) }) }
-            guard process.isRunning else {
-                throw JarvisError(
-                    .unavailable,
-                    "the demo agent exited at start (status \(process.terminationStatus)); run `jarvis-agent --demo` to see why"
-                )
+        private static func launch() throws -> (record: AgentRecord, stop: () -> Void) {
+            let process = Process()
+            process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = [serveWord]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let pid = process.processIdentifier
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline {
+                if let record = try AgentDirectory.running().first(where: { $0.pid == pid }) {
+                    return (record, { stop(process) })
+                }
+                guard process.isRunning else {
+                    throw JarvisError(
+                        .unavailable,
+                        "the demo agent exited at start (status \(process.terminationStatus)); run `jarvis-agent --demo` to see why"
+                    )
+                }
+                Thread.sleep(forTimeInterval: 0.05)
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            throw JarvisError(.unavailable, "the demo agent did not start within 15 seconds")
         }
-        throw JarvisError(.unavailable, "the demo agent did not start within 15 seconds")
-    }
 
         private static func stop(_ process: Process) {
             guard process.isRunning else { return }
@@ -107,7 +109,8 @@ enum DemoCommand: Command {
     #else
         /// iOS, tvOS, watchOS and visionOS start no child processes.
         private static func launch() throws -> (record: AgentRecord, stop: () -> Void) {
-            throw JarvisError(.unavailable, "jarvis demo starts a demo agent process, which this platform does not allow")
+            throw JarvisError(
+                .unavailable, "jarvis demo starts a demo agent process, which this platform does not allow")
         }
     #endif
 

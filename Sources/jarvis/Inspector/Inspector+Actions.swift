@@ -38,7 +38,8 @@ extension Inspector {
         case .list(.value(let address, _)), .detail(let address, _): place = (address.scanner, address.container)
         case .list(.containers):
             let rows = rows(for: page, width: terminal.size.columns)
-            guard rows.indices.contains(page.cursor), case .container(let scanner, let name)? = rows[page.cursor].model?.target
+            guard rows.indices.contains(page.cursor),
+                case .container(let scanner, let name)? = rows[page.cursor].model?.target
             else {
                 status = ("choose a container first", .warning)
                 return
@@ -100,7 +101,7 @@ extension Inspector {
                 let outcome = try session.save(draft, text: text)
                 mode = .browse
                 report(outcome, draft: draft)
-            } catch where error.code == .typeMismatch || error.code == .invalidParams {
+            } catch  where error.code == .typeMismatch || error.code == .invalidParams {
                 prompt.error = error.message + " (Esc cancels)"
                 mode = .prompt(prompt)
             } catch {
@@ -133,7 +134,9 @@ extension Inspector {
             do {
                 let draft = try session.newDraft(scanner: scanner, container: container, key: key, type: type)
                 mode = .prompt(
-                    Prompt(purpose: .edit(draft), title: "value of \(key) (\(draft.hint))", editor: LineEditor(draft.text)))
+                    Prompt(
+                        purpose: .edit(draft), title: "value of \(key) (\(draft.hint))", editor: LineEditor(draft.text))
+                )
             } catch {
                 prompt.error = error.message + " (Esc cancels)"
                 mode = .prompt(prompt)
@@ -196,7 +199,10 @@ extension Inspector {
         let name = address.key + (target.pointer.isWhole ? "" : target.pointer.description)
         do {
             if let current = try session.delete(target) {
-                status = ("not deleted: someone else changed \(address.key); it is now \(Terminal.escaped(InspectorState.preview(current, limit: 40)))", .error)
+                status = (
+                    "not deleted: someone else changed \(address.key); it is now \(Terminal.escaped(InspectorState.preview(current, limit: 40)))",
+                    .error
+                )
                 return
             }
             if case .detail(let shown, let pointer)? = pages.last?.level, shown == address, pointer == target.pointer {
@@ -228,7 +234,10 @@ extension Inspector {
         }
         do {
             let now = try session.reset(address)
-            status = ("reset \(address.key): " + (now.map { InspectorState.preview($0, limit: 40) } ?? "nothing is stored"), .plain)
+            status = (
+                "reset \(address.key): " + (now.map { InspectorState.preview($0, limit: 40) } ?? "nothing is stored"),
+                .plain
+            )
         } catch {
             status = ("reset refused: \(error.message)", .error)
         }

@@ -159,7 +159,10 @@ extension Inspector {
                 pages.append(Page(level: .list(.keys(scanner: scanner, container: name))))
             case .key(let address):
                 pages.append(
-                    Page(level: row.isOpenable ? .list(.value(address, JSONPointer(tokens: []))) : .detail(address, JSONPointer(tokens: []))))
+                    Page(
+                        level: row.isOpenable
+                            ? .list(.value(address, JSONPointer(tokens: [])))
+                            : .detail(address, JSONPointer(tokens: []))))
             case .member(let address, let pointer):
                 pages.append(Page(level: row.isOpenable ? .list(.value(address, pointer)) : .detail(address, pointer)))
             }

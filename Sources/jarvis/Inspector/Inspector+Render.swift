@@ -63,7 +63,9 @@ extension Inspector {
             let list = keys.prefix(6).joined(separator: ", ") + (keys.count > 6 ? ", …" : "")
             screen.set(
                 bottom - 1,
-                Terminal.escaped("Delete \(keys.count) key\(keys.count == 1 ? "" : "s") of \(container) matching \(glob): \(list)? (y/n)"),
+                Terminal.escaped(
+                    "Delete \(keys.count) key\(keys.count == 1 ? "" : "s") of \(container) matching \(glob): \(list)? (y/n)"
+                ),
                 .warning)
             screen.set(bottom, hints(pages.last?.level), .dim)
         }
@@ -83,7 +85,8 @@ extension Inspector {
         if let connection {
             let state = connection.state
             segments.append(
-                ScreenBuffer.Segment(text: "· \(Terminal.escaped(connection.name)) (pid \(connection.pid)) ", style: .title))
+                ScreenBuffer.Segment(
+                    text: "· \(Terminal.escaped(connection.name)) (pid \(connection.pid)) ", style: .title))
             if let banner = state.banner {
                 segments.append(ScreenBuffer.Segment(text: " ", style: .title))
                 segments.append(ScreenBuffer.Segment(text: " \(banner) ", style: .badge))
@@ -101,7 +104,8 @@ extension Inspector {
         case .agents: parts = ["agents (\(agents.count) running)"]
         case .list(.scanners): parts = ["scanners"]
         case .list(let level): parts = level.path
-        case .detail(let address, let pointer): parts = [address.scanner, address.container, address.key] + pointer.tokens
+        case .detail(let address, let pointer):
+            parts = [address.scanner, address.container, address.key] + pointer.tokens
         }
         var text = Terminal.escaped(parts.joined(separator: " › "))
         if !page.filter.isEmpty { text += "   /\(page.filter)" }

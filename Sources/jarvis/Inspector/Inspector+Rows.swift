@@ -48,7 +48,9 @@ extension Inspector {
                         .plain(
                             Terminal.pad(String(record.pid), 8) + Terminal.pad(Terminal.escaped(record.name), 24)
                                 + record.started
-                                + (record.bundleID.map { "  \(Terminal.escaped(record.device ?? "")) \(Terminal.escaped($0))" } ?? ""))
+                                + (record.bundleID.map {
+                                    "  \(Terminal.escaped(record.device ?? "")) \(Terminal.escaped($0))"
+                                } ?? ""))
                     ])
             }
         case .detail:
@@ -72,7 +74,8 @@ extension Inspector {
             if let problem = row.problem { notes.append(problem) }
             return [
                 .plain(
-                    Terminal.pad(Terminal.escaped(row.title), 14) + Terminal.pad(Terminal.escaped(row.subtitle ?? ""), 26)
+                    Terminal.pad(Terminal.escaped(row.title), 14)
+                        + Terminal.pad(Terminal.escaped(row.subtitle ?? ""), 26)
                         + Terminal.pad(String(row.count ?? 0), 8)),
                 ScreenBuffer.Segment(text: Terminal.escaped(notes.joined(separator: ", ")), style: .dim),
             ]

@@ -116,7 +116,8 @@ final class Inspector {
         do {
             let wake = try WakePipe.make()
             let source = try RemoteSource(
-                endpoint: endpoint, token: token ?? AgentLocator.localToken(for: endpoint), clientName: "jarvis-inspect")
+                endpoint: endpoint, token: token ?? AgentLocator.localToken(for: endpoint), clientName: "jarvis-inspect"
+            )
             let session = InspectorSession(source: source)
             session.onChange { wake.signal() }
             // Subscribe before loading, so no change can fall between the two.

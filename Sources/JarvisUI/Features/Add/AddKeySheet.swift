@@ -18,7 +18,10 @@
             self.store = store
             self.scanner = scanner
             let first = store.state.containers.first { scanner == nil || $0.scanner == scanner }
-            _container = State(initialValue: container.map { (scanner ?? "") + "\u{0}" + $0 } ?? first.map { $0.scanner + "\u{0}" + $0.name } ?? "")
+            _container = State(
+                initialValue: container.map { (scanner ?? "") + "\u{0}" + $0 } ?? first.map {
+                    $0.scanner + "\u{0}" + $0.name
+                } ?? "")
         }
 
         var body: some View {
@@ -31,7 +34,10 @@
                     } else {
                         Section("Where") {
                             Picker("Container", selection: $container) {
-                                ForEach(store.state.containers.filter { scanner == nil || $0.scanner == scanner }, id: \.self) {
+                                ForEach(
+                                    store.state.containers.filter { scanner == nil || $0.scanner == scanner },
+                                    id: \.self
+                                ) {
                                     Text("\($0.name) (\($0.scanner))").tag($0.scanner + "\u{0}" + $0.name)
                                 }
                             }

@@ -94,7 +94,11 @@
         private func toolbar(_ state: InspectorState) -> some ToolbarContent {
             ToolbarItemGroup(placement: .primaryAction) {
                 if state.canEdit {
-                    Button { adding = true } label: { Label("Add key", systemImage: "plus") }
+                    Button {
+                        adding = true
+                    } label: {
+                        Label("Add key", systemImage: "plus")
+                    }
                 }
                 ShareLink(
                     item: store.session.snapshot(scanner: scanner).text,

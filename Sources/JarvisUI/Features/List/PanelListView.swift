@@ -38,7 +38,11 @@
             .toolbar {
                 ToolbarItemGroup(placement: .primaryAction) {
                     if case .keys(let scanner, let container) = level, state.canEdit {
-                        Button { adding = true } label: { Label("Add key", systemImage: "plus") }
+                        Button {
+                            adding = true
+                        } label: {
+                            Label("Add key", systemImage: "plus")
+                        }
                         if !query.isEmpty {
                             Button(role: .destructive) {
                                 Task {
@@ -77,7 +81,10 @@
                     }
                 }
             } message: { keys in
-                Text(keys.isEmpty ? "No stored key matches." : keys.prefix(20).joined(separator: ", ") + (keys.count > 20 ? ", …" : ""))
+                Text(
+                    keys.isEmpty
+                        ? "No stored key matches."
+                        : keys.prefix(20).joined(separator: ", ") + (keys.count > 20 ? ", …" : ""))
             }
         }
 
