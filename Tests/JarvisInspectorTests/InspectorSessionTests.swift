@@ -321,6 +321,8 @@ import Testing
             state.detail(PreferenceAddress(scanner: "defaults", container: "com.example.big", key: "blob"), limit: 4096)
         )
         #expect((detail.valueText?.count ?? 0) < 4200)
+        // Too large for a text editor: refused with a way out, before anything is sent.
+        #expect(throws: JarvisError.self) { try session.draft(for: blob.target) }
         // 200 levels: each level opens its one member, down to the leaf.
         let address = PreferenceAddress(scanner: "defaults", container: "com.example.big", key: "deep")
         #expect(state.row(for: address)!.preview.count <= 80)

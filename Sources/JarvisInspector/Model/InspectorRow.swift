@@ -74,6 +74,8 @@ public struct InspectorRow: Sendable, Hashable, Identifiable {
     public var isDeletable: Bool
     /// Whether a reveal may be offered.
     public var isRevealable: Bool
+    /// How the stored bytes encode the shown value (`json`, `plist`), with ``Flag/encoded``.
+    public var encoding: ValueEncoding? = nil
 
     /// The row's identity.
     public var id: Target { target }

@@ -109,7 +109,7 @@ extension InspectorState {
             isEditable: writable && !item.isMasked && !item.isPlaceholder,
             // Deleting an unset or registered-only key has nothing to delete.
             isDeletable: writable && !unset && item.layer == .stored,
-            isRevealable: item.isMasked && canReveal)
+            isRevealable: item.isMasked && canReveal, encoding: item.encoding)
     }
 
     private func memberRows(

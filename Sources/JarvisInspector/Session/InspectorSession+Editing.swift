@@ -18,6 +18,7 @@ extension InspectorSession {
             guard let value = state.value(at: address, pointer) else {
                 throw JarvisError(.notFound, "\(address.key)\(pointer.description) no longer exists")
             }
+            try Self.checkEditableSize(value, address.key + pointer.description)
             return Self.draft(address, pointer, value: value, revision: item.revision)
         }
         if InspectorState.isUnset(item) {
@@ -31,6 +32,7 @@ extension InspectorSession {
                 address: address, type: item.type, text: "", choices: catalog?.allowedValues ?? [],
                 range: catalog?.range, expectedRevision: item.revision)
         }
+        try Self.checkEditableSize(value, address.key)
         var draft = Self.draft(address, pointer, value: value, revision: item.revision)
         draft.choices = catalog?.allowedValues ?? []
         draft.range = catalog?.range
@@ -191,6 +193,26 @@ extension InspectorSession {
             text: plain || !(value.type == .array || value.type == .dictionary)
                 ? ValueFormat.editText(value) : JSONWriter.string(value.json, pretty: true),
             expectedRevision: revision, usesWireEncoding: !plain && (value.type == .array || value.type == .dictionary))
+    }
+
+    /// The most text an editor is given: larger values are opened a level at a time and
+    /// their members edited, or set whole with `jarvis set`.
+    public static let maxDraftCharacters = 256 * 1024
+
+    static func checkEditableSize(_ value: PreferenceValue, _ name: String) throws(JarvisError) {
+        let tooLarge: Bool
+        switch value {
+        case .data(let data): tooLarge = (data.count + 2) / 3 * 4 > maxDraftCharacters
+        case .string(let text): tooLarge = text.utf8.count > maxDraftCharacters
+        case .array, .dictionary:
+            tooLarge = ValueFormat.full(value, limit: maxDraftCharacters).hasSuffix("characters)")
+        default: tooLarge = false
+        }
+        guard tooLarge else { return }
+        throw JarvisError(
+            .tooLarge,
+            "\(name) is too large to edit here (over \(maxDraftCharacters / 1024) KiB as text); open its members and edit them, or set it whole with `jarvis set`"
+        )
     }
 
     static func checkEditable(_ state: InspectorState, _ item: PreferenceItem) throws(JarvisError) {

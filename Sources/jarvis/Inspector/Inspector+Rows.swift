@@ -92,13 +92,19 @@ extension Inspector {
             ]
         case .keys, .value:
             let keyColumn = keyWidth(width)
-            let flags = row.flags.filter { $0 != .changed && $0 != .unset }.map(\.rawValue)
+            let flags = row.flags.filter { $0 != .changed && $0 != .unset }.map { flag in
+                flag == .encoded ? row.encoding?.rawValue ?? flag.rawValue : flag.rawValue
+            }
+            let flagText = flags.isEmpty ? "" : "  (" + flags.joined(separator: ", ") + ")"
+            // The marks stay whole: the value gives way.
+            let room = max(8, width - 2 - keyColumn - 11 - flagText.count)
+            let preview = Terminal.escaped(row.preview)
+            let shown = preview.count > room ? String(preview.prefix(room - 1)) + "…" : preview
             return [
                 .plain(Terminal.pad(ScreenBuffer.clip(Terminal.escaped(row.title), to: keyColumn - 1).0, keyColumn)),
                 ScreenBuffer.Segment(text: Terminal.pad(row.type?.rawValue ?? "", 11), style: .dim),
-                ScreenBuffer.Segment(text: Terminal.escaped(row.preview), style: row.has(.unset) ? .dim : .plain),
-                ScreenBuffer.Segment(
-                    text: flags.isEmpty ? "" : "  (" + flags.joined(separator: ", ") + ")", style: .dim),
+                ScreenBuffer.Segment(text: shown, style: row.has(.unset) ? .dim : .plain),
+                ScreenBuffer.Segment(text: flagText, style: .dim),
             ]
         }
     }
