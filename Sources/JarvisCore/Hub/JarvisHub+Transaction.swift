@@ -111,7 +111,9 @@ extension JarvisHub {
                         : address)
             }
         }
-        return try writes.withLock { (_: inout Void) throws(JarvisError) -> WriteOutcome in
+        // One container's writes in order; other containers' writes go on meanwhile.
+        let container = target.scanner.id + "\u{0}" + address.container
+        return try writes.withLock(container) { () throws(JarvisError) -> WriteOutcome in
             if case .deleteKeys(let selection, let dryRun) = edit {
                 return try removeKeys(selection, dryRun: dryRun, target: target, wrote: &wrote)
             }

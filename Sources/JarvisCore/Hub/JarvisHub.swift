@@ -13,9 +13,10 @@ public final class JarvisHub: Sendable {
     }
 
     private let state: Locked<State>
-    /// Held for the whole of every write transaction (see ``write(_:_:expectedRevision:)``):
-    /// the one lock that orders writes.
-    let writes = Locked<Void>(())
+    /// Orders write transactions per container (see ``write(_:_:expectedRevision:known:)``):
+    /// writes to one container run one at a time, writes to different containers never wait
+    /// for each other's I/O.
+    let writes = KeyedLock()
     package let masker = SecretMasker()
     /// Told once per successful write transaction (after the write, never for a refused or
     /// failed one), so watchers see clients' writes at once. A bulk delete tells the

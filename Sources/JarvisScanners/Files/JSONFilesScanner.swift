@@ -33,7 +33,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     public static let defaultPatterns: [GlobPattern] = ["*.json", "*.jsonc"]
     /// The folders with the symbolic-link policy every file-backed scanner follows.
     private let served: [ServedFolder]
-    private let writes = Locked<Void>(())
+    private let writes = KeyedLock()
     // Parsed files by path, kept while the file's stamp is unchanged: a listing asks for each
     // file's problem and then its entries, and every `get` reads one file.
     private let parsed = Locked<[String: (stamp: FileStamp, document: Result<JSONFileDocument, JarvisError>)]>([:])
@@ -110,7 +110,8 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// Sets or removes one top-level key and replaces the file atomically.
     public func write(_ request: WriteRequest) throws {
-        try writes.withLock { (_: inout Void) throws(JarvisError) in try store(request) }
+        // Per file, not per scanner: a slow write to one file never holds up another.
+        try writes.withLock(request.container) { () throws(JarvisError) in try store(request) }
     }
 
     private func store(_ request: WriteRequest) throws(JarvisError) {
