@@ -67,8 +67,14 @@ public struct InspectorState: Sendable {
         self.hiddenSystemContainers = hiddenSystemContainers
     }
 
-    /// Stores an item the agent returned for the user's own action (not marked as news).
+    /// Stores an item the agent returned for the user's own action: not news, so a mark the
+    /// change's own notification set (when it arrived before the answer) is cleared.
     public mutating func store(_ item: PreferenceItem) {
+        keep(item)
+        changedAt[item.address] = nil
+    }
+
+    private mutating func keep(_ item: PreferenceItem) {
         guard item.pointer == nil else { return }
         items[item.address] = item
         if revealed[item.address]?.revision != item.revision { revealed[item.address] = nil }
@@ -78,6 +84,7 @@ public struct InspectorState: Sendable {
     public mutating func remove(_ address: PreferenceAddress) {
         items[address] = nil
         revealed[address] = nil
+        changedAt[address] = nil
     }
 
     /// Keeps a secret the user revealed.
@@ -95,7 +102,7 @@ public struct InspectorState: Sendable {
             let address = change.address
             if let item = change.item {
                 guard items[address]?.revision != item.revision || items[address]?.layer != item.layer else { continue }
-                store(item)
+                keep(item)
             } else {
                 guard items[address] != nil else { continue }
                 remove(address)

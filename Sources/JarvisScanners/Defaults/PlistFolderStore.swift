@@ -100,28 +100,29 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func storedObject(forKey key: String, in suite: String) throws -> Any? {
-        try parse(url(of: suite))?.dictionary[key]
+        try parse(suite)?.dictionary[key]
     }
 
     func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
         // A link inside the folder has its target replaced, the link kept (dotfile managers
         // link plists); one that leads outside is never written through.
         try DefaultsSuite.validate(suite)
-        let url = URL(fileURLWithPath: try served.writablePath(of: suite + ".plist", container: suite))
+        let file = suite + ".plist"
+        let slot = try served.writableSlot(of: file, container: suite)
         // The version last read (the hub reads before it writes), and the key there.
         let seen = cache.withLock { $0[suite] }.flatMap { cached -> (stamp: FileStamp, key: PreferenceValue?)? in
             guard case .parsed(let entries, _) = cached.contents else { return nil }
             return (cached.signature, entries.index[key].map { entries.sorted[$0].value })
         }
         // Made again on top of any version another program writes before the replace.
-        try CheckedFileWrite.update(url, readBefore: seen) {
+        try CheckedFileWrite.update(slot, readBefore: seen, limit: Self.maxSize) {
             (version) throws(JarvisError) -> (bytes: [UInt8]?, key: PreferenceValue?) in
             var dictionary: [String: Any] = [:]
             // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
             // date's fraction of a second and every character, which XML cannot.
             var format = PropertyListSerialization.PropertyListFormat.binary
             if let bytes = version.bytes {
-                let current = try Self.parse(Data(bytes), name: url.lastPathComponent)
+                let current = try Self.parse(Data(bytes), name: file)
                 dictionary = current.dictionary
                 format = current.format
             } else if object == nil {
@@ -186,7 +187,7 @@ final class PlistFolderStore: DefaultsStore {
         }
         let contents: Contents
         do {
-            if let parsed = try parse(url) {
+            if let parsed = try parse(suite) {
                 var sorted = try Self.entries(of: parsed.dictionary)
                 sorted.sort { $0.key < $1.key }
                 var index: [String: Int] = [:]
@@ -239,20 +240,19 @@ final class PlistFolderStore: DefaultsStore {
         return parts.count == 1 ? parts[0] : Array(parts.joined())
     }
 
-    /// Reads and parses a file afresh; nil when it does not exist.
-    /// - Throws: ``JarvisError`` `.storage` when it cannot be read or is not a dictionary plist.
-    private func parse(_ url: URL) throws(JarvisError) -> (
+    /// The largest suite file read: Apple's own stay far below it.
+    static let maxSize = 64 << 20
+
+    /// Reads and parses a suite's file afresh, through the served folder's one opening path;
+    /// nil when it does not exist.
+    /// - Throws: ``JarvisError`` `.storage` when it cannot be read (a FIFO, a device, a file
+    ///   over the limit) or is not a dictionary plist.
+    private func parse(_ suite: String) throws(JarvisError) -> (
         dictionary: [String: Any], format: PropertyListSerialization.PropertyListFormat
     )? {
-        let name = url.lastPathComponent
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw JarvisError(.storage, "cannot read '\(name)': \(error.localizedDescription)")
-        }
-        return try Self.parse(data, name: name)
+        try DefaultsSuite.validate(suite)
+        guard let bytes = try served.read(suite + ".plist", limit: Self.maxSize).bytes else { return nil }
+        return try Self.parse(Data(bytes), name: suite + ".plist")
     }
 
     /// Parses a suite file's contents.

@@ -58,8 +58,7 @@ public struct JSONFilesScanner: PreferenceScanner {
         var result: [ContainerInfo] = []
         for folder in served {
             for name in Self.relativePaths(in: folder) where matches(name) && seen.insert(name).inserted {
-                let url = folder.url.appendingPathComponent(name)
-                switch document(at: url) {
+                switch document(name, in: folder) {
                 case .success: result.append(ContainerInfo(name, isWritable: !folder.leadsOutside(name)))
                 case .failure(let error): result.append(ContainerInfo(name, problem: error.message, isWritable: false))
                 }
@@ -71,8 +70,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The file of that name, found without listing the folders; nil when there is none
     /// (files are never created).
     public func container(named name: String) throws -> ContainerInfo? {
-        guard let url = locate(name) else { return nil }
-        switch document(at: url) {
+        guard let folder = locate(name) else { return nil }
+        switch document(name, in: folder) {
         case .success: return ContainerInfo(name)
         case .failure(let error): return ContainerInfo(name, problem: error.message, isWritable: false)
         }
@@ -80,8 +79,8 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// The top-level keys of one file.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
-        guard let url = locate(request.container) else { return [] }
-        var entries = try document(at: url).get().entries()
+        guard let folder = locate(request.container) else { return [] }
+        var entries = try document(request.container, in: folder).get().entries()
         // Read through a link that leads outside, never written through it.
         if served.contains(where: { $0.leadsOutside(request.container) }) {
             for index in entries.indices { entries[index].isWritable = false }
@@ -90,21 +89,27 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     /// The parsed file, from the cache when its stamp is unchanged (an atomic replace by
-    /// anyone gives a new inode, so it is never mistaken for the old file).
-    private func document(at url: URL) -> Result<JSONFileDocument, JarvisError> {
-        let path = url.path
+    /// anyone gives a new inode, so it is never mistaken for the old file). Read through the
+    /// served folder's one opening path: a FIFO, a device or a file over the limit is a
+    /// problem of that container, never a hang or a huge read.
+    private func document(_ name: String, in folder: ServedFolder) -> Result<JSONFileDocument, JarvisError> {
+        let path = folder.url.appendingPathComponent(name).path
         guard let stamp = FileStamp.of(path) else {
             parsed.withLock { $0[path] = nil }
-            return .failure(JarvisError(.storage, "cannot read \(url.lastPathComponent): it no longer exists"))
+            return .failure(JarvisError(.storage, "cannot read \(name): it no longer exists"))
         }
         if let cached = parsed.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
+        var stored = stamp
         let document: Result<JSONFileDocument, JarvisError> = Result { () throws(JarvisError) in
-            guard let bytes = try CheckedFileWrite.Snapshot.read(url.path).bytes else {
-                throw JarvisError(.storage, "cannot read \(url.lastPathComponent): it no longer exists")
+            let snapshot = try folder.read(name, limit: JSONFileDocument.maxSize)
+            guard let bytes = snapshot.bytes else {
+                throw JarvisError(.storage, "cannot read \(name): it no longer exists")
             }
+            // The stamp of what was read, so a write sees exactly the version parsed.
+            if let read = snapshot.stamp { stored = read }
             return try JSONFileDocument(bytes: bytes)
         }
-        parsed.withLock { $0[path] = (stamp, document) }
+        parsed.withLock { $0[path] = (stored, document) }
         return document
     }
 
@@ -115,25 +120,25 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     private func store(_ request: WriteRequest) throws(JarvisError) {
-        guard let located = locate(request.container) else {
+        guard let folder = locate(request.container) else {
             throw JarvisError(
                 .notFound,
                 "no JSON file '\(request.container)' in \(folders.map(\.lastPathComponent).joined(separator: ", ")); create it (with {}) first"
             )
         }
-        // A link inside the folder is written at its target (the link kept); one that leads
-        // outside is never written through.
-        var url = located
-        if let folder = served.first(where: { $0.place(of: request.container) != .missing }) {
-            url = URL(fileURLWithPath: try folder.writablePath(of: request.container, container: request.container))
-        }
+        // Resolved once beneath the folder: a link inside is written at its target (the link
+        // kept); one that leads outside, or swapped in during the write, is never written through.
+        let slot = try folder.writableSlot(of: request.container, container: request.container)
         // The version the hub read just before (every read goes through the cache), so a
         // change another program made to this key since then is a conflict too.
-        let seen = parsed.withLock { $0[located.path] }.flatMap { cached -> (stamp: FileStamp, key: JSONValue?)? in
+        let path = folder.url.appendingPathComponent(request.container).path
+        let seen = parsed.withLock { $0[path] }.flatMap { cached -> (stamp: FileStamp, key: JSONValue?)? in
             guard case .success(let document) = cached.document else { return nil }
             return (cached.stamp, document.object[request.key])
         }
-        try CheckedFileWrite.update(url, readBefore: seen, beforeCommit: beforeCommit) {
+        try CheckedFileWrite.update(
+            slot, readBefore: seen, limit: JSONFileDocument.maxSize, beforeCommit: beforeCommit
+        ) {
             (version) throws(JarvisError) -> (bytes: [UInt8]?, key: JSONValue?) in
             guard let bytes = version.bytes else {
                 throw JarvisError(
@@ -154,8 +159,8 @@ public struct JSONFilesScanner: PreferenceScanner {
         }
     }
 
-    /// The file for a container name, only if it is one this scanner lists.
-    private func locate(_ container: String) -> URL? {
+    /// The served folder that has a file of that name, only if it is one this scanner lists.
+    private func locate(_ container: String) -> ServedFolder? {
         let parts = container.split(separator: "/", omittingEmptySubsequences: false)
         guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }), matches(container) else {
             return nil
@@ -165,7 +170,7 @@ public struct JSONFilesScanner: PreferenceScanner {
             let url = folder.url.appendingPathComponent(container)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return url
+                return folder
             }
         }
         return nil

@@ -52,15 +52,11 @@ struct SecretFilesBackend: SecretBackend {
         }
         let folderWritable = access(folder.path, W_OK) == 0
         return names.sorted().compactMap { name in
-            let path = folder.appendingPathComponent(name).path
-            var isDirectory: ObjCBool = false
-            // `fileExists` follows symlinks: a dangling link or a subfolder is no secret.
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                let data = FileManager.default.contents(atPath: path)
-            else { return nil }
+            // The one opening path: a regular file only, never blocking, at most the limit;
+            // a dangling link, a subfolder or a FIFO is no secret.
+            guard let bytes = try? served.read(name, limit: Self.maxSize).bytes else { return nil }
             return ScannedEntry(
-                key: name, value: SecretBytes.value(Array(data)),
-                isWritable: folderWritable && !served.leadsOutside(name))
+                key: name, value: SecretBytes.value(bytes), isWritable: folderWritable && !served.leadsOutside(name))
         }
     }
 
@@ -70,19 +66,22 @@ struct SecretFilesBackend: SecretBackend {
                 .invalidParams,
                 "'\(request.key)' cannot be a secret file's name: use a name without '/' that does not start with '.'")
         }
-        let path = folder.appendingPathComponent(request.key).path
-        // Never written through a link that leads outside; a link inside writes its target.
-        let target = try served.writablePath(of: request.key, container: "\(containerName)/\(request.key)")
         switch request.change {
         case .set(let value):
             let (bytes, _) = try SecretBytes.bytes(value, key: request.key)
-            try AtomicFile.replace(target, with: bytes)
+            // Never written through a link that leads outside; a link inside writes its target.
+            // Owner-only whatever the file it replaces allowed.
+            let slot = try served.writableSlot(of: request.key, container: "\(containerName)/\(request.key)")
+            try CheckedFileWrite.update(slot, mode: 0o600, limit: Self.maxSize) { _ throws(JarvisError) in (bytes, true) }
         case .delete:
-            guard unlink(path) == 0 else {
+            // The entry itself: a link is removed, never the file it points to.
+            let entry = try served.entry(request.key)
+            guard entry.remove() else {
                 if errno == ENOENT { throw JarvisError.noKey(request.key, in: containerName) }
-                throw JarvisError(.storage, "cannot remove \(path): \(String(cString: strerror(errno)))")
+                throw JarvisError(
+                    .storage, "cannot remove \(request.key) from \(containerName): \(String(cString: strerror(errno)))")
             }
-            AtomicFile.syncFolder(folder.path)
+            entry.syncFolder()
         }
     }
 
@@ -90,6 +89,9 @@ struct SecretFilesBackend: SecretBackend {
     func storedNames(key: String) -> StoredNames {
         StoredNames(aliases: served.alias(of: key).map { [$0] } ?? [], ignoresCase: served.ignoresCase)
     }
+
+    /// The largest secret file read.
+    static let maxSize = 4 << 20
 
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\u{0}")

@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// Exchanging two files' names in one step (Linux `renameat2` with `RENAME_EXCHANGE`, Darwin
-/// `renamex_np` with `RENAME_SWAP`): the file that was in place is kept under the other
+/// `renameatx_np` with `RENAME_SWAP`): the file that was in place is kept under the other
 /// name, so a writer can see whether anyone replaced the file in the instant before its own
 /// replace landed. The functions are looked up at run time, as not every C library declares
 /// them; where they are missing, or the file system refuses, the caller falls back to `rename`.
@@ -26,8 +26,13 @@ extension AtomicFile {
 
     /// Exchanges the files at two paths on the same file system.
     static func swap(_ first: String, _ second: String) -> SwapResult {
+        swap(AT_FDCWD, first, second)
+    }
+
+    /// Exchanges two names inside the folder open at `folder` (neither name's link followed).
+    static func swap(_ folder: Int32, _ first: String, _ second: String) -> SwapResult {
         guard let function = swapFunction else { return .unsupported }
-        let result = first.withCString { first in second.withCString { second in function(first, second) } }
+        let result = first.withCString { first in second.withCString { second in function(folder, first, second) } }
         guard result != 0 else { return .swapped }
         let code = errno
         return [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(code) ? .unsupported : .failed(code)
@@ -36,25 +41,25 @@ extension AtomicFile {
     #if canImport(Darwin)
         private typealias RenameFunction =
             @convention(c) (
-                UnsafePointer<CChar>, UnsafePointer<CChar>, UInt32
+                Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
             ) -> Int32
-        private static let swapFunction: (@Sendable (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32)? = {
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "renamex_np") else { return nil }
+        private static let swapFunction: (@Sendable (Int32, UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "renameatx_np") else { return nil }
             let function = unsafeBitCast(symbol, to: RenameFunction.self)
             // RENAME_SWAP
-            return { first, second in function(first, second, 0x2) }
+            return { folder, first, second in function(folder, first, folder, second, 0x2) }
         }()
     #else
         private typealias RenameFunction =
             @convention(c) (
                 Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
             ) -> Int32
-        private static let swapFunction: (@Sendable (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32)? = {
+        private static let swapFunction: (@Sendable (Int32, UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32)? = {
             // RTLD_DEFAULT is a null handle in glibc and musl.
             guard let symbol = dlsym(nil, "renameat2") else { return nil }
             let function = unsafeBitCast(symbol, to: RenameFunction.self)
             // RENAME_EXCHANGE
-            return { first, second in function(AT_FDCWD, first, AT_FDCWD, second, 0x2) }
+            return { folder, first, second in function(folder, first, folder, second, 0x2) }
         }()
     #endif
 }

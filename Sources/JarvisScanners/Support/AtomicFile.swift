@@ -79,7 +79,7 @@ package enum AtomicFile {
         close(descriptor)
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(JarvisError) {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(JarvisError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in

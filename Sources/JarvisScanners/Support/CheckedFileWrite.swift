@@ -12,10 +12,12 @@ import JarvisCore
 /// Changes one key of a file that other programs write too, without undoing their writes:
 /// the one way the JSON files scanner and the plist folder store write.
 ///
-/// The change is made from the file as read. Immediately before the new file replaces it,
-/// the file is read again (its inode, size, modification time and bytes); if another program
-/// wrote it meanwhile, the change is made again on top of that version, or `.conflict` is
-/// thrown when that program changed the very key being written. The replace itself is an
+/// The file is read once, and the change made from it. Immediately before the new file
+/// replaces it, one `fstatat` checks that the file is still that version (inode, size,
+/// modification time); if another program wrote it meanwhile, that version is read and the
+/// change made again on top of it, or `.conflict` is thrown when that program changed the
+/// very key being written. Every step works on a ``FileSlot``: relative to the descriptor of
+/// the folder that holds the file, never following a link at its name. The replace itself is an
 /// exchange of names where the system offers one (see ``AtomicFile/swap(_:_:)``): the file
 /// that was displaced is checked too, so a write that lands in the instant between the last
 /// check and the replace is caught and the change is made once more on top of it, instead of
@@ -29,50 +31,25 @@ enum CheckedFileWrite {
         /// Inode, size and modification time; nil when the file does not exist.
         var stamp: FileStamp?
 
-        /// Reads a file and its stamp through one descriptor, so both describe the same file.
+        /// The largest file read by path (tests and tools); scanners pass their own limit.
+        static let defaultLimit = 64 << 20
+
+        /// Reads a file and its stamp through one descriptor, so both describe the same file;
+        /// a regular file only, opened without blocking.
         /// - Throws: ``JarvisError`` `.storage` when it exists but cannot be read.
-        static func read(_ path: String) throws(JarvisError) -> Snapshot {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        static func read(_ path: String, limit: Int = defaultLimit) throws(JarvisError) -> Snapshot {
+            let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard descriptor >= 0 else {
                 if errno == ENOENT { return Snapshot(bytes: nil, stamp: nil) }
                 throw AtomicFile.failure("read", (path as NSString).lastPathComponent)
             }
             defer { close(descriptor) }
-            let stamp = FileStamp.of(descriptor: descriptor)
-            var bytes = [UInt8](repeating: 0, count: max(Int(stamp?.size ?? 0), 0) + 1)
-            var count = 0
-            while true {
-                if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
-                let got = bytes.withUnsafeMutableBytes { buffer in
-                    SystemCall.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
-                }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw AtomicFile.failure("read", (path as NSString).lastPathComponent)
-                }
-                if got == 0 { break }
-                count += got
-            }
-            bytes.removeSubrange(count...)
-            return Snapshot(bytes: bytes, stamp: stamp)
+            return try BoundedRead.read(descriptor, limit: limit, name: (path as NSString).lastPathComponent)
         }
     }
 
-    /// Applies a change to the file at `url` and replaces it atomically, re-applying the
-    /// change on top of any version another program writes meanwhile.
-    /// - Parameters:
-    ///   - baseline: the version the caller last read (the one it made its decision from) and
-    ///     what the key held there; when the file changed since and the key with it, the
-    ///     answer is `.conflict`, as for a change during the write.
-    ///   - attempts: how many other programs' writes in a row to absorb before giving up.
-    ///   - beforeCommit: runs once the new file is ready, before the last check; tests use it
-    ///     to write the file at the worst moment.
-    ///   - change: makes the new bytes from a version of the file (nil bytes: nothing to
-    ///     write) and says what the key being written held in that version; called again for
-    ///     each version another program writes.
-    /// - Throws: ``JarvisError`` `.conflict` when another program changed the key itself (the
-    ///   file then holds that program's version), `.storage` when the file cannot be written,
-    ///   or what `change` throws.
+    /// ``update(_:readBefore:attempts:mode:limit:beforeCommit:change:)`` for the file at a
+    /// path, resolved beneath its own folder (tests and tools).
     static func update<Key: Equatable>(
         _ url: URL,
         readBefore baseline: (stamp: FileStamp, key: Key)? = nil,
@@ -80,12 +57,43 @@ enum CheckedFileWrite {
         beforeCommit: (() -> Void)? = nil,
         change: (Snapshot) throws(JarvisError) -> (bytes: [UInt8]?, key: Key)
     ) throws(JarvisError) {
-        let target = url.resolvingSymlinksInPath().path
-        let name = (target as NSString).lastPathComponent
-        let folder = (target as NSString).deletingLastPathComponent
-        // `expected` is what must be in place when the new file replaces it: the version the
-        // change was last made from. `key` is what the key held when Jarvis first read it.
-        var expected = try Snapshot.read(target)
+        let folder = ServedFolder(url.deletingLastPathComponent())
+        let slot = try folder.writableSlot(of: url.lastPathComponent, container: url.lastPathComponent)
+        try update(slot, readBefore: baseline, attempts: attempts, beforeCommit: beforeCommit, change: change)
+    }
+
+    /// Applies a change to the file in `slot` and replaces it atomically, re-applying the
+    /// change on top of any version another program writes meanwhile.
+    /// - Parameters:
+    ///   - baseline: the version the caller last read (the one it made its decision from) and
+    ///     what the key held there; when the file changed since and the key with it, the
+    ///     answer is `.conflict`, as for a change during the write.
+    ///   - attempts: how many other programs' writes in a row to absorb before giving up.
+    ///   - mode: the new file's permission bits; nil keeps the old file's (0600 for a new one).
+    ///   - limit: the largest file read.
+    ///   - beforeCommit: runs once the new file is ready, before the last check; tests use it
+    ///     to write the file at the worst moment.
+    ///   - change: makes the new bytes from a version of the file (nil bytes: nothing to
+    ///     write) and says what the key being written held in that version; called again for
+    ///     each version another program writes.
+    /// - Returns: the stamp of the file as written (nil when nothing was written).
+    /// - Throws: ``JarvisError`` `.conflict` when another program changed the key itself (the
+    ///   file then holds that program's version), `.storage` when the file cannot be written
+    ///   or turns into something other than a regular file, or what `change` throws.
+    @discardableResult
+    static func update<Key: Equatable>(
+        _ slot: FileSlot,
+        readBefore baseline: (stamp: FileStamp, key: Key)? = nil,
+        attempts: Int = 50,
+        mode: mode_t? = nil,
+        limit: Int = Snapshot.defaultLimit,
+        beforeCommit: (() -> Void)? = nil,
+        change: (Snapshot) throws(JarvisError) -> (bytes: [UInt8]?, key: Key)
+    ) throws(JarvisError) -> FileStamp? {
+        let name = slot.display
+        // The one read: `expected` is what must be in place when the new file replaces it,
+        // the version the change was last made from. `key` is what the key held then.
+        var expected = try slot.read(limit: limit)
         let first = try change(expected)
         let key = first.key
         if let baseline, expected.stamp != baseline.stamp, key != baseline.key {
@@ -106,56 +114,62 @@ enum CheckedFileWrite {
             pending = redone.bytes
         }
         for _ in 0..<attempts {
-            guard let bytes = pending else { return }
-            let temporary = try AtomicFile.writeTemporary(bytes, replacing: target)
-            var leftover: String? = temporary.path
-            defer { if let leftover { unlink(leftover) } }
+            guard let bytes = pending else { return nil }
+            let temporary = try slot.writeTemporary(bytes, mode: mode)
+            var leftover: String? = temporary.name
+            defer { if let leftover { slot.remove(leftover) } }
             beforeCommit?()
-            let now = try Snapshot.read(target)
-            guard now == expected else {
+            // The one verify: a single `fstatat`, as close to the replace as it can be. Only
+            // when another program wrote meanwhile is the file read again.
+            guard slot.stamp() == expected.stamp else {
+                let now = try slot.read(limit: limit)
                 try again(now)
                 expected = now
                 continue
             }
             if expected.bytes == nil {
-                // A new file: `link` fails rather than replace one another program just created.
-                if link(temporary.path, target) == 0 {
-                    AtomicFile.syncFolder(folder)
-                    return
+                // A new file: `linkat` fails rather than replace one another program just created.
+                if slot.link(from: temporary.name) {
+                    slot.syncFolder()
+                    return try written(slot, temporary.stamp)
                 }
                 guard errno == EEXIST else { throw AtomicFile.failure("create", name) }
                 continue
             }
-            // The last look, a single `stat`, as close to the replace as it can be.
-            guard FileStamp.of(target) == expected.stamp else { continue }
-            switch AtomicFile.swap(temporary.path, target) {
+            switch slot.exchange(with: temporary.name) {
             case .unsupported:
-                guard rename(temporary.path, target) == 0 else { throw AtomicFile.failure("replace", name) }
+                guard slot.replace(with: temporary.name) else { throw AtomicFile.failure("replace", name) }
                 leftover = nil
-                AtomicFile.syncFolder(folder)
-                return
+                slot.syncFolder()
+                return try written(slot, temporary.stamp)
             case .failed(let code):
                 errno = code
                 throw AtomicFile.failure("replace", name)
             case .swapped:
-                // The temporary name now holds the file that was in place: if it is not the
-                // version the change was made from, another program replaced the file in the
-                // instant before the exchange. Its version goes back at once (a `stat` tells
-                // first, within microseconds) and the loop makes the change again on top of it.
-                if FileStamp.of(temporary.path) == expected.stamp, try Snapshot.read(temporary.path) == expected {
-                    AtomicFile.syncFolder(folder)
-                    return
+                // The temporary name now holds what was in place: if it is not the version the
+                // change was made from (another program's file, or a link swapped in), it goes
+                // back at once and the loop makes the change again on top of what is there.
+                if slot.stamp(temporary.name) == expected.stamp {
+                    slot.syncFolder()
+                    return try written(slot, temporary.stamp)
                 }
-                if FileStamp.of(target) == temporary.stamp {
-                    _ = AtomicFile.swap(temporary.path, target)
+                if slot.stamp() == temporary.stamp {
+                    _ = slot.exchange(with: temporary.name)
                 }
-            // Otherwise yet another write replaced Jarvis's version meanwhile; either way
-            // the next turn reads what is in place and makes the change on top of it.
             }
         }
         throw JarvisError(
             .conflict,
             "\(name) kept changing while Jarvis was writing it (\(attempts) other writes in a row); read it again and retry"
         )
+    }
+
+    /// Checks what is at the name after the replace: the regular file Jarvis wrote.
+    private static func written(_ slot: FileSlot, _ stamp: FileStamp?) throws(JarvisError) -> FileStamp? {
+        guard let now = slot.status(), (now.st_mode & S_IFMT) == S_IFREG else {
+            throw JarvisError(
+                .storage, "'\(slot.display)' was replaced by something other than a regular file right after Jarvis wrote it")
+        }
+        return FileStamp(status: now)
     }
 }

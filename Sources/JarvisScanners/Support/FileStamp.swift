@@ -22,19 +22,20 @@ struct FileStamp: Hashable, Sendable {
     static func of(_ path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileStamp(info)
+        return FileStamp(status: info)
     }
 
     /// The stamp of an open file, or nil when `fstat` fails.
     static func of(descriptor: Int32) -> FileStamp? {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
-        return FileStamp(info)
+        return FileStamp(status: info)
     }
 }
 
 extension FileStamp {
-    fileprivate init(_ info: stat) {
+    /// The stamp of what `stat`, `fstat` or `fstatat` described.
+    init(status info: stat) {
         #if canImport(Darwin)
             let time = info.st_mtimespec
             // `dev_t` is a signed 32-bit value here; keep its bits rather than trap on a negative one.

@@ -1,11 +1,16 @@
 import Foundation
 import JarvisCore
 
-/// The one symbolic-link policy of every file-backed scanner (`--defaults-dir`, `--files`,
-/// `--secrets-dir`), written once:
+/// The one symbolic-link policy and the one file-opening path of every file-backed scanner
+/// (`--defaults-dir`, `--files`, `--secrets-dir`), written once:
 ///
+/// - a name is resolved once, beneath the folder, relative to descriptors (see
+///   ``resolve(_:)``); reads and writes then work on that folder descriptor and never follow a
+///   link at the name, so a link swapped in mid-write is refused, never written through;
 /// - a link that stays inside the served folder is followed, for reading and writing;
 /// - a link that leads outside is listed read-only and never written through;
+/// - only regular files are read, their size checked before reading, never more than a
+///   scanner's limit read, and nothing is opened in a way that can block (a FIFO, a device);
 /// - hide rules apply to what a link resolves to as well as to its name: the scanner reports
 ///   the target's name as an alias (``StoredNames``), so with `prod.json` hidden,
 ///   `current.json -> prod.json` is hidden too;
@@ -37,11 +42,22 @@ struct ServedFolder: Sendable {
         self.ignoresCase = ignoresCase ?? VolumeCase.ignoresCase(at: url.path)
     }
 
-    /// Where `relative` (a name or `a/b` path under the folder) really leads.
+    /// The folder's real path now: resolved again when the folder did not exist at start.
+    var currentRealPath: String {
+        FileManager.default.fileExists(atPath: realPath) ? realPath : (Self.realPath(url.path) ?? realPath)
+    }
+
+    /// Where `relative` (a name or `a/b` path under the folder) really leads, for listings and
+    /// aliases. Writes and reads resolve again through ``resolve(_:)``, relative to descriptors.
     func place(of relative: String) -> Place {
-        guard let resolved = Self.realPath(url.appendingPathComponent(relative).path) else { return .missing }
-        guard let inner = relativePath(of: resolved) else { return .outside(resolved) }
-        return .inside(inner)
+        guard let resolution = try? resolve(relative) else { return .missing }
+        switch resolution {
+        case .missing: return .missing
+        case .outside(let target): return .outside(target)
+        case .inside(let slot):
+            guard slot.status() != nil else { return .missing }
+            return .inside(slot.display)
+        }
     }
 
     /// The name the stored thing has when `relative` is a link to another file inside the
@@ -55,27 +71,6 @@ struct ServedFolder: Sendable {
     func leadsOutside(_ relative: String) -> Bool {
         if case .outside = place(of: relative) { return true }
         return false
-    }
-
-    /// The path to write for `relative`: a link inside the folder is written through (its
-    /// target replaced, the link kept), a missing name is created.
-    /// - Throws: ``JarvisError`` `.readOnly` for a link that leads outside the folder.
-    func writablePath(of relative: String, container: String) throws(JarvisError) -> String {
-        switch place(of: relative) {
-        case .missing: return url.appendingPathComponent(relative).path
-        case .inside(let target): return URL(fileURLWithPath: realPath).appendingPathComponent(target).path
-        case .outside(let target):
-            throw JarvisError(
-                .readOnly,
-                "'\(container)' is a symbolic link to \(target), outside the served folder; Jarvis lists such links read-only and never writes through them (copy the file into the folder to edit it)"
-            )
-        }
-    }
-
-    private func relativePath(of resolved: String) -> String? {
-        let root = realPath.hasSuffix("/") ? realPath : realPath + "/"
-        guard resolved.hasPrefix(root) else { return nil }
-        return String(resolved.dropFirst(root.count))
     }
 
     /// The path with every link resolved; nil when it does not exist.

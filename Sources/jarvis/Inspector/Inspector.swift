@@ -196,7 +196,8 @@ final class Inspector {
                 let changed = state.changedAt.count
                 if let problem = state.liveProblem, !state.isLive {
                     status = (problem, .warning)
-                } else if changed > lastChangeCount, case .browse = mode, status == nil || status?.style == .plain {
+                } else if changed > lastChangeCount, case .browse = mode, status == nil {
+                    // Never over the answer to the user's own action.
                     status = ("changes from the agent", .plain)
                 }
                 lastChangeCount = changed

@@ -81,13 +81,14 @@ final class SecretFilesBackendTests {
         #expect(try hub().get(address("keyfile")).mask?.length == 4)
     }
 
-    @Test func atomicWriteKeepsPermissionsAndLeavesNoTemporaryFile() throws {
-        try write("token", Array("old".utf8), mode: 0o640)
+    @Test func anAtomicWriteIsOwnerOnlyWhateverItReplacedAndLeavesNoTemporaryFile() throws {
+        try write("token", Array("old".utf8), mode: 0o644)
         let hub = hub()
         let stored = try hub.set(address("token"), to: .string("new-value"))
         #expect(stored.value == nil)
         #expect(try String(contentsOf: folder.appendingPathComponent("token"), encoding: .utf8) == "new-value")
-        #expect(try mode("token") == 0o640)
+        // A secret Jarvis writes is 0600, even over a world-readable file.
+        #expect(try mode("token") == 0o600)
 
         try hub.set(address("fresh"), to: .data(Data([1, 2, 3])))
         #expect(try mode("fresh") == 0o600)

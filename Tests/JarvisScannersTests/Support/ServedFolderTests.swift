@@ -44,7 +44,7 @@ import Testing
         #expect(served.leadsOutside("escape.json"))
         #expect(served.leadsOutside("dotdot.json"))
         #expect(served.place(of: "dangling.json") == .missing)
-        let error = #expect(throws: JarvisError.self) { try served.writablePath(of: "escape.json", container: "x") }
+        let error = #expect(throws: JarvisError.self) { try served.writableSlot(of: "escape.json", container: "x") }
         #expect(error?.code == .readOnly)
         #expect(error?.message.contains("outside the served folder") == true)
         #expect(!ServedFolder(folder.url, ignoresCase: nil).ignoresCase || VolumeCase.ignoresCase(at: folder.url.path))
