@@ -228,8 +228,8 @@ public final class JarvisHub: Sendable {
         if info.isSecret {
             result = PreferenceItem(
                 address: address, type: entry.value.type, value: revealed ? entry.value : nil,
-                revision: masker.revision(of: entry.value), layer: entry.layer, encoding: entry.encoding,
-                isWritable: writable, mask: revealed ? nil : masker.mask(entry.value))
+                revision: masker.revision(of: entry.value, at: address), layer: entry.layer, encoding: entry.encoding,
+                isWritable: writable, mask: revealed ? nil : masker.mask(entry.value, at: address))
         } else {
             result = PreferenceItem(
                 address: address, type: entry.value.type, value: entry.value, revision: Revision(of: entry.value),

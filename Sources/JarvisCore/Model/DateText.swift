@@ -8,6 +8,10 @@ import Foundation
 package enum DateText {
     private static let unixToReference: Int64 = 978_307_200
 
+    /// The largest distance from 2001-01-01, in seconds, a date may have on the wire: beyond
+    /// it there is no text to write it back as.
+    package static let maxReference = 1e15
+
     /// The date as ISO 8601 in UTC, with the fewest fractional digits that read back exactly,
     /// or millisecond precision when none does.
     package static func format(_ date: Date) -> String {
@@ -30,7 +34,7 @@ package enum DateText {
 
     private static func text(_ date: Date, digits: Int) -> String {
         let interval = date.timeIntervalSinceReferenceDate
-        guard interval.isFinite, abs(interval) < 1e15 else { return "invalid-date" }
+        guard interval.isFinite, abs(interval) < maxReference else { return "invalid-date" }
         var whole = interval.rounded(.down)
         var fraction = interval - whole
         var scaled: Int64 = 0

@@ -135,7 +135,17 @@ extension PreferenceValue {
     {
         let keys = Set(object.keys)
         if keys == ["$date"] || keys == ["$date", "$reference"] {
-            if let reference = object["$reference"]?.doubleValue {
+            if let raw = object["$reference"] {
+                // Only a finite number of seconds a date can be written back as: 1e308,
+                // NaN or a string is refused, never served as "invalid-date" or dropped.
+                guard case .number = raw, let reference = raw.doubleValue, reference.isFinite,
+                    abs(reference) < DateText.maxReference
+                else {
+                    throw JarvisError(
+                        .typeMismatch,
+                        "$reference\(place) must be a finite number of seconds since 2001-01-01 within ±\(Int64(DateText.maxReference)); send the date as $date text"
+                    )
+                }
                 return .date(Date(timeIntervalSinceReferenceDate: reference))
             }
             guard let text = object["$date"]?.stringValue, let date = DateText.parse(text) else {

@@ -1,3 +1,4 @@
+import Foundation
 import JarvisCore
 
 /// What text an XML property list can hold.
@@ -18,6 +19,36 @@ enum XMLPlistText {
         if let (scalar, place) = firstIllegal(in: object, at: []) {
             throw refusal(scalar, key: key, place: place, file: file)
         }
+        if let place = firstDateOutOfRange(in: object, at: []) {
+            throw JarvisError(
+                .typeMismatch,
+                "'\(key.escapingControls)': \(place) is a date outside the years 1 to 9999, which '\(file)' (an XML property list, dates written as YYYY-MM-DDThh:mm:ssZ) cannot hold exactly; nothing was written"
+            )
+        }
+    }
+
+    /// The dates an XML property list writes exactly: four-digit years, 0001 to 9999.
+    static let dateRange: ClosedRange<Double> = -63_113_904_000...252_423_993_599
+
+    private static func firstDateOutOfRange(in object: Any, at path: [String]) -> String? {
+        switch object {
+        case let date as Date:
+            guard !dateRange.contains(date.timeIntervalSinceReferenceDate) else { return nil }
+            return path.isEmpty ? "the value" : "the value at \(JSONPointer(tokens: path))"
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let found = firstDateOutOfRange(in: element, at: path + ["\(index)"]) { return found }
+            }
+        case let dictionary as [String: Any]:
+            for name in dictionary.keys.sorted() {
+                if let element = dictionary[name], let found = firstDateOutOfRange(in: element, at: path + [name]) {
+                    return found
+                }
+            }
+        default:
+            break
+        }
+        return nil
     }
 
     /// Whether XML 1.0 can hold a character.
