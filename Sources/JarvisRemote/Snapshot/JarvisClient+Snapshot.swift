@@ -17,10 +17,14 @@ extension JarvisClient {
         return (snapshot, stored.filter { $0.value == nil })
     }
 
-    /// What importing `snapshot` would do: compares it with the live values (revealing
-    /// secrets where the agent allows it, so they compare by value).
-    public func importPlan(for snapshot: JarvisSnapshot) throws(JarvisError) -> SnapshotImport.Plan {
-        let canReveal = helloResult.capabilities.reveal
+    /// What importing `snapshot` would do: compares it with the live values.
+    /// - Parameter reveal: ask the agent for secrets' values so they compare by value (the
+    ///   agent must allow it, and records the reveal); without it a secret compares as changed
+    ///   and its current value stays masked.
+    public func importPlan(for snapshot: JarvisSnapshot, reveal: Bool = false) throws(JarvisError)
+        -> SnapshotImport.Plan
+    {
+        let canReveal = reveal
         var live: [PreferenceItem] = []
         for scanner in Set(snapshot.items.map(\.address.scanner)).sorted() {
             do {

@@ -7,19 +7,22 @@ enum DiffCommand: Command {
     static let name = "diff"
     static let summary = "compare two snapshots, or a snapshot and a live agent"
     static let usage = """
-        jarvis diff A B [CONTAINER] [--scanner ID] [--key GLOB] [--exit-code] [--json]
+        jarvis diff A B [CONTAINER] [--scanner ID] [--key GLOB] [--reveal] [--exit-code] [--json]
 
           A and B are each a snapshot file (from `jarvis export`), `agent:NAME` or `agent:PID`
           for a running agent, or `-` for the agent other commands would use (--agent,
           JARVIS_AGENT, or the only one running). Lines show what B has that A has not:
             + added in B    - missing from B    ~ changed (A's value → B's value)
           The filters apply to both sides. --exit-code exits 1 when the sides differ.
+          A live side shows secrets masked; --reveal asks the agent for their values (it must
+          allow it, and records the reveal).
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
         let filters = SnapshotSide.Filters(
             scanner: arguments.option("--scanner"), container: nil, key: arguments.option("--key"))
         let exitCode = arguments.flag("--exit-code")
+        let reveal = arguments.flag("--reveal")
         try arguments.finish(maxPositionals: 3, command: name)
         guard arguments.positionals.count >= 2 else { throw UsageError("diff needs two sides, A and B", command: name) }
         var both = filters
@@ -32,8 +35,8 @@ enum DiffCommand: Command {
                 both.container = text
             }
         }
-        let first = try SnapshotSide.load(arguments.positionals[0], filters: both, context: context)
-        let second = try SnapshotSide.load(arguments.positionals[1], filters: both, context: context)
+        let first = try SnapshotSide.load(arguments.positionals[0], filters: both, reveal: reveal, context: context)
+        let second = try SnapshotSide.load(arguments.positionals[1], filters: both, reveal: reveal, context: context)
         let diff = SnapshotDiff(from: first.items, to: second.items)
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(json(diff)) + [0x0A])

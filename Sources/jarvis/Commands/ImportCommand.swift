@@ -7,7 +7,7 @@ enum ImportCommand: Command {
     static let name = "import"
     static let summary = "apply a snapshot to an agent (--dry-run shows the diff)"
     static let usage = """
-        jarvis import SNAPSHOT.json [--dry-run] [--partial]
+        jarvis import SNAPSHOT.json [--dry-run] [--partial] [--reveal]
 
           Compares the snapshot with the live values and writes the ones that differ, each
           with the revision it saw (a value somebody changed meanwhile is refused, not
@@ -18,18 +18,22 @@ enum ImportCommand: Command {
           back what it already changed and says so (exit status 1).
           --dry-run   only print what would change; nothing is written
           --partial   keep going past refusals and keep what went through
+          --reveal    compare secrets by value (the agent must allow revealing); without it
+                      a secret in the snapshot is written, never compared, and its current
+                      value is never printed
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
         let dryRun = arguments.flag("--dry-run")
         let partial = arguments.flag("--partial")
+        let reveal = arguments.flag("--reveal")
         try arguments.finish(maxPositionals: 1, command: name)
         guard let path = arguments.positionals.first else {
             throw UsageError("import needs a snapshot file", command: name)
         }
         let snapshot = try SnapshotSide.read(file: path)
         let client = try context.connect()
-        let plan = try client.importPlan(for: snapshot)
+        let plan = try client.importPlan(for: snapshot, reveal: reveal)
         if dryRun {
             if context.json {
                 Terminal.outBytes(JSONWriter.bytes(DiffCommand.json(plan.diff)) + [0x0A])

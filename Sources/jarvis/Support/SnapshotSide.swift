@@ -17,8 +17,8 @@ struct SnapshotSide {
         var key: String?
     }
 
-    /// Reads a side.
-    static func load(_ spec: String, filters: Filters, context: Context) throws -> SnapshotSide {
+    /// Reads a side; a live agent's secrets stay masked unless the user asked with `--reveal`.
+    static func load(_ spec: String, filters: Filters, reveal: Bool, context: Context) throws -> SnapshotSide {
         if spec == "-" || spec.hasPrefix("agent:") {
             let client: JarvisClient
             if spec == "-" {
@@ -30,11 +30,11 @@ struct SnapshotSide {
                     endpoint: endpoint, clientName: "jarvis-cli",
                     token: context.token ?? AgentLocator.localToken(for: endpoint))
             }
-            let canReveal = client.helloResult.capabilities.reveal
-            let (snapshot, _) = try client.snapshot(
-                scanner: filters.scanner, container: filters.container, key: filters.key, reveal: canReveal)
+            let (snapshot, masked) = try client.snapshot(
+                scanner: filters.scanner, container: filters.container, key: filters.key, reveal: reveal)
             let hello = client.helloResult
-            return SnapshotSide(label: "agent \(hello.agent) (pid \(hello.pid))", items: snapshot.items)
+            // Masked secrets take part as masked items: present, never shown.
+            return SnapshotSide(label: "agent \(hello.agent) (pid \(hello.pid))", items: snapshot.items + masked)
         }
         let snapshot = try read(file: spec)
         return SnapshotSide(
