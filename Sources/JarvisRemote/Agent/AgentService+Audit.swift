@@ -18,7 +18,12 @@ extension AgentService {
     /// Records every secret among `items` whose value is about to be sent in clear.
     func recordReveals(_ items: [PreferenceItem], session: AgentSessionState) {
         let secretScanners = Set(hub.scanners().filter(\.info.isSecret).map(\.id))
-        for item in items where item.value != nil && secretScanners.contains(item.address.scanner) {
+        recordRevealed(items.filter { $0.value != nil && secretScanners.contains($0.address.scanner) }, session: session)
+    }
+
+    /// Records secret items known to be sent in clear, one record per item.
+    func recordRevealed(_ items: [PreferenceItem], session: AgentSessionState) {
+        for item in items {
             audit.record(
                 AuditRecord(
                     action: .reveal, client: session.auditClient, address: item.address, oldRevision: item.revision,

@@ -27,11 +27,13 @@ extension AgentService {
     }
 
     /// A whole page as one JSON value: `{"items","problems","nextCursor"?,"hiddenSystemContainers"?}`.
-    func page(_ pager: ListPager) -> JSONValue {
+    /// - Parameter sending: told of the page's items just before they are sent.
+    func page(_ pager: ListPager, sending: ([PreferenceItem]) -> Void = { _ in }) -> JSONValue {
         var pager = pager
         var items: [PreferenceItem] = []
         while let item = pager.next() { items.append(item) }
         let end = pager.finish()
+        sending(items)
         return Wire.ListPage(
             items: items, problems: end.problems, nextCursor: end.nextCursor?.text,
             hiddenSystemContainers: end.hiddenSystemContainers

@@ -9,7 +9,8 @@ extension AgentService {
         }
         let filter = ChangeEngine.Filter(
             scanner: params.scanner, container: params.container.map { GlobPattern($0) },
-            key: params.key.map { GlobPattern($0) }, reveal: params.reveal)
+            key: params.key.map { GlobPattern($0) }, reveal: params.reveal,
+            revealed: { [weak self] items in self?.recordRevealed(items, session: session) })
         let since = params.since
         if filter.reveal, !hub.configuration.revealEnabled {
             throw JarvisHub.revealRefused(hub.configuration)

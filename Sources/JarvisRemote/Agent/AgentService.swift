@@ -146,12 +146,10 @@ package final class AgentService: Sendable {
 
     private func list(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let (query, params) = try listQuery(raw)
-        if query.reveal {
-            // Every revealed item is audited, so a revealing listing is built whole.
-            let result = try hub.list(query)
-            recordReveals(result.items, session: session)
+        // A revealing listing is answered as one page and audits exactly the items it sends.
+        return page(try pager(try hub.listStream(query), params: params)) { sent in
+            if query.reveal { recordReveals(sent, session: session) }
         }
-        return page(try pager(try hub.listStream(query), params: params))
     }
 
     /// A listing to stream, or nil when it reveals secrets and is answered whole instead.

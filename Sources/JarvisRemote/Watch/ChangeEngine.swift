@@ -27,14 +27,18 @@ package final class ChangeEngine: Sendable {
         package var container: GlobPattern?
         package var key: GlobPattern?
         package var reveal: Bool
+        /// Told of every secret item sent in clear, once per delivery, so it can be audited.
+        package var revealed: (@Sendable ([PreferenceItem]) -> Void)?
 
         package init(
-            scanner: String? = nil, container: GlobPattern? = nil, key: GlobPattern? = nil, reveal: Bool = false
+            scanner: String? = nil, container: GlobPattern? = nil, key: GlobPattern? = nil, reveal: Bool = false,
+            revealed: (@Sendable ([PreferenceItem]) -> Void)? = nil
         ) {
             self.scanner = scanner
             self.container = container
             self.key = key
             self.reveal = reveal
+            self.revealed = revealed
         }
     }
 
@@ -103,7 +107,11 @@ package final class ChangeEngine: Sendable {
                 if let since {
                     if let missed = state.backlog.events(after: since) {
                         resumed = true
-                        subscription.held = missed.compactMap { line(for: $0, subscription: id, filter: filter) }
+                        // A replay never reveals: the backlog's secret values may be rotated
+                        // ones, and nobody consented to see those again.
+                        var replay = filter
+                        replay.reveal = false
+                        subscription.held = missed.compactMap { line(for: $0, subscription: id, filter: replay) }
                     } else {
                         resumed = false
                     }
@@ -195,6 +203,13 @@ package final class ChangeEngine: Sendable {
             changes.append(wire)
         }
         guard !changes.isEmpty else { return nil }
+        if filter.reveal, let revealed = filter.revealed,
+            hub.scanners().first(where: { $0.id == event.scanner })?.info.isSecret == true
+        {
+            // Exactly what this line carries in clear, old values included.
+            let sent = changes.flatMap { [$0.item, $0.old].compactMap { $0 } }.filter { $0.value != nil }
+            if !sent.isEmpty { revealed(sent) }
+        }
         let notification = ChangeNotification(
             subscription: subscription, sequence: event.sequence, time: event.time, changes: changes)
         return RPCResponse.notification(method: ChangeNotification.method, params: notification.params)

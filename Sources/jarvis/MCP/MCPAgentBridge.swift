@@ -64,26 +64,73 @@ final class MCPAgentBridge: Sendable {
         return served.sorted { ($0.name, $0.pid ?? 0) < ($1.name, $1.pid ?? 0) }
     }
 
-    /// The agent a tool call is for: its `agent` argument (a name or pid among the served
-    /// agents, or anything `--agent` takes), else the chosen one, else the only one running.
-    /// - Throws: ``JarvisError`` `.notFound` listing the running agents when none or several fit.
+    /// The agent a tool call is for. Its `agent` argument is chosen by a model (and a stored
+    /// value with instructions in it can steer that), so it never widens what the user chose:
+    /// with `--agent` (or `JARVIS_AGENT`) every other agent is refused; without it, only the
+    /// agents `list_agents` shows (this user's discovered agents) are accepted, by name, pid,
+    /// bundle id or the address they listed, never an address of the model's own.
+    /// - Throws: ``JarvisError`` `.notFound` listing the running agents when none or several
+    ///   fit, `.unauthorized` for an agent outside that choice.
     func agent(for argument: String?) throws(JarvisError) -> MCPAgent {
-        guard let wanted = argument ?? chosen else {
-            return try connected(try AgentLocator.endpoint(for: nil))
+        if let chosen {
+            let pinned = try AgentLocator.endpoint(for: chosen)
+            guard let argument, !argument.isEmpty else { return try connected(pinned) }
+            if let match = try discovered(argument), match.endpoint == pinned { return try connected(pinned) }
+            if (try? Endpoint(parsing: argument)) == pinned || argument == chosen { return try connected(pinned) }
+            throw JarvisError(
+                .unauthorized,
+                "this MCP server serves only the agent chosen with --agent (\(chosen)); '\(argument)' is another agent, so nothing was read or written there; leave the agent argument out"
+            )
         }
-        let known = Array(connections.current.values)
-        let byName = known.filter { $0.name == wanted }
-        if byName.count == 1 { return byName[0] }
-        if let byPID = known.first(where: { $0.pid.map(String.init) == wanted }) { return byPID }
-        return try connected(try AgentLocator.endpoint(for: wanted))
+        guard let argument, !argument.isEmpty else {
+            do {
+                return try connected(try AgentLocator.endpoint(for: nil))
+            } catch where error.code == .notFound && error.message.hasPrefix("several agents") {
+                // In a tool call the choice is the tool's own argument, not a command-line option.
+                throw JarvisError(
+                    .notFound,
+                    "several agents are running; pass the tool's agent argument (a name or pid from list_agents)")
+            }
+        }
+        guard let match = try discovered(argument), let endpoint = match.endpoint else {
+            throw JarvisError(
+                .unauthorized,
+                "'\(argument)' is not one of the agents list_agents shows; pass a name, pid or bundle id from list_agents (addresses of other agents are not accepted)"
+            )
+        }
+        return try connected(endpoint)
+    }
+
+    /// The discovered agent an argument names: by name, pid, bundle id, or the address its
+    /// record lists; nil when none does.
+    /// - Throws: ``JarvisError`` `.notFound` when several share the name.
+    private func discovered(_ argument: String) throws(JarvisError) -> AgentRecord? {
+        let running = (try? AgentDirectory.running()) ?? []
+        let parsed = try? Endpoint(parsing: argument)
+        let matches = running.filter { record in
+            record.name == argument || String(record.pid) == argument || record.bundleID == argument
+                || (parsed != nil && (record.endpoint == parsed || record.tcp.flatMap { try? Endpoint(parsing: $0) } == parsed))
+        }
+        if matches.count > 1 {
+            throw JarvisError(
+                .notFound,
+                "several agents are named '\(argument)'; pass the agent argument as one of their pids (see list_agents)")
+        }
+        return matches.first
+    }
+
+    /// The token to send to `endpoint`: the one given with `--token` or `JARVIS_TOKEN` only to
+    /// the agent `--agent` named, for which it was given; any other agent gets the token its
+    /// own owner-only discovery file holds, or none.
+    private func token(for endpoint: Endpoint) -> String? {
+        if let token, let chosen, (try? AgentLocator.endpoint(for: chosen)) == endpoint { return token }
+        return AgentLocator.localToken(for: endpoint)
     }
 
     /// A connection of its own to `agent`, for watching, so that notifications never wait
     /// behind tool calls.
     func openConnection(to agent: MCPAgent) throws(JarvisError) -> JarvisClient {
-        try JarvisClient(
-            endpoint: agent.endpoint, clientName: clientName.current,
-            token: token ?? AgentLocator.localToken(for: agent.endpoint))
+        try JarvisClient(endpoint: agent.endpoint, clientName: clientName.current, token: token(for: agent.endpoint))
     }
 
     /// Closes an agent's connection after it failed, so the next call connects again.
@@ -104,9 +151,7 @@ final class MCPAgentBridge: Sendable {
     }
 
     private func connect(_ endpoint: Endpoint, record: AgentRecord?) throws(JarvisError) -> MCPAgent {
-        let client = try JarvisClient(
-            endpoint: endpoint, clientName: clientName.current,
-            token: token ?? AgentLocator.localToken(for: endpoint))
+        let client = try JarvisClient(endpoint: endpoint, clientName: clientName.current, token: token(for: endpoint))
         let agent = MCPAgent(endpoint: endpoint, client: client, record: record)
         let kept = connections.withLock { state -> MCPAgent in
             if let earlier = state[agent.key] { return earlier }

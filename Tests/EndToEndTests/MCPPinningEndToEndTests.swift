@@ -1,0 +1,135 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `jarvis mcp --agent A` stays on A whatever a tool call's `agent` argument says (a model
+/// chooses it, and a stored value can steer the model), and its token goes nowhere else.
+@Suite(.serialized) struct MCPPinningEndToEndTests {
+    let sandbox: Sandbox
+
+    init() throws { sandbox = try Sandbox() }
+
+    /// Runs `jarvis mcp` with `arguments`, sends `lines` and returns the answers by id.
+    func session(_ arguments: [String], _ lines: [String]) throws -> [Int64: JSONValue] {
+        let process = Process()
+        process.executableURL = try Binaries.url("jarvis")
+        process.arguments = ["mcp"] + arguments
+        process.environment = sandbox.environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let writer = input.fileHandleForWriting
+        let bytes = Data((lines.joined(separator: "\n") + "\n").utf8)
+        DispatchQueue.global().async {
+            writer.write(bytes)
+            try? writer.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var answers: [Int64: JSONValue] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let json = try JSONParser.parse(String(line))
+            if let id = json["id"]?.int64Value { answers[id] = json }
+        }
+        return answers
+    }
+
+    static let initialize =
+        #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pin-test","version":"1"}}}"#
+
+    static func call(_ id: Int, _ tool: String, _ arguments: String) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"\#(tool)","arguments":\#(arguments)}}"#
+    }
+
+    /// Whether an answer refused: a protocol error or a tool result flagged as an error.
+    static func refused(_ answer: JSONValue?) -> Bool {
+        answer?["error"] != nil || answer?["result"]?["isError"] == .bool(true)
+    }
+
+    @Test func aPinnedServerRefusesEveryOtherAgentHoweverTheArgumentNamesIt() throws {
+        let pinnedFolder = sandbox.root.appendingPathComponent("pinned")
+        let otherFolder = sandbox.root.appendingPathComponent("other")
+        try sandbox.writeSuite("com.example.pinned", in: pinnedFolder, ["k": "p"])
+        try sandbox.writeSuite("com.example.other", in: otherFolder, ["k": "original"])
+        _ = try AgentProcess(sandbox, ["--defaults-dir", pinnedFolder.path, "--name", "pinned", "--production"])
+        let other = try AgentProcess(sandbox, ["--defaults-dir", otherFolder.path, "--name", "other"])
+        let socket = try #require(other.record.socket)
+        let set = #"{"container":"com.example.other","key":"k","value":"hacked","agent":"AGENT"}"#
+        let answers = try session(
+            ["--agent", "pinned"],
+            [
+                Self.initialize,
+                Self.call(2, "set_preference", set.replacingOccurrences(of: "AGENT", with: socket)),
+                Self.call(3, "set_preference", set.replacingOccurrences(of: "AGENT", with: "other")),
+                Self.call(4, "set_preference", set.replacingOccurrences(of: "AGENT", with: String(other.pid))),
+                Self.call(5, "get_preference", #"{"container":"com.example.other","key":"k","agent":"\#(socket)"}"#),
+                #"{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"jarvis://other/defaults/com.example.other"}}"#,
+            ])
+        for id in Int64(2)...6 {
+            #expect(Self.refused(answers[id]), "request \(id) reached the other agent: \(String(describing: answers[id]))")
+        }
+        #expect(try sandbox.readSuite("com.example.other", in: otherFolder)["k"] as? String == "original")
+    }
+
+    @Test func anUnpinnedServerAcceptsOnlyListedAgentsAndTheTokenGoesOnlyWhereItWasGiven() throws {
+        let folder = sandbox.root.appendingPathComponent("prefs")
+        try sandbox.writeSuite("com.example.app", in: folder, ["k": "v"])
+        _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "local"])
+        // A listener of the test's own on loopback: it records whatever a client sends.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) } }
+        #expect(listen(listener, 8) == 0)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &size) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let received = Locked<[UInt8]>([])
+        let accepting = Thread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = read(connection, &buffer, buffer.count)
+                    guard count > 0 else { break }
+                    received.withLock { $0 += buffer[..<count] }
+                }
+                close(connection)
+            }
+        }
+        accepting.start()
+
+        let token = "TOKEN-\(UUID().uuidString)"
+        sandbox.environmentOverrides["JARVIS_TOKEN"] = token
+        let answers = try session(
+            [],
+            [
+                Self.initialize,
+                Self.call(2, "get_preference", #"{"container":"com.example.app","key":"k","agent":"tcp://127.0.0.1:\#(port)"}"#),
+                Self.call(3, "get_preference", #"{"container":"com.example.app","key":"k","agent":"local"}"#),
+            ])
+        #expect(Self.refused(answers[2]))
+        #expect(!Self.refused(answers[3]), "\(String(describing: answers[3]))")
+        let seen = String(decoding: received.current, as: UTF8.self)
+        #expect(!seen.contains(token), "the token went to an address the model named")
+        #expect(seen.isEmpty, "the server connected to an address that no listed agent has")
+    }
+}
