@@ -61,8 +61,9 @@ struct AgentCommandLine {
           --listen [HOST:]PORT also serve TCP, on 127.0.0.1 unless HOST is given (0.0.0.0 for every
                                interface; port 0 picks a free one). Clients need the printed token.
                                The protocol is not encrypted: prefer loopback and an SSH tunnel.
-          --token-file FILE    the TCP token to require, read from FILE (at least 16 characters), instead of
-                               a fresh random one at every start: for scripts and CI
+          --token-file FILE    the TCP token to require, read from FILE (at least 16 characters; a file of
+                               yours that only you may read, mode 0600), instead of a fresh random one
+                               at every start: for scripts and CI
           --advertise          announce the TCP listener on the local network with Bonjour (_jarvis._tcp),
                                for `jarvis agents --network`; macOS and iOS only, needs --listen
           --max-connections N  clients served at once per transport (default 64)
@@ -146,10 +147,12 @@ extension AgentCommandLine {
     }
 }
 
-/// The token in `--token-file`: its text without surrounding white space.
+/// The token in `--token-file`: its text without surrounding white space, from a regular file
+/// of this user's that nobody else may read (``TokenFile``).
 func readToken(_ file: URL) -> String {
-    guard let data = FileManager.default.contents(atPath: file.path) else {
-        fail("--token-file \(file.path) cannot be read")
+    do {
+        return try TokenFile.read(file.path)
+    } catch {
+        fail("--token-file: \(error.message)")
     }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }

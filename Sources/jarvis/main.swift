@@ -40,8 +40,8 @@ if arguments.flag("--help") {
     exit(0)
 }
 
-let context = Context(arguments: &arguments)
 do {
+    let context = try Context(arguments: &arguments)
     try command.run(&arguments, context: context)
     exit(0)
 } catch let error as UsageError {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `jarvis agents --network` and advertised names, where Bonjour does not exist.
 @Suite struct NetworkEndToEndTests {
     @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/usr/bin/xcrun")))
@@ -26,6 +30,7 @@ import Testing
         let file = sandbox.root.appendingPathComponent("token")
         let fixed = "lab-phone-7f3a9c1e5b2d4f60a8c7e1d2"
         try Data((fixed + "\n").utf8).write(to: file)
+        chmod(file.path, 0o600)
         let agent = try AgentProcess(sandbox, ["--demo", "--listen", "0", "--token-file", file.path])
         #expect(agent.record.token == fixed)
         let tcp = try agent.tcp().description

@@ -26,7 +26,9 @@ let globalOptions = """
       --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only when several run;
                               tcp://HOST:PORT for an agent listening on TCP; on macOS also the name
                               of an agent advertised on the local network (`jarvis agents --network`)
-      --token TOKEN           the agent's TCP token (or JARVIS_TOKEN); not needed for local agents
+      --token-file FILE       the agent's TCP token, read from FILE (yours, mode 0600); or JARVIS_TOKEN;
+                              not needed for local agents
+      --token TOKEN           the token itself: visible to every local user in `ps`, so avoid it
       --json                  machine-readable output
       -h, --help              this help
     """

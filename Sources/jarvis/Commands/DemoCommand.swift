@@ -34,7 +34,7 @@ enum DemoCommand: Command {
         let record = try existingDemo() ?? (try launch().record)
         Terminal.out(Terminal.bold("Demo agent \(record.name) runs as pid \(record.pid).") + "\n")
         var listing = Arguments.empty
-        let demoContext = Context(agent: String(record.pid))
+        let demoContext = try Context(agent: String(record.pid))
         try ListCommand.run(&listing, context: demoContext)
         Terminal.out(
             """

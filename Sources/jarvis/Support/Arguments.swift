@@ -6,7 +6,7 @@ typealias Arguments = CommandLineArguments
 extension CommandLineArguments {
     /// Options of `jarvis` that take a value; everything else starting with `--` is a flag.
     static let valued: Set<String> = [
-        "--agent", "--token", "--scanner", "--key", "--container", "--expect", "--name", "--match", "--defaults-dir",
+        "--agent", "--token", "--token-file", "--scanner", "--key", "--container", "--expect", "--name", "--match", "--defaults-dir",
         "--files", "--secrets-dir", "--listen", "--since", "--limit", "--format", "--output", "--timeout", "--action",
     ]
 

@@ -6,16 +6,35 @@ import JarvisRemote
 final class Context {
     let agentSelector: String?
     let json: Bool
-    /// The TCP token: `--token`, else `JARVIS_TOKEN`, else the local discovery file's.
+    /// The TCP token: `--token`, else `--token-file`'s, else `JARVIS_TOKEN`, else the local
+    /// discovery file's.
     let token: String?
     private var client: JarvisClient?
 
-    init(arguments: inout Arguments, agent: String? = nil) {
+    /// Reads the global options.
+    /// - Throws: ``UsageError`` for `--token` beside `--token-file`; ``JarvisError`` for a
+    ///   token file that is not the user's own and private (see ``TokenFile``).
+    init(arguments: inout Arguments, agent: String? = nil) throws {
         let typed = arguments.option("--agent")
         agentSelector = agent ?? typed
         json = arguments.flag("--json")
+        let typedToken = arguments.option("--token")
+        let tokenFile = arguments.option("--token-file")
+        if typedToken != nil, tokenFile != nil {
+            throw UsageError("--token and --token-file both name a token; give one (--token-file keeps it out of `ps`)")
+        }
+        if typedToken != nil {
+            Terminal.err(
+                "jarvis: warning: --token is visible to every local user (ps); use --token-file FILE or JARVIS_TOKEN")
+        }
         let environment = ProcessInfo.processInfo.environment["JARVIS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        token = arguments.option("--token") ?? environment
+        if let typedToken {
+            token = typedToken
+        } else if let tokenFile {
+            token = try TokenFile.read(tokenFile)
+        } else {
+            token = environment
+        }
     }
 
     /// The connection to the chosen agent, opened on first use.
@@ -64,8 +83,8 @@ final class Context {
 
 extension Context {
     /// A context for a command run on behalf of another (the demo lists its own agent).
-    convenience init(agent: String) {
+    convenience init(agent: String) throws {
         var none = Arguments.empty
-        self.init(arguments: &none, agent: agent)
+        try self.init(arguments: &none, agent: agent)
     }
 }
