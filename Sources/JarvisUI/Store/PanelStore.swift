@@ -24,6 +24,7 @@
         /// The last grouping asked for, kept until the state or the question changes: a body
         /// that redraws does not sort 100,000 keys again.
         private var cachedSections: (version: Int, scanner: String?, query: String, sections: [InspectorSection])?
+        private var cachedRows: (version: Int, level: InspectorLevel, query: String, rows: [InspectorRow])?
         private var version = 0
 
         /// A store over a session; call ``start()`` (the panel does) to load and go live.
@@ -53,6 +54,16 @@
             let sections = state.sections(scanner: scanner, filter: InspectorFilter(query))
             cachedSections = (version, scanner, query, sections)
             return sections
+        }
+
+        /// The model's rows of a level for a search, computed once per change.
+        public func rows(_ level: InspectorLevel, query: String) -> [InspectorRow] {
+            if let cached = cachedRows, cached.version == version, cached.level == level, cached.query == query {
+                return cached.rows
+            }
+            let rows = state.rows(level, filter: InspectorFilter(query))
+            cachedRows = (version, level, query, rows)
+            return rows
         }
 
         /// A snapshot of what the panel shows, made off the main thread, for sharing.
