@@ -50,7 +50,7 @@ package final class ChangeEngine: Sendable {
         package var resumed: Bool?
     }
 
-    struct Subscription {
+    struct Subscription: Sendable {
         var filter: Filter
         var scanners: Set<String>
         var sink: Sink
@@ -58,7 +58,7 @@ package final class ChangeEngine: Sendable {
         var held: [[UInt8]]?
     }
 
-    struct State {
+    struct State: Sendable {
         var subscriptions: [String: Subscription] = [:]
         var nextID: UInt64 = 0
         var active: [String: Activation] = [:]
