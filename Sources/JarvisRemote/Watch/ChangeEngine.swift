@@ -181,7 +181,7 @@ package final class ChangeEngine: Sendable {
         var changes: [ChangeNotification.Change] = []
         for change in event.changes where filter.key?.matches(change.key) ?? true {
             var wire = ChangeNotification.Change(
-                kind: change.kind.rawValue,
+                kind: ChangeNotification.Change.Kind(change.kind),
                 address: PreferenceAddress(scanner: event.scanner, container: event.container.name, key: change.key),
                 item: nil, old: nil)
             if let new = change.new {
