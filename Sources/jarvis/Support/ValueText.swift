@@ -16,9 +16,19 @@ enum ValueText {
         var text = message
         for (flag, type) in typeFlags {
             let names = type.map { [$0.rawValue] } ?? ["array", "dictionary"]
-            for name in names { text = text.replacingOccurrences(of: "send type \"\(name)\"", with: "use \(flag)") }
+            let hint = type == nil ? "--type json" : flag
+            for name in names { text = text.replacingOccurrences(of: "send type \"\(name)\"", with: "use \(hint)") }
         }
         return text
+    }
+
+    /// The names `--type` takes: a type flag without its dashes.
+    static let typeNames = "string, int, real, bool, date, data or json"
+
+    /// The type `--type NAME` names: `.some(nil)` for `json` (the wire encoding), nil when
+    /// `name` is no type.
+    static func type(named name: String) -> PreferenceType?? {
+        typeFlags.first(where: { $0.flag == "--" + name }).map(\.type)
     }
 
     /// Parses `text` as the type a flag asked for; `nil` type means JSON in the wire encoding.
