@@ -50,6 +50,27 @@ import Testing
         #expect(!nested.stderr.contains("the top"))
     }
 
+    @Test func typosGetTheNearestCommandOptionContainerOrKey() throws {
+        let command = try sandbox.jarvis("lst")
+        #expect(command.status == 64 && command.stderr.contains("Did you mean 'ls'?"), "\(command.stderr)")
+        let option = try sandbox.jarvis("set", "com.example.demo.prefs", "launch_count", "5", "--integer")
+        #expect(option.status == 64 && option.stderr.contains("Did you mean '--int'?"), "\(option.stderr)")
+        let key = try sandbox.jarvis("get", "com.example.demo.prefs", "launch_cout")
+        #expect(key.status == 1 && key.stderr.contains("Did you mean 'launch_count'?"), "\(key.stderr)")
+        let container = try sandbox.jarvis("ls", "com.example.demo.pref")
+        #expect(container.status == 1, "\(container.stdout)")
+        #expect(container.stderr.contains("Did you mean 'com.example.demo.prefs'?"), "\(container.stderr)")
+        // In a container the catalog covers, an undeclared key needs --new; nothing is created without it.
+        let typo = try sandbox.jarvis("set", "com.example.demo.prefs", "launch_cout", "5", "--int")
+        #expect(typo.status == 64 && typo.stderr.contains("Did you mean 'launch_count'?"), "\(typo.stderr)")
+        #expect(try sandbox.jarvis("get", "com.example.demo.prefs", "launch_cout").status == 1)
+        let meant = try sandbox.jarvis("set", "com.example.demo.prefs", "launch_cout", "5", "--int", "--new")
+        #expect(meant.status == 0 && meant.stderr.contains("created the new key"), "\(meant.stderr)")
+        // Elsewhere a new key is created with a note.
+        let elsewhere = try sandbox.jarvis("set", "files:app.json", "fresh", "1", "--int")
+        #expect(elsewhere.status == 0 || elsewhere.stderr.contains("declares"), "\(elsewhere.stderr)")
+    }
+
     @Test func theDemosCatalogCoversEveryKeyItStores() throws {
         let undeclared = try sandbox.jarvis("ls", "--undeclared", "--json")
         let items = try JSONParser.parse(undeclared.stdout)["items"]?.arrayValue ?? [.null]

@@ -1,3 +1,4 @@
+import JarvisCommandLine
 import JarvisCore
 import JarvisRemote
 
@@ -27,6 +28,18 @@ enum ListCommand: Command {
         (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
         let listing = try client.listing(
             Wire.ListParams(scanner: scanner, container: container, key: key, reveal: reveal, undeclared: undeclared))
+        // A container named exactly that does not exist is a mistake, not an empty listing.
+        if let container, listing.items.isEmpty, listing.problems.isEmpty,
+            !container.contains(where: { "*?[\\".contains($0) })
+        {
+            let known = try client.containers(scanner: scanner)
+            if !known.contains(where: { $0.name == container }) {
+                throw JarvisError(
+                    .notFound,
+                    "no container '\(container)'\(scanner.map { " in \($0)" } ?? "").\(Suggestion.phrase(for: container, among: known.map(\.name))) Run `jarvis ls` to see them all."
+                )
+            }
+        }
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(listing.json) + [0x0A])
             return
