@@ -95,8 +95,8 @@ package struct CommandLineArguments: Sendable {
         if let unknown = flags.union(options.keys).subtracting(consumed).sorted().first {
             // The options this command asked about are the ones it has.
             let known = consumed.filter { $0.hasPrefix("--") && $0 != "--help" }.sorted()
-            throw UsageError(
-                "\(command) has no option \(unknown).\(Suggestion.phrase(for: unknown, among: known))", command: command)
+            let hint = Suggestion.phrase(for: unknown, among: known)
+            throw UsageError("\(command) has no option \(unknown)" + (hint.isEmpty ? "" : "." + hint), command: command)
         }
         if positionals.count > maxPositionals {
             throw UsageError("unexpected argument '\(positionals[maxPositionals])'", command: command)

@@ -110,3 +110,42 @@ import Testing
         #expect(revealed?.stdout == "correct-horse-battery-staple\n", "\(String(describing: revealed))")
     }
 }
+
+/// `--files` on a real project folder: config in dot-folders is served, dependencies and build
+/// products are not, `--exclude` leaves out more, and a file left out is named as such.
+@Suite struct ServedProjectFolderEndToEndTests {
+    @Test func dotFoldersAreServedAndDependencyAndBuildFoldersAreNot() throws {
+        let sandbox = try Sandbox()
+        let project = sandbox.root.appendingPathComponent("project")
+        let files = [
+            ".vscode/settings.json": #"{"editor.tabSize": 2}"#,
+            ".devcontainer/devcontainer.json": #"{"name": "dev"}"#,
+            "tsconfig.json": #"{"compilerOptions": {}}"#,
+            "node_modules/left-pad/package.json": #"{"name": "left-pad"}"#,
+            ".git/info.json": #"{"x": 1}"#,
+            "build/out.json": #"{"x": 1}"#,
+            "secrets/local.json": #"{"token": "t"}"#,
+        ]
+        for (path, text) in files {
+            let url = project.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try sandbox.startAgent(["--files", project.path, "--exclude", "secrets"])
+        let listing = try sandbox.jarvis("ls", "--scanner", "files")
+        #expect(listing.stdout.contains(".vscode/settings.json"), "\(listing.stdout)")
+        #expect(listing.stdout.contains(".devcontainer/devcontainer.json"))
+        #expect(listing.stdout.contains("tsconfig.json"))
+        for hidden in ["node_modules", ".git/", "build/out.json", "secrets/local.json"] {
+            #expect(!listing.stdout.contains(hidden), "\(hidden) was served: \(listing.stdout)")
+        }
+        let set = try sandbox.jarvis("set", "files:.vscode/settings.json", "editor.tabSize", "4", "--int")
+        #expect(set.status == 0, "\(set.stderr)")
+        let dependency = try sandbox.jarvis("get", "files:node_modules/left-pad/package.json", "name")
+        #expect(dependency.status == 1)
+        #expect(dependency.stderr.contains("not served"), "\(dependency.stderr)")
+        #expect(dependency.stderr.contains("node_modules"))
+        let excluded = try sandbox.jarvis("get", "files:secrets/local.json", "token")
+        #expect(excluded.stderr.contains("not served") && excluded.stderr.contains("exclude"), "\(excluded.stderr)")
+    }
+}
