@@ -23,8 +23,8 @@ package struct ListStream: IteratorProtocol, Sendable {
     /// Containers that could not be read, so far; complete once `next()` returned nil (or
     /// after ``finishProblems()``).
     package private(set) var problems: [ContainerSummary] = []
-    /// How many containers the query matched but the configuration hides as the operating
-    /// system's own, so far; complete when ``problems`` is.
+    /// How many containers of the scanners listed the configuration hides as the operating
+    /// system's own, whatever the container filter, so far; complete when ``problems`` is.
     package private(set) var hiddenSystemContainers = 0
 
     init(hub: JarvisHub, query: ListQuery, selected: [(any PreferenceScanner, ScannerVisibility, JarvisConfiguration)]) {
@@ -63,7 +63,9 @@ package struct ListStream: IteratorProtocol, Sendable {
                     !query.undeclared
                         || chosen.configuration.catalog.covers(scanner: chosen.scanner.id, container: container.name)
                 else {
-                    if query.container?.matches(container.name) ?? true, chosen.rules.hidesAsSystem(container: container.name) {
+                    // Counted whatever the container filter: a count that followed the
+                    // pattern would spell out hidden names one narrowed glob at a time.
+                    if chosen.rules.hidesAsSystem(container: container.name) {
                         hiddenSystemContainers += 1
                     }
                     continue
