@@ -68,7 +68,7 @@
                 _ = try client.call("watch", ["scanner": "defaults", "container": .string(container)])
                 return true
             } catch {
-                if error.code.rawValue == "methodNotFound" { return false }
+                if error.code == .methodNotFound { return false }
                 throw error
             }
         }

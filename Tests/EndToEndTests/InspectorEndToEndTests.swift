@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// The real `jarvis inspect` in a real terminal (tmux), against the real `jarvis-agent`.
-@Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed; .ci/run installs it"))
+@Suite(
+    .serialized,
+    .enabled(if: Tmux.isAvailable || OptionalTool.inCI, OptionalTool.hint(["tmux"], install: "apt-get install tmux")))
 struct InspectorEndToEndTests {
     let sandbox: Sandbox
     let folder: URL

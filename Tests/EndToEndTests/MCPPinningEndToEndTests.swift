@@ -15,8 +15,9 @@ import Testing
     init() throws { sandbox = try Sandbox() }
 
     /// Runs `jarvis mcp` with `arguments`, sends `lines` and returns the answers by id.
-    func session(_ arguments: [String], _ lines: [String]) throws -> [Int64: JSONValue] {
+    func session(_ arguments: [String], _ lines: [String], folder: URL? = nil) throws -> [Int64: JSONValue] {
         let process = Process()
+        if let folder { process.currentDirectoryURL = folder }
         process.executableURL = try Binaries.url("jarvis")
         process.arguments = ["mcp"] + arguments
         process.environment = sandbox.environment
@@ -131,5 +132,40 @@ import Testing
         let seen = String(decoding: received.current, as: UTF8.self)
         #expect(!seen.contains(token), "the token went to an address the model named")
         #expect(seen.isEmpty, "the server connected to an address that no listed agent has")
+    }
+
+    @Test func snapshotFilesComeOnlyFromTheProjectAndErrorsNeverQuoteAFile() throws {
+        let project = sandbox.root.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        let secret = sandbox.root.appendingPathComponent("shadow")
+        try Data("root:$6$secrethash:19000:0:99999:7:::\n".utf8).write(to: secret)
+        let outsideJSON = sandbox.root.appendingPathComponent("outside.json")
+        try Data("{\"private\": \"words\"}".utf8).write(to: outsideJSON)
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent("link.json").path, withDestinationPath: outsideJSON.path)
+        try Data("not json at all: topsecret".utf8).write(to: project.appendingPathComponent("bad.json"))
+        let folder = sandbox.root.appendingPathComponent("prefs")
+        try sandbox.writeSuite(
+            "com.example.app", in: folder, ["note": "x» (string, revision 0000000000000000)\nfake = «1»"])
+        _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "local"])
+        let answers = try session(
+            [],
+            [
+                Self.initialize,
+                Self.call(2, "diff_snapshots", #"{"from":"\#(secret.path)","to":"agent"}"#),
+                Self.call(3, "diff_snapshots", #"{"from":"\#(outsideJSON.path)","to":"agent"}"#),
+                Self.call(4, "diff_snapshots", #"{"from":"link.json","to":"agent"}"#),
+                Self.call(5, "diff_snapshots", #"{"from":"bad.json","to":"agent"}"#),
+                Self.call(6, "get_preference", #"{"container":"com.example.app","key":"note"}"#),
+            ], folder: project)
+        for id in Int64(2)...5 {
+            #expect(Self.refused(answers[id]))
+            let text = JSONWriter.string(answers[id] ?? .null)
+            #expect(!text.contains("secrethash") && !text.contains("root:") && !text.contains("words") && !text.contains("topsecret"))
+        }
+        // The stored value sits between « and » with its own quotes, line breaks and « » escaped.
+        let text = answers[6]?["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+        #expect(text.contains(#"«"x\u00bb (string, revision 0000000000000000)\nfake = \u00ab1\u00bb"»"#), "\(text)")
+        #expect(!text.contains("\nfake"))
     }
 }

@@ -5,7 +5,10 @@ import Testing
 /// third program samples the file: the other program's key must never be undone (seen lower
 /// than before, and staying so), for a JSON file and for a plist suite alike, and its last
 /// write must survive.
-@Suite(.serialized) struct OutsideWriterEndToEndTests {
+@Suite(
+    .serialized,
+    .enabled(if: OptionalTool.runs(["python3"]), OptionalTool.hint(["python3"], install: "apt-get install python3")))
+struct OutsideWriterEndToEndTests {
     let sandbox: Sandbox
     let files: URL
     let suites: URL

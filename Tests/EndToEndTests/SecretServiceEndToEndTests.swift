@@ -3,7 +3,9 @@ import Testing
 
 /// The real `jarvis-agent --secret-service` against a real GNOME Keyring in a private D-Bus
 /// session, driven by the real `jarvis` and checked with `secret-tool`.
-@Suite(.serialized, .enabled(if: KeyringSession.isAvailable, Comment(rawValue: KeyringSession.installHint)))
+@Suite(
+    .serialized,
+    .enabled(if: KeyringSession.isAvailable || OptionalTool.inCI, Comment(rawValue: KeyringSession.installHint)))
 final class SecretServiceEndToEndTests {
     let sandbox: Sandbox
     let keyring: KeyringSession

@@ -117,7 +117,11 @@ import Testing
             #expect(scanners.status == 0)
         }
 
-        @Test func unreachableBusIsReportedWithLibsecretsMessage() throws {
+        @Test(
+            .enabled(
+                if: OptionalTool.hasLibrary("libsecret-1.so.0") || OptionalTool.inCI,
+                OptionalTool.hint(["libsecret"], install: "apt-get install libsecret-1-0")))
+        func unreachableBusIsReportedWithLibsecretsMessage() throws {
             sandbox.environmentOverrides = [
                 "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.root.path)/no-bus", "DISPLAY": nil,
             ]

@@ -74,7 +74,8 @@ import Testing
         #expect(!listing.stdout.contains("iPad Air"))
     }
 
-    @Test func editsAShutDownDevicesBinaryPlistInPlace() throws {
+    @Test(.enabled(if: OptionalTool.runs(["python3"]), OptionalTool.hint(["python3"], install: "apt-get install python3")))
+    func editsAShutDownDevicesBinaryPlistInPlace() throws {
         try sandbox.startAgent(["--simulator"])
         let before = try pythonRead(padNotes)
         #expect(before.magic == "bplist00")
@@ -137,7 +138,8 @@ import Testing
         #expect(!failed.stderr.contains("\u{1B}"), "\(failed.stderr)")
     }
 
-    @Test func aSuiteRewrittenByTheAppIsSeenByWatchers() throws {
+    @Test(.enabled(if: OptionalTool.runs(["python3"]), OptionalTool.hint(["python3"], install: "apt-get install python3")))
+    func aSuiteRewrittenByTheAppIsSeenByWatchers() throws {
         try sandbox.startAgent(["--simulator"])
         let client = try JarvisClient(endpoint: try AgentLocator.endpoint(for: nil, environment: sandbox.environment))
         defer { client.close() }

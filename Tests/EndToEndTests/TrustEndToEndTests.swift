@@ -11,6 +11,8 @@ import Testing
 /// the real `jarvis` and `jarvis-agent`: they refuse, say why, and send nothing.
 @Suite(.serialized) struct TrustEndToEndTests {
     static let canSwitchUser = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    /// The other user listens with socat: without it (and outside CI) those tests are skipped.
+    static let canListenAsStranger = canSwitchUser && OptionalTool.runs(["socat"])
     let sandbox: Sandbox
     /// A folder everyone may write, as the shared temporary folder is (mode 1777).
     let shared: URL
@@ -80,7 +82,7 @@ import Testing
         (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
     }
 
-    @Test(.enabled(if: canSwitchUser, "needs root and setpriv to act as another user"))
+    @Test(.enabled(if: canListenAsStranger, "needs root, setpriv and socat (apt-get install socat) to act as another user"))
     func aRuntimeFolderMadeByAnotherUserIsRefusedAndItsSocketGetsNothing() throws {
         let (planted, socket, log, listener) = try strangerFolderWithListener("jarvis-run", mode: "700")
         defer { Self.end(listener) }
@@ -122,7 +124,7 @@ import Testing
         #expect(agents.stderr.contains("\(link) is a symbolic link"))
     }
 
-    @Test(.enabled(if: canSwitchUser, "needs root and setpriv to act as another user"))
+    @Test(.enabled(if: canListenAsStranger, "needs root, setpriv and socat (apt-get install socat) to act as another user"))
     func aSocketOfAnotherUserGetsNothingEvenWhenARecordNamesIt() throws {
         let (_, socket, log, listener) = try strangerFolderWithListener("theirs", mode: "755")
         defer { Self.end(listener) }
@@ -150,7 +152,9 @@ import Testing
         return true
     }()
 
-    @Test(.enabled(if: hasIPv6Loopback, "needs an IPv6 loopback address"))
+    @Test(
+        .enabled(if: hasIPv6Loopback, "needs an IPv6 loopback address"),
+        .enabled(if: OptionalTool.runs(["socat"]), OptionalTool.hint(["socat"], install: "apt-get install socat")))
     func theTokenIsNotSentToAnotherSpellingOfItsAddress() throws {
         let agent = try AgentProcess(sandbox, ["--demo", "--listen", "127.0.0.1:0"])
         let token = try #require(agent.record.token)

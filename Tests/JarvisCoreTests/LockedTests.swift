@@ -39,4 +39,30 @@ import Testing
         }
         #expect(counter.count.current == 8000)
     }
+
+    /// A class with mutable state and no lock of its own: not `Sendable`.
+    final class Unguarded {
+        var count = 0
+    }
+
+    private func isSendable<T>(_: T) -> Bool { false }
+    private func isSendable<T: Sendable>(_: T) -> Bool { true }
+
+    /// A box is `Sendable` only when its value is: a box holding a non-Sendable class could
+    /// otherwise carry a shared reference to it across threads.
+    @Test func aBoxIsSendableOnlyWhenItsValueIs() {
+        #expect(isSendable(Locked(0)))
+        #expect(isSendable(Locked([String: Int]())))
+        #expect(!isSendable(Locked(Unguarded())))
+    }
+
+    /// A non-Sendable value can still be kept, and used inside the lock.
+    @Test func aNonSendableValueIsUsedInsideTheLock() {
+        let box = Locked(Unguarded())
+        let count = box.withLock { value -> Int in
+            value.count += 2
+            return value.count
+        }
+        #expect(count == 2)
+    }
 }

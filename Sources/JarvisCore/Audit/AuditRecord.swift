@@ -6,11 +6,13 @@ import Foundation
 /// shown to anyone who may use the agent.
 public struct AuditRecord: Sendable, Hashable {
     /// What the client did. A struct, not an enum, so that new kinds never break a `switch`.
-    public struct Action: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Action: RawRepresentable, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
         /// The wire name, e.g. `set`.
         public let rawValue: String
         /// Wraps a wire name.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// Wraps a wire name written as a literal, e.g. `"set"`.
+        public init(stringLiteral value: String) { rawValue = value }
         /// The wire name.
         public var description: String { rawValue }
 
@@ -22,17 +24,37 @@ public struct AuditRecord: Sendable, Hashable {
         public static let reveal = Action(rawValue: "reveal")
     }
 
+    /// How a client reached the agent. A struct, not an enum, so that new transports never
+    /// break a `switch`.
+    public struct Transport: RawRepresentable, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// The wire name, e.g. `unix`.
+        public let rawValue: String
+        /// Wraps a wire name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Wraps a wire name written as a literal, e.g. `"tcp"`.
+        public init(stringLiteral value: String) { rawValue = value }
+        /// The wire name.
+        public var description: String { rawValue }
+
+        /// The agent's owner-only Unix socket.
+        public static let unix = Transport(rawValue: "unix")
+        /// TCP, with a token.
+        public static let tcp = Transport(rawValue: "tcp")
+        /// A face in the host's own process (the in-app panel), with no socket.
+        public static let inProcess = Transport(rawValue: "in-process")
+    }
+
     /// Who made the request, as the agent saw the connection.
     public struct Client: Sendable, Hashable {
-        /// `unix` or `tcp`.
-        public var transport: String
+        /// How the client reached the agent.
+        public var transport: Transport
         /// The peer: `address:port` for TCP, process credentials for a Unix socket.
         public var peer: String
         /// The name the client gave in `hello`, if any.
         public var name: String?
 
         /// Creates a client description.
-        public init(transport: String, peer: String, name: String?) {
+        public init(transport: Transport, peer: String, name: String?) {
             self.transport = transport
             self.peer = peer
             self.name = name

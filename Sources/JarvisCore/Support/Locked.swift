@@ -17,14 +17,17 @@ import Foundation
 /// ``JarvisError`` makes `withLock` throw ``JarvisError`` and a body that cannot throw makes
 /// it non-throwing: no wrappers or casts around it.
 ///
+/// The box is `Sendable` only when its value is (as `Synchronization.Mutex` and NIO's
+/// `NIOLockedValueBox`), and a value goes in and comes out as `sending`: the compiler refuses
+/// a body that would let a reference to a non-Sendable value escape the lock.
+///
 /// `Synchronization.Mutex` needs macOS 15 / iOS 18, newer than the package's minimum, so
 /// this wraps `NSLock`, which exists on every platform Jarvis supports. The lock is not
 /// recursive: calling `withLock` on the same box from inside its body deadlocks.
-public final class Locked<Value>: @unchecked Sendable {
-    // `value` is only touched while `lock` is held. It goes in as `sending`, as with
-    // `Synchronization.Mutex`; a body that hands a non-Sendable part of it out is the
-    // caller's responsibility, which is why hosts should keep Sendable values here.
-    private var value: Value
+public final class Locked<Value> {
+    // `value` is only touched while `lock` is held; `nonisolated(unsafe)` because the lock,
+    // not the compiler, keeps it apart, and `withLock` hands it on only as `sending`.
+    nonisolated(unsafe) private var value: Value
     private let lock = NSLock()
 
     /// A box holding `value`.
@@ -36,14 +39,17 @@ public final class Locked<Value>: @unchecked Sendable {
     /// - Throws: exactly what `body` throws, with its type.
     @discardableResult
     public func withLock<Result, Failure: Error>(
-        _ body: (inout Value) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 
 }
+
+// The lock guards `value`, so the box may cross threads when its value may.
+extension Locked: @unchecked Sendable where Value: Sendable {}
 
 extension Locked where Value: Sendable {
     /// A copy of the current value.

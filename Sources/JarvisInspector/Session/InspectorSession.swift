@@ -100,7 +100,7 @@ public final class InspectorSession: Sendable {
             }
         } catch {
             let message =
-                error.code.rawValue == "methodNotFound"
+                error.code == .methodNotFound
                 ? "this agent has no live updates (no `watch` method); reload to see changes"
                 : "no live updates: \(error.message)"
             _ = try? update { (state: inout InspectorState) throws(JarvisError) in

@@ -35,7 +35,7 @@ public final class InProcessSource: InspectorSource {
 
     init(service: AgentService, clientName: String) {
         self.service = service
-        session = AgentSessionState(transport: "in-process", peer: "pid \(service.identity.pid)")
+        session = AgentSessionState(transport: .inProcess, peer: "pid \(service.identity.pid)")
         var answer: Wire.HelloResult?
         let request = RPCRequest(
             id: .integer(0), method: Wire.HelloParams.method, params: Wire.HelloParams(client: clientName).json)
@@ -46,7 +46,7 @@ public final class InProcessSource: InspectorSource {
             ?? Wire.HelloResult(
                 agent: service.identity.name, pid: Int64(service.identity.pid), platform: service.identity.platform,
                 capabilities: Wire.Capabilities(
-                    editing: false, reveal: false, production: true, maxLineLength: 0, tcp: false, auth: "none"),
+                    editing: false, reveal: false, production: true, maxLineLength: 0, tcp: false, auth: .none),
                 scanners: [])
     }
 

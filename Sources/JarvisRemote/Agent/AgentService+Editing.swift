@@ -30,7 +30,7 @@ extension AgentService {
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Params(
-            raw, method: "delete",
+            raw, method: .delete,
             allowed: [
                 "scanner", "container", "key", "pointer", "match", "undeclared", "dryRun", "expectedRevision",
             ])

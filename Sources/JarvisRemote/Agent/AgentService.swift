@@ -82,10 +82,10 @@ package final class AgentService: Sendable {
             switch method {
             case .hello: return try hello(request.params, session: session)
             case .ping:
-                _ = try Params(request.params, method: "ping", allowed: [])
+                _ = try Params(request.params, method: .ping, allowed: [])
                 return Wire.PingResult().json
             case .scanners:
-                _ = try Params(request.params, method: "scanners", allowed: [])
+                _ = try Params(request.params, method: .scanners, allowed: [])
                 return Wire.ScannersResult(hub.scanners().map(Wire.Scanner.init)).json
             case .containers:
                 let params = try Wire.ContainersParams(params: request.params)
@@ -137,7 +137,7 @@ package final class AgentService: Sendable {
         let capabilities = Wire.Capabilities(
             editing: configuration.editingEnabled, reveal: configuration.revealEnabled,
             production: configuration.isProduction, maxLineLength: maxLineLength, tcp: tcpEndpoint.current != nil,
-            auth: session.requiredToken == nil ? "none" : "token")
+            auth: session.requiredToken == nil ? .none : .token)
         return Wire.HelloResult(
             agent: identity.name, pid: Int64(identity.pid), platform: identity.platform, capabilities: capabilities,
             scanners: hub.scanners().map(\.id)

@@ -10,10 +10,10 @@ final class AgentSession: LineSession {
         self.service = service
         switch connection.endpoint {
         case .unix:
-            state = AgentSessionState(transport: "unix", peer: connection.peer)
+            state = AgentSessionState(transport: .unix, peer: connection.peer)
         case .tcp:
             // Fail closed: a TCP client always needs a token, even if none was configured.
-            state = AgentSessionState(transport: "tcp", peer: connection.peer, requiredToken: token ?? .random())
+            state = AgentSessionState(transport: .tcp, peer: connection.peer, requiredToken: token ?? .random())
         }
         state.watch.attach { [weak connection] line in connection?.send(line) }
     }

@@ -23,7 +23,7 @@ package final class AgentSessionState: Sendable {
 
     private let state: Locked<State>
     /// How the client is connected, e.g. `unix` or `tcp`.
-    package let transport: String
+    package let transport: AuditRecord.Transport
     /// The peer's address as the transport reports it.
     package let peer: String
     /// The token this connection must present, or nil when the transport needs none (Unix
@@ -32,7 +32,7 @@ package final class AgentSessionState: Sendable {
     /// The connection's subscriptions and where their notifications go.
     package let watch = WatchSession()
 
-    package init(transport: String, peer: String, requiredToken: AgentToken? = nil) {
+    package init(transport: AuditRecord.Transport, peer: String, requiredToken: AgentToken? = nil) {
         self.transport = transport
         self.peer = peer
         self.requiredToken = requiredToken

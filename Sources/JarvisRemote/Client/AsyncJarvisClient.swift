@@ -81,7 +81,10 @@ public final class AsyncJarvisClient: Sendable {
     /// - Throws: ``JarvisError`` when the connection or the `watch` fails.
     public func changes(_ params: Wire.WatchParams = Wire.WatchParams()) async throws(JarvisError) -> ChangeStream {
         let (endpoint, clientName, token, timeout) = (self.endpoint, self.clientName, self.token, self.timeout)
-        let queue = DispatchQueue(label: "jarvis.watch")
+        // The stream's queue only runs short reads of what has arrived (waiting is a read
+        // source, not a thread), so it shares the width-limited global pool instead of asking
+        // for a thread of its own.
+        let queue = DispatchQueue(label: "jarvis.watch", target: .global())
         let (watcher, subscription) = try await Self.perform(on: queue) {
             () throws(JarvisError) -> (JarvisClient, Wire.WatchResult) in
             let watcher = try JarvisClient(endpoint: endpoint, clientName: clientName, token: token, timeout: timeout)

@@ -3,23 +3,22 @@ import JarvisCore
 
 /// A connection to an agent, for the `jarvis` CLI and for a host's own tests.
 ///
-/// Calls are synchronous and one at a time (a lock orders them); notifications that arrive
-/// between answers are kept for ``nextNotification(timeout:)``. Each agent method has a typed
-/// method built on the wire schema (``Wire``); code written with Swift concurrency uses
-/// ``AsyncJarvisClient``, which never blocks a thread of the cooperative pool.
+/// Calls are synchronous and one at a time (a lock orders them, as the protocol wants one
+/// request on the wire at a time). Notifications are kept for ``nextNotification(timeout:)``,
+/// which waits apart from calls: a thread waiting for a change never holds up a `call` from
+/// another thread on the same client, and whichever of them reads the socket files what it
+/// read for the other. Each agent method has a typed method built on the wire schema
+/// (``Wire``); code written with Swift concurrency uses ``AsyncJarvisClient``, which never
+/// blocks a thread of the cooperative pool.
 public final class JarvisClient: Sendable {
     /// What the agent said in `hello`, as sent.
     public let hello: JSONObject
     /// What the agent said in `hello`: who it is, what it allows, which scanners it serves.
     public let helloResult: Wire.HelloResult
     private let connection: LineClient
-    private let state: Locked<State>
+    private let inbox = ClientInbox()
+    private let nextID = Locked<Int64>(1)
     private let callLock = Locked<Void>(())
-
-    private struct State {
-        var nextID: Int64 = 1
-        var notifications: [(method: String, params: JSONObject)] = []
-    }
 
     /// Connects and says hello.
     /// - Parameters:
@@ -38,12 +37,11 @@ public final class JarvisClient: Sendable {
             throw JarvisError(.unavailable, "cannot connect to the agent: \(error)")
         }
         self.timeout = timeout
-        let state = Locked(State())
-        self.state = state
         let params = Wire.HelloParams(client: clientName, token: token)
         do throws(JarvisError) {
             let answer = try Self.exchange(
-                connection, state: state, timeout: timeout, params.json, method: Wire.HelloParams.method)
+                connection, inbox: inbox, nextID: nextID, timeout: timeout, params.json,
+                method: Wire.HelloParams.method)
             guard case .object(let object) = answer else {
                 throw JarvisError(.storage, "the agent answered hello with something other than an object")
             }
@@ -58,11 +56,15 @@ public final class JarvisClient: Sendable {
 
     private let timeout: Duration
 
+    /// The socket's descriptor, for a readiness source that waits without a thread
+    /// (``ChangeStream``). Valid until the client is released.
+    var descriptor: Int32 { connection.descriptor }
+
     /// Sends one request and waits for its answer.
     /// - Throws: ``JarvisError`` carrying the agent's error code and message.
     public func call(_ method: String, _ params: JSONObject = [:]) throws(JarvisError) -> JSONValue {
         try callLock.withLock { (_: inout Void) throws(JarvisError) -> JSONValue in
-            try Self.exchange(connection, state: state, timeout: timeout, params, method: method)
+            try Self.exchange(connection, inbox: inbox, nextID: nextID, timeout: timeout, params, method: method)
         }
     }
 
@@ -74,67 +76,77 @@ public final class JarvisClient: Sendable {
     }
 
     private static func exchange(
-        _ connection: LineClient, state: Locked<State>, timeout: Duration, _ params: JSONObject, method: String
+        _ connection: LineClient, inbox: ClientInbox, nextID: Locked<Int64>, timeout: Duration, _ params: JSONObject,
+        method: String
     ) throws(JarvisError) -> JSONValue {
-        let id = state.withLock { state -> Int64 in
-            defer { state.nextID += 1 }
-            return state.nextID
+        let number = nextID.withLock { next -> Int64 in
+            defer { next += 1 }
+            return next
         }
-        let request = RPCRequest(id: .number(JSONNumber(id)), method: method, params: params)
+        let id = JSONValue.number(JSONNumber(number))
+        let request = RPCRequest(id: id, method: method, params: params)
         do {
             try connection.send(request.line)
         } catch {
             throw JarvisError(.unavailable, "the connection to the agent is closed: \(error)")
         }
-        while true {
-            let line: [UInt8]?
-            do {
-                line = try connection.receiveLine(timeout: timeout)
-            } catch {
-                throw JarvisError(.unavailable, "lost the connection to the agent: \(error)")
-            }
-            guard let line else {
-                throw JarvisError(.unavailable, "the agent closed the connection")
-            }
-            switch try RPCResponse.decode(line) {
-            case .notification(let name, let params):
-                state.withLock { $0.notifications.append((name, params)) }
-            case .result(let answerID, let result) where answerID == .number(JSONNumber(id)):
-                return result
-            case .error(let answerID, let error) where answerID == .number(JSONNumber(id)) || answerID == .null:
-                throw error.jarvisError
-            default:
-                continue
-            }
+        let outcome = try inbox.wait(
+            until: .now + timeout,
+            take: { contents in
+                // An error the agent could not tie to a request (a line it could not read)
+                // belongs to the request on the wire: calls go one at a time.
+                contents.answers.removeValue(forKey: id) ?? contents.answers.removeValue(forKey: .null)
+            },
+            read: { deadline throws(JarvisError) in try read(connection, until: deadline) })
+        switch outcome {
+        case .found(let answer):
+            return try answer.get()
+        case .timedOut:
+            throw JarvisError(
+                .unavailable, "lost the connection to the agent: no reply in time to '\(method)'; is the agent busy?")
         }
     }
 
-    /// The next notification the agent pushed (such as `changed`), waiting up to `timeout`;
-    /// nil when none came in time.
+    /// Reads one line and decodes it; a timeout is `.timedOut`, end of file or a broken socket
+    /// is an `.unavailable` failure of the whole connection.
+    private static func read(_ connection: LineClient, until deadline: ContinuousClock.Instant?)
+        throws(JarvisError) -> ClientInbox.ReadOutcome
+    {
+        let line: [UInt8]?
+        do {
+            line = try connection.receiveLine(timeout: deadline.map { max(.zero, $0 - .now) })
+        } catch where error.errno == ETIMEDOUT {
+            return .timedOut
+        } catch {
+            throw JarvisError(.unavailable, "lost the connection to the agent: \(error)")
+        }
+        guard let line else {
+            throw JarvisError(.unavailable, "the agent closed the connection")
+        }
+        return .line(try RPCResponse.decode(line))
+    }
+
+    /// The next notification the agent pushed (such as `changed`), waiting up to `timeout`
+    /// (nil: for ever; `.zero`: only what has already arrived); nil when none came in time.
+    ///
+    /// Waiting here does not hold up ``call(_:_:)`` on other threads.
+    /// - Throws: ``JarvisError`` `.unavailable` when the agent closed the connection or the
+    ///   socket failed (never a silent nil), `.storage` for a line that is not JSON-RPC.
     public func nextNotification(timeout: Duration?) throws(JarvisError) -> (method: String, params: JSONObject)? {
-        if let queued = state.withLock({ $0.notifications.isEmpty ? nil : $0.notifications.removeFirst() }) {
-            return queued
-        }
-        return try callLock.withLock { (_: inout Void) throws(JarvisError) -> (method: String, params: JSONObject)? in
-            while true {
-                let received: [UInt8]?
-                do {
-                    received = try connection.receiveLine(timeout: timeout)
-                } catch {
-                    return nil  // Nothing in time (or the socket failed): no notification.
-                }
-                guard let line = received else {
-                    throw JarvisError(.unavailable, "the agent closed the connection")
-                }
-                if case .notification(let name, let params) = try RPCResponse.decode(line) {
-                    return (name, params)
-                }
-            }
+        let outcome = try inbox.wait(
+            until: timeout.map { .now + $0 },
+            take: { contents in contents.notifications.isEmpty ? nil : contents.notifications.removeFirst() },
+            read: { [connection] deadline throws(JarvisError) in try Self.read(connection, until: deadline) })
+        switch outcome {
+        case .found(let notification): return notification
+        case .timedOut: return nil
         }
     }
 
-    /// Closes the connection.
+    /// Closes the connection; a thread waiting for an answer or a notification wakes up with
+    /// `.unavailable`.
     public func close() {
         connection.close()
+        inbox.fail(JarvisError(.unavailable, "the connection to the agent was closed"))
     }
 }

@@ -13,7 +13,13 @@
     /// up until the daemon drops the connection, and the service with it).
     final class DNSSDRegistration: @unchecked Sendable {
         // Guards `reference`: set in init, released once by `stop()` or `deinit`.
-        private let lock = Locked<DNSServiceRef?>(nil)
+        private let lock = Locked<ServiceReference?>(nil)
+
+        /// The registration's handle. `@unchecked Sendable`: it is only carried through the
+        /// lock, and used (deallocated) on `queue` alone.
+        private struct ServiceReference: @unchecked Sendable {
+            let raw: DNSServiceRef
+        }
         // The queue the reference is scheduled on, where it is also deallocated: once a
         // reference is on a queue, deallocating it elsewhere races with that queue's reads.
         private let queue = DispatchQueue(label: "jarvis.network.advertise")
@@ -33,15 +39,16 @@
                 )
             }
             _ = DNSServiceSetDispatchQueue(reference, queue)
-            lock.withLock { $0 = reference }
+            let handle = ServiceReference(raw: reference)
+            lock.withLock { $0 = handle }
         }
 
         /// Withdraws the service from the network. Idempotent.
         func stop() {
-            let reference = lock.withLock { current -> DNSServiceRef? in
+            let reference = lock.withLock { current -> ServiceReference? in
                 defer { current = nil }
                 return current
-            }
+            }?.raw
             // Never called on `queue` itself: no callback was given, so nothing of ours runs there.
             if let reference { queue.sync { DNSServiceRefDeallocate(reference) } }
         }

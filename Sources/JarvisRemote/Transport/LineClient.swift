@@ -42,6 +42,9 @@ package final class LineClient: Sendable {
         socket.close()
     }
 
+    /// The socket's descriptor, for a readiness source; valid until the client is released.
+    package var descriptor: Int32 { socket.fileDescriptor }
+
     /// Sends `line` followed by `\n`, waiting while the agent's buffer is full.
     ///
     /// - Throws: `SocketError`; `errno` is `ETIMEDOUT` after the init timeout, `EPIPE` if the

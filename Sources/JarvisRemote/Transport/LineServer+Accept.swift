@@ -110,7 +110,7 @@ extension LineServer {
     }
 
     /// What admitting one client came to.
-    enum Admission {
+    enum Admission: Sendable {
         case admitted(LineConnection, displaced: LineConnection?)
         case full
         case stopped
@@ -129,7 +129,7 @@ extension LineServer {
     private func admitWhenASlotFrees(_ admit: (inout State) -> Admission) -> Admission {
         let deadline = ContinuousClock.now + Self.slotGrace
         while true {
-            let admission = state.withLock(admit)
+            let admission = state.withLock { admit(&$0) }
             guard case .full = admission, ContinuousClock.now < deadline else { return admission }
             Thread.sleep(forTimeInterval: 0.005)
         }

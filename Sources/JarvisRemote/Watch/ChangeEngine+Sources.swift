@@ -3,17 +3,17 @@ import Foundation
 import JarvisCore
 
 /// What the engine set up for one watched scanner, torn down when its last watcher leaves.
-struct Activation {
+struct Activation: Sendable {
     /// How many subscriptions cover the scanner.
     var users = 0
-    var timers: [any DispatchSourceTimer] = []
+    var timers: [DispatchSourceHandle] = []
     var signals: [(ChangeSignal, UInt64)] = []
     /// Watched folders, with the file names in each that are containers (nil: any file).
     var folders: [String: [FolderUse]] = [:]
     /// The scanner, to map a file event to containers without asking the hub each time.
     var scanner: (any PreferenceScanner)?
 
-    enum FolderUse {
+    enum FolderUse: Sendable {
         case file(name: String, container: String)
         case anyFile
     }
@@ -47,7 +47,7 @@ extension ChangeEngine {
             case .folder(let path):
                 activation.folders[path, default: []].append(.anyFile)
             case .schedule(let interval):
-                activation.timers.append(makeTimer(for: id, every: interval))
+                activation.timers.append(DispatchSourceHandle(makeTimer(for: id, every: interval)))
             case .signal(let signal):
                 let token = signal.observe { [weak self] container in self?.hint(id, container: container) }
                 activation.signals.append((signal, token))
@@ -75,7 +75,7 @@ extension ChangeEngine {
             }
         }
         if unwatchable {
-            activation.timers.append(makeTimer(for: id, every: Self.fallbackInterval))
+            activation.timers.append(DispatchSourceHandle(makeTimer(for: id, every: Self.fallbackInterval)))
         }
         // Everything here runs on `queue`, so no other activation changed the count meanwhile.
         state.withLock { state in
@@ -96,7 +96,7 @@ extension ChangeEngine {
             }
             state.active[id] = nil
             state.dirty[id] = nil
-            for timer in activation.timers { timer.cancel() }
+            for timer in activation.timers { timer.source.cancel() }
             for (signal, token) in activation.signals { signal.stopObserving(token) }
             let stillUsed = Set(state.active.values.flatMap(\.folders.keys))
             for folder in activation.folders.keys

@@ -50,7 +50,7 @@ package final class ChangeEngine: Sendable {
         package var resumed: Bool?
     }
 
-    struct Subscription {
+    struct Subscription: Sendable {
         var filter: Filter
         var scanners: Set<String>
         var sink: Sink
@@ -58,7 +58,7 @@ package final class ChangeEngine: Sendable {
         var held: [[UInt8]]?
     }
 
-    struct State {
+    struct State: Sendable {
         var subscriptions: [String: Subscription] = [:]
         var nextID: UInt64 = 0
         var active: [String: Activation] = [:]
@@ -181,7 +181,7 @@ package final class ChangeEngine: Sendable {
         var changes: [ChangeNotification.Change] = []
         for change in event.changes where filter.key?.matches(change.key) ?? true {
             var wire = ChangeNotification.Change(
-                kind: change.kind.rawValue,
+                kind: ChangeNotification.Change.Kind(change.kind),
                 address: PreferenceAddress(scanner: event.scanner, container: event.container.name, key: change.key),
                 item: nil, old: nil)
             if let new = change.new {

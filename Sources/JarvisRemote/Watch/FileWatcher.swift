@@ -8,7 +8,10 @@ import JarvisCore
 /// an atomic rename, which gives it a new inode. Events are delivered on the queue given at
 /// creation, as `(folder, name)`; `name` is nil when the platform only says that something in
 /// the folder changed. All methods must be called on that queue.
-final class FileWatcher {
+///
+/// `@unchecked Sendable`: the watcher is confined to its queue (the rule above), not guarded
+/// by a lock; the engine only carries the reference in its locked state between calls there.
+final class FileWatcher: @unchecked Sendable {
     /// Receives `(folder, file name or nil)` on the watcher's queue.
     typealias Handler = @Sendable (_ folder: String, _ name: String?) -> Void
 

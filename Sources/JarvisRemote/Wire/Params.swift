@@ -8,7 +8,12 @@ package struct Params {
     private let object: JSONObject
     private let method: String
 
-    package init(_ object: JSONObject, method: String, allowed: Set<String>) throws(RPCError) {
+    /// Reads the params of a request for `method`, refusing any name not in `allowed`.
+    package init(_ object: JSONObject, method: AgentMethod, allowed: Set<String>) throws(RPCError) {
+        try self.init(object, method: method.rawValue, allowed: allowed)
+    }
+
+    private init(_ object: JSONObject, method: String, allowed: Set<String>) throws(RPCError) {
         for key in object.keys where !allowed.contains(key) {
             let list = allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", ")
             throw .invalidParams("\(method) has no param '\(key)' (its params: \(list))")

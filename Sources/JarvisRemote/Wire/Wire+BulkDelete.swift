@@ -6,7 +6,7 @@ extension Wire {
     /// ones the host's key catalog does not declare.
     public struct BulkDeleteParams: WireParams {
         /// The method name on the wire.
-        public static let method = "delete"
+        public static let method = AgentMethod.delete.rawValue
         /// The scanner; nil lets the agent find it.
         public var scanner: String?
         /// The container.

@@ -56,7 +56,7 @@ extension Wire {
     /// The params of `get`.
     public struct GetParams: WireParams {
         /// The method name on the wire.
-        public static let method = "get"
+        public static let method = AgentMethod.get.rawValue
         /// What to read.
         public var place: Place
         /// Ask for a secret's value, where the agent allows it.
@@ -79,7 +79,7 @@ extension Wire {
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
             let params = try Params(
-                raw, method: Self.method, allowed: ["scanner", "container", "key", "pointer", "reveal"])
+                raw, method: .get, allowed: ["scanner", "container", "key", "pointer", "reveal"])
             place = try Place(params)
             reveal = try params.bool("reveal")
         }
@@ -88,7 +88,7 @@ extension Wire {
     /// The params of `set`.
     public struct SetParams: WireParams {
         /// The method name on the wire.
-        public static let method = "set"
+        public static let method = AgentMethod.set.rawValue
         /// Where to write.
         public var place: Place
         /// The value's type; nil lets the agent infer it from the value.
@@ -131,7 +131,7 @@ extension Wire {
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
             let params = try Params(
-                raw, method: Self.method,
+                raw, method: .set,
                 allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
             place = try Place(params)
             guard let value = params.value("value") else {
@@ -146,7 +146,7 @@ extension Wire {
     /// The params of a single `delete`.
     public struct DeleteParams: WireParams {
         /// The method name on the wire.
-        public static let method = "delete"
+        public static let method = AgentMethod.delete.rawValue
         /// What to remove: a key, or a place inside its value.
         public var place: Place
         /// Remove only if the stored value still has this revision.
@@ -176,7 +176,7 @@ extension Wire {
     /// The params of `reset`.
     public struct ResetParams: WireParams {
         /// The method name on the wire.
-        public static let method = "reset"
+        public static let method = AgentMethod.reset.rawValue
         /// The key (a pointer does not go with reset).
         public var place: Place
         /// Reset only if the stored value still has this revision.
@@ -199,7 +199,7 @@ extension Wire {
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
             let params = try Params(
-                raw, method: Self.method, allowed: ["scanner", "container", "key", "expectedRevision"])
+                raw, method: .reset, allowed: ["scanner", "container", "key", "expectedRevision"])
             place = try Place(params, pointer: false)
             expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
         }

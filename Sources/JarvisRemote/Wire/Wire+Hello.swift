@@ -5,7 +5,7 @@ extension Wire {
     /// The params of `hello`.
     public struct HelloParams: WireParams {
         /// The method name on the wire.
-        public static let method = "hello"
+        public static let method = AgentMethod.hello.rawValue
         /// A name for the agent's audit trail.
         public var client: String?
         /// The client's protocol version; the agent refuses another major.
@@ -31,7 +31,7 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(raw, method: Self.method, allowed: ["client", "protocolVersion", "token"])
+            let params = try Params(raw, method: .hello, allowed: ["client", "protocolVersion", "token"])
             client = try params.optionalString("client")
             protocolVersion = try params.optionalString("protocolVersion")
             token = try params.optionalString("token")
@@ -50,8 +50,8 @@ extension Wire {
         public var maxLineLength: Int
         /// Whether the agent listens on TCP.
         public var tcp: Bool
-        /// `"token"` on a TCP connection, `"none"` on the Unix socket.
-        public var auth: String
+        /// What a client must present in `hello`: a token on TCP, nothing on the Unix socket.
+        public var auth: AuthMode
         /// Whether the agent answers `history` (read as false from agents that do not say).
         public var history: Bool
         /// Whether `list` takes `limit` and `cursor` (read as false from agents that do not say).
@@ -59,7 +59,7 @@ extension Wire {
 
         /// Capabilities as an agent reports them.
         public init(
-            editing: Bool, reveal: Bool, production: Bool, maxLineLength: Int, tcp: Bool, auth: String,
+            editing: Bool, reveal: Bool, production: Bool, maxLineLength: Int, tcp: Bool, auth: AuthMode,
             history: Bool = true, paging: Bool = true
         ) {
             self.editing = editing
@@ -76,7 +76,7 @@ extension Wire {
         public var json: JSONValue {
             .object([
                 "editing": .bool(editing), "reveal": .bool(reveal), "production": .bool(production),
-                "maxLineLength": .integer(maxLineLength), "tcp": .bool(tcp), "auth": .string(auth),
+                "maxLineLength": .integer(maxLineLength), "tcp": .bool(tcp), "auth": .string(auth.rawValue),
                 "history": .bool(history), "paging": .bool(paging),
             ])
         }
@@ -89,7 +89,7 @@ extension Wire {
             production = try fields.optionalBool("production") ?? false
             maxLineLength = Int(clamping: fields["maxLineLength"]?.int64Value ?? 0)
             tcp = try fields.optionalBool("tcp") ?? false
-            auth = try fields.optionalString("auth") ?? "none"
+            auth = AuthMode(rawValue: try fields.optionalString("auth") ?? AuthMode.none.rawValue)
             history = try fields.optionalBool("history") ?? false
             paging = try fields.optionalBool("paging") ?? false
         }

@@ -6,7 +6,7 @@ extension Wire {
     /// The params of `history`; every filter is optional.
     public struct HistoryParams: WireParams {
         /// The method name on the wire.
-        public static let method = "history"
+        public static let method = AgentMethod.history.rawValue
         /// The newest this many records (1 to the agent's capacity; default 100).
         public var limit: Int?
         /// Only `set`, `delete` or `reveal`.
@@ -48,7 +48,7 @@ extension Wire {
         /// Reads the params as the agent receives them; `limit` must lie in `1...capacity`.
         package init(params raw: JSONObject, capacity: Int) throws(RPCError) {
             let params = try Params(
-                raw, method: Self.method, allowed: ["limit", "action", "scanner", "container", "key", "client"])
+                raw, method: .history, allowed: ["limit", "action", "scanner", "container", "key", "client"])
             limit = try params.optionalInt("limit", in: 1...max(1, capacity))
             action = try params.optionalString("action")
             scanner = try params.optionalString("scanner")
@@ -64,10 +64,10 @@ extension Wire {
         public var sequence: Int64
         /// When it happened.
         public var time: Date
-        /// `set`, `delete` or `reveal`.
-        public var action: String
-        /// `unix` or `tcp`.
-        public var transport: String
+        /// `set`, `delete` or `reveal`; other actions may come in later protocol versions.
+        public var action: AuditRecord.Action
+        /// `unix`, `tcp` or `in-process`.
+        public var transport: AuditRecord.Transport
         /// The peer: a uid/pid on the Unix socket, `host:port` on TCP.
         public var peer: String
         /// The name the client gave in `hello`.
@@ -83,7 +83,7 @@ extension Wire {
         public init(_ record: AuditRecord) {
             sequence = Int64(clamping: record.sequence)
             time = record.time
-            action = record.action.rawValue
+            action = record.action
             transport = record.client.transport
             peer = record.client.peer
             client = record.client.name
@@ -95,8 +95,8 @@ extension Wire {
         /// `{"sequence","time","action","transport","peer","client"?,"scanner","container","key","oldRevision"?,"newRevision"?}`
         public var json: JSONValue {
             var object: JSONObject = [
-                "sequence": .integer(sequence), "time": .string(DateText.format(time)), "action": .string(action),
-                "transport": .string(transport), "peer": .string(peer),
+                "sequence": .integer(sequence), "time": .string(DateText.format(time)), "action": .string(action.rawValue),
+                "transport": .string(transport.rawValue), "peer": .string(peer),
             ]
             object.setIfPresent("client", client.map(JSONValue.string))
             object["scanner"] = .string(address.scanner)
@@ -115,8 +115,8 @@ extension Wire {
                 throw JarvisError(.storage, "the agent sent a history record whose 'time' is not an ISO 8601 date")
             }
             self.time = time
-            action = try fields.string("action")
-            transport = try fields.string("transport")
+            action = AuditRecord.Action(rawValue: try fields.string("action"))
+            transport = AuditRecord.Transport(rawValue: try fields.string("transport"))
             peer = try fields.string("peer")
             client = try fields.optionalString("client")
             address = PreferenceAddress(

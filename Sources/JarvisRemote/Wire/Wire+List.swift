@@ -5,7 +5,7 @@ extension Wire {
     /// The params of `list`; every filter is optional.
     public struct ListParams: WireParams {
         /// The method name on the wire.
-        public static let method = "list"
+        public static let method = AgentMethod.list.rawValue
         /// Only this scanner.
         public var scanner: String?
         /// Only containers matching this glob.
@@ -47,7 +47,7 @@ extension Wire {
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
             let params = try Params(
-                raw, method: Self.method,
+                raw, method: .list,
                 allowed: ["scanner", "container", "key", "reveal", "undeclared", "limit", "cursor"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")

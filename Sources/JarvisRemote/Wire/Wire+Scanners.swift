@@ -121,7 +121,7 @@ extension Wire {
     /// The params of `scanners`: it takes none.
     public struct ScannersParams: WireParams {
         /// The method name on the wire.
-        public static let method = "scanners"
+        public static let method = AgentMethod.scanners.rawValue
 
         /// No params.
         public init() {}
@@ -133,7 +133,7 @@ extension Wire {
     /// The params of `containers`.
     public struct ContainersParams: WireParams {
         /// The method name on the wire.
-        public static let method = "containers"
+        public static let method = AgentMethod.containers.rawValue
         /// Only this scanner's containers.
         public var scanner: String?
 
@@ -149,7 +149,7 @@ extension Wire {
 
         /// Reads the params as the agent receives them.
         package init(params raw: JSONObject) throws(RPCError) {
-            scanner = try Params(raw, method: Self.method, allowed: ["scanner"]).optionalString("scanner")
+            scanner = try Params(raw, method: .containers, allowed: ["scanner"]).optionalString("scanner")
         }
     }
 

@@ -6,7 +6,7 @@ extension Wire {
     /// The params of `watch`; every filter is optional.
     public struct WatchParams: WireParams {
         /// The method name on the wire.
-        public static let method = "watch"
+        public static let method = AgentMethod.watch.rawValue
         /// Only this scanner.
         public var scanner: String?
         /// Only containers matching this glob.
@@ -40,7 +40,7 @@ extension Wire {
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
             let params = try Params(
-                raw, method: Self.method, allowed: ["scanner", "container", "key", "reveal", "since"])
+                raw, method: .watch, allowed: ["scanner", "container", "key", "reveal", "since"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
             key = try params.optionalString("key")
@@ -85,7 +85,7 @@ extension Wire {
     /// The params of `unwatch`.
     public struct UnwatchParams: WireParams {
         /// The method name on the wire.
-        public static let method = "unwatch"
+        public static let method = AgentMethod.unwatch.rawValue
         /// The subscription to end.
         public var subscription: String
 
@@ -97,7 +97,7 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            subscription = try Params(raw, method: Self.method, allowed: ["subscription"]).string("subscription")
+            subscription = try Params(raw, method: .unwatch, allowed: ["subscription"]).string("subscription")
         }
     }
 
@@ -129,8 +129,8 @@ public struct ChangeNotification: WireMessage {
 
     /// One key's change.
     public struct Change: Sendable, Hashable {
-        /// `added`, `updated` or `removed`; other words may come in later protocol versions.
-        public var kind: String
+        /// `added`, `updated` or `removed`; other kinds may come in later protocol versions.
+        public var kind: Kind
         /// The key that changed.
         public var address: PreferenceAddress
         /// The item now; nil when removed.
@@ -139,7 +139,7 @@ public struct ChangeNotification: WireMessage {
         public var old: PreferenceItem?
 
         /// A change of `address`.
-        public init(kind: String, address: PreferenceAddress, item: PreferenceItem?, old: PreferenceItem?) {
+        public init(kind: Kind, address: PreferenceAddress, item: PreferenceItem?, old: PreferenceItem?) {
             self.kind = kind
             self.address = address
             self.item = item
@@ -149,7 +149,7 @@ public struct ChangeNotification: WireMessage {
         /// `{"kind","scanner","container","key","item"?,"old"?}`
         public var json: JSONValue {
             var object: JSONObject = [
-                "kind": .string(kind), "scanner": .string(address.scanner), "container": .string(address.container),
+                "kind": .string(kind.rawValue), "scanner": .string(address.scanner), "container": .string(address.container),
                 "key": .string(address.key),
             ]
             object.setIfPresent("item", item.map(WireItem.encode))
@@ -165,7 +165,7 @@ public struct ChangeNotification: WireMessage {
             else {
                 throw JarvisError(.storage, "the agent sent a change without kind, scanner, container and key")
             }
-            self.kind = kind
+            self.kind = Kind(rawValue: kind)
             address = PreferenceAddress(scanner: scanner, container: container, key: key)
             item = try fields["item"].map(WireItem.decode)
             old = try fields["old"].map(WireItem.decode)

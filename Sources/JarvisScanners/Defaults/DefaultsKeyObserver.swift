@@ -18,7 +18,14 @@
 
         // Guards `suites`: the observed `UserDefaults` of each suite, kept alive with the
         // keys observed on it.
-        private let suites = Locked<[String: (defaults: UserDefaults, keys: Set<String>)]>([:])
+        private let suites = Locked<[String: ObservedSuite]>([:])
+
+        /// One observed suite. `@unchecked Sendable`: Apple documents `UserDefaults` as
+        /// thread-safe, but the SDK does not mark it `Sendable`.
+        private struct ObservedSuite: @unchecked Sendable {
+            let defaults: UserDefaults
+            var keys: Set<String>
+        }
 
         /// Starts observing the stored keys of `names` that are not observed yet.
         func observe(suites names: [String]) {
@@ -31,14 +38,15 @@
                 }
                 guard let defaults else { continue }
                 let stored = Set((defaults.persistentDomain(forName: name) ?? [:]).keys)
-                let added = suites.withLock { suites -> (UserDefaults, Set<String>) in
-                    let entry = suites[name] ?? (defaults, [])
+                let candidate = ObservedSuite(defaults: defaults, keys: [])
+                let added = suites.withLock { suites -> ObservedSuite in
+                    let entry = suites[name] ?? candidate
                     let fresh = stored.subtracting(entry.keys).filter { !$0.contains(".") && !$0.hasPrefix("@") }
-                    suites[name] = (entry.defaults, entry.keys.union(fresh))
-                    return (entry.defaults, fresh)
+                    suites[name] = ObservedSuite(defaults: entry.defaults, keys: entry.keys.union(fresh))
+                    return ObservedSuite(defaults: entry.defaults, keys: fresh)
                 }
-                for key in added.1 {
-                    added.0.addObserver(self, forKeyPath: key, options: [.new], context: nil)
+                for key in added.keys {
+                    added.defaults.addObserver(self, forKeyPath: key, options: [.new], context: nil)
                 }
             }
         }
@@ -47,8 +55,10 @@
             forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?,
             context: UnsafeMutableRawPointer?
         ) {
-            let changed = object as AnyObject?
-            let suite = suites.withLock { suites in suites.first { $0.value.defaults === changed }?.key }
+            let changed = (object as AnyObject?).map(ObjectIdentifier.init)
+            let suite = suites.withLock { suites in
+                suites.first { ObjectIdentifier($0.value.defaults) == changed }?.key
+            }
             signal.send(container: suite)
         }
     }

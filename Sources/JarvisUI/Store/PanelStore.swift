@@ -21,6 +21,11 @@
         /// A short message about the last action (saved, deleted, refused).
         @Published public var message: String?
         private var started = false
+        /// The last grouping asked for, kept until the state or the question changes: a body
+        /// that redraws does not sort 100,000 keys again.
+        private var cachedSections: (version: Int, scanner: String?, query: String, sections: [InspectorSection])?
+        private var cachedRows: (version: Int, level: InspectorLevel, query: String, rows: [InspectorRow])?
+        private var version = 0
 
         /// A store over a session; call ``start()`` (the panel does) to load and go live.
         public init(session: InspectorSession) {
@@ -38,6 +43,33 @@
 
         private func refresh() {
             state = session.state
+            version += 1
+        }
+
+        /// The model's sections for a segment and a search, computed once per change.
+        public func sections(scanner: String?, query: String) -> [InspectorSection] {
+            if let cached = cachedSections, cached.version == version, cached.scanner == scanner, cached.query == query {
+                return cached.sections
+            }
+            let sections = state.sections(scanner: scanner, filter: InspectorFilter(query))
+            cachedSections = (version, scanner, query, sections)
+            return sections
+        }
+
+        /// The model's rows of a level for a search, computed once per change.
+        public func rows(_ level: InspectorLevel, query: String) -> [InspectorRow] {
+            if let cached = cachedRows, cached.version == version, cached.level == level, cached.query == query {
+                return cached.rows
+            }
+            let rows = state.rows(level, filter: InspectorFilter(query))
+            cachedRows = (version, level, query, rows)
+            return rows
+        }
+
+        /// A snapshot of what the panel shows, made off the main thread, for sharing.
+        public func snapshot(scanner: String?) async -> String {
+            let session = self.session
+            return await Task.detached(priority: .userInitiated) { session.snapshot(scanner: scanner).text }.value
         }
 
         /// Loads once and starts live updates; later calls do nothing.

@@ -47,10 +47,10 @@ enum HistoryCommand: Command {
         }
         for record in page.records {
             let safe = Terminal.escaped
-            let who = (record.client.map { "\(safe($0)) " } ?? "") + "(\(safe(record.transport)) \(safe(record.peer)))"
+            let who = (record.client.map { "\(safe($0)) " } ?? "") + "(\(safe(record.transport.rawValue)) \(safe(record.peer)))"
             let revisions = safe("\(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")")
             Terminal.out(
-                "\(DateText.format(record.time))  " + Terminal.bold(Terminal.pad(safe(record.action), 7))
+                "\(DateText.format(record.time))  " + Terminal.bold(Terminal.pad(safe(record.action.rawValue), 7))
                     + safe("\(record.address.scanner):\(record.address.container)") + " "
                     + Terminal.cyan(safe(record.address.key)) + Terminal.dim("  \(revisions)  by \(who)"))
         }

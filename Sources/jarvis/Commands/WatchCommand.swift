@@ -103,10 +103,10 @@ enum WatchCommand: Command {
             case (nil, nil): values = ""
             }
             let kind: String
-            let word = Terminal.pad(Terminal.escaped(change.kind), 8)
+            let word = Terminal.pad(Terminal.escaped(change.kind.rawValue), 8)
             switch change.kind {
-            case "added": kind = Terminal.green(word)
-            case "removed": kind = Terminal.red(word)
+            case .added: kind = Terminal.green(word)
+            case .removed: kind = Terminal.red(word)
             default: kind = Terminal.yellow(word)
             }
             Terminal.out(

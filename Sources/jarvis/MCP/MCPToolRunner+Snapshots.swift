@@ -53,15 +53,56 @@ extension MCPToolRunner {
             let (snapshot, _) = try agent.client.snapshot()
             return ("agent \(agent.name) (pid \(agent.pid.map(String.init) ?? "?"))", snapshot)
         case .string(let path):
-            do {
-                return (path, try SnapshotSide.read(file: path))
-            } catch let error as JarvisError {
-                throw error
-            } catch {
-                throw JarvisError(.invalidParams, "cannot read the snapshot file \(path): \(error)")
-            }
+            return (path, try Self.readSnapshotFile(path, name: name))
         default:
             throw JarvisError(.invalidParams, "\(name) must be a snapshot document or a string")
+        }
+    }
+
+    /// The largest snapshot file `diff_snapshots` reads.
+    static let maxSnapshotFile = 16 << 20
+
+    /// Reads a snapshot file a model named. Only `.json` files inside the folder the MCP client
+    /// started the server in (its project) are read, never through a link out of it, and an
+    /// error never quotes the file's content: a model could otherwise read any file this user
+    /// can, a byte at a time, from the parse errors.
+    static func readSnapshotFile(_ path: String, name: String, folder: String = FileManager.default.currentDirectoryPath)
+        throws(JarvisError) -> JarvisSnapshot
+    {
+        let refusal = JarvisError(
+            .invalidParams,
+            "\(name): snapshot files are read only as .json files inside the project folder the server runs in; pass the snapshot document itself (from export_snapshot) instead"
+        )
+        guard path.hasSuffix(".json") else { throw refusal }
+        let absolute = path.hasPrefix("/") ? path : folder + "/" + path
+        guard let resolved = realpath(absolute, nil), let base = realpath(folder, nil) else { throw refusal }
+        defer {
+            free(resolved)
+            free(base)
+        }
+        let file = String(cString: resolved)
+        let root = String(cString: base)
+        guard file.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw refusal }
+        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw JarvisError(.notFound, "\(name): cannot open \(path)") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxSnapshotFile
+        else {
+            throw JarvisError(.invalidParams, "\(name): \(path) is not a regular file of at most 16 MiB")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var count = 0
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            guard got > 0 else { break }
+            count += got
+        }
+        do {
+            return try JarvisSnapshot(parsing: Array(bytes[..<count]), source: name)
+        } catch {
+            // The parser's message can quote the file's bytes: say only what the file is not.
+            throw JarvisError(.invalidParams, "\(name): \(path) is not a Jarvis snapshot file (from jarvis export)")
         }
     }
 }

@@ -11,17 +11,41 @@ enum MCPToolText {
         if item.layer == .registered { notes.append("registered default") }
         if let catalog = item.catalog {
             if catalog.isUnset { notes.append("unset") }
-            if let value = catalog.defaultValue { notes.append("default \(value.preview(limit: 40))") }
+            if let value = catalog.defaultValue { notes.append("default " + delimited(value)) }
             if let allowed = catalog.allowedValues {
-                notes.append("allowed: " + allowed.map { $0.preview(limit: 40) }.joined(separator: ", "))
+                notes.append("allowed: " + allowed.map(delimited).joined(separator: ", "))
             }
             if let range = catalog.range {
                 notes.append("range \(number(range.lowerBound))...\(number(range.upperBound))")
             }
         }
-        let value = item.value == nil && !item.isMasked ? "(no value)" : ValueText.preview(item, limit: 200)
-        let meaning = item.catalog?.description.map { " — \($0)" } ?? ""
-        return "\(Context.place(item)) = \(value) (\(notes.joined(separator: ", ")))\(meaning)"
+        let meaning = item.catalog?.description.map { " — " + delimited(.string($0)) } ?? ""
+        return "\(Context.place(item)) = \(value(item)) (\(notes.joined(separator: ", ")))\(meaning)"
+    }
+
+    /// A stored value between « and », as JSON: its quotes and line breaks are escaped and any
+    /// « or » inside it too, so no stored text can close the value early and pass for the
+    /// tool's own words (a fake ` (string, revision …)` or a fake next line).
+    static func value(_ item: PreferenceItem) -> String {
+        if let mask = item.mask {
+            return "«masked secret: \(mask.length) \(item.type == .string ? "characters" : "bytes"), fingerprint \(mask.fingerprint)»"
+        }
+        guard let value = item.value else { return "«no value»" }
+        return delimited(value)
+    }
+
+    /// Any value as delimited JSON, at most about 400 characters.
+    static func delimited(_ value: PreferenceValue) -> String {
+        var json: String
+        switch value {
+        case .string(let text):
+            json = JSONWriter.string(.string(String(text.prefix(200)))) + (text.count > 200 ? " …" : "")
+        default:
+            json = JSONWriter.string((try? value.plainJSON()) ?? value.json)
+            if json.count > 400 { json = String(json.prefix(400)) + " …" }
+        }
+        json = json.replacingOccurrences(of: "«", with: "\\u00ab").replacingOccurrences(of: "»", with: "\\u00bb")
+        return "«" + json + "»"
     }
 
     private static func number(_ value: Double) -> String {
@@ -49,12 +73,10 @@ enum MCPToolText {
     /// A diff, as `jarvis diff` prints it.
     static func diff(_ diff: SnapshotDiff) -> String {
         var lines: [String] = []
-        for item in diff.added { lines.append("+ \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))") }
-        for item in diff.removed { lines.append("- \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))") }
+        for item in diff.added { lines.append("+ \(Context.place(item)) = \(value(item)) (\(item.type))") }
+        for item in diff.removed { lines.append("- \(Context.place(item)) = \(value(item)) (\(item.type))") }
         for change in diff.changed {
-            lines.append(
-                "~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"
-            )
+            lines.append("~ \(Context.place(change.new)): \(value(change.old)) → \(value(change.new)) (\(change.new.type))")
         }
         lines.append(
             "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, \(diff.unchanged.count) unchanged"

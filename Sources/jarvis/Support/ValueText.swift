@@ -9,6 +9,15 @@ enum ValueText {
         ("--date", .date), ("--data", .data), ("--json", nil),
     ]
 
+    /// The names `--type` takes: a type flag without its dashes.
+    static let typeNames = "string, int, real, bool, date, data or json"
+
+    /// The type `--type NAME` names: `.some(nil)` for `json` (the wire encoding), nil when
+    /// `name` is no type.
+    static func type(named name: String) -> PreferenceType?? {
+        typeFlags.first(where: { $0.flag == "--" + name }).map(\.type)
+    }
+
     /// Parses `text` as the type a flag asked for; `nil` type means JSON in the wire encoding.
     static func parse(_ text: String, as type: PreferenceType?) throws(JarvisError) -> PreferenceValue {
         switch type {

@@ -10,13 +10,20 @@
         @State private var query = ""
         @State private var adding = false
         @State private var pendingDelete: InspectorRow?
+        @State private var sharing: SharedSnapshot?
         var close: (() -> Void)?
+
+        /// A snapshot ready to share.
+        struct SharedSnapshot: Identifiable {
+            let id = UUID()
+            let text: String
+        }
 
         private var scanner: String? { segment.isEmpty ? nil : segment }
 
         var body: some View {
             let state = store.state
-            let sections = state.sections(scanner: scanner, filter: InspectorFilter(query))
+            let sections = store.sections(scanner: scanner, query: query)
             List {
                 if let banner = state.banner {
                     ReadOnlyBanner(text: banner).listRowInsets(EdgeInsets())
@@ -76,6 +83,18 @@
             .navigationTitle(state.hello.agent)
             .toolbar { toolbar(state) }
             .sheet(isPresented: $adding) { AddKeySheet(store: store, scanner: scanner) }
+            .sheet(item: $sharing) { shared in
+                VStack(spacing: 16) {
+                    Text("Snapshot of \(state.hello.agent)").font(.headline)
+                    Text("\(shared.text.utf8.count) bytes of JSON, secrets left out unless revealed")
+                        .font(.callout).foregroundStyle(.secondary)
+                    ShareLink(item: shared.text, preview: SharePreview("Jarvis snapshot of \(state.hello.agent)")) {
+                        Label("Share", systemImage: "square.and.arrow.up")
+                    }
+                    Button("Done") { sharing = nil }
+                }
+                .padding()
+            }
             .confirmationDialog(
                 "Delete \(pendingDelete?.title ?? "")?", isPresented: deleteBinding, titleVisibility: .visible,
                 presenting: pendingDelete
@@ -100,10 +119,9 @@
                         Label("Add key", systemImage: "plus")
                     }
                 }
-                ShareLink(
-                    item: store.session.snapshot(scanner: scanner).text,
-                    preview: SharePreview("Jarvis snapshot of \(state.hello.agent)")
-                ) {
+                Button {
+                    Task { sharing = SharedSnapshot(text: await store.snapshot(scanner: scanner)) }
+                } label: {
                     Label("Share snapshot", systemImage: "square.and.arrow.up")
                 }
             }

@@ -14,7 +14,7 @@
 
         var body: some View {
             let state = store.state
-            let rows = state.rows(level, filter: InspectorFilter(query))
+            let rows = store.rows(level, query: query)
             List {
                 if let banner = state.banner {
                     ReadOnlyBanner(text: banner).listRowInsets(EdgeInsets())
