@@ -50,7 +50,7 @@ do {
     )
     exit(64)
 } catch let error as JarvisError {
-    Terminal.err("jarvis: \(Terminal.escapedLines(error.message))")
+    Terminal.err("jarvis: \(Terminal.escapedLines(ValueText.forCommandLine(error.message)))")
     exit(1)
 } catch {
     Terminal.err("jarvis: \(Terminal.escapedLines(String(describing: error)))")

@@ -75,7 +75,8 @@ import Testing
     @Test func badValuesAndUsageGiveClearErrors() throws {
         try sandbox.startAgent(["--defaults-dir", folder.path])
         let notInt = try sandbox.jarvis("set", "com.example.app", "launch_count", "many", "--int")
-        #expect(notInt.status == 1)
+        // Text the chosen type flag cannot hold is a usage mistake.
+        #expect(notInt.status == 64)
         #expect(notInt.stderr.contains("not a whole number"))
         let usage = try sandbox.jarvis("get", "com.example.app")
         #expect(usage.status == 64)

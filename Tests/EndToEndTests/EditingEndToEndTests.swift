@@ -91,7 +91,7 @@ import Testing
         try sandbox.startAgent(["--demo"])
         let listing = try sandbox.jarvis("ls", "com.example.demo.prefs")
         #expect(listing.stdout.contains("theme"))
-        #expect(listing.stdout.contains("unset, default: system"))
+        #expect(listing.stdout.contains("unset (default: system)"))
         let json = try sandbox.jarvis("get", "com.example.demo.prefs", "theme", "--json")
         #expect(json.stdout.contains(#""unset":true"#) && json.stdout.contains(#""default":"system""#))
         let wrong = try sandbox.jarvis("set", "com.example.demo.prefs", "theme", "purple")

@@ -20,7 +20,7 @@ extension JarvisHub {
         guard let entry = try read(address, scanner: scanner) else {
             throw .noKey(address.key, in: address.container)
         }
-        let target = try pointer.value(in: entry.value)
+        let target = try pointer.value(in: entry.value, key: address.key)
         return targetItem(
             target, pointer: pointer, entry: entry, scanner: scanner, container: container,
             configuration: configuration, reveal: reveal)

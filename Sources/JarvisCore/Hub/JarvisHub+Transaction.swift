@@ -236,10 +236,10 @@ extension JarvisHub {
             change = current?.layer == .stored ? .delete : nil
         case .setInside(let pointer, let value):
             guard let current else { throw .nothingToEditInside(key, in: name) }
-            change = .set(try pointer.setting(value, in: current.value))
+            change = .set(try pointer.setting(value, in: current.value, key: address.key))
         case .deleteInside(let pointer):
             guard let current else { throw .nothingToEditInside(key, in: name) }
-            change = .set(try pointer.removing(in: current.value))
+            change = .set(try pointer.removing(in: current.value, key: address.key))
         case .deleteKeys:
             change = nil
         }
@@ -275,12 +275,12 @@ extension JarvisHub {
         switch edit {
         case .setInside(let pointer, _):
             // `-` named "after the last" before the append; answer with the index it became.
-            let place = try pointer.resolvingAppend(in: current?.value ?? back.value)
-            outcome.item = targetItem(try place.value(in: back.value), pointer: place, entry: back, target: target)
+            let place = try pointer.resolvingAppend(in: current?.value ?? back.value, key: address.key)
+            outcome.item = targetItem(try place.value(in: back.value, key: address.key), pointer: place, entry: back, target: target)
         case .deleteInside(let pointer):
             if let current {
                 outcome.item = targetItem(
-                    try pointer.value(in: current.value), pointer: pointer, entry: back, target: target)
+                    try pointer.value(in: current.value, key: address.key), pointer: pointer, entry: back, target: target)
             }
         default:
             outcome.item = after

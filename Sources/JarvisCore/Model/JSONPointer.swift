@@ -125,6 +125,39 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         return JSONPointer(tokens: parentPointer.tokens + [String(elements.count)])
     }
 
+    // MARK: - Inside a key
+
+    /// ``value(in:)`` with errors that name places from the key, as a user wrote them
+    /// (`no key 'portt' at /server`, not "at the top").
+    package func value(in root: PreferenceValue, key: String) throws(JarvisError) -> PreferenceValue {
+        try JSONPointer(tokens: [key] + tokens).value(in: .dictionary([key: root]))
+    }
+
+    /// ``setting(_:in:)`` with errors that name places from the key.
+    package func setting(_ newValue: PreferenceValue, in root: PreferenceValue, key: String) throws(JarvisError)
+        -> PreferenceValue
+    {
+        try Self.unwrap(JSONPointer(tokens: [key] + tokens).setting(newValue, in: .dictionary([key: root])), key)
+    }
+
+    /// ``removing(in:)`` with errors that name places from the key.
+    package func removing(in root: PreferenceValue, key: String) throws(JarvisError) -> PreferenceValue {
+        guard !tokens.isEmpty else { return try removing(in: root) }
+        return try Self.unwrap(JSONPointer(tokens: [key] + tokens).removing(in: .dictionary([key: root])), key)
+    }
+
+    /// ``resolvingAppend(in:)`` with errors that name places from the key.
+    package func resolvingAppend(in root: PreferenceValue, key: String) throws(JarvisError) -> JSONPointer {
+        JSONPointer(tokens: Array(try JSONPointer(tokens: [key] + tokens).resolvingAppend(in: .dictionary([key: root])).tokens.dropFirst()))
+    }
+
+    private static func unwrap(_ wrapped: PreferenceValue, _ key: String) throws(JarvisError) -> PreferenceValue {
+        guard case .dictionary(let values) = wrapped, let value = values[key] else {
+            throw JarvisError(.storage, "the edit inside '\(key)' lost the key's value")
+        }
+        return value
+    }
+
     // MARK: - Internals
 
     /// Walks to the parent of the last token, lets `change` edit it, and rebuilds the path.

@@ -8,13 +8,15 @@ extension JarvisClient {
         scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false
     ) throws(JarvisError) -> (snapshot: JarvisSnapshot, leftOut: [PreferenceItem]) {
         let listed = try list(scanner: scanner, container: container, key: key, reveal: reveal)
-        let stored = listed.items.filter { $0.layer == .stored }
+        // Stored values only: a catalogued key with nothing stored is neither a value nor a
+        // masked secret.
+        let stored = listed.items.filter { $0.layer == .stored && $0.catalog?.isUnset != true }
         let agent: JSONObject = [
             "name": .string(helloResult.agent), "pid": .integer(helloResult.pid),
             "platform": .string(helloResult.platform),
         ]
         let snapshot = JarvisSnapshot(agent: agent, exported: Date(), items: stored.filter { $0.value != nil })
-        return (snapshot, stored.filter { $0.value == nil })
+        return (snapshot, stored.filter(\.isMasked))
     }
 
     /// What importing `snapshot` would do: compares it with the live values.

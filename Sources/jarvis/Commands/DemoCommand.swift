@@ -119,6 +119,9 @@ enum DemoCommand: Command {
         let setup = try DemoSetup.prepare()
         var configuration = JarvisConfiguration.debug
         setup.configure(&configuration)
+        // The demo's secrets are sample data: `r` in the inspector (and `--reveal`) shows them,
+        // so every feature can be tried. A real host decides this in its own configuration.
+        configuration.allowsReveal = true
         let agent = try JarvisAgent.start(
             configuration: configuration, scanners: setup.scanners, options: .init(name: agentName))
         let stop = DispatchSemaphore(value: 0)

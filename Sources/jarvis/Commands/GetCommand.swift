@@ -25,6 +25,17 @@ enum GetCommand: Command {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
             return
         }
+        if item.catalog?.isUnset == true {
+            // Nothing is stored: what the app sees is the catalog's default, said as such.
+            guard let fallback = item.catalog?.defaultValue else {
+                throw JarvisError(
+                    .notFound,
+                    "nothing is stored for '\(item.address.key)' in \(item.address.container), and the key catalog gives it no default")
+            }
+            Terminal.out(ValueText.full(fallback))
+            Terminal.err(("note: '\(Terminal.escaped(item.address.key))' is unset; that is its default from the key catalog"))
+            return
+        }
         if let value = item.value {
             Terminal.out(ValueText.full(value))
         } else {

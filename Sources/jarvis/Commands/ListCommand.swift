@@ -55,8 +55,10 @@ enum ListCommand: Command {
                 current = group
             }
             var flags: [String] = []
-            if item.catalog?.isUnset == true { flags.append("unset") }
-            if let value = item.catalog?.defaultValue { flags.append("default: " + ValueText.short(value, limit: 30)) }
+            // An unset key's value column already says so, with its default.
+            if item.catalog?.isUnset != true, let value = item.catalog?.defaultValue {
+                flags.append("default: " + ValueText.short(value, limit: 30))
+            }
             if item.layer == .registered { flags.append("default") }
             if let encoding = item.encoding { flags.append(encoding.rawValue) }
             if item.isPlaceholder { flags.append("placeholder") }

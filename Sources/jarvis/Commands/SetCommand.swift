@@ -48,7 +48,13 @@ enum SetCommand: Command {
             )
         }
         let type: PreferenceType? = types.first ?? .string
-        let value = try ValueText.parse(arguments.positionals[2], as: type)
+        // Text the chosen type cannot hold is a mistake on the command line (status 64).
+        let value: PreferenceValue
+        do {
+            value = try ValueText.parse(arguments.positionals[2], as: type)
+        } catch {
+            throw UsageError(error.message, command: name)
+        }
         let client = try context.connect()
         let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
         let item = try client.set(place, to: value, expectedRevision: expected.map(Revision.init))

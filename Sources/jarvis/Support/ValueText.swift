@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisInspector
 
 /// Reading values typed on the command line and printing values for people.
 enum ValueText {
@@ -8,6 +9,18 @@ enum ValueText {
         ("--string", .string), ("--int", .integer), ("--real", .real), ("--bool", .boolean),
         ("--date", .date), ("--data", .data), ("--json", nil),
     ]
+
+    /// An agent's message as the CLI's reader acts on it: the wire's `send type "integer"`
+    /// becomes the flag that does it, `use --int`.
+    static func forCommandLine(_ message: String) -> String {
+        var text = message
+        for (flag, type) in typeFlags {
+            let names = type.map { [$0.rawValue] } ?? ["array", "dictionary"]
+            let hint = type == nil ? "--type json" : flag
+            for name in names { text = text.replacingOccurrences(of: "send type \"\(name)\"", with: "use \(hint)") }
+        }
+        return text
+    }
 
     /// The names `--type` takes: a type flag without its dashes.
     static let typeNames = "string, int, real, bool, date, data or json"
@@ -68,44 +81,26 @@ enum ValueText {
         }
     }
 
-    /// A value as `jarvis get` prints it: scalars plain, containers as pretty JSON, control
-    /// characters escaped for the terminal (the pretty JSON's own line breaks stay).
+    /// A value as `jarvis get` prints it: scalars plain, dictionaries and arrays as indented
+    /// plain JSON (a real keeps its `.0`, dates and data shown as such, never the wire's
+    /// `$real`/`$date`/`$data`), escaped for the terminal (the JSON's own line breaks stay).
+    /// The inspector and the panel format values the same way (``ValueFormat``).
     static func full(_ value: PreferenceValue) -> String {
         switch value {
         case .string(let text): return Terminal.escaped(text)
-        case .integer, .boolean: return value.preview(limit: .max)
-        case .real(let number): return String(number)
-        case .date(let date): return DateText.format(date)
         case .data(let data): return data.base64EncodedString()
-        case .array, .dictionary:
-            // The writer escapes C0 inside strings but leaves DEL and C1 raw: escape per line.
-            return Terminal.escapedLines(JSONWriter.string(value.json, pretty: true))
-        case .bigNumber(let number): return number.literal
+        default: return Terminal.escapedLines(ValueFormat.full(value, limit: .max))
         }
     }
 
     /// A short preview of a value for one line, escaped for the terminal.
     static func short(_ value: PreferenceValue, limit: Int) -> String {
-        Terminal.escaped(value.preview(limit: limit))
+        Terminal.escaped(ValueFormat.preview(value, limit: limit))
     }
 
-    /// What a listing shows for an item's value, escaped for the terminal.
+    /// What a listing shows for an item: its value, its mask, or that it is unset with the
+    /// default that applies; escaped for the terminal.
     static func preview(_ item: PreferenceItem, limit: Int) -> String {
-        Terminal.escaped(rawPreview(item, limit: limit))
-    }
-
-    private static func rawPreview(_ item: PreferenceItem, limit: Int) -> String {
-        if let mask = item.mask {
-            return
-                "•••••• (\(mask.length) \(item.type == .string ? "chars" : "bytes"), fingerprint \(mask.fingerprint))"
-        }
-        guard let value = item.value else { return "" }
-        switch value {
-        case .array, .dictionary:
-            let text = JSONWriter.string(value.json)
-            return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
-        default:
-            return value.preview(limit: limit)
-        }
+        Terminal.escaped(InspectorState.preview(item, limit: limit))
     }
 }
