@@ -20,11 +20,19 @@ package struct ListStream: IteratorProtocol, Sendable {
     private var containerIndex = 0
     private var current: ContainerItems?
 
+    /// Where a page starts: the items up to and including this address are passed over
+    /// without being made, so a page costs what it returns (see ``start(after:order:)``).
+    private var start: (rank: Int, container: String, key: String)?
+    /// The rank of each scanner in the order listings follow (registration order).
+    private var order: [String: Int] = [:]
+    /// Entries made into items or looked at by key so far (for tests of what a page costs).
+    package private(set) var examined = 0
+
     /// Containers that could not be read, so far; complete once `next()` returned nil (or
     /// after ``finishProblems()``).
     package private(set) var problems: [ContainerSummary] = []
-    /// How many containers the query matched but the configuration hides as the operating
-    /// system's own, so far; complete when ``problems`` is.
+    /// How many containers of the scanners listed the configuration hides as the operating
+    /// system's own, whatever the container filter, so far; complete when ``problems`` is.
     package private(set) var hiddenSystemContainers = 0
 
     init(hub: JarvisHub, query: ListQuery, selected: [(any PreferenceScanner, ScannerVisibility, JarvisConfiguration)]) {
@@ -33,12 +41,24 @@ package struct ListStream: IteratorProtocol, Sendable {
         self.selected = selected.map { (scanner: $0.0, rules: $0.1, configuration: $0.2) }
     }
 
+    /// Starts the listing right after `address`: scanners ranked before it in `order` are
+    /// not asked, earlier containers are not read, and inside its container the entries up
+    /// to it are found by binary search, never made into items. Call before the first `next()`.
+    /// - Parameters:
+    ///   - address: the last item a client saw (a page's cursor); it need not exist any more.
+    ///   - order: each scanner's rank in the listing's order; a scanner missing from it
+    ///     comes after every ranked one.
+    package mutating func start(after address: PreferenceAddress, order: [String: Int]) {
+        self.order = order
+        start = (order[address.scanner] ?? Int.max, address.container, address.key)
+    }
+
     /// The next visible item, or nil when the listing is complete.
     package mutating func next() -> PreferenceItem? {
         let hub = hub
         let query = query
         while true {
-            if let item = current?.next(hub: hub, query: query) { return item }
+            if let item = current?.next(hub: hub, query: query, examined: &examined) { return item }
             current = nil
             guard openNextContainer(readingItems: true) else { return nil }
         }
@@ -59,11 +79,18 @@ package struct ListStream: IteratorProtocol, Sendable {
                 let container = containers[containerIndex]
                 containerIndex += 1
                 let chosen = selected[scannerIndex]
+                var startKey: String?
+                if let start, readingItems, rank(of: chosen.scanner.id) == start.rank {
+                    if container.name < start.container { continue }
+                    if container.name == start.container { startKey = start.key }
+                }
                 guard chosen.rules.shows(container: container.name), query.container?.matches(container.name) ?? true,
                     !query.undeclared
                         || chosen.configuration.catalog.covers(scanner: chosen.scanner.id, container: container.name)
                 else {
-                    if query.container?.matches(container.name) ?? true, chosen.rules.hidesAsSystem(container: container.name) {
+                    // Counted whatever the container filter: a count that followed the
+                    // pattern would spell out hidden names one narrowed glob at a time.
+                    if chosen.rules.hidesAsSystem(container: container.name) {
                         hiddenSystemContainers += 1
                     }
                     continue
@@ -82,7 +109,8 @@ package struct ListStream: IteratorProtocol, Sendable {
                     if !Self.isSorted(entries) { entries.sort { $0.key < $1.key } }
                     current = ContainerItems(
                         entries: entries, scanner: chosen.scanner, container: container, rules: chosen.rules,
-                        configuration: chosen.configuration, info: info ?? chosen.scanner.info, query: query, hub: hub)
+                        configuration: chosen.configuration, info: info ?? chosen.scanner.info, query: query, hub: hub,
+                        after: startKey)
                     return true
                 } catch {
                     problems.append(
@@ -96,6 +124,12 @@ package struct ListStream: IteratorProtocol, Sendable {
             containerIndex = 0
             guard scannerIndex < selected.count else { return false }
             let scanner = selected[scannerIndex].scanner
+            if let start, readingItems {
+                let rank = rank(of: scanner.id)
+                // A scanner wholly before the page is not even asked for its containers.
+                if rank < start.rank { continue }
+                if rank > start.rank { self.start = nil }
+            }
             // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
             // its folder), and asking per item made it a third of a 10,000-item list.
             let scannerInfo = scanner.info
@@ -110,6 +144,8 @@ package struct ListStream: IteratorProtocol, Sendable {
             }
         }
     }
+
+    private func rank(of scanner: String) -> Int { order[scanner] ?? Int.max }
 
     private static func isSorted(_ entries: [ScannedEntry]) -> Bool {
         guard entries.count > 1 else { return true }
@@ -131,9 +167,10 @@ private struct ContainerItems: Sendable {
     var entryIndex = 0
     var unsetIndex = 0
 
+    /// - Parameter after: start right after this key (entries are sorted by key).
     init(
         entries: [ScannedEntry], scanner: any PreferenceScanner, container: ContainerInfo, rules: ScannerVisibility,
-        configuration: JarvisConfiguration, info: ScannerInfo, query: ListQuery, hub: JarvisHub
+        configuration: JarvisConfiguration, info: ScannerInfo, query: ListQuery, hub: JarvisHub, after: String? = nil
     ) {
         self.entries = entries
         self.scanner = scanner
@@ -148,11 +185,27 @@ private struct ContainerItems: Sendable {
                 present: Set(entries.map(\.key)), scanner: scanner, container: container,
                 configuration: configuration, rules: rules.rules, query: query
             ).sorted { $0.address.key < $1.address.key }
+        if let after {
+            entryIndex = Self.firstIndex(in: entries, after: after)
+            unsetIndex = unset.firstIndex { $0.address.key > after } ?? unset.count
+        }
     }
 
-    mutating func next(hub: JarvisHub, query: ListQuery) -> PreferenceItem? {
+    /// The first entry whose key sorts after `key`, by binary search.
+    private static func firstIndex(in entries: [ScannedEntry], after key: String) -> Int {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].key <= key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    mutating func next(hub: JarvisHub, query: ListQuery, examined: inout Int) -> PreferenceItem? {
         while entryIndex < entries.count {
             let entry = entries[entryIndex]
+            examined += 1
             guard rules.shows(key: entry.key, in: container.name), query.key?.matches(entry.key) ?? true,
                 !query.undeclared || hub.isUndeclared(entry, scanner: scanner, in: container, configuration)
             else {

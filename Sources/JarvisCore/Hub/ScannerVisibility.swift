@@ -19,8 +19,14 @@ package struct ScannerVisibility: Sendable {
     package var isEnabled: Bool { rules.isEnabled }
 
     /// Whether a container is shown.
+    ///
+    /// A name its own text hides is refused before the scanner is asked anything: asking
+    /// touches storage (links, case, existence), and a hidden name that exists must cost what
+    /// one that does not costs, so neither answers nor timing tell them apart.
     package func shows(container: String) -> Bool {
-        guard rules.isEnabled else { return false }
+        guard rules.isEnabled,
+            rules.shows(container: container) || Self.showsIgnoringCase(container: container, rules)
+        else { return false }
         let names = scanner.storedNames(container: container, key: nil)
         if names.isSystem && !includesSystem { return false }
         return ([container] + names.aliases).allSatisfy { name in
@@ -37,6 +43,8 @@ package struct ScannerVisibility: Sendable {
     /// Whether a key of a shown container is shown.
     package func shows(key: String, in container: String) -> Bool {
         guard rules.hasKeyRules else { return true }
+        // Hidden whether or not the storage ignores case: decided without asking it.
+        guard rules.shows(key: key) || Self.showsIgnoringCase(key: key, rules) else { return false }
         let names = scanner.storedNames(container: container, key: key)
         return ([key] + names.aliases).allSatisfy { name in
             names.ignoresCase ? Self.showsIgnoringCase(key: name, rules) : rules.shows(key: name)

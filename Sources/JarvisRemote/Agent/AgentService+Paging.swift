@@ -10,6 +10,7 @@ extension AgentService {
     /// The items of one page of a listing, as `list`'s params ask; without `limit`, all of
     /// them (the 1.0 behaviour).
     func pager(_ stream: ListStream, params: Wire.ListParams) throws -> ListPager {
+        var stream = stream
         let limit = params.limit
         let cursor = try params.cursor.map { text throws(RPCError) in try ListCursor(text) }
         var after: ListPager.Position?
@@ -22,6 +23,11 @@ extension AgentService {
                     "the cursor names scanner '\(cursor.scanner)', which is gone; list again without a cursor")
             }
             after = ListPager.Position(order: order, rank: rank, container: cursor.container, key: cursor.key)
+            // The stream starts at the cursor: the items before it are never made, so a page
+            // costs what it returns rather than a walk of the listing up to it.
+            stream.start(
+                after: PreferenceAddress(scanner: cursor.scanner, container: cursor.container, key: cursor.key),
+                order: order)
         }
         return ListPager(stream: stream, limit: limit, after: after)
     }
@@ -71,6 +77,9 @@ struct ListPager: Sendable {
         self.after = after
         isFirstPage = after == nil
     }
+
+    /// Entries the listing looked at for this page (what a page costs; see ``ListStream``).
+    var examined: Int { stream.examined }
 
     /// The next item of the page, or nil once it is full or the listing ends.
     mutating func next() -> PreferenceItem? {

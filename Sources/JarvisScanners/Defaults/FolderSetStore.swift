@@ -48,7 +48,13 @@ final class FolderSetStore: DefaultsStore {
     }
 
     func storedNames(suite: String) -> StoredNames {
-        (try? owner(of: suite).storedNames(suite: suite)) ?? StoredNames()
+        // Before `owner(of:)` looks for the file: a hidden system domain never touches storage.
+        if let first = stores.first,
+            let system = PlistFolderStore.systemByName(suite, includeSystemDomains: first.includeSystemDomains)
+        {
+            return system
+        }
+        return (try? owner(of: suite).storedNames(suite: suite)) ?? StoredNames()
     }
 
     func watchTargets() -> [WatchTarget] {

@@ -24,6 +24,9 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func storedNames(suite: String) -> StoredNames {
+        // A system domain by its own name is hidden whatever the folder holds: decided before
+        // the file system is asked, so one that exists and one that does not answer alike.
+        if let system = Self.systemByName(suite, includeSystemDomains: includeSystemDomains) { return system }
         let alias = served.alias(of: suite + ".plist").flatMap { target in
             target.hasSuffix(".plist") && !target.contains("/") ? String(target.dropLast(".plist".count)) : target
         }
@@ -31,6 +34,11 @@ final class PlistFolderStore: DefaultsStore {
         return StoredNames(
             aliases: alias.map { [$0] } ?? [], ignoresCase: served.ignoresCase,
             isSystem: !includeSystemDomains && names.contains(where: DefaultsSuite.isSystemDomain))
+    }
+
+    /// The names of `suite` when its own name is a hidden system domain; nil otherwise.
+    static func systemByName(_ suite: String, includeSystemDomains: Bool) -> StoredNames? {
+        !includeSystemDomains && DefaultsSuite.isSystemDomain(suite) ? StoredNames(isSystem: true) : nil
     }
 
     var info: ScannerInfo {
