@@ -76,11 +76,18 @@ enum ListCommand: Command {
             if let encoding = item.encoding { flags.append(encoding.rawValue) }
             if item.isPlaceholder { flags.append("placeholder") }
             if !item.isWritable { flags.append("read-only") }
-            let suffix = flags.isEmpty ? "" : Terminal.dim("  (" + flags.joined(separator: ", ") + ")")
+            let flagText = flags.isEmpty ? "" : "  (" + flags.joined(separator: ", ") + ")"
+            let key = Terminal.pad(Terminal.escaped(item.address.key), keyWidth)
+            // On a terminal the value gives way so the line fits; the key never does.
+            var limit = 60
+            if let width = Terminal.width { limit = max(8, width - 2 - key.count - 11 - flagText.count) }
+            var shownFlags = flagText
+            if let width = Terminal.width, 2 + key.count + 11 + 8 + flagText.count > width {
+                shownFlags = Terminal.fit(flagText, max(0, width - 2 - key.count - 11 - 8))
+            }
             Terminal.out(
-                "  " + Terminal.pad(Terminal.escaped(item.address.key), keyWidth)
-                    + Terminal.dim(Terminal.pad(item.type.rawValue, 11))
-                    + ValueText.preview(item, limit: 60) + suffix)
+                "  " + key + Terminal.dim(Terminal.pad(item.type.rawValue, 11)) + ValueText.preview(item, limit: limit)
+                    + (shownFlags.isEmpty ? "" : Terminal.dim(shownFlags)))
         }
         for problem in problems {
             Terminal.out(
