@@ -149,3 +149,34 @@ import Testing
         #expect(excluded.stderr.contains("not served") && excluded.stderr.contains("exclude"), "\(excluded.stderr)")
     }
 }
+
+/// The real `jarvis` in a terminal of 80 columns fits its lines to it; piped, it does not cut.
+@Suite(
+    .serialized,
+    .enabled(if: Tmux.isAvailable || OptionalTool.inCI, OptionalTool.hint(["tmux"], install: "apt-get install tmux")))
+struct TerminalWidthEndToEndTests {
+    @Test func lsHistoryAndAgentsFitEightyColumnsAndPipedOutputStaysWhole() throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.root.appendingPathComponent("prefs")
+        let long = String(repeating: "word ", count: 40)
+        try sandbox.writeSuite("com.example.wide", in: folder, ["a_rather_long_key_name": long, "short": "x"])
+        try sandbox.startAgent(["--defaults-dir", folder.path])
+        #expect(try sandbox.jarvis("set", "com.example.wide", "short", "y").status == 0)
+        let jarvis = try Binaries.url("jarvis").path
+        let tmux = try Tmux(
+            command: "'\(jarvis)' ls com.example.wide; '\(jarvis)' history; '\(jarvis)' agents; echo WIDTH-DONE; sleep 60",
+            environment: sandbox.environment, folder: sandbox.root, columns: 80, rows: 40)
+        let screen = try tmux.wait(for: "WIDTH-DONE")
+        let lines = screen.split(separator: "\n")
+        #expect(lines.contains { $0.contains("a_rather_long_key_name") }, "\(screen)")
+        #expect(lines.contains { $0.contains("…") }, "a long value was not shortened:\n\(screen)")
+        // tmux wraps a longer line onto the next row, so a wrapped line shows as a row starting mid-word.
+        #expect(!lines.contains { $0.hasPrefix("word") }, "a line wrapped:\n\(screen)")
+        let history = lines.first { $0.contains("set") && $0.contains("short") } ?? ""
+        #expect(history.range(of: #"T\d\d:\d\d:\d\d\.\d{3}Z"#, options: .regularExpression) != nil, "\(history)")
+        // Piped, the same listing keeps its whole preview.
+        let piped = try sandbox.jarvis("ls", "com.example.wide")
+        let line = piped.stdout.split(separator: "\n").first { $0.contains("a_rather_long_key_name") } ?? ""
+        #expect(line.count > 80, "\(line)")
+    }
+}
