@@ -20,7 +20,9 @@ let package = Package(
     targets: [
         .target(name: "JarvisCore"),
         .target(name: "JarvisScanners", dependencies: ["JarvisCore"]),
-        .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisScanners"]),
+        // epoll's header, which Swift's Glibc module does not expose (empty on other systems).
+        .systemLibrary(name: "CJarvisEpoll"),
+        .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisScanners", "CJarvisEpoll"]),
         // The inspector model every interactive face sits on; platform-neutral, no UI framework.
         .target(name: "JarvisInspector", dependencies: ["JarvisCore", "JarvisRemote"]),
         // The in-app SwiftUI panel; its sources compile only where SwiftUI exists.

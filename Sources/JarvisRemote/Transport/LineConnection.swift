@@ -1,9 +1,9 @@
 import JarvisCore
 
-/// One client of a `LineServer`, served by its own thread.
+/// One client of a `LineServer`, served by the server's readiness loop.
 ///
 /// The handle is safe to keep and use from any thread: `send` queues a line and wakes the
-/// connection's thread, which does all socket I/O. Once the connection is closed, sends are
+/// server's loop thread, which does all socket I/O. Once the connection is closed, sends are
 /// silently dropped, so a notifier holding a stale handle does no harm.
 package final class LineConnection: Sendable {
     /// Why a connection ended; the list may grow, so `switch` with a `default`.
@@ -72,12 +72,12 @@ package final class LineConnection: Sendable {
         case stream(any LineProducer)
     }
 
-    /// Where the connection is in its life; the wake pipe exists exactly while it is not closed.
+    /// Where the connection is in its life; it wakes the loop exactly while it is not closed.
     enum Lifecycle {
-        case open(wake: WakePipe)
-        /// Someone asked it to end; the thread acts on it.
-        case closing(CloseReason, wake: WakePipe)
-        /// The thread has finished and closed the pipe.
+        case open(wake: LoopWaker)
+        /// Someone asked it to end; the loop acts on it.
+        case closing(CloseReason, wake: LoopWaker)
+        /// The loop has finished with it.
         case closed(CloseReason)
     }
 
@@ -87,19 +87,19 @@ package final class LineConnection: Sendable {
         case unauthenticated(deadline: ContinuousClock.Instant)
     }
 
-    /// State shared between senders and the connection's thread.
+    /// State shared between senders and the loop thread.
     struct Shared {
         var lifecycle: Lifecycle
         var trust: Trust
-        /// Output sent but not yet taken by the connection's thread.
+        /// Output sent but not yet taken by the loop.
         var queued: [Output] = []
         /// Bytes counted against the budget, queued or in the thread's hands.
         var unsent = 0
-        /// True while a wake-up byte is already in the pipe, so bursts of sends write one byte.
+        /// True while the loop has been woken for this connection and has not looked yet.
         var wakePending = false
-        /// True while the worker thread hands received lines to the session: it looks at the
-        /// queue right after, so a reply sent from inside the session needs no wake-up (which
-        /// would cost a pipe write, an extra poll and two reads per request).
+        /// True while the loop hands received lines to the session: it looks at the queue
+        /// right after, so a reply sent from inside the session needs no wake-up (which would
+        /// cost a pipe write, an extra wait and two reads per request).
         var dispatching = false
 
         /// The reason the connection is ending or ended, if it is.
@@ -110,7 +110,7 @@ package final class LineConnection: Sendable {
             }
         }
 
-        var wake: WakePipe? {
+        var wake: LoopWaker? {
             switch lifecycle {
             case .open(let wake), .closing(_, let wake): wake
             case .closed: nil
@@ -119,7 +119,7 @@ package final class LineConnection: Sendable {
     }
 
     init(
-        id: UInt64, endpoint: Endpoint, peer: String, socket: Socket, wake: WakePipe, budget: OutputBudget,
+        id: UInt64, endpoint: Endpoint, peer: String, socket: Socket, wake: LoopWaker, budget: OutputBudget,
         trust: Trust, onAuthenticated: @escaping @Sendable (LineConnection) -> Void
     ) {
         self.id = id
@@ -142,7 +142,7 @@ package final class LineConnection: Sendable {
             guard case .open = state.lifecycle else { return }
             let size = line.count + 1
             guard budget.reserve(size, holding: state.unsent) else {
-                Self.overflow(&state, budget: budget)
+                overflow(&state)
                 return
             }
             if case .bytes = state.queued.last, case .bytes(var bytes) = state.queued.removeLast() {
@@ -153,7 +153,7 @@ package final class LineConnection: Sendable {
                 state.queued.append(.bytes(line + [0x0A]))
             }
             state.unsent += size
-            Self.wake(&state)
+            wake(&state)
         }
     }
 
@@ -167,12 +167,12 @@ package final class LineConnection: Sendable {
         shared.withLock { state in
             guard case .open = state.lifecycle else { return }
             guard budget.reserve(Self.queuedStreamCost, holding: state.unsent) else {
-                Self.overflow(&state, budget: budget)
+                overflow(&state)
                 return
             }
             state.unsent += Self.queuedStreamCost
             state.queued.append(.stream(producer))
-            Self.wake(&state)
+            wake(&state)
         }
     }
 
@@ -208,35 +208,35 @@ package final class LineConnection: Sendable {
         return nil
     }
 
-    /// Asks the connection's thread to end; the first reason wins.
+    /// Asks the loop to end the connection; the first reason wins.
     func requestClose(_ reason: CloseReason) {
         shared.withLock { state in
-            guard case .open(let wake) = state.lifecycle else { return }
-            state.lifecycle = .closing(reason, wake: wake)
-            Self.wake(&state)
+            guard case .open(let waker) = state.lifecycle else { return }
+            state.lifecycle = .closing(reason, wake: waker)
+            self.wake(&state)
         }
     }
 
-    private static func overflow(_ state: inout Shared, budget: OutputBudget) {
-        guard case .open(let wake) = state.lifecycle else { return }
-        state.lifecycle = .closing(.outputOverflow, wake: wake)
+    private func overflow(_ state: inout Shared) {
+        guard case .open(let waker) = state.lifecycle else { return }
+        state.lifecycle = .closing(.outputOverflow, wake: waker)
         // Queued lines are never sent now; their bytes go back to the budget at once.
         var dropped = 0
         for output in state.queued {
             switch output {
             case .bytes(let bytes): dropped += bytes.count
-            case .stream: dropped += queuedStreamCost
+            case .stream: dropped += Self.queuedStreamCost
             }
         }
         state.queued = []
         state.unsent -= dropped
         budget.release(dropped)
-        Self.wake(&state)
+        self.wake(&state)
     }
 
-    private static func wake(_ state: inout Shared) {
+    private func wake(_ state: inout Shared) {
         guard !state.wakePending, !state.dispatching, let wake = state.wake else { return }
         state.wakePending = true
-        wake.signal()
+        wake.wake(id)
     }
 }

@@ -4,17 +4,19 @@
     import Darwin
 #endif
 
-/// The loop that runs on a connection's own thread and does all of its socket I/O.
+/// The state of one connection on its server's readiness loop, which does all of its
+/// socket I/O.
 ///
-/// It sleeps in `poll` on the socket and the connection's wake pipe, with no timeout unless
-/// an idle timeout, an authentication deadline or a closing deadline applies, so an idle
-/// connection costs no CPU. Writes are non-blocking from a local buffer of at most about one
-/// chunk; `POLLOUT` is requested only while it is non-empty, and a streamed line's next chunk
-/// is made only once the socket took the previous one; streamed lines waiting their turn
-/// count against the output budget, so a client that never reads is dropped.
-/// Not `Sendable`: it is created on the thread that runs it and never leaves it.
+/// The loop calls ``advance(input:now:)`` when the socket is ready, when the connection was
+/// woken (output queued, a close asked for) and when its ``deadline`` passed; between calls
+/// the connection costs no thread and no CPU. Writes are non-blocking from a local buffer of
+/// at most about one chunk; writing is of interest only while it is non-empty, and a streamed
+/// line's next chunk is made only once the socket took the previous one; streamed lines
+/// waiting their turn count against the output budget, so a client that never reads is dropped.
+/// Not `Sendable`: it lives on the loop thread.
 final class LineConnectionWorker {
-    private let connection: LineConnection
+    let connection: LineConnection
+    let session: any LineSession
     private let socket: Socket
     private let idleTimeout: Duration?
     private var framer: LineFramer
@@ -27,12 +29,15 @@ final class LineConnectionWorker {
     private var outgoingOffset = 0
     private var lastActivity = ContinuousClock.now
     private var phase = Phase.serving
+    /// What the loop's queue watches the socket for now.
+    var registered: EventInterest = .read
 
     /// How long a graceful close may spend flushing replies and draining input.
     static let lingerTimeout: Duration = .seconds(2)
     /// About how many bytes of a streamed line are made at a time.
     static let chunkSize = 64 * 1024
-    private static let readSize = 64 * 1024
+    /// How much one read takes from a socket.
+    static let readSize = 64 * 1024
 
     private enum Phase {
         case serving
@@ -57,36 +62,46 @@ final class LineConnectionWorker {
         }
     }
 
-    init(connection: LineConnection, limits: LineServerLimits) {
+    init(connection: LineConnection, session: any LineSession, limits: LineServerLimits) {
         self.connection = connection
+        self.session = session
         self.socket = connection.socket
         self.idleTimeout = limits.idleTimeout
         self.framer = LineFramer(maxLineLength: limits.maxLineLength)
     }
 
-    /// Serves the connection until it ends, then releases its descriptors.
-    ///
-    /// - Returns: why it ended; `session.closed` has not been called yet.
-    func run(session: any LineSession) -> LineConnection.CloseReason {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
-        defer { buffer.deallocate() }
-        let reason = serve(session: session, buffer: buffer)
-        let unsent = connection.shared.withLock { state -> Int in
-            state.wake?.close()
-            state.lifecycle = .closed(state.closeRequest ?? reason)
-            state.queued = []
-            defer { state.unsent = 0 }
-            return state.unsent
+    /// What the socket should be watched for: input while serving or draining, output while
+    /// something is waiting to be written.
+    var interest: EventInterest {
+        var wanted: EventInterest = []
+        switch phase {
+        case .serving, .draining: wanted.insert(.read)
+        case .flushing: break
         }
-        connection.budget.release(unsent)
-        pending = []
-        stream = nil
-        socket.close()
-        return connection.shared.current.closeRequest ?? reason
+        if outgoingOffset < outgoing.count { wanted.insert(.write) }
+        return wanted
     }
 
-    private func serve(session: any LineSession, buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason {
-        guard let wake = connection.shared.current.wake else { return .serverStopped }
+    /// When the loop must call ``advance(input:now:)`` even if nothing happens: the idle
+    /// timeout, the authentication deadline or the end of a graceful close.
+    var deadline: ContinuousClock.Instant? {
+        if let deadline = phase.deadline { return deadline }
+        var next: ContinuousClock.Instant?
+        if let idleTimeout { next = lastActivity + idleTimeout }
+        if case .unauthenticated(let deadline) = connection.shared.current.trust {
+            next = min(next ?? deadline, deadline)
+        }
+        return next
+    }
+
+    /// Does everything the connection can do now without blocking: takes queued output,
+    /// writes, reads once if `input` (handing complete lines to the session, on this thread),
+    /// and acts on passed deadlines.
+    ///
+    /// - Parameter buffer: the loop's read buffer, shared by its connections.
+    /// - Returns: why the connection ended, once it did; then call ``finish(_:)``.
+    func advance(input: Bool, buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason? {
+        var input = input
         while true {
             if let request = takeQueuedOutput() {
                 beginClosing(request)
@@ -109,45 +124,43 @@ final class LineConnectionWorker {
                 socket.shutdownWrite()
                 phase = .draining(reason, deadline: deadline)
             }
-
-            var events = Int16(0)
-            switch phase {
-            case .serving, .draining: events |= Int16(POLLIN)
-            case .flushing: break
-            }
-            if !drained { events |= Int16(POLLOUT) }
-            var fds = [
-                pollfd(fd: socket.fileDescriptor, events: events, revents: 0),
-                pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = Socket.poll(&fds, fds.count, pollTimeout())
-            if ready < 0 {
-                if Socket.errno == EINTR { continue }
-                return .failed(errno: Socket.errno)
-            }
-            if ready == 0 {
-                if let deadline = phase.deadline, let reason = phase.reason, ContinuousClock.now >= deadline {
-                    return reason
-                }
-                checkDeadlines()
-                continue
-            }
-            if fds[1].revents != 0 {
-                wake.drain()
-            }
-            let input = fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR)
-            guard input != 0 else { continue }
-            switch phase {
-            case .draining(let reason, _):
-                if drainInput(buffer) { return reason }
-            case .flushing:
-                continue
-            case .serving:
-                if let ended = readInput(buffer, session: session) {
-                    return ended
+            if input {
+                input = false
+                switch phase {
+                case .draining(let reason, _):
+                    if drainInput(buffer) { return reason }
+                case .flushing:
+                    break
+                case .serving:
+                    if let ended = readInput(buffer) { return ended }
+                    // Replies the session sent are written before the loop waits again.
+                    continue
                 }
             }
+            if let deadline = phase.deadline, let reason = phase.reason, ContinuousClock.now >= deadline {
+                return reason
+            }
+            if checkDeadlines() { continue }
+            return nil
         }
+    }
+
+    /// Releases what the connection holds once it ended; the socket is closed (remove it
+    /// from the loop's queue first). `session.closed` has not been called yet.
+    ///
+    /// - Returns: why it ended: the first reason recorded.
+    func finish(_ reason: LineConnection.CloseReason) -> LineConnection.CloseReason {
+        let unsent = connection.shared.withLock { state -> Int in
+            state.lifecycle = .closed(state.closeRequest ?? reason)
+            state.queued = []
+            defer { state.unsent = 0 }
+            return state.unsent
+        }
+        connection.budget.release(unsent)
+        pending = []
+        stream = nil
+        socket.close()
+        return connection.closeReason ?? reason
     }
 
     private var hasMoreOutput: Bool {
@@ -252,9 +265,7 @@ final class LineConnectionWorker {
     /// Reads once and hands every complete line to the session.
     ///
     /// - Returns: a close reason when the connection must end now.
-    private func readInput(_ buffer: UnsafeMutableRawBufferPointer, session: any LineSession)
-        -> LineConnection.CloseReason?
-    {
+    private func readInput(_ buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason? {
         let count: Int
         do {
             count = try socket.read(into: buffer)
@@ -307,25 +318,17 @@ final class LineConnectionWorker {
     }
 
     /// Ends a connection whose idle time or authentication deadline has passed.
-    private func checkDeadlines() {
-        guard case .serving = phase else { return }
+    /// - Returns: true when it began closing.
+    private func checkDeadlines() -> Bool {
+        guard case .serving = phase else { return false }
         let now = ContinuousClock.now
         if case .unauthenticated(let deadline) = connection.shared.current.trust, now >= deadline {
             beginClosing(.authenticationTimeout)
+            return true
         } else if let idleTimeout, now - lastActivity >= idleTimeout {
             beginClosing(.idleTimeout)
+            return true
         }
-    }
-
-    private func pollTimeout() -> Int32 {
-        if let deadline = phase.deadline {
-            return PollTimeout.milliseconds(until: deadline)
-        }
-        var next: ContinuousClock.Instant?
-        if let idleTimeout { next = lastActivity + idleTimeout }
-        if case .unauthenticated(let deadline) = connection.shared.current.trust {
-            next = min(next ?? deadline, deadline)
-        }
-        return next.map { PollTimeout.milliseconds(until: $0) } ?? -1
+        return false
     }
 }

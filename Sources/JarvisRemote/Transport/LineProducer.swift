@@ -4,7 +4,7 @@
 /// growing the host app's memory.
 ///
 /// Rules for implementers:
-/// - `produce` is called on the connection's own thread, one call at a time, until it
+/// - `produce` is called on the server's loop thread, one call at a time, until it
 ///   returns true; then the connection adds the `\n` itself.
 /// - Append about `size` bytes per call (more is allowed, a piece is never split); the
 ///   pieces together must form one line without `\n`.

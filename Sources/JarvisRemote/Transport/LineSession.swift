@@ -1,9 +1,10 @@
 /// What the layer above (JSON-RPC) plugs into a `LineServer`: one session per connection.
 ///
 /// Rules for implementers:
-/// - Every method is called on the connection's own thread, never the main thread and never
-///   the Swift concurrency pool, one call at a time and in order. A slow `received` delays only
-///   that connection.
+/// - Every method is called on the server's loop thread (the one that read the line), never
+///   the main thread and never the Swift concurrency pool, one call at a time and in order. A
+///   slow `received` delays every connection of that server: hand long work to a queue of its
+///   own and reply from there.
 /// - Reply with `connection.send(_:)`, from this thread or any other; it never blocks.
 /// - The server holds no lock while calling these methods, so they may call back into the
 ///   connection or the server (even `stop()`).
@@ -16,7 +17,7 @@
 /// }
 /// ```
 package protocol LineSession: AnyObject, Sendable {
-    /// Called on the connection's own thread, one line at a time, in order; `line` has no `\n`.
+    /// Called on the server's loop thread, one line at a time, in order; `line` has no `\n`.
     func received(line: [UInt8], on connection: LineConnection)
     /// The peer sent a line over the limit: the server will send `reply` if non-nil then close.
     func lineTooLong(on connection: LineConnection) -> [UInt8]?

@@ -1,0 +1,288 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The readiness loop: one thread per server that accepts, reads, answers and writes for every
+/// connection, sleeping in one `wait` of its ``EventQueue`` between events.
+///
+/// Not `Sendable`: created on the loop thread, it never leaves it. Other threads reach it only
+/// through the server's locked state and its ``LoopWaker``.
+final class LineServerLoop {
+    private let server: LineServer
+    private let queue: any EventQueue
+    private let waker: LoopWaker
+    private let listeners: [LineServer.Listener]
+    private var workers: [UInt64: LineConnectionWorker] = [:]
+    /// Connection ids by socket descriptor (unique while the socket is open).
+    private var byDescriptor: [Int32: UInt64] = [:]
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: LineConnectionWorker.readSize, alignment: 16)
+    /// While the server is full, listeners are not watched until a slot frees or this passes;
+    /// then waiting clients are accepted and refused.
+    private var pausedUntil: ContinuousClock.Instant?
+
+    init(server: LineServer, queue: any EventQueue, waker: LoopWaker, listeners: [LineServer.Listener]) {
+        self.server = server
+        self.queue = queue
+        self.waker = waker
+        self.listeners = listeners
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Runs until the server stops, then ends every connection and releases every descriptor.
+    func run() {
+        while server.state.withLock({ $0.isRunning }) {
+            let events: [ReadyEvent]
+            do {
+                events = try queue.wait(timeout: timeout())
+            } catch {
+                // Only a broken queue gets here (EBADF, EINVAL); nothing can be served.
+                break
+            }
+            var listenerReady = false
+            var woken = false
+            for event in events {
+                if event.descriptor == waker.readEnd {
+                    woken = true
+                } else if let id = byDescriptor[event.descriptor] {
+                    advance(id, input: event.readable || event.hangup)
+                } else if listeners.contains(where: { $0.socket.fileDescriptor == event.descriptor }) {
+                    listenerReady = true
+                }
+            }
+            if woken {
+                for id in waker.take() { advance(id, input: false) }
+            }
+            let now = ContinuousClock.now
+            for (id, worker) in workers where worker.deadline.map({ $0 <= now }) ?? false {
+                advance(id, input: false)
+            }
+            if let pausedUntil, now >= pausedUntil { resumeListeners(graceOver: true) }
+            if listenerReady, pausedUntil == nil {
+                for listener in listeners { acceptPending(on: listener) }
+            }
+        }
+        shutDown()
+    }
+
+    /// Milliseconds until the nearest deadline, or -1 when there is none (an idle server
+    /// never wakes up).
+    private func timeout() -> Int32 {
+        var next = pausedUntil
+        for worker in workers.values {
+            if let deadline = worker.deadline { next = min(next ?? deadline, deadline) }
+        }
+        return next.map { PollTimeout.milliseconds(until: $0) } ?? -1
+    }
+
+    /// Lets connection `id` do what it can now; ends it when it is over.
+    private func advance(_ id: UInt64, input: Bool) {
+        guard let worker = workers[id] else { return }
+        if let reason = worker.advance(input: input, buffer: buffer) {
+            end(id, worker, reason)
+            return
+        }
+        let interest = worker.interest
+        if interest != worker.registered {
+            do {
+                try queue.modify(worker.connection.socket.fileDescriptor, interest: interest)
+                worker.registered = interest
+            } catch {
+                end(id, worker, .failed(errno: error.errno ?? EIO))
+            }
+        }
+    }
+
+    private func end(_ id: UInt64, _ worker: LineConnectionWorker, _ reason: LineConnection.CloseReason) {
+        let fd = worker.connection.socket.fileDescriptor
+        queue.remove(fd)
+        byDescriptor.removeValue(forKey: fd)
+        workers.removeValue(forKey: id)
+        _ = worker.finish(reason)
+        server.state.withLock { state in
+            state.unauthenticated.remove(id)
+            state.connections.removeValue(forKey: id)
+        }
+        worker.session.closed(worker.connection)
+        if pausedUntil != nil, hasRoom { resumeListeners(graceOver: false) }
+    }
+
+    // MARK: - Accepting
+
+    /// Accepts every connection waiting on `listener`, until the server is full.
+    private func acceptPending(on listener: LineServer.Listener) {
+        while pausedUntil == nil, server.state.withLock({ $0.isRunning }) {
+            guard let (client, peer) = acceptOne(on: listener) else { return }
+            admit(client, peer: peer, endpoint: listener.endpoint)
+        }
+    }
+
+    private func acceptOne(on listener: LineServer.Listener) -> (Socket, String)? {
+        while true {
+            do {
+                return try listener.socket.accept()
+            } catch {
+                switch error.errno {
+                case ECONNABORTED?, EINTR?:
+                    continue
+                case EMFILE?, ENFILE?, ENOBUFS?, ENOMEM?:
+                    // The listener stays readable: pause it briefly instead of spinning until
+                    // a descriptor frees up.
+                    pause(for: .milliseconds(100))
+                    return nil
+                default:
+                    return nil
+                }
+            }
+        }
+    }
+
+    /// Registers a new client and its session, or, when the server is full, stops accepting
+    /// for a moment (a slot held by a client that already left frees as soon as the loop sees
+    /// it go) and refuses it if no slot freed by then.
+    private func admit(_ client: Socket, peer: String, endpoint: Endpoint) {
+        do {
+            try client.setNonBlocking()
+        } catch {
+            client.close()
+            return
+        }
+        let limits = server.limits
+        let deadline = limits.authenticationTimeout.map { ContinuousClock.now + $0 }
+        let budget = server.budget
+        let waker = waker
+        let admission = server.state.withLock { state -> LineServer.Admission in
+            guard state.isRunning else { return .stopped }
+            guard state.connections.count < limits.maxConnections else { return .full }
+            var displaced: LineConnection?
+            if deadline != nil, state.unauthenticated.count >= limits.unauthenticatedSlots,
+                let oldest = state.unauthenticated.min()
+            {
+                // Every unauthenticated slot is taken: the connection that had the most time
+                // to authenticate makes room, so silent connections never lock a client out.
+                state.unauthenticated.remove(oldest)
+                displaced = state.connections[oldest]
+            }
+            let id = state.nextID
+            state.nextID += 1
+            let connection = LineConnection(
+                id: id, endpoint: endpoint, peer: peer, socket: client, wake: waker, budget: budget,
+                trust: deadline.map { .unauthenticated(deadline: $0) } ?? .trusted,
+                onAuthenticated: { [weak server] connection in
+                    server?.state.withLock { _ = $0.unauthenticated.remove(connection.id) }
+                })
+            state.connections[id] = connection
+            if deadline != nil { state.unauthenticated.insert(id) }
+            return .admitted(connection, displaced: displaced)
+        }
+        switch admission {
+        case .admitted(let connection, let displaced):
+            displaced?.requestClose(.displaced)
+            start(connection)
+        case .full:
+            refuseLater(client, peer: peer, endpoint: endpoint)
+        case .stopped:
+            client.close()
+        }
+    }
+
+    private func start(_ connection: LineConnection) {
+        let session = server.makeSession(connection)
+        let worker = LineConnectionWorker(connection: connection, session: session, limits: server.limits)
+        let fd = connection.socket.fileDescriptor
+        do {
+            try queue.add(fd, interest: worker.registered)
+        } catch {
+            _ = worker.finish(.failed(errno: error.errno ?? EIO))
+            server.state.withLock { state in
+                state.unauthenticated.remove(connection.id)
+                state.connections.removeValue(forKey: connection.id)
+            }
+            session.closed(connection)
+            return
+        }
+        workers[connection.id] = worker
+        byDescriptor[fd] = connection.id
+        // A session may have sent a greeting, or the peer may already have written.
+        advance(connection.id, input: true)
+    }
+
+    /// A client that found the server full: it was accepted already, so it waits out the
+    /// grace here while the listeners rest, then is admitted or refused.
+    private func refuseLater(_ client: Socket, peer: String, endpoint: Endpoint) {
+        if pausedUntil == nil { pause(for: LineServer.slotGrace) }
+        waitingForSlot.append((client, peer, endpoint))
+    }
+
+    /// Accepted clients waiting for a slot, oldest first.
+    private var waitingForSlot: [(client: Socket, peer: String, endpoint: Endpoint)] = []
+
+    private var hasRoom: Bool {
+        server.state.withLock { $0.connections.count < server.limits.maxConnections }
+    }
+
+    private func pause(for duration: Duration) {
+        pausedUntil = .now + duration
+        for listener in listeners {
+            try? queue.modify(listener.socket.fileDescriptor, interest: [])
+        }
+    }
+
+    /// After a slot freed or the grace passed: admits waiting clients while there is room;
+    /// once the grace is over, refuses those that still find the server full (and clients
+    /// that queued in the backlog meanwhile), then watches the listeners again.
+    private func resumeListeners(graceOver: Bool) {
+        var still: [(client: Socket, peer: String, endpoint: Endpoint)] = []
+        let waiting = waitingForSlot
+        waitingForSlot = []
+        for entry in waiting {
+            if hasRoom {
+                admit(entry.client, peer: entry.peer, endpoint: entry.endpoint)
+            } else if graceOver {
+                server.refuse(entry.client)
+            } else {
+                still.append(entry)
+            }
+        }
+        // Admitting may itself have found the server full again and paused it.
+        waitingForSlot = still + waitingForSlot
+        guard waitingForSlot.isEmpty else { return }
+        pausedUntil = nil
+        for listener in listeners {
+            try? queue.modify(listener.socket.fileDescriptor, interest: .read)
+        }
+        guard graceOver else { return }
+        for listener in listeners {
+            while !hasRoom, server.state.withLock({ $0.isRunning }), let (client, _) = acceptOne(on: listener) {
+                server.refuse(client)
+            }
+        }
+    }
+
+    // MARK: - Stopping
+
+    /// Ends every connection (without flushing: the server stops), then releases the
+    /// listeners, the waker and the queue.
+    private func shutDown() {
+        for (id, worker) in workers {
+            worker.connection.requestClose(.serverStopped)
+            end(id, worker, .serverStopped)
+        }
+        for entry in waitingForSlot { entry.client.close() }
+        waitingForSlot = []
+        for listener in listeners {
+            queue.remove(listener.socket.fileDescriptor)
+            listener.socket.close()
+        }
+        queue.remove(waker.readEnd)
+        waker.close()
+        queue.close()
+    }
+}
