@@ -51,7 +51,8 @@ enum HistoryCommand: Command {
             let who = (record.client.map { "\(safe($0)) " } ?? "") + "(\(safe(record.transport.rawValue)) \(safe(record.peer)))"
             let revisions = safe("\(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")")
             let head = "\(Self.milliseconds(record.time))  " + Terminal.pad(safe(record.action.rawValue), 7)
-            let place = safe("\(record.address.scanner):\(record.address.container)") + " " + safe(record.address.key)
+            let key = record.address.key + (record.pointer ?? "")
+            let place = safe("\(record.address.scanner):\(record.address.container)") + " " + safe(key)
             var tail = "  \(revisions)  by \(who)"
             if let width = Terminal.width {
                 // The time, action, place and key stay whole; who and the revisions give way.
@@ -60,7 +61,7 @@ enum HistoryCommand: Command {
             Terminal.out(
                 "\(Self.milliseconds(record.time))  " + Terminal.bold(Terminal.pad(safe(record.action.rawValue), 7))
                     + safe("\(record.address.scanner):\(record.address.container)") + " "
-                    + Terminal.cyan(safe(record.address.key)) + Terminal.dim(tail))
+                    + Terminal.cyan(safe(key)) + Terminal.dim(tail))
         }
     }
 
