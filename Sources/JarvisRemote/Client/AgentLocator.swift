@@ -44,7 +44,7 @@ public enum AgentLocator {
             let folder = RuntimeDirectory.current(environment: environment).url.path
             throw JarvisError(
                 .notFound,
-                "no running agent found in \(folder); start one (`jarvis-agent --demo`, or a host that embeds JarvisAgent) or pass --agent"
+                "no running agent found in \(folder); start your app (one that embeds JarvisAgent) or the demo (`jarvis demo`), or pass --agent"
             )
         default:
             throw JarvisError(

@@ -26,7 +26,7 @@ enum AgentsCommand: Command {
         }
         guard !records.isEmpty else {
             Terminal.out(
-                "No agents are running. Start one with `jarvis-agent --demo`, or run a program that embeds JarvisAgent."
+                "No agents are running. Start your app (one that embeds JarvisAgent), or try the demo with `jarvis demo`."
             )
             return
         }
