@@ -208,7 +208,7 @@ extension ChangeEngine {
     func refresh(
         _ id: String, containers wanted: Set<String>?, adding scope: WatchScope = .none, onlyUncovered: Bool = false
     ) {
-        guard hub.watchedScanner(id) != nil else { return }
+        guard let (scanner, _) = hub.watchedScanner(id) else { return }
         let (watched, covered, known) = state.withLock { state in
             (
                 self.scope(of: id, in: state).union(scope), state.coverage[id] ?? .none,
@@ -233,6 +233,7 @@ extension ChangeEngine {
             names = wanted?.filter(watched.contains) ?? known.filter(watched.contains).union(infos.keys)
         }
         names = names.filter { !(onlyUncovered && covered.contains($0)) }
+        let isSecret = scanner.info.isSecret
         for name in names.sorted() {
             guard let new = hub.watchedSnapshot(id, container: name, listing: listed) else { continue }
             state.withLock { state in
@@ -242,12 +243,36 @@ extension ChangeEngine {
                 let changes = ContainerSnapshot.changes(from: old, to: new)
                 guard !changes.isEmpty else { return }
                 let container = new?.info ?? old?.info ?? ContainerInfo(name)
-                let event = state.backlog.append(scanner: id, container: container, changes: changes, time: Date())
+                let event = state.backlog.append(
+                    scanner: id, container: container, changes: changes, time: Date(),
+                    keeping: { changes in isSecret ? seal(changes, scanner: id, container: container) : changes })
                 deliver(event, in: &state)
             }
         }
         state.withLock { state in
             state.coverage[id] = (state.coverage[id] ?? .none).union(watched)
+        }
+    }
+}
+
+extension ChangeEngine {
+    /// A secret scanner's changes as the backlog keeps them: masked items in place of the
+    /// entries, so no secret value (a rotated one least of all) stays in memory for replays,
+    /// which never reveal.
+    func seal(_ changes: [RawChange], scanner: String, container: ContainerInfo) -> [RawChange] {
+        changes.map { change in
+            let old = change.old.flatMap {
+                hub.watchedItem($0, scanner: scanner, container: container, reveal: false)
+            }
+            let new = change.new.flatMap {
+                hub.watchedItem($0, scanner: scanner, container: container, reveal: false)
+            }
+            let isHidden = (change.old != nil && old == nil) || (change.new != nil && new == nil)
+            var kept = change
+            kept.old = nil
+            kept.new = nil
+            kept.sealed = RawChange.Sealed(old: old, new: new, isHidden: isHidden)
+            return kept
         }
     }
 }

@@ -148,6 +148,16 @@ package final class ChangeEngine: Sendable {
         queue.sync { state.withLock { !$0.active.isEmpty } }
     }
 
+    /// What the backlog holds, in bytes of keys and values (bounded by its byte budget).
+    package var backlogBytes: Int {
+        state.withLock { $0.backlog.heldBytes }
+    }
+
+    /// The backlog's events after `since`, as a resuming client would get them replayed.
+    package func backlog(after since: Int64) -> [ChangeEvent]? {
+        state.withLock { $0.backlog.events(after: since) }
+    }
+
     /// The latest sequence number.
     package var latestSequence: Int64 {
         state.withLock { $0.backlog.latest }
@@ -184,6 +194,14 @@ package final class ChangeEngine: Sendable {
                 kind: ChangeNotification.Change.Kind(change.kind),
                 address: PreferenceAddress(scanner: event.scanner, container: event.container.name, key: change.key),
                 item: nil, old: nil)
+            if let sealed = change.sealed {
+                // Kept masked by the backlog: shown as sealed, never revealed.
+                guard !sealed.isHidden, sealed.new.map({ AgentService.tooDeep($0) == nil }) ?? true,
+                    sealed.old.map({ AgentService.tooDeep($0) == nil }) ?? true
+                else { continue }
+                wire.item = sealed.new
+                wire.old = sealed.old
+            }
             if let new = change.new {
                 guard
                     let item = hub.watchedItem(

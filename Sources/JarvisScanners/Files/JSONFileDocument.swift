@@ -15,17 +15,29 @@ struct JSONFileDocument {
 
     /// The top-level members, in file order.
     var object: JSONObject
+    /// The entries the scanner reports for the top-level members, sorted by key, made once
+    /// per version of the file: every reader (a listing streamed to each of many clients)
+    /// shares this one array instead of converting the file again. A member holding a `null`
+    /// is inexact but still writable here: the hub keeps its stand-in from being stored, and
+    /// lets the member be replaced whole or removed.
+    let entries: [ScannedEntry]
 
     /// Parses file contents.
     /// - Throws: ``JarvisError`` `.storage` with the parse error and its line, or when the top
     ///   level is not an object.
     init(bytes: [UInt8]) throws(JarvisError) {
         try Self.checkSize(bytes)
+        let object: JSONObject
         if !bytes.starts(with: [0xEF, 0xBB, 0xBF]), let json = try? JSONParser.parse(bytes, maxDepth: Self.maxDepth) {
             object = try Self.topLevelObject(json)
         } else {
             object = try Self.topLevelObject(try Self.syntaxTree(bytes).root.value)
         }
+        self.object = object
+        entries = object.map { key, value in
+            let (converted, isExact) = JSONFileValue.preferenceValue(value)
+            return ScannedEntry(key: key, value: converted, isExact: isExact)
+        }.sorted { $0.key < $1.key }
     }
 
     /// The file's syntax tree, for editing.
@@ -60,16 +72,6 @@ struct JSONFileDocument {
             .storage,
             "the top level is \(Self.kind(json)), not an object; Jarvis shows JSON files whose top level is an object of keys"
         )
-    }
-
-    /// The entries the scanner reports for the top-level members. A member holding a `null`
-    /// is inexact but still writable here: the hub keeps its stand-in from being stored, and
-    /// lets the member be replaced whole or removed.
-    func entries() -> [ScannedEntry] {
-        object.map { key, value in
-            let (converted, isExact) = JSONFileValue.preferenceValue(value)
-            return ScannedEntry(key: key, value: converted, isExact: isExact)
-        }
     }
 
     private static func kind(_ json: JSONValue) -> String {

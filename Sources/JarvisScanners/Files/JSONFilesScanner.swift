@@ -81,7 +81,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The top-level keys of one file.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         guard let folder = locate(request.container) else { return [] }
-        var entries = try document(request.container, in: folder).get().entries()
+        // The document's own array, shared with every other reader of this version.
+        var entries = try document(request.container, in: folder).get().entries
         // Read through a link that leads outside, never written through it.
         if served.contains(where: { $0.leadsOutside(request.container) }) {
             for index in entries.indices { entries[index].isWritable = false }
