@@ -93,7 +93,10 @@ package struct CommandLineArguments: Sendable {
     /// Refuses flags and options nobody asked about, and extra positionals.
     package func finish(maxPositionals: Int, command: String) throws(UsageError) {
         if let unknown = flags.union(options.keys).subtracting(consumed).sorted().first {
-            throw UsageError("\(command) has no option \(unknown)", command: command)
+            // The options this command asked about are the ones it has.
+            let known = consumed.filter { $0.hasPrefix("--") && $0 != "--help" }.sorted()
+            let hint = Suggestion.phrase(for: unknown, among: known)
+            throw UsageError("\(command) has no option \(unknown)" + (hint.isEmpty ? "" : "." + hint), command: command)
         }
         if positionals.count > maxPositionals {
             throw UsageError("unexpected argument '\(positionals[maxPositionals])'", command: command)

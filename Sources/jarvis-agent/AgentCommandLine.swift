@@ -1,11 +1,14 @@
 import Foundation
 import JarvisCommandLine
+import JarvisCore
 import JarvisRemote
 
 /// The options of `jarvis-agent`, read with the parser the three executables share.
 struct AgentCommandLine {
     var defaultsDirectories: [URL] = []
     var filesDirectories: [URL] = []
+    /// `--exclude GLOB`: files and folders under `--files` left out (repeatable).
+    var excluded: [GlobPattern] = []
     var secretsDirectories: [URL] = []
     var secretService = false
     var demo = false
@@ -39,6 +42,8 @@ struct AgentCommandLine {
           --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
           --files DIR          serve every *.json and *.jsonc file under DIR, recursively, as a container
                                of the `files` scanner named by its path inside DIR (repeatable)
+          --exclude GLOB       leave out files and folders under --files whose path or name matches
+                               (repeatable); node_modules, .git, build folders are always left out
           --secrets-dir DIR    serve DIR as a folder of secret files, one file per secret (/run/secrets,
                                a Kubernetes secret volume, $CREDENTIALS_DIRECTORY) (repeatable)
           --secret-service     serve the desktop keyring's default collection (GNOME Keyring, KWallet)
@@ -76,7 +81,7 @@ struct AgentCommandLine {
 
     /// Options that take a value; everything else starting with `--` is a flag.
     static let valued: Set<String> = [
-        "--defaults-dir", "--files", "--secrets-dir", "--name", "--listen", "--max-connections", "--idle-timeout",
+        "--defaults-dir", "--files", "--exclude", "--secrets-dir", "--name", "--listen", "--max-connections", "--idle-timeout",
         "--device", "--app", "--token-file", "--auth-timeout",
     ]
 
@@ -94,6 +99,7 @@ struct AgentCommandLine {
         let folder = { (path: String) in URL(fileURLWithPath: path, isDirectory: true) }
         defaultsDirectories = arguments.values("--defaults-dir").map(folder)
         filesDirectories = arguments.values("--files").map(folder)
+        excluded = arguments.values("--exclude").map { GlobPattern($0) }
         secretsDirectories = arguments.values("--secrets-dir").map(folder)
         secretService = arguments.flag("--secret-service")
         demo = arguments.flag("--demo")

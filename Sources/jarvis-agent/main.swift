@@ -81,7 +81,7 @@ let fileFolders = (demo.map { [$0.filesFolder] } ?? []) + options.filesDirectori
 let secretFolders = (demo.map { [$0.secretsFolder] } ?? []) + options.secretsDirectories
 if !defaultsFolders.isEmpty { scanners.append(DefaultsScanner.defaults(folders: defaultsFolders)) }
 if options.simulator { scanners.append(simulatorScanner(device: options.device, apps: options.apps)) }
-if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders)) }
+if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders, exclude: options.excluded)) }
 if !secretFolders.isEmpty || options.secretService {
     scanners.append(SecretsScanner(folders: secretFolders, systemKeyring: options.secretService))
 }

@@ -31,7 +31,10 @@ if word == DemoCommand.serveWord {
 }
 
 guard let command = commands.first(where: { $0.name == word }) else {
-    Terminal.err("jarvis: unknown command '\(Terminal.escaped(word))'\nRun `jarvis help` to see the commands.")
+    let suggestion = Suggestion.phrase(for: word, among: commands.map { $0.name })
+    Terminal.err(
+        "jarvis: unknown command '\(Terminal.escaped(word))'" + (suggestion.isEmpty ? "" : "." + suggestion)
+            + "\nRun `jarvis help` to see the commands.")
     exit(64)
 }
 

@@ -50,6 +50,27 @@ import Testing
         #expect(!nested.stderr.contains("the top"))
     }
 
+    @Test func typosGetTheNearestCommandOptionContainerOrKey() throws {
+        let command = try sandbox.jarvis("lst")
+        #expect(command.status == 64 && command.stderr.contains("Did you mean 'ls'?"), "\(command.stderr)")
+        let option = try sandbox.jarvis("set", "com.example.demo.prefs", "launch_count", "5", "--integer")
+        #expect(option.status == 64 && option.stderr.contains("Did you mean '--int'?"), "\(option.stderr)")
+        let key = try sandbox.jarvis("get", "com.example.demo.prefs", "launch_cout")
+        #expect(key.status == 1 && key.stderr.contains("Did you mean 'launch_count'?"), "\(key.stderr)")
+        let container = try sandbox.jarvis("ls", "com.example.demo.pref")
+        #expect(container.status == 1, "\(container.stdout)")
+        #expect(container.stderr.contains("Did you mean 'com.example.demo.prefs'?"), "\(container.stderr)")
+        // In a container the catalog covers, an undeclared key needs --new; nothing is created without it.
+        let typo = try sandbox.jarvis("set", "com.example.demo.prefs", "launch_cout", "5", "--int")
+        #expect(typo.status == 64 && typo.stderr.contains("Did you mean 'launch_count'?"), "\(typo.stderr)")
+        #expect(try sandbox.jarvis("get", "com.example.demo.prefs", "launch_cout").status == 1)
+        let meant = try sandbox.jarvis("set", "com.example.demo.prefs", "launch_cout", "5", "--int", "--new")
+        #expect(meant.status == 0 && meant.stderr.contains("created the new key"), "\(meant.stderr)")
+        // Elsewhere a new key is created with a note.
+        let elsewhere = try sandbox.jarvis("set", "files:app.json", "fresh", "1", "--int")
+        #expect(elsewhere.status == 0 || elsewhere.stderr.contains("declares"), "\(elsewhere.stderr)")
+    }
+
     @Test func theDemosCatalogCoversEveryKeyItStores() throws {
         let undeclared = try sandbox.jarvis("ls", "--undeclared", "--json")
         let items = try JSONParser.parse(undeclared.stdout)["items"]?.arrayValue ?? [.null]
@@ -87,5 +108,75 @@ import Testing
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(revealed?.stdout == "correct-horse-battery-staple\n", "\(String(describing: revealed))")
+    }
+}
+
+/// `--files` on a real project folder: config in dot-folders is served, dependencies and build
+/// products are not, `--exclude` leaves out more, and a file left out is named as such.
+@Suite struct ServedProjectFolderEndToEndTests {
+    @Test func dotFoldersAreServedAndDependencyAndBuildFoldersAreNot() throws {
+        let sandbox = try Sandbox()
+        let project = sandbox.root.appendingPathComponent("project")
+        let files = [
+            ".vscode/settings.json": #"{"editor.tabSize": 2}"#,
+            ".devcontainer/devcontainer.json": #"{"name": "dev"}"#,
+            "tsconfig.json": #"{"compilerOptions": {}}"#,
+            "node_modules/left-pad/package.json": #"{"name": "left-pad"}"#,
+            ".git/info.json": #"{"x": 1}"#,
+            "build/out.json": #"{"x": 1}"#,
+            "secrets/local.json": #"{"token": "t"}"#,
+        ]
+        for (path, text) in files {
+            let url = project.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try sandbox.startAgent(["--files", project.path, "--exclude", "secrets"])
+        let listing = try sandbox.jarvis("ls", "--scanner", "files")
+        #expect(listing.stdout.contains(".vscode/settings.json"), "\(listing.stdout)")
+        #expect(listing.stdout.contains(".devcontainer/devcontainer.json"))
+        #expect(listing.stdout.contains("tsconfig.json"))
+        for hidden in ["node_modules", ".git/", "build/out.json", "secrets/local.json"] {
+            #expect(!listing.stdout.contains(hidden), "\(hidden) was served: \(listing.stdout)")
+        }
+        let set = try sandbox.jarvis("set", "files:.vscode/settings.json", "editor.tabSize", "4", "--int")
+        #expect(set.status == 0, "\(set.stderr)")
+        let dependency = try sandbox.jarvis("get", "files:node_modules/left-pad/package.json", "name")
+        #expect(dependency.status == 1)
+        #expect(dependency.stderr.contains("not served"), "\(dependency.stderr)")
+        #expect(dependency.stderr.contains("node_modules"))
+        let excluded = try sandbox.jarvis("get", "files:secrets/local.json", "token")
+        #expect(excluded.stderr.contains("not served") && excluded.stderr.contains("exclude"), "\(excluded.stderr)")
+    }
+}
+
+/// The real `jarvis` in a terminal of 80 columns fits its lines to it; piped, it does not cut.
+@Suite(
+    .serialized,
+    .enabled(if: Tmux.isAvailable || OptionalTool.inCI, OptionalTool.hint(["tmux"], install: "apt-get install tmux")))
+struct TerminalWidthEndToEndTests {
+    @Test func lsHistoryAndAgentsFitEightyColumnsAndPipedOutputStaysWhole() throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.root.appendingPathComponent("prefs")
+        let long = String(repeating: "word ", count: 40)
+        try sandbox.writeSuite("com.example.wide", in: folder, ["a_rather_long_key_name": long, "short": "x"])
+        try sandbox.startAgent(["--defaults-dir", folder.path])
+        #expect(try sandbox.jarvis("set", "com.example.wide", "short", "y").status == 0)
+        let jarvis = try Binaries.url("jarvis").path
+        let tmux = try Tmux(
+            command: "'\(jarvis)' ls com.example.wide; '\(jarvis)' history; '\(jarvis)' agents; echo WIDTH-DONE; sleep 60",
+            environment: sandbox.environment, folder: sandbox.root, columns: 80, rows: 40)
+        let screen = try tmux.wait(for: "WIDTH-DONE")
+        let lines = screen.split(separator: "\n")
+        #expect(lines.contains { $0.contains("a_rather_long_key_name") }, "\(screen)")
+        #expect(lines.contains { $0.contains("…") }, "a long value was not shortened:\n\(screen)")
+        // tmux wraps a longer line onto the next row, so a wrapped line shows as a row starting mid-word.
+        #expect(!lines.contains { $0.hasPrefix("word") }, "a line wrapped:\n\(screen)")
+        let history = lines.first { $0.contains("set") && $0.contains("short") } ?? ""
+        #expect(history.range(of: #"T\d\d:\d\d:\d\d\.\d{3}Z"#, options: .regularExpression) != nil, "\(history)")
+        // Piped, the same listing keeps its whole preview.
+        let piped = try sandbox.jarvis("ls", "com.example.wide")
+        let line = piped.stdout.split(separator: "\n").first { $0.contains("a_rather_long_key_name") } ?? ""
+        #expect(line.count > 80, "\(line)")
     }
 }

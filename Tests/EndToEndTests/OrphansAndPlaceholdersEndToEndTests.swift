@@ -16,10 +16,10 @@ import Testing
         try sandbox.startAgent(["--demo"])
         #expect(try sandbox.jarvis("ls", "--undeclared", "--json").stdout.contains(#""items":[]"#))
         for key in ["stray_a", "stray_b"] {
-            let set = try sandbox.jarvis("set", "com.example.demo.prefs", key, "1", "--int")
+            let set = try sandbox.jarvis("set", "com.example.demo.prefs", key, "1", "--int", "--new")
             #expect(set.status == 0, "\(set.stderr)")
         }
-        let set = try sandbox.jarvis("set", "files:env/prod.json", "stray_c", "1", "--int")
+        let set = try sandbox.jarvis("set", "files:env/prod.json", "stray_c", "1", "--int", "--new")
         #expect(set.status == 0, "\(set.stderr)")
         let listed = try sandbox.jarvis("ls", "com.example.demo.prefs", "--undeclared")
         #expect(listed.status == 0, "\(listed.stderr)")

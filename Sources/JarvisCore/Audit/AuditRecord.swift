@@ -75,6 +75,8 @@ public struct AuditRecord: Sendable, Hashable {
     public var oldRevision: Revision?
     /// The revision after (nil when the key was removed; equal to the old one for a reveal).
     public var newRevision: Revision?
+    /// Where inside the key's value a pointer edit changed it; nil for the whole value.
+    public var pointer: JSONPointer? = nil
 
     /// Creates a record; ``AuditLog/append(_:)`` replaces `sequence`.
     public init(

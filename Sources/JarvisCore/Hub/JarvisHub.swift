@@ -111,10 +111,15 @@ public final class JarvisHub: Sendable {
         guard let entry = try read(address, scanner: scanner) else {
             // A declared key is shown unset only where it could be stored: the container
             // exists or can be created (asked only then, so a plain `get` lists nothing).
+            let found = try? scanner.container(named: address.container)
             if let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration),
-                (try? scanner.container(named: address.container)) != nil
+                found != nil
             {
                 return unset
+            }
+            // A container the scanner knows but cannot read (or does not serve) says why.
+            if let problem = found?.problem {
+                throw JarvisError(.notFound, "no key '\(address.key)' in '\(address.container)': \(problem)")
             }
             throw .noKey(address.key, in: address.container)
         }

@@ -5,13 +5,18 @@ import JarvisCore
 extension AgentService {
     /// Records what one write transaction changed: the revisions come from the transaction
     /// itself (read under the hub's write lock), so nothing is read again for the audit.
-    func record(_ outcome: JarvisHub.WriteOutcome, as action: AuditRecord.Action, session: AgentSessionState) {
+    /// - Parameter pointer: where inside the key a pointer edit changed it.
+    func record(
+        _ outcome: JarvisHub.WriteOutcome, as action: AuditRecord.Action, session: AgentSessionState,
+        pointer: JSONPointer? = nil
+    ) {
         for change in outcome.changes {
-            audit.record(
-                AuditRecord(
-                    action: action, client: session.auditClient, address: change.address,
-                    oldRevision: change.before?.revision,
-                    newRevision: action == .delete ? nil : change.after?.revision))
+            var record = AuditRecord(
+                action: action, client: session.auditClient, address: change.address,
+                oldRevision: change.before?.revision,
+                newRevision: action == .delete ? nil : change.after?.revision)
+            record.pointer = pointer
+            audit.record(record)
         }
     }
 

@@ -23,7 +23,7 @@ extension AgentService {
         try value.checkDepth(below: params.place.pointer?.tokens.count ?? 0)
         let edit: JarvisHub.Edit = params.place.pointer.map { .setInside($0, value) } ?? .set(value)
         let outcome = try hub.write(address, edit, expectedRevision: params.expectedRevision, known: known)
-        record(outcome, as: .set, session: session)
+        record(outcome, as: .set, session: session, pointer: params.place.pointer)
         let stored = try JarvisHub.answer(outcome.item, for: address)
         return Wire.ItemResult(stored.noting(roundingOf: value)).json
     }
@@ -49,7 +49,7 @@ extension AgentService {
         let outcome = try hub.write(
             address, pointer.map { .deleteInside($0) } ?? .delete, expectedRevision: single.expectedRevision,
             known: known)
-        record(outcome, as: pointer == nil ? .delete : .set, session: session)
+        record(outcome, as: pointer == nil ? .delete : .set, session: session, pointer: pointer)
         return Wire.ItemResult(try JarvisHub.answer(outcome.item, for: address)).json
     }
 

@@ -44,7 +44,7 @@ public enum AgentLocator {
             let folder = RuntimeDirectory.current(environment: environment).url.path
             throw JarvisError(
                 .notFound,
-                "no running agent found in \(folder); start one (`jarvis-agent --demo`, or a host that embeds JarvisAgent) or pass --agent"
+                "no running agent found in \(folder); start your app (one that embeds JarvisAgent) or the demo (`jarvis demo`), or pass --agent"
             )
         default:
             throw JarvisError(
@@ -78,11 +78,25 @@ public enum AgentLocator {
 
     private static func describe(_ records: [AgentRecord]) -> String {
         guard !records.isEmpty else { return "No agents are running." }
-        return "Running agents:\n" + records.map { "  \($0.summary)" }.joined(separator: "\n")
+        return "Running agents:\n" + AgentRecord.table(records).map { "  " + $0 }.joined(separator: "\n")
     }
 }
 
 extension AgentRecord {
+    /// Records as aligned lines: pid, name, address, then device and bundle id where known.
+    package static func table(_ records: [AgentRecord]) -> [String] {
+        let rows = records.map { record in
+            [String(record.pid), record.name, record.endpoint?.target ?? "?", record.device ?? "", record.bundleID ?? ""]
+        }
+        var widths = [Int](repeating: 0, count: 5)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
+            }.joined().trimmingCharacters(in: .whitespaces)
+        }
+    }
+
     /// `pid  name  address`, then the Simulator device and bundle id when there are.
     package var summary: String {
         var text = "\(pid)  \(name)  \(endpoint?.target ?? "?")"

@@ -78,6 +78,9 @@ extension Wire {
         public var oldRevision: String?
         /// The revision after; nil when the key was deleted.
         public var newRevision: String?
+        /// Where inside the key a pointer edit changed it (`/tags/0`); nil for the whole value.
+        /// Added in protocol 1.x; older agents never send it.
+        public var pointer: String?
 
         /// A record as the agent keeps it.
         public init(_ record: AuditRecord) {
@@ -90,9 +93,10 @@ extension Wire {
             address = record.address
             oldRevision = record.oldRevision?.text
             newRevision = record.newRevision?.text
+            pointer = record.pointer.flatMap { $0.isWhole ? nil : $0.description }
         }
 
-        /// `{"sequence","time","action","transport","peer","client"?,"scanner","container","key","oldRevision"?,"newRevision"?}`
+        /// `{"sequence","time","action","transport","peer","client"?,"scanner","container","key","pointer"?,"oldRevision"?,"newRevision"?}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "sequence": .integer(sequence), "time": .string(DateText.format(time)), "action": .string(action.rawValue),
@@ -102,6 +106,7 @@ extension Wire {
             object["scanner"] = .string(address.scanner)
             object["container"] = .string(address.container)
             object["key"] = .string(address.key)
+            object.setIfPresent("pointer", pointer.map(JSONValue.string))
             object.setIfPresent("oldRevision", oldRevision.map(JSONValue.string))
             object.setIfPresent("newRevision", newRevision.map(JSONValue.string))
             return .object(object)
@@ -122,6 +127,7 @@ extension Wire {
             address = PreferenceAddress(
                 scanner: try fields.string("scanner"), container: try fields.string("container"),
                 key: try fields.string("key"))
+            pointer = try fields.optionalString("pointer")
             oldRevision = try fields.optionalString("oldRevision")
             newRevision = try fields.optionalString("newRevision")
         }

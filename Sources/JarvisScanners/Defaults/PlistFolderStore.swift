@@ -70,8 +70,11 @@ final class PlistFolderStore: DefaultsStore {
         }
         return files.filter { $0.hasSuffix(".plist") }.sorted().compactMap { file in
             let name = String(file.dropLast(".plist".count))
-            // System domains are listed; the hub hides them (see `storedNames(suite:)`).
-            guard !name.isEmpty, let suite = try? load(name) else { return nil }
+            guard !name.isEmpty else { return nil }
+            // System domains are listed so the hub can count what it hides, but a hidden one
+            // is never opened: its name alone hides it (see `storedNames(suite:)`).
+            if !includeSystemDomains, DefaultsSuite.isSystemDomain(name) { return ContainerInfo(name, isWritable: false) }
+            guard let suite = try? load(name) else { return nil }
             return info(name, suite)
         }
     }

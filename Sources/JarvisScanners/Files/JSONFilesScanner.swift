@@ -20,7 +20,11 @@ import JarvisSystem
 /// - `null` values make their key read-only; numbers of any size keep their literal (see ``JSONFileValue``);
 ///   dates and data cannot be stored in JSON and are refused.
 /// - Files are found by name and never created: create a file (`{}`) to add a container.
-///   Hidden files and folders (a leading `.`) are skipped; when several folders hold the same
+///   Folders that hold config are served, dot-folders included (`.vscode/settings.json`,
+///   `.devcontainer/devcontainer.json`, `.config/…`); dependency, build and version-control
+///   folders are skipped (``skippedFolders``: `node_modules`, `.git`, `.build`, `build`,
+///   `DerivedData`, `Pods`, …), and so is whatever an `exclude` pattern matches. A file asked for
+///   by name there is refused as "not served", saying why. When several folders hold the same
 ///   relative path, the first folder's file is the one shown.
 public struct JSONFilesScanner: PreferenceScanner {
     /// The scanner id, `files` unless chosen.
@@ -30,6 +34,14 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// Which files count, by default `*.json` and `*.jsonc`: a file counts when one pattern
     /// matches its name, or its relative path for a pattern with a `/`.
     public let patterns: [GlobPattern]
+    /// Files and folders left out: a pattern matches a relative path, or any one name in it.
+    public let excluded: [GlobPattern]
+    /// Folders never served, at any depth: dependencies, build products, version control and
+    /// caches, which hold JSON that is not the project's configuration.
+    public static let skippedFolders: Set<String> = [
+        "node_modules", ".git", ".hg", ".svn", ".build", "build", "DerivedData", "Pods", "Carthage", ".swiftpm",
+        "dist", "target", ".cache", ".venv", "venv", "__pycache__", ".next", ".nuxt", ".gradle", ".terraform",
+    ]
     /// The default patterns: JSON, and JSON with comments (tsconfig-style files use `.json`).
     public static let defaultPatterns: [GlobPattern] = ["*.json", "*.jsonc"]
     /// The folders with the symbolic-link policy every file-backed scanner follows.
@@ -43,7 +55,9 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// Creates a scanner over the JSON files under `folders`, recursively.
     /// - Parameter pattern: which files count; nil for ``defaultPatterns``.
-    public init(id: String = "files", folders: [URL], pattern: GlobPattern? = nil) {
+    /// - Parameter exclude: files and folders to leave out besides ``skippedFolders``.
+    public init(id: String = "files", folders: [URL], pattern: GlobPattern? = nil, exclude: [GlobPattern] = []) {
+        self.excluded = exclude
         self.id = id
         self.folders = folders
         self.patterns = pattern.map { [$0] } ?? Self.defaultPatterns
@@ -58,7 +72,7 @@ public struct JSONFilesScanner: PreferenceScanner {
         var seen: Set<String> = []
         var result: [ContainerInfo] = []
         for folder in served {
-            for name in Self.relativePaths(in: folder) where matches(name) && seen.insert(name).inserted {
+            for name in relativePaths(in: folder) where matches(name) && seen.insert(name).inserted {
                 switch document(name, in: folder) {
                 case .success: result.append(ContainerInfo(name, isWritable: !folder.leadsOutside(name)))
                 case .failure(let error): result.append(ContainerInfo(name, problem: error.message, isWritable: false))
@@ -71,7 +85,15 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The file of that name, found without listing the folders; nil when there is none
     /// (files are never created).
     public func container(named name: String) throws -> ContainerInfo? {
-        guard let folder = locate(name) else { return nil }
+        guard let folder = locate(name) else {
+            // A file that is there but left out is named as such, not as missing.
+            guard let reason = notServedReason(name), matches(name),
+                served.contains(where: { FileManager.default.fileExists(atPath: $0.url.appendingPathComponent(name).path) })
+            else { return nil }
+            return ContainerInfo(
+                name, problem: "not served: \(name): \(reason); serve its folder with --files of its own, or change --exclude",
+                isWritable: false)
+        }
         switch document(name, in: folder) {
         case .success: return ContainerInfo(name)
         case .failure(let error): return ContainerInfo(name, problem: error.message, isWritable: false)
@@ -164,7 +186,9 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The served folder that has a file of that name, only if it is one this scanner lists.
     private func locate(_ container: String) -> ServedFolder? {
         let parts = container.split(separator: "/", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }), matches(container) else {
+        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }), matches(container),
+            notServedReason(container) == nil
+        else {
             return nil
         }
         for folder in served {
@@ -186,7 +210,7 @@ public struct JSONFilesScanner: PreferenceScanner {
             let root = URL(fileURLWithPath: folder.realPath, isDirectory: true)
             paths.append(root.path)
             let subfolders = Set(
-                Self.relativePaths(in: folder).compactMap { relative -> String? in
+                relativePaths(in: folder).compactMap { relative -> String? in
                     let parent = (relative as NSString).deletingLastPathComponent
                     return parent.isEmpty ? nil : root.appendingPathComponent(parent).path
                 })
@@ -203,8 +227,22 @@ public struct JSONFilesScanner: PreferenceScanner {
             let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
             guard changed.hasPrefix(root + "/") else { continue }
             let relative = String(changed.dropFirst(root.count + 1))
-            let hidden = relative.split(separator: "/").contains { $0.hasPrefix(".") }
-            return !hidden && matches(relative) ? [relative] : []
+            return notServedReason(relative) == nil && matches(relative) ? [relative] : []
+        }
+        return nil
+    }
+
+    /// Why a relative path is not served, or nil when it is.
+    func notServedReason(_ relative: String) -> String? {
+        let parts = relative.split(separator: "/").map(String.init)
+        if let skipped = parts.dropLast().first(where: { Self.skippedFolders.contains($0) }) {
+            return "it is inside \(skipped), a folder Jarvis skips (dependencies, build products, version control)"
+        }
+        if parts.contains(where: { $0.hasSuffix(".jarvis-tmp") }) { return "it is a temporary file of a write" }
+        if let pattern = excluded.first(where: { pattern in
+            pattern.matches(relative) || parts.contains { pattern.matches($0) }
+        }) {
+            return "it matches the exclude pattern \(pattern.description)"
         }
         return nil
     }
@@ -216,17 +254,25 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// Every file under the folder by the name it is listed under (a link by its own name),
     /// links included wherever they lead; ``ServedFolder`` decides what may be written.
-    private static func relativePaths(in folder: ServedFolder) -> [String] {
+    private func relativePaths(in folder: ServedFolder) -> [String] {
         let root = URL(fileURLWithPath: folder.realPath, isDirectory: true)
         guard
             let enumerator = FileManager.default.enumerator(
-                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+                at: root, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey], options: [])
         else { return [] }
         var result: [String] = []
         for case let url as URL in enumerator {
             let path = url.standardizedFileURL.path
             guard path.hasPrefix(folder.realPath + "/") else { continue }
             let relative = String(path.dropFirst(folder.realPath.count + 1))
+            // A skipped or excluded folder is not walked at all: node_modules can hold 100,000 files.
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true,
+                notServedReason(relative + "/x") != nil || excluded.contains(where: { $0.matches(relative) })
+            {
+                enumerator.skipDescendants()
+                continue
+            }
+            guard notServedReason(relative) == nil else { continue }
             var isDirectory: ObjCBool = false
             // `fileExists` follows links: a dangling link or a link to a folder is no file.
             guard folder.place(of: relative) != .missing,
@@ -251,14 +297,15 @@ public struct JSONFilesScanner: PreferenceScanner {
 
 extension PreferenceScanner where Self == JSONFilesScanner {
     /// The JSON files under `folders` (recursively) whose name matches `pattern` (by default
-    /// `*.json` and `*.jsonc`).
+    /// `*.json` and `*.jsonc`), leaving out ``JSONFilesScanner/skippedFolders`` and what
+    /// `exclude` matches.
     ///
     /// ```swift
     /// agent.register(.jsonFiles(in: [URL(fileURLWithPath: "config")]))
     /// ```
-    public static func jsonFiles(in folders: [URL], pattern: GlobPattern? = nil, id: String = "files")
-        -> JSONFilesScanner
-    {
-        JSONFilesScanner(id: id, folders: folders, pattern: pattern)
+    public static func jsonFiles(
+        in folders: [URL], pattern: GlobPattern? = nil, exclude: [GlobPattern] = [], id: String = "files"
+    ) -> JSONFilesScanner {
+        JSONFilesScanner(id: id, folders: folders, pattern: pattern, exclude: exclude)
     }
 }

@@ -26,22 +26,33 @@ enum AgentsCommand: Command {
         }
         guard !records.isEmpty else {
             Terminal.out(
-                "No agents are running. Start one with `jarvis-agent --demo`, or run a program that embeds JarvisAgent."
+                "No agents are running. Start your app (one that embeds JarvisAgent), or try the demo with `jarvis demo`."
             )
             return
         }
+        // Columns as wide as their longest cell; on a terminal the address gives way.
         let simulator = records.contains { $0.bundleID != nil }
-        Terminal.out(
-            Terminal.bold(
-                Terminal.pad("PID", 8) + Terminal.pad("NAME", 24) + Terminal.pad("STARTED", 26)
-                    + (simulator ? Terminal.pad("DEVICE", 20) + Terminal.pad("APP", 32) : "") + "ADDRESS"))
+        var rows = [["PID", "NAME", "STARTED"] + (simulator ? ["DEVICE", "APP"] : []) + ["ADDRESS"]]
         for record in records {
-            let place =
-                simulator ? Terminal.pad(record.device ?? "-", 20) + Terminal.pad(record.bundleID ?? "-", 32) : ""
-            Terminal.out(
-                Terminal.pad(String(record.pid), 8) + Terminal.pad(Terminal.escaped(record.name), 24)
-                    + Terminal.pad(Terminal.escaped(record.started), 26) + Terminal.escaped(place)
-                    + Terminal.escaped(record.endpoint?.description ?? "-"))
+            rows.append(
+                [String(record.pid), Terminal.escaped(record.name), Self.started(record.started)]
+                    + (simulator ? [Terminal.escaped(record.device ?? "-"), Terminal.escaped(record.bundleID ?? "-")] : [])
+                    + [Terminal.escaped(record.endpoint?.description ?? "-")])
         }
+        var widths = [Int](repeating: 0, count: rows[0].count)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        for (number, row) in rows.enumerated() {
+            let line = row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : Terminal.pad(cell, widths[index] + 2)
+            }.joined()
+            let fitted = Terminal.fit(line, Terminal.width)
+            Terminal.out(number == 0 ? Terminal.bold(fitted) : fitted)
+        }
+    }
+
+    /// A record's start time to the second (records keep more), as people read it.
+    static func started(_ text: String) -> String {
+        guard let dot = text.firstIndex(of: "."), text.hasSuffix("Z") else { return text }
+        return String(text[..<dot]) + "Z"
     }
 }

@@ -93,7 +93,7 @@ enum DemoCommand: Command {
                 guard process.isRunning else {
                     throw JarvisError(
                         .unavailable,
-                        "the demo agent exited at start (status \(process.terminationStatus)); run `jarvis-agent --demo` to see why"
+                        "the demo agent exited at start (status \(process.terminationStatus)); run `jarvis demo-agent` in a terminal to see why"
                     )
                 }
                 Thread.sleep(forTimeInterval: 0.05)

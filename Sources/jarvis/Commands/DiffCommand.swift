@@ -50,6 +50,14 @@ enum DiffCommand: Command {
                 Terminal.out(Terminal.red("- \(SnapshotSide.name(item.address)) = \(SnapshotSide.show(item))"))
             }
             for change in diff.changed {
+                if let inner = ValueText.innerChanges(old: change.old, new: change.new) {
+                    // Inside a nested value: each place that differs, by pointer.
+                    for difference in inner {
+                        let name = SnapshotSide.name(change.new.address) + Terminal.escaped(difference.pointer.description)
+                        Terminal.out(Terminal.yellow("~ \(name): \(ValueText.arrow(difference))"))
+                    }
+                    continue
+                }
                 Terminal.out(
                     Terminal.yellow(
                         "~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"
@@ -68,7 +76,13 @@ enum DiffCommand: Command {
             "added": .array(diff.added.map(WireItem.encode)),
             "removed": .array(diff.removed.map(WireItem.encode)),
             "changed": .array(
-                diff.changed.map { .object(["old": WireItem.encode($0.old), "new": WireItem.encode($0.new)]) }),
+                diff.changed.map { change in
+                    var object: JSONObject = ["old": WireItem.encode(change.old), "new": WireItem.encode(change.new)]
+                    if let inner = ValueText.innerChanges(old: change.old, new: change.new) {
+                        object["differences"] = ValueText.json(inner)
+                    }
+                    return .object(object)
+                }),
             "unchanged": .number(JSONNumber(diff.unchanged.count)),
         ])
     }

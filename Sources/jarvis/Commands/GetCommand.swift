@@ -20,7 +20,7 @@ enum GetCommand: Command {
         guard arguments.positionals.count == 2 else { throw UsageError("get needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
         let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
-        let item = try client.get(place, reveal: reveal)
+        let item = try context.suggesting(client, place) { () throws(JarvisError) in try client.get(place, reveal: reveal) }
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
             return

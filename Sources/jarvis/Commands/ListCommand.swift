@@ -1,3 +1,4 @@
+import JarvisCommandLine
 import JarvisCore
 import JarvisRemote
 
@@ -27,6 +28,18 @@ enum ListCommand: Command {
         (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
         let listing = try client.listing(
             Wire.ListParams(scanner: scanner, container: container, key: key, reveal: reveal, undeclared: undeclared))
+        // A container named exactly that does not exist is a mistake, not an empty listing.
+        if let container, listing.items.isEmpty, listing.problems.isEmpty,
+            !container.contains(where: { "*?[\\".contains($0) })
+        {
+            let known = try client.containers(scanner: scanner)
+            if !known.contains(where: { $0.name == container }) {
+                throw JarvisError(
+                    .notFound,
+                    "no container '\(container)'\(scanner.map { " in \($0)" } ?? "").\(Suggestion.phrase(for: container, among: known.map(\.name))) Run `jarvis ls` to see them all."
+                )
+            }
+        }
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(listing.json) + [0x0A])
             return
@@ -63,11 +76,18 @@ enum ListCommand: Command {
             if let encoding = item.encoding { flags.append(encoding.rawValue) }
             if item.isPlaceholder { flags.append("placeholder") }
             if !item.isWritable { flags.append("read-only") }
-            let suffix = flags.isEmpty ? "" : Terminal.dim("  (" + flags.joined(separator: ", ") + ")")
+            let flagText = flags.isEmpty ? "" : "  (" + flags.joined(separator: ", ") + ")"
+            let key = Terminal.pad(Terminal.escaped(item.address.key), keyWidth)
+            // On a terminal the value gives way so the line fits; the key never does.
+            var limit = 60
+            if let width = Terminal.width { limit = max(8, width - 2 - key.count - 11 - flagText.count) }
+            var shownFlags = flagText
+            if let width = Terminal.width, 2 + key.count + 11 + 8 + flagText.count > width {
+                shownFlags = Terminal.fit(flagText, max(0, width - 2 - key.count - 11 - 8))
+            }
             Terminal.out(
-                "  " + Terminal.pad(Terminal.escaped(item.address.key), keyWidth)
-                    + Terminal.dim(Terminal.pad(item.type.rawValue, 11))
-                    + ValueText.preview(item, limit: 60) + suffix)
+                "  " + key + Terminal.dim(Terminal.pad(item.type.rawValue, 11)) + ValueText.preview(item, limit: limit)
+                    + (shownFlags.isEmpty ? "" : Terminal.dim(shownFlags)))
         }
         for problem in problems {
             Terminal.out(

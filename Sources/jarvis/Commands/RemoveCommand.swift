@@ -40,7 +40,9 @@ enum RemoveCommand: Command {
         guard arguments.positionals.count == 2 else { throw UsageError("rm needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
         let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
-        let item = try client.delete(place, expectedRevision: expected.map(Revision.init))
+        let item = try context.suggesting(client, place) { () throws(JarvisError) in
+            try client.delete(place, expectedRevision: expected.map(Revision.init))
+        }
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
         } else {

@@ -19,7 +19,9 @@ enum ResetCommand: Command {
         guard arguments.positionals.count == 2 else { throw UsageError("reset needs CONTAINER and KEY", command: name) }
         let client = try context.connect()
         let place = try context.keyPlace(container: arguments.positionals[0], key: arguments.positionals[1])
-        let result = try client.reset(place, expectedRevision: expected.map(Revision.init))
+        let result = try context.suggesting(client, place) { () throws(JarvisError) in
+            try client.reset(place, expectedRevision: expected.map(Revision.init))
+        }
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(result.json) + [0x0A])
             return

@@ -1,3 +1,4 @@
+import JarvisCommandLine
 import JarvisCore
 import JarvisRemote
 
@@ -6,7 +7,7 @@ enum SetCommand: Command {
     static let name = "set"
     static let summary = "store a value (--string --int --real --bool --date --data, or --type json)"
     static let usage = """
-        jarvis set CONTAINER KEY VALUE [TYPE] [--expect REVISION]
+        jarvis set CONTAINER KEY VALUE [TYPE] [--expect REVISION] [--new]
 
           KEY is a key, or a JSON Pointer starting with the key (/profile/tags/0, /tags/- appends):
           only that place changes, everything around it keeps its value and type.
@@ -24,12 +25,17 @@ enum SetCommand: Command {
           jarvis set com.example.demo.prefs tags '["a","b"]' --type json
           jarvis set com.example.demo.prefs /profile/tags/0 swift
           jarvis set files:app.json /server/port 9090 --int
+
+          A key that does not exist yet is created, with a note. In a container whose keys
+          the host's key catalog declares, a key it does not declare needs --new: it is
+          most likely a typo, and jarvis names the nearest key.
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
         let chosen = ValueText.typeFlags.filter { $0.flag != "--json" && arguments.flag($0.flag) }.map(\.type)
         let named = try arguments.option("--type", expecting: ValueText.typeNames) { ValueText.type(named: $0) }
         let expected = arguments.option("--expect")
+        let new = arguments.flag("--new")
         try arguments.finish(maxPositionals: 3, command: name)
         guard arguments.positionals.count == 3 else {
             throw UsageError("set needs CONTAINER, KEY and VALUE", command: name)
@@ -57,7 +63,11 @@ enum SetCommand: Command {
         }
         let client = try context.connect()
         let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
-        let item = try client.set(place, to: value, expectedRevision: expected.map(Revision.init))
+        let created = try checkNewKey(place, client: client, context: context, allowed: new)
+        let item = try context.suggesting(client, place) { () throws(JarvisError) in
+            try client.set(place, to: value, expectedRevision: expected.map(Revision.init))
+        }
+        if created { Terminal.err(Terminal.yellow("note: ") + "created the new key '\(Terminal.escaped(place.key))'") }
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
         } else {
@@ -66,5 +76,27 @@ enum SetCommand: Command {
             )
         }
         for note in item.notes { Terminal.err(Terminal.yellow("note: ") + note) }
+    }
+
+    /// Whether the set creates a key, and whether it may: in a container whose keys the host's
+    /// catalog describes, a key it does not declare is most likely a typo, so it needs `--new`.
+    /// - Throws: ``UsageError`` naming the nearest key when `--new` is missing.
+    private static func checkNewKey(_ place: Wire.Place, client: JarvisClient, context: Context, allowed: Bool) throws
+        -> Bool
+    {
+        guard place.pointer == nil else { return false }
+        let existing: Result<PreferenceItem, JarvisError> = Result { () throws(JarvisError) in try client.get(place) }
+        if case .failure(let error) = existing, error.code == .notFound {
+            // A container that does not exist yet is created: nothing to compare with.
+            let listing = try? client.listing(
+                Wire.ListParams(scanner: place.scanner, container: Context.literalPattern(place.container)))
+            let covered = listing?.items.contains { $0.catalog != nil } ?? false
+            guard covered, !allowed else { return true }
+            let nearest = Suggestion.phrase(for: place.key, among: context.keys(client, place))
+            throw UsageError(
+                "'\(place.key)' is not a key of \(place.container), whose keys the host's key catalog declares.\(nearest) Add --new to create it anyway.",
+                command: name)
+        }
+        return false
     }
 }

@@ -79,6 +79,10 @@ enum WatchCommand: Command {
                 "sequence": params["sequence"] ?? .null, "time": params["time"] ?? .null,
             ]
             for (name, value) in change.json.objectValue ?? [:] { line[name] = value }
+            // What changed inside a nested value, by pointer.
+            if let inner = ValueText.innerChanges(old: change.old, new: change.item) {
+                line["differences"] = ValueText.json(inner)
+            }
             Terminal.outBytes(JSONWriter.bytes(.object(line)) + [0x0A])
         }
     }
@@ -109,10 +113,19 @@ enum WatchCommand: Command {
             case .removed: kind = Terminal.red(word)
             default: kind = Terminal.yellow(word)
             }
+            let place = Terminal.cyan(Terminal.escaped("\(change.address.scanner):\(change.address.container)"))
+            if let inner = ValueText.innerChanges(old: change.old, new: change.item) {
+                // One line per place that changed inside: `profile/tags/0  swift → rust`.
+                for difference in inner {
+                    Terminal.out(
+                        Terminal.dim(time) + "  " + kind + place
+                            + " \(Terminal.escaped(change.address.key + difference.pointer.description))  "
+                            + ValueText.arrow(difference) + Terminal.dim("  #\(notification.sequence)"))
+                }
+                continue
+            }
             Terminal.out(
-                Terminal.dim(time) + "  " + kind
-                    + Terminal.cyan(Terminal.escaped("\(change.address.scanner):\(change.address.container)"))
-                    + " \(Terminal.escaped(change.address.key))  " + values
+                Terminal.dim(time) + "  " + kind + place + " \(Terminal.escaped(change.address.key))  " + values
                     + Terminal.dim("  #\(notification.sequence)"))
         }
     }

@@ -44,7 +44,7 @@ struct MCPToolRunner: Sendable {
             }
             return MCPToolResult(
                 text:
-                    "No agent is running\(bridge.chosen.map { " under '\($0)'" } ?? "") in \(RuntimeDirectory.current().url.path). Start the program (one that embeds JarvisAgent) or `jarvis-agent --demo`; if it runs, this server may have been started with another environment (set JARVIS_RUNTIME_DIR or XDG_RUNTIME_DIR in the MCP client's configuration).",
+                    "No agent is running\(bridge.chosen.map { " under '\($0)'" } ?? "") in \(RuntimeDirectory.current().url.path). Start the program (one that embeds JarvisAgent) or the demo (`jarvis demo`); if it runs, this server may have been started with another environment (set JARVIS_RUNTIME_DIR or XDG_RUNTIME_DIR in the MCP client's configuration).",
                 structured: .object(structured))
         }
         let lines = agents.map { agent in

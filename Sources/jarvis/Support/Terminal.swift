@@ -3,6 +3,20 @@ import Foundation
 /// Output helpers: colour only on a terminal and never with `NO_COLOR`.
 enum Terminal {
     static let isInteractive = isatty(STDOUT_FILENO) == 1
+
+    /// The terminal's width in columns when standard output is one; nil when it is piped,
+    /// so piped output is never cut to a width.
+    static let width: Int? = {
+        guard isInteractive else { return nil }
+        if let size = TerminalShim.windowSize(STDOUT_FILENO) { return size.columns }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
+    }()
+
+    /// Text cut to `width` characters with `…`, or whole when `width` is nil.
+    static func fit(_ text: String, _ width: Int?) -> String {
+        guard let width, text.count > width else { return text }
+        return width > 1 ? String(text.prefix(width - 1)) + "…" : ""
+    }
     static let useColor =
         isInteractive && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         && ProcessInfo.processInfo.environment["TERM"] != "dumb"

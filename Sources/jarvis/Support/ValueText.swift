@@ -31,6 +31,40 @@ enum ValueText {
         typeFlags.first(where: { $0.flag == "--" + name }).map(\.type)
     }
 
+    /// What changed inside a dictionary or array that was replaced by another version of
+    /// itself, place by place; nil when the change is not inside one (a scalar, an added or
+    /// removed key, a masked secret).
+    static func innerChanges(old: PreferenceItem?, new: PreferenceItem?) -> [PreferenceValue.Difference]? {
+        guard let was = old?.value, let now = new?.value, was.type == now.type,
+            was.type == .dictionary || was.type == .array
+        else { return nil }
+        let differences = was.differences(to: now, limit: 20)
+        return differences.isEmpty ? nil : differences
+    }
+
+    /// `swift → rust`, `→ rust` (added), `swift → (removed)`, escaped for the terminal.
+    static func arrow(_ difference: PreferenceValue.Difference, limit: Int = 40) -> String {
+        let old = difference.old.map { short($0, limit: limit) }
+        let new = difference.new.map { short($0, limit: limit) }
+        switch (old, new) {
+        case (let old?, let new?): return "\(old) → \(new)"
+        case (nil, let new?): return "→ \(new)"
+        case (let old?, nil): return "\(old) → (removed)"
+        case (nil, nil): return ""
+        }
+    }
+
+    /// The wire form of the differences, for `--json`.
+    static func json(_ differences: [PreferenceValue.Difference]) -> JSONValue {
+        .array(
+            differences.map { difference in
+                var object: JSONObject = ["pointer": .string(difference.pointer.description)]
+                if let old = difference.old { object["old"] = old.json }
+                if let new = difference.new { object["new"] = new.json }
+                return .object(object)
+            })
+    }
+
     /// Parses `text` as the type a flag asked for; `nil` type means JSON in the wire encoding.
     static func parse(_ text: String, as type: PreferenceType?) throws(JarvisError) -> PreferenceValue {
         switch type {
