@@ -16,7 +16,7 @@ import Foundation
     if let runtime = options.defaultsHost { exit(DefaultsHost.serve(runtime: runtime)) }
 
     let benchmarks: [String: (BenchOptions) throws -> Section] = [
-        "scan": ScanBench.run, "roundtrip": RoundTripBench.run, "list": ListBench.run,
+        "scan": ScanBench.run, "roundtrip": RoundTripBench.run, "list": ListBench.run, "paging": PagingBench.run,
         "watch": WatchBench.run, "host": HostCostBench.run, "load": LoadBench.run,
         "watchscope": WatchScopeBench.run,
     ]

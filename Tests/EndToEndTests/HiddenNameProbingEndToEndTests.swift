@@ -42,7 +42,7 @@ import Testing
         let agent = try AgentProcess(sandbox, ["--defaults-dir", folder.path])
         let log = sandbox.root.appendingPathComponent("trace")
         let messages = sandbox.root.appendingPathComponent("strace.err")
-        FileManager.default.createFile(atPath: messages.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: messages.path, contents: nil)
         let strace = Process()
         strace.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         strace.arguments = ["-f", "-e", "trace=%file", "-o", log.path, "-p", String(agent.pid)]

@@ -29,7 +29,13 @@ extension JarvisAgent {
             )
         }
         let advert = NetworkAgentAdvert(name: record.name, pid: record.pid, bundleID: bundleID)
-        let advertisement = try NetworkAdvertisement(serviceName: record.name, port: port, advert: advert)
+        let requested = record.name
+        // The system's later word (a renamed service, a failure) goes where the token went:
+        // whoever reads the app's console must learn which name to use, or that it is gone.
+        let advertisement = try NetworkAdvertisement(serviceName: requested, port: port, advert: advert) { status in
+            guard let message = status.message(requested: requested) else { return }
+            FileHandle.standardError.write(Data("Jarvis: \(message)\n".utf8))
+        }
         guard printsToken else { return advertisement }
         FileHandle.standardError.write(
             Data(

@@ -13,11 +13,27 @@ public final class NetworkAdvertisement: Sendable {
         private let registration: DNSSDRegistration
     #endif
 
-    init(serviceName: String, port: UInt16, advert: NetworkAgentAdvert) throws(JarvisError) {
+    /// Where the registration stands: the name the system registered (another one than
+    /// ``serviceName`` after a conflict), or a failure it reported after the start.
+    public var status: NetworkRegistrationStatus {
+        #if canImport(dnssd)
+            registration.replies.status.current
+        #else
+            .pending
+        #endif
+    }
+
+    /// - Parameter onChange: told of every reply of the system (on its queue): the name
+    ///   registered, or a failure after the start.
+    init(
+        serviceName: String, port: UInt16, advert: NetworkAgentAdvert,
+        onChange: @escaping @Sendable (NetworkRegistrationStatus) -> Void = { _ in }
+    ) throws(JarvisError) {
         self.serviceName = serviceName
         self.port = port
         #if canImport(dnssd)
-            registration = try DNSSDRegistration(name: serviceName, port: port, txtRecord: advert.txtRecord())
+            registration = try DNSSDRegistration(
+                name: serviceName, port: port, txtRecord: advert.txtRecord(), onChange: onChange)
         #else
             throw NetworkDiscovery.unavailable("advertising the agent with Bonjour")
         #endif

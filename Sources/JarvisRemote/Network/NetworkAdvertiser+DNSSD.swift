@@ -24,12 +24,40 @@
         // reference is on a queue, deallocating it elsewhere races with that queue's reads.
         private let queue = DispatchQueue(label: "jarvis.network.advertise")
 
-        init(name: String, port: UInt16, txtRecord: [UInt8]) throws(JarvisError) {
+        /// Receives the daemon's replies on `queue`: the name registered (changed by the system
+        /// on a conflict) and failures after the start, which a nil callback would hide.
+        final class Replies: Sendable {
+            let status = Locked(NetworkRegistrationStatus.pending)
+            let requested: String
+            let onChange: @Sendable (NetworkRegistrationStatus) -> Void
+
+            init(requested: String, onChange: @escaping @Sendable (NetworkRegistrationStatus) -> Void) {
+                self.requested = requested
+                self.onChange = onChange
+            }
+        }
+
+        /// The replies' receiver, kept alive as long as the registration (its context pointer).
+        let replies: Replies
+
+        init(
+            name: String, port: UInt16, txtRecord: [UInt8],
+            onChange: @escaping @Sendable (NetworkRegistrationStatus) -> Void = { _ in }
+        ) throws(JarvisError) {
+            replies = Replies(requested: name, onChange: onChange)
             var reference: DNSServiceRef?
+            let context = Unmanaged.passUnretained(replies).toOpaque()
             let status = txtRecord.withUnsafeBytes { bytes in
                 DNSServiceRegister(
                     &reference, 0, 0, name, NetworkAgentAdvert.serviceType, nil, nil, port.bigEndian,
-                    UInt16(bytes.count), bytes.baseAddress, nil, nil)
+                    UInt16(bytes.count), bytes.baseAddress, { _, flags, errorCode, name, _, _, context in
+                        guard let context else { return }
+                        let replies = Unmanaged<Replies>.fromOpaque(context).takeUnretainedValue()
+                        let status = NetworkRegistrationStatus.reply(
+                            flags: flags, errorCode: errorCode, name: name.map { String(cString: $0) })
+                        replies.status.withLock { $0 = status }
+                        replies.onChange(status)
+                    }, context)
             }
             // `kDNSServiceErr_NoError` is imported as `Int`, the status as `DNSServiceErrorType`.
             guard status == DNSServiceErrorType(kDNSServiceErr_NoError), let reference else {
@@ -49,7 +77,7 @@
                 defer { current = nil }
                 return current
             }?.raw
-            // Never called on `queue` itself: no callback was given, so nothing of ours runs there.
+            // Never called on `queue` itself: the reply callback runs there and never calls stop().
             if let reference { queue.sync { DNSServiceRefDeallocate(reference) } }
         }
 
