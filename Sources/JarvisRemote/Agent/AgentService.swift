@@ -59,10 +59,13 @@ package final class AgentService: Sendable {
             return .line(RPCResponse.failure(id: answerID, error: Self.unauthenticated))
         }
         do {
-            if request.method == AgentMethod.list.rawValue, request.id != nil,
-                let pager = try streamedList(request.params)
-            {
-                return .stream(ListAnswer(id: answerID, pager: pager))
+            if request.method == AgentMethod.list.rawValue, request.id != nil {
+                let (pager, reveals) = try streamedList(request.params)
+                // A revealing listing streams too, and audits each chunk's secrets as it is made:
+                // exactly what is sent, never the whole container up front.
+                let sending: (@Sendable ([PreferenceItem]) -> Void)? =
+                    reveals ? { @Sendable [self, session] sent in recordReveals(sent, session: session) } : nil
+                return .stream(ListAnswer(id: answerID, pager: pager, sending: sending))
             }
             let result = try handle(request, session: session)
             guard request.id != nil else { return nil }
@@ -152,11 +155,10 @@ package final class AgentService: Sendable {
         }
     }
 
-    /// A listing to stream, or nil when it reveals secrets and is answered whole instead.
-    private func streamedList(_ raw: JSONObject) throws -> ListPager? {
+    /// A listing to stream, and whether it reveals secrets (whose sending is audited).
+    private func streamedList(_ raw: JSONObject) throws -> (ListPager, reveals: Bool) {
         let (query, params) = try listQuery(raw)
-        guard !query.reveal else { return nil }
-        return try pager(try hub.listStream(query), params: params)
+        return (try pager(try hub.listStream(query), params: params), query.reveal)
     }
 
     private func listQuery(_ raw: JSONObject) throws -> (ListQuery, Wire.ListParams) {

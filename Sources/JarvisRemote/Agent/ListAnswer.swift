@@ -16,10 +16,13 @@ struct ListAnswer: LineProducer {
     private var pager: ListPager
     private let id: JSONValue
     private var stage = Stage.start
+    /// Told of each chunk's items once they are in the answer (to audit what is revealed).
+    private let sending: (@Sendable ([PreferenceItem]) -> Void)?
 
-    init(id: JSONValue, pager: ListPager) {
+    init(id: JSONValue, pager: ListPager, sending: (@Sendable ([PreferenceItem]) -> Void)? = nil) {
         self.id = id
         self.pager = pager
+        self.sending = sending
     }
 
     mutating func produce(into buffer: inout [UInt8], size: Int) -> Bool {
@@ -31,6 +34,8 @@ struct ListAnswer: LineProducer {
             stage = .items(first: true)
         }
         guard case .items(var first) = stage else { return true }
+        var chunk: [PreferenceItem] = []
+        defer { if let sending, !chunk.isEmpty { sending(chunk) } }
         while buffer.count < target {
             guard let item = pager.next() else {
                 let end = pager.finish()
@@ -51,6 +56,7 @@ struct ListAnswer: LineProducer {
             if !first { buffer.append(UInt8(ascii: ",")) }
             first = false
             JSONWriter.write(WireItem.encode(item), into: &buffer)
+            if sending != nil, item.value != nil { chunk.append(item) }
         }
         stage = .items(first: first)
         return false
