@@ -10,7 +10,10 @@ let package = Package(
     products: [
         .library(name: "JarvisCore", targets: ["JarvisCore"]),
         .library(name: "JarvisScanners", targets: ["JarvisScanners"]),
-        .library(name: "JarvisRemote", targets: ["JarvisRemote"]),
+        // Hosts link this product to embed the agent: it carries the scanners (and the agent's
+        // default ones) as it always did. Targets inside the package depend on the JarvisRemote
+        // target alone, so the `jarvis` CLI links no scanner.
+        .library(name: "JarvisRemote", targets: ["JarvisRemote", "JarvisScanners"]),
         .library(name: "JarvisInspector", targets: ["JarvisInspector"]),
         .library(name: "JarvisUI", targets: ["JarvisUI"]),
         .executable(name: "jarvis", targets: ["jarvis"]),
@@ -19,10 +22,16 @@ let package = Package(
     ],
     targets: [
         .target(name: "JarvisCore"),
-        .target(name: "JarvisScanners", dependencies: ["JarvisCore"]),
+        // System primitives shared by the scanners and the agent: atomic file writes, raw
+        // system calls, file stamps, and the Simulator folder model. No scanner.
+        .target(name: "JarvisSystem", dependencies: ["JarvisCore"]),
+        .target(name: "JarvisScanners", dependencies: ["JarvisCore", "JarvisSystem", "JarvisRemote"]),
         // epoll's header, which Swift's Glibc module does not expose (empty on other systems).
         .systemLibrary(name: "CJarvisEpoll"),
-        .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisScanners", "CJarvisEpoll"]),
+        .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisSystem", "CJarvisEpoll"]),
+        // The demo's sample data and scanners, for the executables only: an app that embeds
+        // the agent never ships it.
+        .target(name: "JarvisDemo", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
         // The inspector model every interactive face sits on; platform-neutral, no UI framework.
         .target(name: "JarvisInspector", dependencies: ["JarvisCore", "JarvisRemote"]),
         // The in-app SwiftUI panel; its sources compile only where SwiftUI exists.
@@ -30,9 +39,15 @@ let package = Package(
         // The command-line parser of the three executables; internal, not a product.
         .target(name: "JarvisCommandLine"),
         .executableTarget(
-            name: "jarvis-agent", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "JarvisCommandLine"]),
+            name: "jarvis-agent",
+            dependencies: [
+                "JarvisCore", "JarvisSystem", "JarvisScanners", "JarvisRemote", "JarvisDemo", "JarvisCommandLine",
+            ]),
         .executableTarget(
-            name: "jarvis", dependencies: ["JarvisCore", "JarvisRemote", "JarvisInspector", "JarvisCommandLine"]),
+            name: "jarvis",
+            // `jarvis demo` runs the `jarvis-agent` built beside it, so the CLI links no scanner
+            // (a dependency on that executable would link its libraries into this one).
+            dependencies: ["JarvisCore", "JarvisRemote", "JarvisInspector", "JarvisCommandLine"]),
         // The benchmark runs the real `jarvis` and `jarvis-agent` binaries as children, so it
         // depends on them to have `swift run jarvis-bench` build them too.
         .executableTarget(
@@ -41,17 +56,21 @@ let package = Package(
                 "JarvisCore", "JarvisScanners", "JarvisRemote", "JarvisCommandLine", "jarvis", "jarvis-agent",
             ]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
-        .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisScanners"]),
+        .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisScanners"]),
         .testTarget(name: "JarvisCommandLineTests", dependencies: ["JarvisCommandLine"]),
         .testTarget(
             name: "JarvisInspectorTests", dependencies: ["JarvisInspector", "JarvisCore", "JarvisRemote", "JarvisScanners"]),
-        .testTarget(name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners"]),
+        .testTarget(
+            name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisRemote", "JarvisScanners"]),
         // The CLI's own logic (the MCP server's framing, URIs and schema checks), imported with
         // @testable from the executable.
         .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["JarvisCore", "JarvisRemote", "JarvisScanners", "jarvis", "jarvis-agent", "jarvis-bench"]
+            dependencies: [
+                "JarvisCore", "JarvisSystem", "JarvisRemote", "JarvisScanners", "JarvisDemo", "jarvis", "jarvis-agent",
+                "jarvis-bench",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import Foundation
 import JarvisCommandLine
 import JarvisCore
 import JarvisScanners
+import JarvisSystem
 
 /// The scanner `--simulator` serves, after telling the person what it found: which devices,
 /// in which state, and how a booted device's suites are edited from here. Refuses to start

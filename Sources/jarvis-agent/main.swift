@@ -4,6 +4,7 @@ import JarvisCommandLine
 import JarvisCore
 import JarvisRemote
 import JarvisScanners
+import JarvisDemo
 
 signal(SIGPIPE, SIG_IGN)
 

@@ -40,7 +40,7 @@ public struct KeyCatalog: Sendable, Hashable, ExpressibleByArrayLiteral {
     /// Whether any definition applies in this container, so that a key no definition matches
     /// there is *undeclared* (an orphan) rather than merely uncatalogued.
     public func covers(scanner: String, container: String) -> Bool {
-        definitions.contains { $0.scanner == scanner && $0.container.matches(container) }
+        definitions.contains { $0.applies(in: scanner) && $0.container.matches(container) }
     }
 
     /// Whether a definition applies to the address.
@@ -52,7 +52,7 @@ public struct KeyCatalog: Sendable, Hashable, ExpressibleByArrayLiteral {
     func exactKeys(scanner: String, container: String) -> [(String, KeyDefinition)] {
         var seen: Set<String> = []
         var result: [(String, KeyDefinition)] = []
-        for definition in definitions where definition.scanner == scanner && definition.container.matches(container) {
+        for definition in definitions where definition.applies(in: scanner) && definition.container.matches(container) {
             guard case .exact(let key) = definition.name, seen.insert(key).inserted else { continue }
             // A key an earlier pattern already covers follows that pattern, as `definition(for:)` does.
             let address = PreferenceAddress(scanner: scanner, container: container, key: key)
@@ -79,5 +79,12 @@ public struct KeyCatalog: Sendable, Hashable, ExpressibleByArrayLiteral {
                     "the key catalog's default for '\(label)' does not fit its definition: \(error.message)")
             }
         }
+    }
+}
+
+extension KeyDefinition {
+    /// Whether the definition applies to containers of scanner `id`.
+    func applies(in id: String) -> Bool {
+        scanner.map { $0 == id } ?? true
     }
 }

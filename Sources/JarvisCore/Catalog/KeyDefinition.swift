@@ -21,8 +21,10 @@ public struct KeyDefinition: Sendable, Hashable {
 
     /// Which keys this describes.
     public var name: Name
-    /// The scanner id, e.g. `defaults` or `files`.
-    public var scanner: String
+    /// The scanner id, e.g. `defaults` or `files`; nil (the default) applies the definition in
+    /// every scanner that has a container matching ``container``. The core names no scanner:
+    /// the ids belong to the scanners.
+    public var scanner: String?
     /// The containers (suite, file) it applies in; a plain name matches only itself.
     public var container: GlobPattern
     /// The type every value must have.
@@ -40,7 +42,7 @@ public struct KeyDefinition: Sendable, Hashable {
     public init(
         _ key: String,
         in container: GlobPattern,
-        scanner: String = "defaults",
+        scanner: String? = nil,
         type: PreferenceType,
         default defaultValue: PreferenceValue? = nil,
         description: String? = nil,
@@ -56,7 +58,7 @@ public struct KeyDefinition: Sendable, Hashable {
     public init(
         matching pattern: GlobPattern,
         in container: GlobPattern,
-        scanner: String = "defaults",
+        scanner: String? = nil,
         type: PreferenceType,
         default defaultValue: PreferenceValue? = nil,
         description: String? = nil,
@@ -72,7 +74,7 @@ public struct KeyDefinition: Sendable, Hashable {
     public init(
         name: Name,
         container: GlobPattern,
-        scanner: String,
+        scanner: String?,
         type: PreferenceType,
         defaultValue: PreferenceValue?,
         description: String?,
@@ -91,7 +93,9 @@ public struct KeyDefinition: Sendable, Hashable {
 
     /// Whether this definition covers the address.
     public func matches(_ address: PreferenceAddress) -> Bool {
-        guard address.scanner == scanner, container.matches(address.container) else { return false }
+        guard scanner.map({ $0 == address.scanner }) ?? true, container.matches(address.container) else {
+            return false
+        }
         switch name {
         case .exact(let key): return key == address.key
         case .pattern(let pattern): return pattern.matches(address.key)

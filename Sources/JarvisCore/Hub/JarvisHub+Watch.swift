@@ -26,6 +26,45 @@ extension JarvisHub {
             case let rules = ScannerVisibility(scanner: scanner, configuration: configuration),
             rules.shows(container: container.name), rules.shows(key: entry.key, in: container.name)
         else { return nil }
-        return item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
+        let served = item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
+        // A value deeper than a client could write back is never served (a host's own scanner
+        // may read one); `list` and `get` name it as a problem, a change just leaves it out.
+        if let depth = served.value?.depth, depth > PreferenceValue.maxDepth { return nil }
+        return served
+    }
+
+    /// The containers of scanner `id` the configuration shows; nil when the scanner is not
+    /// watched or cannot list them now.
+    package func watchedContainers(_ id: String) -> [ContainerInfo]? {
+        guard let (scanner, rules) = watchedScanner(id), let containers = try? scanner.containers() else { return nil }
+        return containers.filter { rules.shows(container: $0.name) }
+    }
+
+    /// Container `name` of scanner `id` as a watcher sees it, its hidden keys left out.
+    ///
+    /// - Parameter listing: the visible containers from ``watchedContainers(_:)``, when the
+    ///   caller listed them; otherwise the container is looked up by name.
+    /// - Returns: `.some(nil)` when the container does not exist (any more); nil when there is
+    ///   nothing to compare: the container is hidden, has a problem, or could not be read.
+    package func watchedSnapshot(
+        _ id: String, container name: String, listing: [String: ContainerInfo]?
+    ) -> ContainerSnapshot?? {
+        guard let (scanner, rules) = watchedScanner(id), rules.shows(container: name) else { return nil }
+        let info: ContainerInfo
+        if let listing {
+            guard let listed = listing[name] else { return .some(nil) }
+            info = listed
+        } else {
+            let found: ContainerInfo?
+            do {
+                found = try scanner.container(named: name)
+            } catch {
+                return nil
+            }
+            guard let found, found.exists else { return .some(nil) }
+            info = found
+        }
+        guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else { return nil }
+        return .some(ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) }))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import JarvisCore
-import JarvisScanners
+import JarvisSystem
 
 /// The agent a host embeds: a hub of scanners served on a Unix domain socket, and a discovery
 /// file so that `jarvis` finds it.
@@ -124,14 +124,17 @@ public final class JarvisAgent: Sendable {
     private let placement: AgentPlacement
 
     /// Starts an agent serving the given scanners.
+    ///
+    /// With `import JarvisScanners`, `start(configuration:options:)` serves the built-in
+    /// default (every defaults suite of the process) without naming it.
     /// - Parameters:
     ///   - configuration: what may be shown and changed; `.production` makes it read-only.
-    ///   - scanners: the scanners to register; by default every defaults suite of the process.
+    ///   - scanners: the scanners to register, e.g. `[.defaults(), .jsonFiles(in: [folder])]`.
     ///   - options: name, limits and runtime folder.
     /// - Throws: ``JarvisError`` when the configuration is invalid or the socket cannot be made.
     public static func start(
         configuration: JarvisConfiguration = .debug,
-        scanners: [any PreferenceScanner] = [DefaultsScanner.defaults()],
+        scanners: [any PreferenceScanner],
         options: Options = Options()
     ) throws(JarvisError) -> JarvisAgent {
         try configuration.validate()

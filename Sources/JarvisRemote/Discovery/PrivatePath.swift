@@ -1,5 +1,5 @@
 import JarvisCore
-import JarvisScanners
+import JarvisSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import JarvisScanners
+import JarvisSystem
 
 /// Agents embedded in apps that run in the iOS Simulator, found from the Mac.
 ///

@@ -208,7 +208,7 @@ extension ChangeEngine {
     func refresh(
         _ id: String, containers wanted: Set<String>?, adding scope: WatchScope = .none, onlyUncovered: Bool = false
     ) {
-        guard let (scanner, rules) = hub.watchedScanner(id) else { return }
+        guard let (scanner, _) = hub.watchedScanner(id) else { return }
         let (watched, covered, known) = state.withLock { state in
             (
                 self.scope(of: id, in: state).union(scope), state.coverage[id] ?? .none,
@@ -222,7 +222,9 @@ extension ChangeEngine {
         if let exact = watched.exactNames {
             names = wanted.map { $0.intersection(exact) } ?? exact
         } else {
-            guard let containers = try? scanner.containers() else { return }
+            // The hub lists only what the configuration shows, and reads only visible keys:
+            // visibility is the hub's rule, never re-applied here.
+            guard let containers = hub.watchedContainers(id) else { return }
             var infos: [String: ContainerInfo] = [:]
             for container in containers where watched.contains(container.name) {
                 infos[container.name] = container
@@ -230,28 +232,10 @@ extension ChangeEngine {
             listed = infos
             names = wanted?.filter(watched.contains) ?? known.filter(watched.contains).union(infos.keys)
         }
-        names = names.filter { rules.shows(container: $0) && !(onlyUncovered && covered.contains($0)) }
+        names = names.filter { !(onlyUncovered && covered.contains($0)) }
         let isSecret = scanner.info.isSecret
         for name in names.sorted() {
-            var new: ContainerSnapshot?
-            if let listed {
-                if let info = listed[name] {
-                    guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else {
-                        continue
-                    }
-                    new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) })
-                }
-            } else {
-                do {
-                    if let info = try scanner.container(named: name), info.exists {
-                        guard info.problem == nil else { continue }
-                        let entries = try scanner.read(ReadRequest(container: name))
-                        new = ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) })
-                    }
-                } catch {
-                    continue
-                }
-            }
+            guard let new = hub.watchedSnapshot(id, container: name, listing: listed) else { continue }
             state.withLock { state in
                 let old = state.snapshots[id]?[name]
                 state.snapshots[id, default: [:]][name] = new

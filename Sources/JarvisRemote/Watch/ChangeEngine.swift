@@ -205,16 +205,14 @@ package final class ChangeEngine: Sendable {
             if let new = change.new {
                 guard
                     let item = hub.watchedItem(
-                        new, scanner: event.scanner, container: event.container, reveal: filter.reveal),
-                    AgentService.tooDeep(item) == nil
+                        new, scanner: event.scanner, container: event.container, reveal: filter.reveal)
                 else { continue }
                 wire.item = item
             }
             if let old = change.old {
                 guard
                     let item = hub.watchedItem(
-                        old, scanner: event.scanner, container: event.container, reveal: filter.reveal),
-                    AgentService.tooDeep(item) == nil
+                        old, scanner: event.scanner, container: event.container, reveal: filter.reveal)
                 else { continue }
                 wire.old = item
             }

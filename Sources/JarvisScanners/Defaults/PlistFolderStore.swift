@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisSystem
 
 /// Suites kept as `<suite>.plist` files in one folder, for `jarvis-agent --defaults-dir`:
 /// a program that does not embed the SDK, whose files Jarvis reads and writes directly.

@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisSystem
 
 /// JSON config files in folders: each file is a container named by its path inside its folder
 /// (`app.json`, `env/prod.json`), and the members of its top-level object are the keys.

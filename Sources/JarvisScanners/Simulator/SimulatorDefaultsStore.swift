@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisSystem
 
 /// The defaults suites of Simulator apps that do not embed Jarvis, for
 /// `jarvis-agent --simulator`: each app's and App Group's `Library/Preferences/*.plist`,

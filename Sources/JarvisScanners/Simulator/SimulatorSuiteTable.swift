@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisSystem
 
 /// The preference folders a Simulator sidecar serves, under the names clients see.
 ///

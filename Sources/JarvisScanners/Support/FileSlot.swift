@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisSystem
 
 #if canImport(Darwin)
     import Darwin

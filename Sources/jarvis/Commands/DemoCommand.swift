@@ -115,27 +115,23 @@ enum DemoCommand: Command {
     #endif
 
     /// Serves the demo data until SIGTERM or SIGINT: the body of the background demo process.
+    /// Becomes the demo agent: `jarvis-agent --demo` from beside this binary, in this process
+    /// (exec), so the CLI itself links no scanner and the demo's data never ships in an app.
+    /// The demo's secrets are sample data: `r` in the inspector (and `--reveal`) shows them, so
+    /// every feature can be tried; a real host decides this in its own configuration.
     static func serve() throws -> Never {
-        let setup = try DemoSetup.prepare()
-        var configuration = JarvisConfiguration.debug
-        setup.configure(&configuration)
-        // The demo's secrets are sample data: `r` in the inspector (and `--reveal`) shows them,
-        // so every feature can be tried. A real host decides this in its own configuration.
-        configuration.allowsReveal = true
-        let agent = try JarvisAgent.start(
-            configuration: configuration, scanners: setup.scanners, options: .init(name: agentName))
-        let stop = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGTERM, SIGINT] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            sources.append(source)
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let agent = executable.deletingLastPathComponent().appendingPathComponent("jarvis-agent").path
+        guard access(agent, X_OK) == 0 else {
+            throw JarvisError(
+                .unavailable,
+                "the demo runs jarvis-agent, which is not beside jarvis (\(agent)); build both with `swift build`, or copy jarvis-agent next to jarvis"
+            )
         }
-        stop.wait()
-        agent.stop()
-        setup.cleanUp()
-        exit(0)
+        let arguments = [agent, "--demo", "--allow-reveal", "--name", agentName]
+        var pointers = arguments.map { strdup($0) }
+        pointers.append(nil)
+        execv(agent, &pointers)
+        throw JarvisError(.unavailable, "cannot run \(agent): \(String(cString: strerror(errno)))")
     }
 }

@@ -3,6 +3,7 @@ import JarvisCore
 import Testing
 
 @testable import JarvisScanners
+import JarvisSystem
 
 /// Records the edits a store hands over for a running device: `xcrun` cannot run here, so
 /// this stands in for it to show what the store asks of it.

@@ -3,6 +3,7 @@ import JarvisCore
 import Testing
 
 @testable import JarvisScanners
+import JarvisSystem
 
 @Suite("Simulator folder model")
 struct SimulatorSetTests {

@@ -15,7 +15,7 @@ import Foundation
 /// them; where they are missing, or the file system refuses, the caller falls back to `rename`.
 extension AtomicFile {
     /// What an exchange did.
-    enum SwapResult {
+    package enum SwapResult {
         /// The two names now point at each other's files.
         case swapped
         /// This system or file system cannot exchange; nothing changed.
@@ -25,12 +25,12 @@ extension AtomicFile {
     }
 
     /// Exchanges the files at two paths on the same file system.
-    static func swap(_ first: String, _ second: String) -> SwapResult {
+    package static func swap(_ first: String, _ second: String) -> SwapResult {
         swap(AT_FDCWD, first, second)
     }
 
     /// Exchanges two names inside the folder open at `folder` (neither name's link followed).
-    static func swap(_ folder: Int32, _ first: String, _ second: String) -> SwapResult {
+    package static func swap(_ folder: Int32, _ first: String, _ second: String) -> SwapResult {
         guard let function = swapFunction else { return .unsupported }
         let result = first.withCString { first in second.withCString { second in function(folder, first, second) } }
         guard result != 0 else { return .swapped }

@@ -101,7 +101,7 @@ extension SimulatorDevice {
     }
 
     /// Reads `folder/device.plist`; a reason when it is missing, unreadable or lacks a name.
-    static func read(folder: URL) -> Result<SimulatorDevice, SimulatorSkip> {
+    package static func read(folder: URL) -> Result<SimulatorDevice, SimulatorSkip> {
         let file = folder.appendingPathComponent("device.plist", isDirectory: false)
         let dictionary: [String: Any]
         switch SimulatorFiles.dictionary(at: file) {

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The few file reads the Simulator model makes, each turning a failure into a reason.
-enum SimulatorFiles {
+package enum SimulatorFiles {
     /// The folders directly in `parent` (hidden ones and plain files ignored), sorted by name.
     /// A missing parent is no folders; an unreadable one is skipped with its reason.
-    static func subfolders(of parent: URL, skipped: inout [SimulatorSkip]) -> [URL] {
+    package static func subfolders(of parent: URL, skipped: inout [SimulatorSkip]) -> [URL] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: parent.path)
@@ -26,7 +26,7 @@ enum SimulatorFiles {
     }
 
     /// A property list file whose top level is a dictionary (binary, XML or OpenStep).
-    static func dictionary(at file: URL) -> Result<[String: Any], SimulatorSkip> {
+    package static func dictionary(at file: URL) -> Result<[String: Any], SimulatorSkip> {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             let reason =
                 FileManager.default.fileExists(atPath: file.path) ? "cannot be read" : "missing"
@@ -45,7 +45,7 @@ enum SimulatorFiles {
     }
 
     /// A plist number as an `Int`, whichever way Foundation bridged it.
-    static func integer(_ object: Any?) -> Int? {
+    package static func integer(_ object: Any?) -> Int? {
         switch object {
         case let value as Int: value
         case let value as NSNumber: value.intValue

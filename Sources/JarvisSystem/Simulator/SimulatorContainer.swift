@@ -45,7 +45,7 @@ public struct SimulatorContainer: Sendable, Hashable {
     public static let metadataFileName = ".com.apple.mobile_container_manager.metadata.plist"
 
     /// The containers in `parent`, sorted by identifier then UUID; unreadable ones skipped.
-    static func read(kind: Kind, in parent: URL) -> SimulatorScan<SimulatorContainer> {
+    package static func read(kind: Kind, in parent: URL) -> SimulatorScan<SimulatorContainer> {
         var scan = SimulatorScan<SimulatorContainer>()
         for folder in SimulatorFiles.subfolders(of: parent, skipped: &scan.skipped) {
             let file = folder.appendingPathComponent(metadataFileName, isDirectory: false)

@@ -11,22 +11,22 @@ import Foundation
 /// What identifies one version of a file for caches: modification time, size, inode and
 /// device, from a single `stat` (cheaper than `FileManager.attributesOfItem`, which also opens
 /// the file and lists its extended attributes on Linux).
-struct FileStamp: Hashable, Sendable {
-    var seconds: Int
-    var nanoseconds: Int
-    var size: Int64
-    var inode: UInt64
-    var device: UInt64
+package struct FileStamp: Hashable, Sendable {
+    package var seconds: Int
+    package var nanoseconds: Int
+    package var size: Int64
+    package var inode: UInt64
+    package var device: UInt64
 
     /// The stamp of the file at `path` (following links), or nil when it does not exist.
-    static func of(_ path: String) -> FileStamp? {
+    package static func of(_ path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileStamp(status: info)
     }
 
     /// The stamp of an open file, or nil when `fstat` fails.
-    static func of(descriptor: Int32) -> FileStamp? {
+    package static func of(descriptor: Int32) -> FileStamp? {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
         return FileStamp(status: info)
@@ -35,7 +35,7 @@ struct FileStamp: Hashable, Sendable {
 
 extension FileStamp {
     /// The stamp of what `stat`, `fstat` or `fstatat` described.
-    init(status info: stat) {
+    package init(status info: stat) {
         #if canImport(Darwin)
             let time = info.st_mtimespec
             // `dev_t` is a signed 32-bit value here; keep its bits rather than trap on a negative one.

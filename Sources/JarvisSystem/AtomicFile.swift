@@ -36,7 +36,7 @@ package enum AtomicFile {
     /// with `target`'s mode and owner, or `mode` when given, or 0600 for a new file.
     /// - Returns: the temporary file's path, which the caller renames or removes, and its
     ///   stamp (which stays the file's stamp once it is renamed into place).
-    static func writeTemporary(_ bytes: [UInt8], replacing target: String, mode: mode_t? = nil) throws(JarvisError)
+    package static func writeTemporary(_ bytes: [UInt8], replacing target: String, mode: mode_t? = nil) throws(JarvisError)
         -> (path: String, stamp: FileStamp?)
     {
         let folder = (target as NSString).deletingLastPathComponent
@@ -79,7 +79,7 @@ package enum AtomicFile {
         close(descriptor)
     }
 
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(JarvisError) {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(JarvisError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -93,7 +93,7 @@ package enum AtomicFile {
         }
     }
 
-    static func failure(_ action: String, _ name: String) -> JarvisError {
+    package static func failure(_ action: String, _ name: String) -> JarvisError {
         let code = errno
         return JarvisError(
             .storage,

@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import JarvisScanners
+import JarvisRemote
 
 /// Everything the demo agent serves: sample data written into a fresh temporary folder, the
 /// scanners over it, and a configuration that hides the private suite. Shared by

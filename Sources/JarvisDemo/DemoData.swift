@@ -1,4 +1,5 @@
 import Foundation
+import JarvisRemote
 
 /// The sample data `jarvis-agent --demo` serves: the shapes host apps really store, from the
 /// design notes Jarvis grew from (typed keys, Codable structs as JSON data, app-group suites,
