@@ -31,6 +31,11 @@
         }
 
         /// Clock ticks per second, to turn ticks into time.
+        /// The threads of a process, from /proc/PID/task.
+        static func threads(pid: Int32) -> Int? {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count
+        }
+
         static var ticksPerSecond: Int { max(1, sysconf(Int32(_SC_CLK_TCK))) }
     }
 #endif

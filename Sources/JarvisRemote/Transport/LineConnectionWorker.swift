@@ -88,11 +88,19 @@ final class LineConnectionWorker {
         if let deadline = phase.deadline { return deadline }
         var next: ContinuousClock.Instant?
         if let idleTimeout { next = lastActivity + idleTimeout }
-        if case .unauthenticated(let deadline) = connection.shared.current.trust {
-            next = min(next ?? deadline, deadline)
+        // The loop asks every connection at every turn: once trusted, never take the lock again.
+        if !trusted {
+            if case .unauthenticated(let deadline) = connection.shared.withLock({ $0.trust }) {
+                next = min(next ?? deadline, deadline)
+            } else {
+                trusted = true
+            }
         }
         return next
     }
+
+    /// Set once the connection is trusted (it never goes back).
+    private var trusted = false
 
     /// Does everything the connection can do now without blocking: takes queued output,
     /// writes, reads once if `input` (handing complete lines to the session, on this thread),

@@ -38,10 +38,12 @@ final class LineServerLoop {
 
     /// Runs until the server stops, then ends every connection and releases every descriptor.
     func run() {
+        var nearest: ContinuousClock.Instant?
         while server.state.withLock({ $0.isRunning }) {
             let events: [ReadyEvent]
             do {
-                events = try queue.wait(timeout: timeout())
+                nearest = nearestDeadline()
+                events = try queue.wait(timeout: nearest.map { PollTimeout.milliseconds(until: $0) } ?? -1)
             } catch {
                 // Only a broken queue gets here (EBADF, EINVAL); nothing can be served.
                 break
@@ -61,8 +63,10 @@ final class LineServerLoop {
                 for id in waker.take() { advance(id, input: false) }
             }
             let now = ContinuousClock.now
-            for (id, worker) in workers where worker.deadline.map({ $0 <= now }) ?? false {
-                advance(id, input: false)
+            if let nearest, nearest <= now {
+                for (id, worker) in workers where worker.deadline.map({ $0 <= now }) ?? false {
+                    advance(id, input: false)
+                }
             }
             if let pausedUntil, now >= pausedUntil { resumeListeners(graceOver: true) }
             if listenerReady, pausedUntil == nil {
@@ -72,14 +76,14 @@ final class LineServerLoop {
         shutDown()
     }
 
-    /// Milliseconds until the nearest deadline, or -1 when there is none (an idle server
-    /// never wakes up).
-    private func timeout() -> Int32 {
+    /// The nearest deadline of any connection or of a pause; nil when there is none (an idle
+    /// server never wakes up).
+    private func nearestDeadline() -> ContinuousClock.Instant? {
         var next = pausedUntil
         for worker in workers.values {
             if let deadline = worker.deadline { next = min(next ?? deadline, deadline) }
         }
-        return next.map { PollTimeout.milliseconds(until: $0) } ?? -1
+        return next
     }
 
     /// Lets connection `id` do what it can now; ends it when it is over.

@@ -68,7 +68,20 @@ struct ServedFolder: Sendable {
     }
 
     /// Whether `relative` is a link that leads outside the folder.
+    ///
+    /// Asked for every item a listing or a `get` serves, so a plain name (no `/`) that is not
+    /// a link at all is answered by one `lstat` instead of a resolution through descriptors:
+    /// only a link can lead outside. The answer only labels what is served (read-only);
+    /// writes resolve the name again through ``resolve(_:)`` and never follow a link out.
     func leadsOutside(_ relative: String) -> Bool {
+        if !relative.contains("/") {
+            var status = stat()
+            if lstat(realPath + "/" + relative, &status) != 0 {
+                if errno == ENOENT { return false }
+            } else if status.st_mode & S_IFMT != S_IFLNK {
+                return false
+            }
+        }
         if case .outside = place(of: relative) { return true }
         return false
     }
