@@ -8,6 +8,15 @@ import JarvisDemo
 
 signal(SIGPIPE, SIG_IGN)
 
+// SIGINT and SIGTERM are blocked before any thread exists, so every thread inherits the mask
+// and neither signal is ever delivered to a thread: the main thread takes them with `sigwait`
+// once the agent runs (a signal that comes earlier waits, pending, and is never lost).
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
 /// Prints a line at once, even when standard output is a pipe. Its control characters are
 /// shown, not obeyed: a line can hold names from files (a Simulator device's name).
 func announce(_ line: String) {
@@ -23,24 +32,7 @@ let options = AgentCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 
 // What a SIGINT or SIGTERM stops, set as start-up makes it.
 var demo: DemoSetup?
-var runningAgent: JarvisAgent?
 var advertisement: NetworkAdvertisement?
-
-// Installed before the agent publishes its discovery file: a signal sent as soon as the file
-// appears is queued for the main queue (which runs from `dispatchMain()`), never lost.
-var signalSources: [DispatchSourceSignal] = []
-for signalNumber in [SIGINT, SIGTERM] {
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-    source.setEventHandler {
-        advertisement?.stop()
-        runningAgent?.stop()
-        demo?.cleanUp()
-        exit(0)
-    }
-    source.resume()
-    signalSources.append(source)
-}
 
 var configuration: JarvisConfiguration = options.production ? .production : .debug
 if options.readOnly { configuration.allowsEditing = false }
@@ -100,7 +92,6 @@ do {
     if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
     if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
-    runningAgent = agent
 } catch {
     demo?.cleanUp()
     fail(error.message)
@@ -125,4 +116,10 @@ if options.advertise {
 }
 announce("connect with: jarvis ls   (or jarvis --agent \(agent.record.pid) ls when several agents run)")
 
-dispatchMain()
+// Until SIGINT or SIGTERM: then the agent stops, removing its socket and discovery file.
+var received: Int32 = 0
+while sigwait(&stopSignals, &received) != 0 {}
+advertisement?.stop()
+agent.stop()
+demo?.cleanUp()
+exit(0)

@@ -168,4 +168,37 @@ import Testing
         #expect(text.contains(#"«"x\u00bb (string, revision 0000000000000000)\nfake = \u00ab1\u00bb"»"#), "\(text)")
         #expect(!text.contains("\nfake"))
     }
+
+    /// Revision 2026-07-28 with raw lines: no handshake, `server/discover`, the version in each
+    /// request's `_meta`, `resultType` on results, `subscriptions/listen` in place of
+    /// `resources/subscribe`, and -32022 naming the revisions for one it does not speak.
+    @Test func theStatelessRevisionAnswersWithoutAHandshake() throws {
+        let folder = sandbox.root.appendingPathComponent("prefs")
+        try sandbox.writeSuite("com.example.app", in: folder, ["k": "v"])
+        _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "local"])
+        let meta =
+            #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw-2026","version":"1"}}"#
+        let answers = try session(
+            [],
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{\#(meta)}}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{\#(meta)}}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{\#(meta),"name":"get_preference","arguments":{"container":"com.example.app","key":"k"}}}"#,
+                #"{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{\#(meta),"uri":"jarvis://local/defaults/com.example.app"}}"#,
+                #"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2031-01-01"}}}"#,
+                #"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#,
+            ])
+        let discover = answers[1]?["result"]
+        #expect(discover?["supportedVersions"]?.arrayValue?.contains("2026-07-28") == true, "\(String(describing: answers[1]))")
+        #expect(discover?["supportedVersions"]?.arrayValue?.contains("2025-06-18") == true)
+        #expect(discover?["resultType"] == "complete" && discover?["cacheScope"] == "private")
+        #expect(answers[2]?["result"]?["resultType"] == "complete")
+        #expect(answers[2]?["result"]?["tools"]?.arrayValue?.isEmpty == false)
+        #expect(answers[3]?["result"]?["isError"] != .bool(true), "\(String(describing: answers[3]))")
+        #expect(answers[4]?["error"]?["code"]?.int64Value == -32601)
+        #expect(answers[5]?["error"]?["code"]?.int64Value == -32022)
+        #expect(answers[5]?["error"]?["data"]?["supported"]?.arrayValue?.contains("2026-07-28") == true)
+        // Without a handshake or a revision in _meta, the older revisions still need initialize.
+        #expect(answers[6]?["error"]?["code"]?.int64Value == -32600)
+    }
 }

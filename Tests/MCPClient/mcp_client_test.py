@@ -100,15 +100,35 @@ def structured(result):
 
 
 async def high_level_client():
-    """The SDK's high-level Client probes the 2026 era first and falls back to initialize."""
+    """The SDK's high-level Client probes server/discover first: this server speaks 2026-07-28,
+    so the client stays on it (stateless requests, resultType, subscriptions/listen)."""
     try:
         from mcp import Client
     except ImportError:  # SDK 1.x has no such probe
         return
     server = StdioServerParameters(command=JARVIS, args=["mcp"], env=environment())
-    async with Client(server) as client:
+    async with Client(server, client_info=types.Implementation(name=CLIENT_NAME, version="1.0")) as client:
+        check(client.protocol_version == "2026-07-28", f"the high-level client negotiated {client.protocol_version}")
         names = {tool.name for tool in (await client.list_tools()).tools}
         check(names == ALL_TOOLS, f"tools through Client: {sorted(names)}")
+        suite = os.environ["SUITE"]
+        made = await client.call_tool("set_preference", {"container": suite, "key": "count", "value": 43})
+        check(not made.is_error, f"set_preference at 2026-07-28: {text(made)}")
+        got = await client.call_tool("get_preference", {"container": suite, "key": "count"})
+        check(not got.is_error, f"get_preference at 2026-07-28: {text(got)}")
+        resources = (await client.list_resources()).resources
+        uri = next(str(resource.uri) for resource in resources if str(resource.uri).endswith("/" + suite))
+        # resources/subscribe is gone at 2026-07-28: a listen stream carries the update instead.
+        async with client.listen(resource_subscriptions=[uri]) as subscription:
+            done = await client.call_tool("set_preference", {"container": suite, "key": "count", "value": 44})
+            check(not done.is_error, f"set_preference at 2026-07-28: {text(done)}")
+            with anyio.fail_after(30):
+                async for event in subscription:
+                    if getattr(event, "uri", None) == uri:
+                        break
+        document = json.loads((await client.read_resource(uri)).contents[0].text)
+        count = next(item for item in document["items"] if item["key"] == "count")
+        check(count["value"] == 44, f"after the listened update: {count}")
 
 
 def start_agent(*args):

@@ -7,6 +7,8 @@ struct MCPFailure: Error, Sendable {
     var code: Int
     /// What went wrong and what to do.
     var message: String
+    /// Structured detail, such as the versions a server supports.
+    var data: JSONValue? = nil
 
     /// `-32700`: the line is not JSON.
     static func parse(_ message: String) -> MCPFailure { MCPFailure(code: -32700, message: message) }
@@ -21,8 +23,15 @@ struct MCPFailure: Error, Sendable {
     /// `-32002`: MCP's code for a resource that does not exist.
     static func resourceNotFound(_ message: String) -> MCPFailure { MCPFailure(code: -32002, message: message) }
 
+    /// `-32022`: MCP's code for a protocol version the server does not speak, with the ones it does.
+    static func unsupportedVersion(_ message: String, supported: [String]) -> MCPFailure {
+        MCPFailure(code: -32022, message: message, data: .object(["supported": .array(supported.map(JSONValue.string))]))
+    }
+
     /// The `error` member of an answer.
     var json: JSONValue {
-        .object(["code": .number(JSONNumber(code)), "message": .string(message)])
+        var object: JSONObject = ["code": .number(JSONNumber(code)), "message": .string(message)]
+        if let data { object["data"] = data }
+        return .object(object)
     }
 }

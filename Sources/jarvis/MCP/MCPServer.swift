@@ -10,9 +10,16 @@ import JarvisRemote
 /// and tells the client when the tools on offer or the resources change. Every line on
 /// standard output is a protocol message; logs go to standard error.
 final class MCPServer: Sendable {
-    /// The protocol revisions spoken, oldest first; the last is offered to a client asking
-    /// for one this server does not know.
+    /// The revisions spoken through the `initialize` handshake, oldest first; the last is
+    /// offered to a client asking for one this server does not know.
     static let supportedVersions = ["2025-06-18", "2025-11-25"]
+    /// The stateless revisions (no handshake: `server/discover`, the version and client in each
+    /// request's `_meta`, `resultType` on results, `subscriptions/listen`).
+    static let modernVersions = ["2026-07-28"]
+    static let versionKey = "io.modelcontextprotocol/protocolVersion"
+    static let clientInfoKey = "io.modelcontextprotocol/clientInfo"
+    static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
+    static let subscriptionKey = "io.modelcontextprotocol/subscriptionId"
     /// The longest message accepted, in bytes; a longer line is answered with an error and
     /// dropped (agents take 1 MiB per request anyway).
     static let lineLimit = 4 << 20
@@ -37,6 +44,18 @@ final class MCPServer: Sendable {
         /// listed resources, their containers.
         var resourceKeys: [String]?
         var listedResources = false
+        /// Open `subscriptions/listen` streams (2026-07-28), by their request id's text.
+        var listens: [String: Listen] = [:]
+        /// Resources subscribed with `resources/subscribe` (the 2025 revisions).
+        var subscribed: Set<MCPResourceURI> = []
+    }
+
+    /// One `subscriptions/listen` stream and what it agreed to carry.
+    private struct Listen {
+        var id: JSONValue
+        var tools: Bool
+        var resources: Bool
+        var uris: Set<MCPResourceURI>
     }
 
     init(bridge: MCPAgentBridge, allowReveal: Bool) {
@@ -45,6 +64,7 @@ final class MCPServer: Sendable {
         runner = MCPToolRunner(bridge: bridge, allowReveal: allowReveal)
         resources = MCPResources(bridge: bridge)
         subscriptions = MCPSubscriptions(output: output, bridge: bridge)
+        subscriptions.updated.withLock { $0 = { [weak self] uri in self?.resourceUpdated(uri) } }
     }
 
     /// Serves until the client closes standard input.
@@ -78,31 +98,58 @@ final class MCPServer: Sendable {
         }
         switch message {
         case .request(let id, let method, let params):
+            let modern = Self.modernVersion(params)
+            if method == "subscriptions/listen" {
+                // A long-lived request: acknowledged by a notification, answered only when it ends.
+                do {
+                    try listen(id, params, modern: modern)
+                } catch {
+                    output.answer(id, failure: error)
+                }
+                return
+            }
             do {
-                output.answer(id, result: try respond(method, params))
+                let result = try respond(method, params, modern: modern)
+                output.answer(id, result: modern == nil ? result : Self.stamped(result, method: method))
             } catch {
                 output.answer(id, failure: error)
             }
-        case .notification, .response:
-            // `notifications/initialized` needs nothing; `notifications/cancelled` comes after
-            // the answer, since requests are answered in order.
+        case .notification(let method, let params):
+            // `notifications/initialized` needs nothing; a cancel ends a listen stream (other
+            // requests are answered in order, so their cancel comes after the answer).
+            if method == "notifications/cancelled", let requestID = params["requestId"] {
+                endListen(JSONWriter.string(requestID))
+            }
+        case .response:
             break
         }
     }
 
-    private func respond(_ method: String, _ params: JSONObject) throws(MCPFailure) -> JSONValue {
+    private func respond(_ method: String, _ params: JSONObject, modern: String?) throws(MCPFailure) -> JSONValue {
         switch method {
         case "initialize": return try initialize(params)
+        case "server/discover": return try discover(params, modern: modern)
         case "ping": return [:]
         default: break
         }
         guard Self.methods.contains(method) else {
             throw .methodNotFound(
-                "this server has no method '\(method.prefix(100))'; it serves \((["initialize", "ping"] + Self.methods).joined(separator: ", "))"
+                "this server has no method '\(method.prefix(100))'; it serves \((["initialize", "server/discover", "ping", "subscriptions/listen"] + Self.methods).joined(separator: ", "))"
             )
         }
-        guard let version = state.current.version else {
-            throw .invalidRequest("send initialize first: this session has not been initialized")
+        let version: String
+        if let modern {
+            try checkModern(modern, params)
+            version = modern
+            if method.hasPrefix("resources/") && method.hasSuffix("subscribe") {
+                throw .methodNotFound(
+                    "\(method) is gone from revision \(modern); open a subscriptions/listen stream with resourceSubscriptions instead")
+            }
+        } else if let negotiated = state.current.version {
+            version = negotiated
+        } else {
+            throw .invalidRequest(
+                "send initialize first (revisions \(Self.supportedVersions.joined(separator: ", "))), or name revision \(Self.modernVersions.joined(separator: ", ")) in each request's _meta")
         }
         switch method {
         case "tools/list": return toolsList()
@@ -117,12 +164,14 @@ final class MCPServer: Sendable {
             } catch {
                 throw .internalError("cannot watch \(uri): \(error.message)")
             }
+            state.withLock { _ = $0.subscribed.insert(uri) }
             return [:]
         case "resources/unsubscribe":
             guard let uri = MCPResourceURI(parsing: try Self.uri(params)) else {
                 throw .invalidParams("that is not a Jarvis resource URI")
             }
-            subscriptions.unsubscribe(uri)
+            state.withLock { _ = $0.subscribed.remove(uri) }
+            releaseIfUnused(uri)
             return [:]
         default:
             throw .methodNotFound("this server has no method '\(method.prefix(100))'")
@@ -134,6 +183,131 @@ final class MCPServer: Sendable {
         "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
         "resources/subscribe", "resources/unsubscribe",
     ]
+
+    // MARK: - Revision 2026-07-28
+
+    /// The stateless revision a request names in its `_meta`, if any.
+    private static func modernVersion(_ params: JSONObject) -> String? {
+        params["_meta"]?[versionKey]?.stringValue
+    }
+
+    /// A request of the stateless revision: a version this server speaks; the first one also
+    /// names the client for the agents' audit trails and starts watching the agents.
+    private func checkModern(_ version: String, _ params: JSONObject) throws(MCPFailure) {
+        guard Self.modernVersions.contains(version) else {
+            throw .unsupportedVersion(
+                "this server does not speak revision \(version.prefix(40)); it speaks \((Self.supportedVersions + Self.modernVersions).joined(separator: ", "))",
+                supported: Self.supportedVersions + Self.modernVersions)
+        }
+        let name = params["_meta"]?[Self.clientInfoKey]?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        startMonitor(clientName: name ?? "mcp-client")
+    }
+
+    /// `server/discover`: what this server speaks and offers, asked before any other request.
+    private func discover(_ params: JSONObject, modern: String?) throws(MCPFailure) -> JSONValue {
+        if let modern { try checkModern(modern, params) }
+        return [
+            "supportedVersions": .array((Self.supportedVersions + Self.modernVersions).map(JSONValue.string)),
+            "capabilities": [
+                "tools": ["listChanged": true],
+                "resources": ["subscribe": true, "listChanged": true],
+            ],
+            "instructions": .string(Self.instructions),
+        ]
+    }
+
+    /// The results a client may cache: listings and reads, which then say for how long.
+    static let cacheable: Set<String> = [
+        "server/discover", "tools/list", "resources/list", "resources/templates/list", "resources/read",
+    ]
+
+    /// A result of the stateless revision: `resultType`, the server named in `_meta`, and for
+    /// what may be cached, that it is this client's own and stale at once (values change live).
+    private static func stamped(_ result: JSONValue, method: String) -> JSONValue {
+        guard case .object(var object) = result else { return result }
+        object["resultType"] = "complete"
+        if cacheable.contains(method) {
+            object["cacheScope"] = "private"
+            object["ttlMs"] = 0
+        }
+        var meta = object["_meta"]?.objectValue ?? [:]
+        meta[serverInfoKey] = ["name": "jarvis", "version": .string(ProtocolInfo.toolVersion)]
+        object["_meta"] = .object(meta)
+        return .object(object)
+    }
+
+    /// `subscriptions/listen`: opens a stream carrying the notifications the client opted in to
+    /// (tool and resource list changes, updates of resources it names), each stamped with the
+    /// stream's id. Acknowledged at once with what it will carry.
+    private func listen(_ id: JSONValue, _ params: JSONObject, modern: String?) throws(MCPFailure) {
+        guard let modern else {
+            throw .invalidRequest("subscriptions/listen belongs to revision \(Self.modernVersions.joined()); name it in _meta")
+        }
+        try checkModern(modern, params)
+        let filter = params["notifications"]?.objectValue ?? [:]
+        var uris: Set<MCPResourceURI> = []
+        for text in filter["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            // Only resources that exist and can be watched are honored; the acknowledgement says which.
+            guard let (uri, agent) = try? resources.resolve(text), (try? subscriptions.subscribe(uri, agent: agent)) != nil
+            else { continue }
+            uris.insert(uri)
+        }
+        let stream = Listen(
+            id: id, tools: filter["toolsListChanged"] == .bool(true),
+            resources: filter["resourcesListChanged"] == .bool(true), uris: uris)
+        state.withLock { $0.listens[JSONWriter.string(id)] = stream }
+        var honored = JSONObject()
+        if stream.tools { honored["toolsListChanged"] = true }
+        if stream.resources { honored["resourcesListChanged"] = true }
+        if !uris.isEmpty { honored["resourceSubscriptions"] = .array(uris.map { .string($0.description) }.sorted { "\($0)" < "\($1)" }) }
+        output.notify(
+            "notifications/subscriptions/acknowledged",
+            ["notifications": .object(honored), "_meta": [Self.subscriptionKey: id]])
+    }
+
+    /// Ends a listen stream the client cancelled, and the watches only it needed.
+    private func endListen(_ key: String) {
+        guard let ended = state.withLock({ $0.listens.removeValue(forKey: key) }) else { return }
+        for uri in ended.uris { releaseIfUnused(uri) }
+    }
+
+    /// Stops watching a resource no subscription of either revision still wants.
+    private func releaseIfUnused(_ uri: MCPResourceURI) {
+        let used = state.withLock { state in state.subscribed.contains(uri) || state.listens.values.contains { $0.uris.contains(uri) } }
+        if !used { subscriptions.unsubscribe(uri) }
+    }
+
+    /// A subscribed resource changed: told plainly to a 2025 subscriber, and on each listen
+    /// stream that asked for it.
+    private func resourceUpdated(_ uri: MCPResourceURI) {
+        let (plain, streams) = state.withLock { state in
+            (state.subscribed.contains(uri), state.listens.values.filter { $0.uris.contains(uri) }.map(\.id))
+        }
+        if plain { output.notify("notifications/resources/updated", ["uri": .string(uri.description)]) }
+        for id in streams {
+            output.notify("notifications/resources/updated", ["uri": .string(uri.description), "_meta": [Self.subscriptionKey: id]])
+        }
+    }
+
+    /// A list change: told plainly after a handshake, and on each listen stream that asked.
+    private func listChanged(_ method: String, tools: Bool) {
+        let (handshake, streams) = state.withLock { state in
+            (state.version != nil, state.listens.values.filter { tools ? $0.tools : $0.resources }.map(\.id))
+        }
+        if handshake { output.notify(method) }
+        for id in streams { output.notify(method, ["_meta": [Self.subscriptionKey: id]]) }
+    }
+
+    private func startMonitor(clientName: String) {
+        let start = state.withLock { state -> Bool in
+            if state.version == nil && !state.monitoring { bridge.setClientName(clientName) }
+            defer { state.monitoring = true }
+            return !state.monitoring
+        }
+        if start { Thread.detachNewThread { [self] in self.monitor() } }
+    }
+
+    // MARK: - Revisions 2025-06-18 and 2025-11-25
 
     private func initialize(_ params: JSONObject) throws(MCPFailure) -> JSONValue {
         guard let requested = params["protocolVersion"]?.stringValue else {
@@ -241,9 +415,9 @@ final class MCPServer: Sendable {
             }
             if toolsChanged {
                 output.log("the writing tools are now \(writing ? "on" : "off"); telling the client")
-                output.notify("notifications/tools/list_changed")
+                listChanged("notifications/tools/list_changed", tools: true)
             }
-            if resourcesChanged { output.notify("notifications/resources/list_changed") }
+            if resourcesChanged { listChanged("notifications/resources/list_changed", tools: false) }
             subscriptions.reconcile()
         }
     }

@@ -14,6 +14,9 @@ final class MCPSubscriptions: Sendable {
     private let output: MCPOutput
     private let bridge: MCPAgentBridge
     private let state = Locked(State())
+    /// Tells the client a resource changed: plainly for the 2025 revisions, on each listen
+    /// stream that asked for it from 2026-07-28 (set by the server).
+    let updated = Locked<(@Sendable (MCPResourceURI) -> Void)?>(nil)
 
     private struct State {
         /// Subscribed resources, with the agent subscription that serves each (nil while unwatched).
@@ -64,6 +67,14 @@ final class MCPSubscriptions: Sendable {
             guard let agent = try? bridge.agent(for: uri.agent), (try? watch(uri, agent: agent)) != nil else {
                 continue
             }
+            tell(uri)
+        }
+    }
+
+    private func tell(_ uri: MCPResourceURI) {
+        if let route = updated.current {
+            route(uri)
+        } else {
             output.notify("notifications/resources/updated", ["uri": .string(uri.description)])
         }
     }
@@ -118,7 +129,7 @@ final class MCPSubscriptions: Sendable {
             let uri = state.current.resources.first {
                 $0.value.agentKey == agentKey && $0.value.subscription == change.subscription
             }?.key
-            if let uri { output.notify("notifications/resources/updated", ["uri": .string(uri.description)]) }
+            if let uri { tell(uri) }
         }
     }
 }
