@@ -63,6 +63,8 @@ struct ServedFolder: Sendable {
     /// The name the stored thing has when `relative` is a link to another file inside the
     /// folder; nil when it is itself, missing, or outside.
     func alias(of relative: String) -> String? {
+        // Only a link can lead to another name (asked for every suite read, for hide rules).
+        if isPlainNonLink(relative) { return nil }
         guard case .inside(let target) = place(of: relative), target != relative else { return nil }
         return target
     }
@@ -74,16 +76,18 @@ struct ServedFolder: Sendable {
     /// only a link can lead outside. The answer only labels what is served (read-only);
     /// writes resolve the name again through ``resolve(_:)`` and never follow a link out.
     func leadsOutside(_ relative: String) -> Bool {
-        if !relative.contains("/") {
-            var status = stat()
-            if lstat(realPath + "/" + relative, &status) != 0 {
-                if errno == ENOENT { return false }
-            } else if status.st_mode & S_IFMT != S_IFLNK {
-                return false
-            }
-        }
+        if isPlainNonLink(relative) { return false }
         if case .outside = place(of: relative) { return true }
         return false
+    }
+
+    /// True when `relative` is a plain name (no `/`) and nothing there is a link, or nothing
+    /// is there: then it leads nowhere but to itself, found with one `lstat`.
+    private func isPlainNonLink(_ relative: String) -> Bool {
+        guard !relative.contains("/") else { return false }
+        var status = stat()
+        if lstat(realPath + "/" + relative, &status) != 0 { return errno == ENOENT }
+        return status.st_mode & S_IFMT != S_IFLNK
     }
 
     /// The path with every link resolved; nil when it does not exist.
