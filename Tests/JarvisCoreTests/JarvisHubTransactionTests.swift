@@ -5,7 +5,8 @@ import Testing
 @testable import JarvisCore
 
 /// A real scanner over memory that counts how often the hub asks it for its containers and
-/// for entries, and can be told to fail its next write.
+/// for entries, and can be told to fail its next write. It returns what it stored, as the
+/// built-in scanners do.
 final class CountingScanner: PreferenceScanner {
     let id: String
     let info: ScannerInfo
@@ -39,12 +40,49 @@ final class CountingScanner: PreferenceScanner {
     }
 
     func write(_ request: WriteRequest) throws {
+        _ = try store(request)
+    }
+
+    func store(_ request: WriteRequest) throws -> WriteResult {
         counts.withLock { $0.writes += 1 }
         if failing.current { throw JarvisError(.storage, "the disk is full") }
-        store.withLock { store in
+        return store.withLock { store in
             switch request.change {
-            case .set(let value): store[request.container, default: [:]][request.key] = value
-            case .delete: store[request.container]?[request.key] = nil
+            case .set(let value):
+                store[request.container, default: [:]][request.key] = value
+                return WriteResult(entry: ScannedEntry(key: request.key, value: value))
+            case .delete:
+                store[request.container]?[request.key] = nil
+                return WriteResult(entry: nil)
+            }
+        }
+    }
+}
+
+/// A host's scanner written before ``PreferenceScanner/store(_:)``: it implements `write`
+/// alone, and the default `store` reads the key back for it.
+final class WriteOnlyScanner: PreferenceScanner {
+    let id = "legacy"
+    let info = ScannerInfo(displayName: "legacy", isWritable: true)
+    private let values = Locked<[String: PreferenceValue]>(["a": 1])
+    private let readCount = Locked(0)
+    var reads: Int { readCount.current }
+
+    func containers() throws -> [ContainerInfo] { [ContainerInfo("box")] }
+
+    func read(_ request: ReadRequest) throws -> [ScannedEntry] {
+        readCount.withLock { $0 += 1 }
+        return values.current.filter { request.keys?.contains($0.key) ?? true }
+            .map { ScannedEntry(key: $0.key, value: $0.value) }
+    }
+
+    func write(_ request: WriteRequest) throws {
+        values.withLock { values in
+            switch request.change {
+            // Stores the number one more than asked, as a storage that normalises might.
+            case .set(.integer(let number)): values[request.key] = .integer(number + 1)
+            case .set(let value): values[request.key] = value
+            case .delete: values[request.key] = nil
             }
         }
     }
@@ -134,18 +172,33 @@ final class CountingScanner: PreferenceScanner {
         #expect(bulk.changes.map(\.before?.revision) == [Revision(of: 1), Revision(of: 2)])
     }
 
-    @Test func aSetReadsTheKeyTwiceAndAsksForItsContainerOnce() throws {
-        try hub.set(at("name"), to: "Bob")
+    @Test func aWriteReadsTheKeyOnceAndAsksForItsContainerOnce() throws {
+        let set = try hub.set(at("name"), to: "Bob")
+        #expect(set.value == "Bob" && set.revision == Revision(of: "Bob"))
         #expect(scanner.calls.containers == 1, "one lookup of the named container")
-        #expect(scanner.calls.reads == 2, "the current value, then the value read back")
+        #expect(scanner.calls.reads == 1, "the current value; what was stored comes from the write")
         #expect(scanner.calls.writes == 1)
         try hub.delete(at("name"))
         #expect(scanner.calls.containers == 2)
-        #expect(scanner.calls.reads == 3, "a delete reads only what it removes")
+        #expect(scanner.calls.reads == 2, "a delete reads only what it removes")
+        let inside = try hub.write(at("profile"), .setInside(try JSONPointer(parsing: "/tags/-"), "b"))
+        #expect(inside.item?.value == "b" && inside.item?.pointer?.description == "/tags/1")
+        #expect(scanner.calls.reads == 3, "a pointer edit reads the key once too")
+        try hub.reset(at("workout_1"))
+        #expect(scanner.calls.reads == 4 && scanner.calls.writes == 4)
         // Hidden: nothing is asked of the scanner at all.
         #expect(throws: JarvisError.self) { try hub.set(at("token", in: "private_data"), to: 1) }
         #expect(throws: JarvisError.self) { try hub.set(at("secret_1"), to: 1) }
-        #expect(scanner.calls.containers == 2 && scanner.calls.reads == 3 && scanner.calls.writes == 2)
+        #expect(scanner.calls.containers == 4 && scanner.calls.reads == 4 && scanner.calls.writes == 4)
+    }
+
+    @Test func aScannerWithoutStoreIsReadBackAndAnswersWhatItHolds() throws {
+        let legacy = WriteOnlyScanner()
+        hub.register(legacy)
+        let address = PreferenceAddress(scanner: "legacy", container: "box", key: "a")
+        let item = try hub.set(address, to: 5)
+        #expect(item.value == 6 && item.revision == Revision(of: 6), "the answer is what the storage holds")
+        #expect(legacy.reads == 2, "the current value, then the default store's read back")
     }
 
     @Test func findingTheOwnerAsksEachScannerForOneContainerOnly() throws {

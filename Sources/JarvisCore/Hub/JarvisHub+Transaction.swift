@@ -2,9 +2,10 @@
 /// reset, bulk deletes, and so imports) is a few lines over ``write(_:_:expectedRevision:)``.
 ///
 /// Its steps, once: resolve the target → read what is stored → check the expected revision →
-/// refuse read-only items and placeholders → check the key catalog → write → read back →
-/// tell the write observers. Hidden containers and keys take the path of a name that does
-/// not exist and cannot be created, so every method answers them identically.
+/// refuse read-only items and placeholders → check the key catalog → write, which returns
+/// what was stored (nothing is read back) → tell the write observers. Hidden containers and
+/// keys take the path of a name that does not exist and cannot be created, so every method
+/// answers them identically.
 extension JarvisHub {
     /// What a write does to the key (or keys) it names.
     package enum Edit {
@@ -251,27 +252,28 @@ extension JarvisHub {
         }
         if case .set(let value) = change { try target.configuration.catalog.check(value, at: address) }
         let encoding = current?.layer == .stored ? current?.encoding : nil
-        try perform(WriteRequest(container: name, key: key, change: change, encoding: encoding), on: target.scanner)
+        let stored = try perform(
+            WriteRequest(container: name, key: key, change: change, encoding: encoding), on: target.scanner)
         wrote = true
-        let stored = before?.layer == .stored ? before : nil
+        let replaced = before?.layer == .stored ? before : nil
         switch edit {
         case .delete:
-            outcome.changes = [KeyChange(address: address, before: stored, after: nil)]
+            outcome.changes = [KeyChange(address: address, before: replaced, after: nil)]
             outcome.item = before
             return outcome
         case .reset:
-            let now = try read(address, scanner: target.scanner).map { item($0, target: target) }
-            outcome.changes = [KeyChange(address: address, before: stored, after: nil)]
+            let now = stored.entry.map { item($0, target: target) }
+            outcome.changes = [KeyChange(address: address, before: replaced, after: nil)]
             outcome.item = now ?? unsetItem(address, target: target)
             return outcome
         default:
             break
         }
-        guard let back = try read(address, scanner: target.scanner) else {
+        guard let back = stored.entry, back.key == key else {
             throw JarvisError(.storage, "'\(key)' was written but cannot be read back from '\(name)'")
         }
         let after = item(back, target: target)
-        outcome.changes = [KeyChange(address: address, before: stored, after: after)]
+        outcome.changes = [KeyChange(address: address, before: replaced, after: after)]
         switch edit {
         case .setInside(let pointer, _):
             // `-` named "after the last" before the append; answer with the index it became.

@@ -49,9 +49,11 @@ extension JarvisHub {
         }
     }
 
-    func perform(_ request: WriteRequest, on scanner: any PreferenceScanner) throws(JarvisError) {
+    /// Step 6: the scanner stores the change and says what the key holds now.
+    @discardableResult
+    func perform(_ request: WriteRequest, on scanner: any PreferenceScanner) throws(JarvisError) -> WriteResult {
         do {
-            try scanner.write(request)
+            return try scanner.store(request)
         } catch {
             throw Self.wrap(error)
         }

@@ -16,6 +16,9 @@
 ///   no `@unchecked` and no lock of your own.
 /// - `write` returns only after the change is stored (on disk, in the keyring), so the next
 ///   `read` sees it.
+/// - A scanner that knows what it stored implements ``store(_:)`` too, returning it: the hub
+///   then reads nothing back after a write. The default ``store(_:)`` calls ``write(_:)`` and
+///   reads the key once.
 /// - Throw ``JarvisError`` with a message a person can act on; any other error is reported
 ///   as a storage failure with its description.
 ///
@@ -68,6 +71,12 @@ public protocol PreferenceScanner: Sendable {
     /// ``info`` says the scanner is writable.
     func write(_ request: WriteRequest) throws
 
+    /// Stores or removes one value like ``write(_:)`` and returns what the key holds now, as
+    /// ``read(_:)`` would return it. The hub calls this, never `write` directly, and answers
+    /// the client with the result, so a scanner that implements it is read once per write. The
+    /// default calls ``write(_:)``, then reads the key back.
+    func store(_ request: WriteRequest) throws -> WriteResult
+
     /// One container by name, for a request that names it: the existing container, one that
     /// a write would create (with ``ContainerInfo/exists`` false), or nil when it neither
     /// exists nor can be created. The default looks it up in ``containers()``, so a scanner
@@ -97,6 +106,14 @@ extension PreferenceScanner {
     /// Read-only by default: refuses every write with a clear message.
     public func write(_ request: WriteRequest) throws {
         throw JarvisError(.readOnly, "scanner '\(id)' is read-only")
+    }
+
+    /// Writes, then reads the key back: correct for every scanner, one read more than a
+    /// scanner that knows what it stored.
+    public func store(_ request: WriteRequest) throws -> WriteResult {
+        try write(request)
+        let back = try read(ReadRequest(container: request.container, keys: [request.key]))
+        return WriteResult(entry: back.first { $0.key == request.key })
     }
 
     /// The listed container of that name; nil (cannot be created) when none is listed.

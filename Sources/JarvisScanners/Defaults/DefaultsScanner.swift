@@ -50,16 +50,22 @@ public struct DefaultsScanner: PreferenceScanner {
     /// - Throws: ``JarvisError`` `.typeMismatch` when the value cannot be encoded as asked
     ///   (a date inside JSON), `.storage` when the suite cannot be saved.
     public func write(_ request: WriteRequest) throws {
+        _ = try store(request)
+    }
+
+    /// Stores or removes one key like ``write(_:)`` and returns the key as the suite now holds
+    /// it, from what was written (a suite file is not read back).
+    public func store(_ request: WriteRequest) throws -> WriteResult {
         switch request.change {
         case .delete:
-            try store.setObject(nil, forKey: request.key, in: request.container)
+            return WriteResult(entry: try store.setObject(nil, forKey: request.key, in: request.container))
         case .set(let value):
             let current =
                 request.encoding == .propertyList
                 ? try store.storedObject(forKey: request.key, in: request.container) : nil
             let object = try DefaultsEntries.object(
                 for: value, encoding: request.encoding, current: current, key: request.key)
-            try store.setObject(object, forKey: request.key, in: request.container)
+            return WriteResult(entry: try store.setObject(object, forKey: request.key, in: request.container))
         }
     }
 }

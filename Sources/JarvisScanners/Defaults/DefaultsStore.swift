@@ -26,7 +26,10 @@ protocol DefaultsStore: Sendable {
     func storedObject(forKey key: String, in suite: String) throws -> Any?
 
     /// Stores `object` for `key`, or removes the key when `object` is nil; returns once on disk.
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws
+    /// - Returns: the key's entry now, as ``entries(in:keys:)`` would give it (a registered
+    ///   default after a removal, or nil).
+    @discardableResult
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry?
 
     /// Where changes show while a client watches (see ``PreferenceScanner/watchTargets()``).
     func watchTargets() -> [WatchTarget]

@@ -43,7 +43,7 @@ final class FolderSetStore: DefaultsStore {
         try owner(of: suite).storedObject(forKey: key, in: suite)
     }
 
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry? {
         try owner(of: suite).setObject(object, forKey: key, in: suite)
     }
 

@@ -115,7 +115,7 @@ final class PlistFolderStore: DefaultsStore {
         try parse(suite)?.dictionary[key]
     }
 
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry? {
         // A link inside the folder has its target replaced, the link kept (dotfile managers
         // link plists); one that leads outside is never written through.
         try DefaultsSuite.validate(suite)
@@ -127,7 +127,7 @@ final class PlistFolderStore: DefaultsStore {
             return (cached.signature, entries.index[key].map { entries.sorted[$0].value })
         }
         // Made again on top of any version another program writes before the replace.
-        try CheckedFileWrite.update(slot, readBefore: seen, limit: Self.maxSize) {
+        let written = try CheckedFileWrite.update(slot, readBefore: seen, limit: Self.maxSize) {
             (version) throws(JarvisError) -> (bytes: [UInt8]?, key: PreferenceValue?) in
             var dictionary: [String: Any] = [:]
             // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
@@ -161,6 +161,17 @@ final class PlistFolderStore: DefaultsStore {
             }
             return ([UInt8](data), stored)
         }
+        // Nothing written: no file, and nothing to remove.
+        guard let written else { return nil }
+        // The bytes written, parsed in memory (exactly what a read of the file would give) and
+        // kept as that version of the file: the write reads nothing back.
+        let parsed = try Self.parse(Data(written.bytes), name: file)
+        let contents = Contents.parsed(try Self.sortedEntries(of: parsed.dictionary), parsed.format)
+        if let stamp = written.stamp {
+            cache.withLock { $0[suite] = CachedSuite(signature: stamp, contents: contents) }
+        }
+        guard case .parsed(let entries, _) = contents, let position = entries.index[key] else { return nil }
+        return entries.sorted[position]
     }
 
     // MARK: - Files
@@ -200,12 +211,7 @@ final class PlistFolderStore: DefaultsStore {
         let contents: Contents
         do {
             if let parsed = try parse(suite) {
-                var sorted = try Self.entries(of: parsed.dictionary)
-                sorted.sort { $0.key < $1.key }
-                var index: [String: Int] = [:]
-                index.reserveCapacity(sorted.count)
-                for (position, entry) in sorted.enumerated() { index[entry.key] = position }
-                contents = .parsed(Entries(sorted: sorted, index: index), parsed.format)
+                contents = .parsed(try Self.sortedEntries(of: parsed.dictionary), parsed.format)
             } else {
                 return nil
             }
@@ -215,6 +221,16 @@ final class PlistFolderStore: DefaultsStore {
         let cached = CachedSuite(signature: signature, contents: contents)
         cache.withLock { $0[suite] = cached }
         return cached
+    }
+
+    /// A parsed suite's entries, sorted by key and indexed.
+    private static func sortedEntries(of dictionary: [String: Any]) throws(JarvisError) -> Entries {
+        var sorted = try entries(of: dictionary)
+        sorted.sort { $0.key < $1.key }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(sorted.count)
+        for (position, entry) in sorted.enumerated() { index[entry.key] = position }
+        return Entries(sorted: sorted, index: index)
     }
 
     /// Converts a parsed suite, spreading a large one over the cores: the conversion is most

@@ -67,7 +67,7 @@ struct UserDefaultsStore: DefaultsStore {
         return defaults.persistentDomain(forName: suite)?[key]
     }
 
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry? {
         let defaults = try Self.defaults(for: suite)
         if let object {
             if PreferencesFolder.savesXML { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
@@ -81,6 +81,8 @@ struct UserDefaultsStore: DefaultsStore {
                 "'\(key)' was changed in memory but suite '\(suite)' could not be saved; check that the preferences folder is writable"
             )
         }
+        // From the suite's memory, which now holds the change: no file is read.
+        return try entries(in: suite, keys: [key]).first
     }
 
     private static func keys(_ domain: [String: Any]?) -> [String] {

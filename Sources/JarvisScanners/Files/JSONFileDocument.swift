@@ -34,10 +34,17 @@ struct JSONFileDocument {
             object = try Self.topLevelObject(try Self.syntaxTree(bytes).root.value)
         }
         self.object = object
-        entries = object.map { key, value in
-            let (converted, isExact) = JSONFileValue.preferenceValue(value)
-            return ScannedEntry(key: key, value: converted, isExact: isExact)
-        }.sorted { $0.key < $1.key }
+        entries = object.map(Self.entry).sorted { $0.key < $1.key }
+    }
+
+    /// The entry of one top-level member, as ``entries`` holds it; nil when there is none.
+    func entry(_ key: String) -> ScannedEntry? {
+        object[key].map { Self.entry(key, $0) }
+    }
+
+    private static func entry(_ key: String, _ value: JSONValue) -> ScannedEntry {
+        let (converted, isExact) = JSONFileValue.preferenceValue(value)
+        return ScannedEntry(key: key, value: converted, isExact: isExact)
     }
 
     /// The file's syntax tree, for editing.

@@ -139,11 +139,18 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// Sets or removes one top-level key and replaces the file atomically.
     public func write(_ request: WriteRequest) throws {
-        // Per file, not per scanner: a slow write to one file never holds up another.
-        try writes.withLock(request.container) { () throws(JarvisError) in try store(request) }
+        _ = try store(request)
     }
 
-    private func store(_ request: WriteRequest) throws(JarvisError) {
+    /// Sets or removes one top-level key, replaces the file atomically, and returns the key as
+    /// the file now holds it, parsed from the bytes written (nothing is read back); the parse
+    /// is cached as that version of the file, so the next read opens nothing.
+    public func store(_ request: WriteRequest) throws -> WriteResult {
+        // Per file, not per scanner: a slow write to one file never holds up another.
+        try writes.withLock(request.container) { () throws(JarvisError) -> WriteResult in try commit(request) }
+    }
+
+    private func commit(_ request: WriteRequest) throws(JarvisError) -> WriteResult {
         guard let folder = locate(request.container) else {
             throw JarvisError(
                 .notFound,
@@ -156,11 +163,12 @@ public struct JSONFilesScanner: PreferenceScanner {
         // The version the hub read just before (every read goes through the cache), so a
         // change another program made to this key since then is a conflict too.
         let path = folder.url.appendingPathComponent(request.container).path
-        let seen = parsed.withLock { $0[path] }.flatMap { cached -> (stamp: FileStamp, key: JSONValue?)? in
+        let cached = parsed.withLock { $0[path] }
+        let seen = cached.flatMap { cached -> (stamp: FileStamp, key: JSONValue?)? in
             guard case .success(let document) = cached.document else { return nil }
             return (cached.stamp, document.object[request.key])
         }
-        try CheckedFileWrite.update(
+        let written = try CheckedFileWrite.update(
             slot, readBefore: seen, limit: JSONFileDocument.maxSize, beforeCommit: beforeCommit
         ) {
             (version) throws(JarvisError) -> (bytes: [UInt8]?, key: JSONValue?) in
@@ -181,6 +189,17 @@ public struct JSONFilesScanner: PreferenceScanner {
                 return (edited, key)
             }
         }
+        // Nothing written: the file already held exactly this, as last parsed.
+        guard let written else {
+            return WriteResult(entry: try document(request.container, in: folder).get().entry(request.key))
+        }
+        let document = try JSONFileDocument(bytes: written.bytes)
+        if let stamp = written.stamp {
+            parsed.withLock { $0[path] = (stamp, .success(document)) }
+        }
+        var entry = document.entry(request.key)
+        if served.contains(where: { $0.leadsOutside(request.container) }) { entry?.isWritable = false }
+        return WriteResult(entry: entry)
     }
 
     /// The served folder that has a file of that name, only if it is one this scanner lists.

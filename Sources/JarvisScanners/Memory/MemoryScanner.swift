@@ -66,9 +66,15 @@ public final class MemoryScanner: PreferenceScanner, Sendable {
 
     /// Stores the change in memory, then tells `onChange`.
     public func write(_ request: WriteRequest) throws {
+        _ = try store(request)
+    }
+
+    /// Stores the change in memory, tells `onChange`, and returns the value stored.
+    public func store(_ request: WriteRequest) throws -> WriteResult {
         var newValue: PreferenceValue?
         if case .set(let value) = request.change { newValue = value }
         update(request.container, request.key, to: newValue)
         observer.current?(request.container, request.key, newValue)
+        return WriteResult(entry: newValue.map { ScannedEntry(key: request.key, value: $0) })
     }
 }

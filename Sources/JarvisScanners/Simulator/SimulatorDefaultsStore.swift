@@ -81,7 +81,7 @@ final class SimulatorDefaultsStore: DefaultsStore {
         return try folderStore(for: owner).storedObject(forKey: key, in: name)
     }
 
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws {
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry? {
         let (owner, name) = try locate(suite)
         try DefaultsSuite.validate(name)
         // The state of the last listing may be stale: read the device's own file again.
@@ -93,8 +93,7 @@ final class SimulatorDefaultsStore: DefaultsStore {
         }
         let store = folderStore(for: owner)
         guard device.state.isRunning else {
-            try store.setObject(object, forKey: key, in: name)
-            return
+            return try store.setObject(object, forKey: key, in: name)
         }
         let plist = owner.container.preferencesFolder.appendingPathComponent("\(name).plist", isDirectory: false)
         let change: WriteRequest.Change
@@ -105,6 +104,8 @@ final class SimulatorDefaultsStore: DefaultsStore {
         }
         try editor.apply(SimulatorDefaultsEdit(udid: device.udid, plistPath: plist.path, key: key, change: change))
         waitUntilSaved(change, forKey: key, in: name, store: store)
+        // `defaults` in the device wrote the file: what it holds now is read once.
+        return try store.entries(in: name, keys: [key]).first
     }
 
     /// Waits (briefly) until the device's preferences daemon has saved the edit to the file, so

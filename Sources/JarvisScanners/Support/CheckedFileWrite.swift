@@ -49,6 +49,15 @@ enum CheckedFileWrite {
         }
     }
 
+    /// What a write left in place: the bytes written and their file's stamp.
+    struct Written {
+        /// The file's contents as written.
+        var bytes: [UInt8]
+        /// The stamp of the file Jarvis wrote, when it was still at the name after the replace
+        /// (nil when another program replaced it at once: then nothing may be cached as its).
+        var stamp: FileStamp?
+    }
+
     /// ``update(_:readBefore:attempts:mode:limit:beforeCommit:change:)`` for the file at a
     /// path, resolved beneath its own folder (tests and tools).
     static func update<Key: Equatable>(
@@ -77,7 +86,7 @@ enum CheckedFileWrite {
     ///   - change: makes the new bytes from a version of the file (nil bytes: nothing to
     ///     write) and says what the key being written held in that version; called again for
     ///     each version another program writes.
-    /// - Returns: the stamp of the file as written (nil when nothing was written).
+    /// - Returns: what was written, so the caller needs no read back; nil when nothing was.
     /// - Throws: ``JarvisError`` `.conflict` when another program changed the key itself (the
     ///   file then holds that program's version), `.storage` when the file cannot be written
     ///   or turns into something other than a regular file, or what `change` throws.
@@ -90,7 +99,7 @@ enum CheckedFileWrite {
         limit: Int = Snapshot.defaultLimit,
         beforeCommit: (() -> Void)? = nil,
         change: (Snapshot) throws(JarvisError) -> (bytes: [UInt8]?, key: Key)
-    ) throws(JarvisError) -> FileStamp? {
+    ) throws(JarvisError) -> Written? {
         let name = slot.display
         // The one read: `expected` is what must be in place when the new file replaces it,
         // the version the change was last made from. `key` is what the key held then.
@@ -132,7 +141,7 @@ enum CheckedFileWrite {
                 // A new file: `linkat` fails rather than replace one another program just created.
                 if slot.link(from: temporary.name) {
                     slot.syncFolder()
-                    return try written(slot, temporary.stamp)
+                    return try written(slot, bytes, temporary.stamp)
                 }
                 guard errno == EEXIST else { throw AtomicFile.failure("create", name) }
                 continue
@@ -142,7 +151,7 @@ enum CheckedFileWrite {
                 guard slot.replace(with: temporary.name) else { throw AtomicFile.failure("replace", name) }
                 leftover = nil
                 slot.syncFolder()
-                return try written(slot, temporary.stamp)
+                return try written(slot, bytes, temporary.stamp)
             case .failed(let code):
                 errno = code
                 throw AtomicFile.failure("replace", name)
@@ -152,7 +161,7 @@ enum CheckedFileWrite {
                 // back at once and the loop makes the change again on top of what is there.
                 if slot.stamp(temporary.name) == expected.stamp {
                     slot.syncFolder()
-                    return try written(slot, temporary.stamp)
+                    return try written(slot, bytes, temporary.stamp)
                 }
                 if slot.stamp() == temporary.stamp {
                     _ = slot.exchange(with: temporary.name)
@@ -166,11 +175,13 @@ enum CheckedFileWrite {
     }
 
     /// Checks what is at the name after the replace: the regular file Jarvis wrote.
-    private static func written(_ slot: FileSlot, _ stamp: FileStamp?) throws(JarvisError) -> FileStamp? {
+    private static func written(_ slot: FileSlot, _ bytes: [UInt8], _ stamp: FileStamp?) throws(JarvisError) -> Written {
         guard let now = slot.status(), (now.st_mode & S_IFMT) == S_IFREG else {
             throw JarvisError(
                 .storage, "'\(slot.display)' was replaced by something other than a regular file right after Jarvis wrote it")
         }
-        return FileStamp(status: now)
+        let found = FileStamp(status: now)
+        // Only the file Jarvis wrote may be remembered as holding these bytes.
+        return Written(bytes: bytes, stamp: found == stamp ? found : nil)
     }
 }

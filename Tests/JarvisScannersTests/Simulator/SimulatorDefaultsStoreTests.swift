@@ -207,7 +207,7 @@ struct LateSavingEditor: SimulatorDefaultsEditor {
             }
         nonisolated(unsafe) let saved = object
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-            try? PlistFolderStore(folder: folder, includeSystemDomains: false)
+            _ = try? PlistFolderStore(folder: folder, includeSystemDomains: false)
                 .setObject(saved, forKey: edit.key, in: suite)
         }
     }
