@@ -71,7 +71,7 @@ final class FolderSetStore: DefaultsStore {
             throw JarvisError(.unavailable, "no defaults folder is configured")
         }
         return stores.first {
-            FileManager.default.fileExists(atPath: $0.folder.appendingPathComponent("\(suite).plist").path)
+            FileManager.default.fileExists(atPath: $0.served.path(of: "\(suite).plist"))
         } ?? first
     }
 }

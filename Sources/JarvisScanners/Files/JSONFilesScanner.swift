@@ -85,7 +85,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The file of that name, found without listing the folders; nil when there is none
     /// (files are never created).
     public func container(named name: String) throws -> ContainerInfo? {
-        guard let folder = locate(name) else {
+        guard let (folder, stamp) = locate(name) else {
             // A file that is there but left out is named as such, not as missing.
             guard let reason = notServedReason(name), matches(name),
                 served.contains(where: { FileManager.default.fileExists(atPath: $0.url.appendingPathComponent(name).path) })
@@ -94,7 +94,7 @@ public struct JSONFilesScanner: PreferenceScanner {
                 name, problem: "not served: \(name): \(reason); serve its folder with --files of its own, or change --exclude",
                 isWritable: false)
         }
-        switch document(name, in: folder) {
+        switch document(name, in: folder, stamp: stamp) {
         case .success: return ContainerInfo(name)
         case .failure(let error): return ContainerInfo(name, problem: error.message, isWritable: false)
         }
@@ -102,11 +102,11 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// The top-level keys of one file.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
-        guard let folder = locate(request.container) else { return [] }
+        guard let (folder, stamp) = locate(request.container) else { return [] }
         // The document's own array, shared with every other reader of this version.
-        var entries = try document(request.container, in: folder).get().entries
+        var entries = try document(request.container, in: folder, stamp: stamp).get().entries
         // Read through a link that leads outside, never written through it.
-        if served.contains(where: { $0.leadsOutside(request.container) }) {
+        if folder.leadsOutside(request.container) {
             for index in entries.indices { entries[index].isWritable = false }
         }
         return entries
@@ -116,9 +116,12 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// anyone gives a new inode, so it is never mistaken for the old file). Read through the
     /// served folder's one opening path: a FIFO, a device or a file over the limit is a
     /// problem of that container, never a hang or a huge read.
-    private func document(_ name: String, in folder: ServedFolder) -> Result<JSONFileDocument, JarvisError> {
-        let path = folder.url.appendingPathComponent(name).path
-        guard let stamp = FileStamp.of(path) else {
+    /// - Parameter known: the file's stamp when the caller just took it (``locate(_:)``).
+    private func document(_ name: String, in folder: ServedFolder, stamp known: FileStamp? = nil)
+        -> Result<JSONFileDocument, JarvisError>
+    {
+        let path = folder.path(of: name)
+        guard let stamp = known ?? FileStamp.of(path) else {
             parsed.withLock { $0[path] = nil }
             return .failure(JarvisError(.storage, "cannot read \(name): it no longer exists"))
         }
@@ -151,7 +154,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     private func commit(_ request: WriteRequest) throws(JarvisError) -> WriteResult {
-        guard let folder = locate(request.container) else {
+        guard let (folder, stamp) = locate(request.container) else {
             throw JarvisError(
                 .notFound,
                 "no JSON file '\(request.container)' in \(folders.map(\.lastPathComponent).joined(separator: ", ")); create it (with {}) first"
@@ -162,7 +165,7 @@ public struct JSONFilesScanner: PreferenceScanner {
         let slot = try folder.writableSlot(of: request.container, container: request.container)
         // The version the hub read just before (every read goes through the cache), so a
         // change another program made to this key since then is a conflict too.
-        let path = folder.url.appendingPathComponent(request.container).path
+        let path = folder.path(of: request.container)
         let cached = parsed.withLock { $0[path] }
         let seen = cached.flatMap { cached -> (stamp: FileStamp, key: JSONValue?)? in
             guard case .success(let document) = cached.document else { return nil }
@@ -191,19 +194,20 @@ public struct JSONFilesScanner: PreferenceScanner {
         }
         // Nothing written: the file already held exactly this, as last parsed.
         guard let written else {
-            return WriteResult(entry: try document(request.container, in: folder).get().entry(request.key))
+            return WriteResult(
+                entry: try document(request.container, in: folder, stamp: stamp).get().entry(request.key))
         }
         let document = try JSONFileDocument(bytes: written.bytes)
         if let stamp = written.stamp {
             parsed.withLock { $0[path] = (stamp, .success(document)) }
         }
-        var entry = document.entry(request.key)
-        if served.contains(where: { $0.leadsOutside(request.container) }) { entry?.isWritable = false }
-        return WriteResult(entry: entry)
+        // Written through the slot, so it leads nowhere outside the folder.
+        return WriteResult(entry: document.entry(request.key))
     }
 
-    /// The served folder that has a file of that name, only if it is one this scanner lists.
-    private func locate(_ container: String) -> ServedFolder? {
+    /// The served folder that has a file of that name, only if it is one this scanner lists,
+    /// and the file's stamp: one `stat` per folder asked, which follows links as reads do.
+    private func locate(_ container: String) -> (ServedFolder, FileStamp)? {
         let parts = container.split(separator: "/", omittingEmptySubsequences: false)
         guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }), matches(container),
             notServedReason(container) == nil
@@ -211,12 +215,13 @@ public struct JSONFilesScanner: PreferenceScanner {
             return nil
         }
         for folder in served {
-            // A link that leads outside is read (listed read-only); writes check `served` first.
-            let url = folder.url.appendingPathComponent(container)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return folder
-            }
+            // A link that leads outside is read (listed read-only); writes resolve the name
+            // again beneath the folder and never follow such a link.
+            var status = stat()
+            guard stat(folder.path(of: container), &status) == 0,
+                status.st_mode & S_IFMT != S_IFDIR
+            else { continue }
+            return (folder, FileStamp(status: status))
         }
         return nil
     }
@@ -306,10 +311,10 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// the link; on a case-insensitive volume they match without case.
     public func storedNames(container: String, key: String?) -> StoredNames {
         // Keys live inside the file: their names are only themselves.
-        guard key == nil, let folder = served.first(where: { $0.place(of: container) != .missing }) ?? served.first
-        else {
-            return StoredNames()
-        }
+        guard key == nil, let first = served.first else { return StoredNames() }
+        // One served folder (the usual case): no need to find which folder holds the name.
+        let folder =
+            served.count == 1 ? first : served.first(where: { $0.place(of: container) != .missing }) ?? first
         return StoredNames(aliases: folder.alias(of: container).map { [$0] } ?? [], ignoresCase: folder.ignoresCase)
     }
 }

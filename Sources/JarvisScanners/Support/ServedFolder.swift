@@ -47,6 +47,14 @@ struct ServedFolder: Sendable {
         FileManager.default.fileExists(atPath: realPath) ? realPath : (Self.realPath(url.path) ?? realPath)
     }
 
+    /// The path of `relative` in the folder as configured, joined as text: `URL`'s
+    /// `appendingPathComponent` asks the file system whether it names a folder, a `stat` on
+    /// every call.
+    func path(of relative: String) -> String {
+        let base = url.path
+        return base.hasSuffix("/") ? base + relative : base + "/" + relative
+    }
+
     /// Where `relative` (a name or `a/b` path under the folder) really leads, for listings and
     /// aliases. Writes and reads resolve again through ``resolve(_:)``, relative to descriptors.
     func place(of relative: String) -> Place {

@@ -1,0 +1,83 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+import Testing
+
+/// Issue 18 item 2 against the real agent, counted by `strace`: a `set` of one key opens the
+/// file it changes once for reading and once for the new version, checks it once right before
+/// the exchange, and reads nothing back afterwards, for a JSON file and for a plist suite.
+@Suite(.serialized) struct WriteFileCallsEndToEndTests {
+    let sandbox: Sandbox
+    let files: URL
+    let suites: URL
+
+    init() throws {
+        sandbox = try Sandbox()
+        files = sandbox.root.appendingPathComponent("config")
+        suites = sandbox.root.appendingPathComponent("prefs")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        try Data(#"{"name": "Ada", "count": 1}"#.utf8).write(to: files.appendingPathComponent("app.json"))
+        try sandbox.writeSuite("com.example.app", in: suites, ["user_name": "Ada", "launch_count": 1])
+    }
+
+    /// The file system calls the agent made while `body` ran, one line each.
+    func trace(_ agent: AgentProcess, while body: () throws -> Void) throws -> [Substring] {
+        let trace = try SyscallTrace(pid: agent.pid, filter: "%file,%desc,sendto", in: sandbox.root)
+        try body()
+        // The answer is sent after every file call of the write.
+        return trace.stop(after: "sendto(")
+    }
+
+    func check(_ lines: [Substring], file: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let quoted = "\"\(file)\""
+        let reads = lines.filter { $0.contains("open") && $0.contains(quoted) && $0.contains("O_RDONLY") }
+        let created = lines.filter { $0.contains("open") && $0.contains(".jarvis-tmp") && $0.contains("O_CREAT") }
+        let exchanged = lines.firstIndex { $0.contains("rename") && $0.contains(quoted) }
+        #expect(reads.count == 1, "one read of \(file):\n\(reads.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        #expect(created.count == 1, "one new version of \(file)", sourceLocation: sourceLocation)
+        guard let exchanged else {
+            Issue.record("no exchange of \(file) in the trace", sourceLocation: sourceLocation)
+            return
+        }
+        // After the exchange: the check of what is at the name, and nothing opened or read.
+        let after = lines[(exchanged + 1)...].filter {
+            ($0.contains("open") && $0.contains(file)) || $0.contains("read(")
+        }
+        #expect(after.isEmpty, "read back after the write:\n\(after.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        let stats = lines.filter { $0.contains("stat") && $0.contains(file) && !$0.contains(".jarvis-tmp") }
+        // The issue counted 23: now the hide rules' link check, one `stat` per step of the
+        // transaction (container, read, write) and the read's link label, the resolution
+        // beneath the folder, the mode of the new version, the verify and the check after the
+        // exchange: 9.
+        #expect(stats.count <= 9, "\(stats.count) stats of \(file):\n\(stats.joined(separator: "\n"))", sourceLocation: sourceLocation)
+    }
+
+    @Test(.enabled(if: SyscallTrace.isAvailable || ProcessInfo.processInfo.environment["CI"] != nil, "install strace (and run as root)"))
+    func aSetOpensItsFileOnceAndReadsNothingBack() throws {
+        let agent = try AgentProcess(sandbox, ["--files", files.path, "--defaults-dir", suites.path])
+        let client = try JarvisClient(endpoint: agent.unix, clientName: "count", timeout: .seconds(20))
+        // Warm: the agent has read both files once, as a client that looked first would.
+        _ = try client.call("get", ["scanner": "files", "container": "app.json", "key": "count"])
+        _ = try client.call("get", ["scanner": "defaults", "container": "com.example.app", "key": "launch_count"])
+
+        var answer: JSONValue = .null
+        let json = try trace(agent) {
+            answer = try client.call(
+                "set", ["scanner": "files", "container": "app.json", "key": "count", "value": 2])
+        }
+        #expect(answer["item"]?["value"] == 2 && answer["item"]?["revision"] == .string(Revision(of: 2).description))
+        check(json, file: "app.json")
+
+        let plist = try trace(agent) {
+            answer = try client.call(
+                "set", ["scanner": "defaults", "container": "com.example.app", "key": "launch_count", "value": 2])
+        }
+        #expect(answer["item"]?["value"] == 2)
+        check(plist, file: "com.example.app.plist")
+
+        // What the write answered is what a read finds: same value, same revision.
+        let got = try client.call("get", ["scanner": "files", "container": "app.json", "key": "count"])
+        #expect(got["item"]?["revision"] == .string(Revision(of: 2).description))
+        #expect(try String(contentsOf: files.appendingPathComponent("app.json"), encoding: .utf8).contains("\"count\": 2"))
+    }
+}
