@@ -68,7 +68,7 @@ struct ListPager: Sendable {
     private let isFirstPage: Bool
     private var sent = 0
     private var last: PreferenceAddress?
-    /// Items of this page too deep to serve, reported as problems (see `AgentService.tooDeep`).
+    /// Items of this page too deep to serve, reported as problems (see `PreferenceItem.depthProblem`).
     private var deep: [Wire.Container] = []
 
     init(stream: ListStream, limit: Int?, after: Position?) {
@@ -89,7 +89,7 @@ struct ListPager: Sendable {
                 guard position.isPassed(by: item.address) else { continue }
                 after = nil
             }
-            if let reason = AgentService.tooDeep(item) {
+            if let reason = item.depthProblem {
                 deep.append(
                     Wire.Container(
                         scanner: item.address.scanner, name: item.address.container, writable: false, problem: reason))

@@ -196,8 +196,7 @@ package final class ChangeEngine: Sendable {
                 item: nil, old: nil)
             if let sealed = change.sealed {
                 // Kept masked by the backlog: shown as sealed, never revealed.
-                guard !sealed.isHidden, sealed.new.map({ AgentService.tooDeep($0) == nil }) ?? true,
-                    sealed.old.map({ AgentService.tooDeep($0) == nil }) ?? true
+                guard !sealed.isHidden, sealed.new?.depthProblem == nil, sealed.old?.depthProblem == nil
                 else { continue }
                 wire.item = sealed.new
                 wire.old = sealed.old
