@@ -97,7 +97,9 @@ import Testing
         let anonymous = answers.filter { $0["id"] == .null }.compactMap { $0["error"]?["code"]?.int64Value }
         #expect(anonymous == [-32700, -32600])
         #expect(byID[4]?["error"]?["code"]?.int64Value == -32600)
-        #expect(byID[77]?["error"]?["code"]?.int64Value == -32600)
+        // The agent's own answer to a line over its limit (tooLarge), under the line's id.
+        #expect(byID[77]?["error"]?["code"]?.int64Value == -32006)
+        #expect(byID[77]?["error"]?["data"]?["code"] == "tooLarge")
         #expect(byID[77]?["error"]?["message"]?.stringValue?.contains("limit") == true)
         #expect(byID[5]?["error"]?["code"]?.int64Value == -32601)
         // 2025-06-18 answers invalid arguments as a protocol error.

@@ -63,7 +63,7 @@ import Testing
     @Test func throwsForAPartialLineOverTheLimitWithoutWaitingForTheNewline() throws {
         var framer = LineFramer(maxLineLength: 4)
         framer.append(bytes("abcde"))
-        #expect(throws: LineFramer.Overflow(maxLineLength: 4)) { try framer.nextLine() }
+        #expect(throws: LineFramer.Overflow(maxLineLength: 4, prefix: bytes("abcde"))) { try framer.nextLine() }
         #expect(framer.pendingByteCount == 0)
         // The rest of the overlong line is discarded up to its newline; the next line frames.
         framer.append(bytes("fghij"))

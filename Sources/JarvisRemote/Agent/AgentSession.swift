@@ -30,12 +30,9 @@ final class AgentSession: LineSession {
         if state.mustClose { connection.close() }
     }
 
-    func lineTooLong(on connection: LineConnection) -> [UInt8]? {
-        let error = RPCError(
-            code: -32006,
-            message: "request line longer than \(service.maxLineLength) bytes; the connection is closed",
-            name: JarvisError.Code.tooLarge.rawValue)
-        return RPCResponse.failure(id: .null, error: error)
+    func lineTooLong(_ overflow: LineFramer.Overflow, on connection: LineConnection) -> [UInt8]? {
+        RPCResponse.failure(
+            id: RPCRequest.id(inPrefix: overflow.prefix) ?? .null, error: .lineTooLong(maxLineLength: service.maxLineLength))
     }
 
     func closed(_ connection: LineConnection) {

@@ -47,8 +47,7 @@ extension Wire {
 
         /// Reads the params as the agent receives them; `limit` must lie in `1...capacity`.
         package init(params raw: JSONObject, capacity: Int) throws(RPCError) {
-            let params = try Params(
-                raw, method: .history, allowed: ["limit", "action", "scanner", "container", "key", "client"])
+            let params = try WireFields(params: raw, method: .history, allowed: ["limit", "action", "scanner", "container", "key", "client"])
             limit = try params.optionalInt("limit", in: 1...max(1, capacity))
             action = try params.optionalString("action")
             scanner = try params.optionalString("scanner")

@@ -46,14 +46,13 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(
-                raw, method: .list,
+            let params = try WireFields(params: raw, method: .list,
                 allowed: ["scanner", "container", "key", "reveal", "undeclared", "limit", "cursor"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
             key = try params.optionalString("key")
-            reveal = try params.bool("reveal")
-            undeclared = try params.bool("undeclared")
+            reveal = try params.optionalBool("reveal") ?? false
+            undeclared = try params.optionalBool("undeclared") ?? false
             limit = try params.optionalInt("limit", in: 1...Wire.maxPageSize)
             cursor = try params.optionalString("cursor")
         }
