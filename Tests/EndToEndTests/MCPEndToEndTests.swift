@@ -160,25 +160,7 @@ import Testing
     }
 
     private func rawSession(bytes: [UInt8]) throws -> [JSONValue] {
-        let process = Process()
-        process.executableURL = try Binaries.url("jarvis")
-        process.arguments = ["mcp"]
-        process.environment = sandbox.environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let writer = input.fileHandleForWriting
-        DispatchQueue.global().async {
-            writer.write(Data(bytes))
-            try? writer.close()
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        try sandbox.mcpSession(bytes: bytes)
     }
 }
 
