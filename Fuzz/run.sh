@@ -22,6 +22,8 @@ swiftc "${flags[@]}" -module-name JarvisCore -emit-module -emit-module-path "$bu
 wire=(
   "$root/Sources/JarvisRemote/Wire/LineFramer.swift"
   "$root/Sources/JarvisRemote/Wire/RPCRequest.swift"
+  "$root/Sources/JarvisRemote/Wire/RPCRequest+ID.swift"
+  "$root/Sources/JarvisRemote/Wire/RPCMessage.swift"
   "$root/Sources/JarvisRemote/Wire/RPCResponse.swift"
   "$root/Sources/JarvisRemote/Wire/RPCError.swift"
   "$root/Sources/JarvisRemote/Wire/Wire.swift"

@@ -34,7 +34,8 @@ import Testing
         (
             "nested too deep",
             Array(
-                (#"{"jsonrpc":"2.0","id":"deep-5","method":"ping","params":{"v":"# + String(repeating: "[", count: 1_000)
+                (#"{"jsonrpc":"2.0","id":"deep-5","method":"ping","params":{"v":"#
+                    + String(repeating: "[", count: 1_000)
                     + String(repeating: "]", count: 1_000) + "}}").utf8),
             "deep-5"
         ),
@@ -98,7 +99,8 @@ import Testing
         Thread.detachNewThread { try? socket.writeAll(line + [0x0A]) }
         var reader = LineReader(socket)
         let fromAgent = try #require(try reader.nextJSON())
-        let fromMCP = try sandbox.mcpSession(bytes: line + Array("\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".utf8))
+        let fromMCP = try sandbox.mcpSession(
+            bytes: line + Array("\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".utf8))
         #expect(fromAgent["id"] == "big" && fromMCP.first?["id"] == "big")
         #expect(fromAgent["error"]?["code"] == -32006 && fromAgent["error"]?["data"]?["code"] == "tooLarge")
         #expect(fromMCP.first?["error"]?["code"] == fromAgent["error"]?["code"])

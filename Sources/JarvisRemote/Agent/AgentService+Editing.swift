@@ -29,7 +29,8 @@ extension AgentService {
     }
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try WireFields(params: raw, method: .delete,
+        let params = try WireFields(
+            params: raw, method: .delete,
             allowed: [
                 "scanner", "container", "key", "pointer", "match", "undeclared", "dryRun", "expectedRevision",
             ])

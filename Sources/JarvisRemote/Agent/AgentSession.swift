@@ -32,7 +32,8 @@ final class AgentSession: LineSession {
 
     func lineTooLong(_ overflow: LineFramer.Overflow, on connection: LineConnection) -> [UInt8]? {
         RPCResponse.failure(
-            id: RPCRequest.id(inPrefix: overflow.prefix) ?? .null, error: .lineTooLong(maxLineLength: service.maxLineLength))
+            id: RPCRequest.id(inPrefix: overflow.prefix) ?? .null,
+            error: .lineTooLong(maxLineLength: service.maxLineLength))
     }
 
     func closed(_ connection: LineConnection) {

@@ -29,7 +29,8 @@ package struct RPCError: Error, Sendable, Hashable {
     }
     /// `method` is not one of `names` (by default the agent's methods).
     package static func methodNotFound(_ method: String, among names: [String] = AgentMethod.names) -> RPCError {
-        methodNotFound(message: "unknown method '\(method.prefix(100))'; the methods are \(names.joined(separator: ", "))")
+        methodNotFound(
+            message: "unknown method '\(method.prefix(100))'; the methods are \(names.joined(separator: ", "))")
     }
     /// A method that is not served, for the reason `message` gives.
     package static func methodNotFound(message: String) -> RPCError {
@@ -45,7 +46,8 @@ package struct RPCError: Error, Sendable, Hashable {
     package static func lineTooLong(maxLineLength: Int) -> RPCError {
         RPCError(
             code: -32006,
-            message: "the request line is longer than the limit of \(maxLineLength) bytes and was dropped; send a smaller request",
+            message:
+                "the request line is longer than the limit of \(maxLineLength) bytes and was dropped; send a smaller request",
             name: JarvisError.Code.tooLarge.rawValue)
     }
 

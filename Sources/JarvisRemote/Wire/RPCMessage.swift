@@ -82,7 +82,8 @@ package enum RPCMessage: Sendable, Hashable {
             }
             throw RPCFailure(id: .null, error: .invalidRequest("a request must be a JSON object"))
         }
-        if object["method"] == nil, object["jsonrpc"] == .string("2.0"), object["result"] != nil || object["error"] != nil
+        if object["method"] == nil, object["jsonrpc"] == .string("2.0"),
+            object["result"] != nil || object["error"] != nil
         {
             return .answer(id: object["id"] ?? .null)
         }

@@ -27,21 +27,13 @@ package struct RPCRequest: Sendable, Hashable {
     package static func decode(_ line: [UInt8], maxDepth: Int = maxDepth) throws(RPCFailure) -> RPCRequest {
         var rules = RPCMessage.Rules.agent
         rules.maxDepth = maxDepth
-        return try request(in: RPCMessage.decode(line, rules: rules))
-    }
-
-    /// Decodes a parsed request as the agent reads it.
-    package static func decode(_ json: JSONValue) throws(RPCFailure) -> RPCRequest {
-        try request(in: RPCMessage.decode(json, rules: .agent))
-    }
-
-    private static func request(in message: RPCMessage) throws(RPCFailure) -> RPCRequest {
-        switch message {
+        switch try RPCMessage.decode(line, rules: rules) {
         case .request(let request):
             return request
         case .answer(let id):
             throw RPCFailure(
-                id: id, error: .invalidRequest("this line is an answer, but the agent sends no requests; send a request"))
+                id: id,
+                error: .invalidRequest("this line is an answer, but the agent sends no requests; send a request"))
         }
     }
 

@@ -78,7 +78,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try WireFields(params: raw, method: .get, allowed: ["scanner", "container", "key", "pointer", "reveal"])
+            let params = try WireFields(
+                params: raw, method: .get, allowed: ["scanner", "container", "key", "pointer", "reveal"])
             place = try Place(params)
             reveal = try params.optionalBool("reveal") ?? false
         }
@@ -129,7 +130,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try WireFields(params: raw, method: .set,
+            let params = try WireFields(
+                params: raw, method: .set,
                 allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
             place = try Place(params)
             guard let value = params["value"] else {
@@ -196,7 +198,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try WireFields(params: raw, method: .reset, allowed: ["scanner", "container", "key", "expectedRevision"])
+            let params = try WireFields(
+                params: raw, method: .reset, allowed: ["scanner", "container", "key", "expectedRevision"])
             place = try Place(params, pointer: false)
             expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
         }

@@ -46,7 +46,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try WireFields(params: raw, method: .list,
+            let params = try WireFields(
+                params: raw, method: .list,
                 allowed: ["scanner", "container", "key", "reveal", "undeclared", "limit", "cursor"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
@@ -99,7 +100,8 @@ extension Wire {
             items = try fields.list("items", WireItem.decode)
             problems = try fields["problems"] == nil ? [] : fields.list("problems", Container.init(json:))
             nextCursor = try fields.optionalString("nextCursor")
-            hiddenSystemContainers = fields["hiddenSystemContainers"] == nil ? 0 : Int(try fields.int64("hiddenSystemContainers"))
+            hiddenSystemContainers =
+                fields["hiddenSystemContainers"] == nil ? 0 : Int(try fields.int64("hiddenSystemContainers"))
         }
     }
 }

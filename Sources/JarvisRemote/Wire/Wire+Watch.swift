@@ -39,7 +39,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try WireFields(params: raw, method: .watch, allowed: ["scanner", "container", "key", "reveal", "since"])
+            let params = try WireFields(
+                params: raw, method: .watch, allowed: ["scanner", "container", "key", "reveal", "since"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
             key = try params.optionalString("key")
@@ -96,7 +97,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            subscription = try WireFields(params: raw, method: .unwatch, allowed: ["subscription"]).string("subscription")
+            subscription = try WireFields(params: raw, method: .unwatch, allowed: ["subscription"]).string(
+                "subscription")
         }
     }
 
@@ -148,7 +150,8 @@ public struct ChangeNotification: WireMessage {
         /// `{"kind","scanner","container","key","item"?,"old"?}`
         public var json: JSONValue {
             var object: JSONObject = [
-                "kind": .string(kind.rawValue), "scanner": .string(address.scanner), "container": .string(address.container),
+                "kind": .string(kind.rawValue), "scanner": .string(address.scanner),
+                "container": .string(address.container),
                 "key": .string(address.key),
             ]
             object.setIfPresent("item", item.map(WireItem.encode))

@@ -114,7 +114,9 @@ extension WireFields where Failure == RPCError {
             throw .invalidParams("\(method) has no param '\(key.prefix(100))' (its params: \(list))")
         }
         self.init(object) { name, kind, missing in
-            .invalidParams(missing ? "\(method) needs the param '\(name)' (\(kind))" : "param '\(name)' of \(method) must be \(kind)")
+            .invalidParams(
+                missing
+                    ? "\(method) needs the param '\(name)' (\(kind))" : "param '\(name)' of \(method) must be \(kind)")
         }
     }
 }

@@ -133,7 +133,8 @@ final class MCPServer: Sendable {
         default: break
         }
         guard Self.methods.contains(method) else {
-            throw .methodNotFound(method, among: ["initialize", "server/discover", "ping", "subscriptions/listen"] + Self.methods)
+            throw .methodNotFound(
+                method, among: ["initialize", "server/discover", "ping", "subscriptions/listen"] + Self.methods)
         }
         let version: String
         if let modern {
@@ -149,7 +150,8 @@ final class MCPServer: Sendable {
             version = negotiated
         } else {
             throw .invalidRequest(
-                "send initialize first (revisions \(Self.supportedVersions.joined(separator: ", "))), or name revision \(Self.modernVersions.joined(separator: ", ")) in each request's _meta")
+                "send initialize first (revisions \(Self.supportedVersions.joined(separator: ", "))), or name revision \(Self.modernVersions.joined(separator: ", ")) in each request's _meta"
+            )
         }
         switch method {
         case "tools/list": return toolsList()
@@ -241,14 +243,16 @@ final class MCPServer: Sendable {
     /// stream's id. Acknowledged at once with what it will carry.
     private func listen(_ id: JSONValue, _ params: JSONObject, modern: String?) throws(RPCError) {
         guard let modern else {
-            throw .invalidRequest("subscriptions/listen belongs to revision \(Self.modernVersions.joined()); name it in _meta")
+            throw .invalidRequest(
+                "subscriptions/listen belongs to revision \(Self.modernVersions.joined()); name it in _meta")
         }
         try checkModern(modern, params)
         let filter = params["notifications"]?.objectValue ?? [:]
         var uris: Set<MCPResourceURI> = []
         for text in filter["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             // Only resources that exist and can be watched are honored; the acknowledgement says which.
-            guard let (uri, agent) = try? resources.resolve(text), (try? subscriptions.subscribe(uri, agent: agent)) != nil
+            guard let (uri, agent) = try? resources.resolve(text),
+                (try? subscriptions.subscribe(uri, agent: agent)) != nil
             else { continue }
             uris.insert(uri)
         }
@@ -259,7 +263,9 @@ final class MCPServer: Sendable {
         var honored = JSONObject()
         if stream.tools { honored["toolsListChanged"] = true }
         if stream.resources { honored["resourcesListChanged"] = true }
-        if !uris.isEmpty { honored["resourceSubscriptions"] = .array(uris.map { .string($0.description) }.sorted { "\($0)" < "\($1)" }) }
+        if !uris.isEmpty {
+            honored["resourceSubscriptions"] = .array(uris.map { .string($0.description) }.sorted { "\($0)" < "\($1)" })
+        }
         output.notify(
             "notifications/subscriptions/acknowledged",
             ["notifications": .object(honored), "_meta": [Self.subscriptionKey: id]])
@@ -273,7 +279,9 @@ final class MCPServer: Sendable {
 
     /// Stops watching a resource no subscription of either revision still wants.
     private func releaseIfUnused(_ uri: MCPResourceURI) {
-        let used = state.withLock { state in state.subscribed.contains(uri) || state.listens.values.contains { $0.uris.contains(uri) } }
+        let used = state.withLock { state in
+            state.subscribed.contains(uri) || state.listens.values.contains { $0.uris.contains(uri) }
+        }
         if !used { subscriptions.unsubscribe(uri) }
     }
 
@@ -285,7 +293,9 @@ final class MCPServer: Sendable {
         }
         if plain { output.notify("notifications/resources/updated", ["uri": .string(uri.description)]) }
         for id in streams {
-            output.notify("notifications/resources/updated", ["uri": .string(uri.description), "_meta": [Self.subscriptionKey: id]])
+            output.notify(
+                "notifications/resources/updated",
+                ["uri": .string(uri.description), "_meta": [Self.subscriptionKey: id]])
         }
     }
 

@@ -1,16 +1,8 @@
 import JarvisCore
 import JarvisRemote
 
-/// The MCP server's few additions to the agent's JSON-RPC codec: how strictly it reads a
-/// line, and the two error codes MCP defines. Everything else (decoding, framing, errors,
-/// answers) is the agent's own.
-extension RPCMessage.Rules {
-    /// MCP's: ids are strings or whole numbers, never null; members JSON-RPC does not define
-    /// are ignored; nesting as deep as the agent's requests.
-    static let mcp = RPCMessage.Rules(
-        maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: false, refusesUnknownMembers: false)
-}
-
+/// The two error codes MCP defines, beside the agent's own: everything else the MCP server
+/// answers is an error of the agent's codec.
 extension RPCError {
     /// `-32002`: MCP's code for a resource that does not exist.
     static func resourceNotFound(_ message: String) -> RPCError {

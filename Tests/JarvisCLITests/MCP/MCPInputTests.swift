@@ -23,7 +23,8 @@ import Testing
                 // The dropped line's first bytes, however the reads cut it: more than the limit,
                 // never more than the framer keeps.
                 let kept = overflow.prefix.count > limit && overflow.prefix.count <= LineFramer.overflowPrefixLength
-                seen.append("long \(overflow.maxLineLength) \(kept && overflow.prefix.allSatisfy { $0 == UInt8(ascii: "x") })")
+                seen.append(
+                    "long \(overflow.maxLineLength) \(kept && overflow.prefix.allSatisfy { $0 == UInt8(ascii: "x") })")
             case .end: return seen
             }
         }

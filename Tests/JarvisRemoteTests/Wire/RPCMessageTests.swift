@@ -26,7 +26,8 @@ import Testing
     @Test func requestsAndNotificationsReadAlikeUnderBothRules() throws {
         for rules in [RPCMessage.Rules.agent, Self.mcp] {
             let request = try RPCMessage.decode(
-                Array(#"{"jsonrpc":"2.0","id":"r-1","method":"tools/list","params":{"cursor":"c"}}"#.utf8), rules: rules)
+                Array(#"{"jsonrpc":"2.0","id":"r-1","method":"tools/list","params":{"cursor":"c"}}"#.utf8), rules: rules
+            )
             #expect(request == .request(RPCRequest(id: "r-1", method: "tools/list", params: ["cursor": "c"])))
             let notification = try RPCMessage.decode(
                 Array(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.utf8), rules: rules)
@@ -39,7 +40,11 @@ import Testing
         #expect(try RPCMessage.decode(line, rules: Self.mcp) == .answer(id: 5))
         let error = Array(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#.utf8)
         #expect(try RPCMessage.decode(error, rules: Self.mcp) == .answer(id: .null))
-        #expect(throws: RPCFailure(id: 5, error: .invalidRequest("this line is an answer, but the agent sends no requests; send a request"))) {
+        #expect(
+            throws: RPCFailure(
+                id: 5, error: .invalidRequest("this line is an answer, but the agent sends no requests; send a request")
+            )
+        ) {
             try RPCRequest.decode(line)
         }
     }
@@ -80,9 +85,12 @@ import Testing
 
     @Test func aParseErrorIsAnsweredUnderTheIDTheLinesStartShows() {
         #expect(failure(#"{"jsonrpc":"2.0","id":"abc","method":"get","params":{"#)?.id == "abc")
-        #expect(failure(#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"#)?.id == (try? JSONParser.parse("12345678901234567890")))
+        #expect(
+            failure(#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"#)?.id
+                == (try? JSONParser.parse("12345678901234567890")))
         // The id past the first bytes kept for it is not guessed.
-        let late = #"{"params":{"v":""# + String(repeating: "a", count: LineFramer.overflowPrefixLength) + #""},"id":1,"#
+        let late =
+            #"{"params":{"v":""# + String(repeating: "a", count: LineFramer.overflowPrefixLength) + #""},"id":1,"#
         #expect(failure(late)?.id == .null)
     }
 }

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct RPCRequestIDTests {
     @Test func findsTheIDWhereverItComesBeforeTheCut() {
-        #expect(RPCRequest.id(inPrefix: Array(#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"#.utf8)) == 12)
+        #expect(
+            RPCRequest.id(inPrefix: Array(#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"#.utf8)) == 12)
         #expect(
             RPCRequest.id(inPrefix: Array(#"{ "method" : "x", "params":{"a":[1,{"b":"}"}]}, "id" : "r-7" ,"#.utf8))
                 == "r-7")

@@ -6,9 +6,11 @@ import Testing
 /// The one reader of wire objects, in both directions: a request's params (the client's
 /// mistake, `invalidParams`) and an agent's answer (the agent's fault, `storage`).
 @Suite struct WireFieldsTests {
-    private func paramsError(_ object: JSONObject, _ read: (WireFields<RPCError>) throws(RPCError) -> Void) -> RPCError? {
+    private func paramsError(_ object: JSONObject, _ read: (WireFields<RPCError>) throws(RPCError) -> Void) -> RPCError?
+    {
         do {
-            try read(try WireFields(params: object, method: .get, allowed: ["container", "key", "reveal", "limit", "type"]))
+            try read(
+                try WireFields(params: object, method: .get, allowed: ["container", "key", "reveal", "limit", "type"]))
             return nil
         } catch {
             return error
@@ -17,7 +19,8 @@ import Testing
 
     @Test func paramsNameTheMemberAndWhatItMustBe() {
         let unknown = paramsError(["colour": "red"]) { (_) throws(RPCError) in }
-        #expect(unknown == .invalidParams("get has no param 'colour' (its params: container, key, limit, reveal, type)"))
+        #expect(
+            unknown == .invalidParams("get has no param 'colour' (its params: container, key, limit, reveal, type)"))
         let missing = paramsError([:]) { (fields) throws(RPCError) in _ = try fields.string("key") }
         #expect(missing == .invalidParams("get needs the param 'key' (a string)"))
         let wrong = paramsError(["key": 7]) { (fields) throws(RPCError) in _ = try fields.string("key") }
@@ -40,7 +43,9 @@ import Testing
     @Test func answersBlameTheAgentAndIgnoreMembersTheyDoNotKnow() throws {
         let fields = try WireFields(["pong": true, "later": 1], "a ping answer")
         #expect(try fields.bool("pong"))
-        #expect(throws: JarvisError(.storage, "the agent sent a ping answer whose 'count' is missing or not a whole number")) {
+        #expect(
+            throws: JarvisError(.storage, "the agent sent a ping answer whose 'count' is missing or not a whole number")
+        ) {
             try fields.int64("count")
         }
         #expect(throws: JarvisError(.storage, "the agent sent a ping answer that is not a JSON object")) {

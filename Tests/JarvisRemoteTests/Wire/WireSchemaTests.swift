@@ -162,13 +162,15 @@ import Testing
         let bulk = try roundTripParams(
             #"{"jsonrpc":"2.0","id":21,"method":"delete","params":{"container":"com.example.demo.cloud","match":"workout_*","dryRun":true}}"#
         ) { (raw) throws(RPCError) in
-            try Wire.BulkDeleteParams(WireFields(params: raw, method: .delete, allowed: ["container", "match", "dryRun"]))
+            try Wire.BulkDeleteParams(
+                WireFields(params: raw, method: .delete, allowed: ["container", "match", "dryRun"]))
         }
         #expect(bulk.dryRun && bulk.scanner == nil && bulk.match == "workout_*" && !bulk.undeclared)
         let orphans = try roundTripParams(
             #"{"jsonrpc":"2.0","id":24,"method":"delete","params":{"container":"com.example.demo.prefs","undeclared":true,"dryRun":true}}"#
         ) { (raw) throws(RPCError) in
-            try Wire.BulkDeleteParams(WireFields(params: raw, method: .delete, allowed: ["container", "undeclared", "dryRun"]))
+            try Wire.BulkDeleteParams(
+                WireFields(params: raw, method: .delete, allowed: ["container", "undeclared", "dryRun"]))
         }
         #expect(orphans.undeclared && orphans.match == nil)
         let removedOrphans = try roundTripResult(
