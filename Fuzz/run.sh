@@ -13,9 +13,8 @@ mkdir -p "$build" "$corpus" "$artifacts"
 
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name jarvis -swift-version 6)
 
-# JarvisCore's JSON (with the error type the wire codec maps and the value types its reader names)
-# as a module of its own, so that the
-# wire files compile unchanged with their `import JarvisCore`.
+# JarvisCore's JSON (with the error type the wire codec maps and the value type its reader names)
+# as a module of its own, so that the wire files compile unchanged with their `import JarvisCore`.
 core=("$root"/Sources/JarvisCore/JSON/*.swift "$root/Sources/JarvisCore/Hub/JarvisError.swift"
   "$root/Sources/JarvisCore/Model/PreferenceType.swift")
 swiftc "${flags[@]}" -module-name JarvisCore -emit-module -emit-module-path "$build/JarvisCore.swiftmodule" \
