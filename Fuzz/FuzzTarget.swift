@@ -35,7 +35,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = try? RPCMessage.decode(
             line,
             rules: RPCMessage.Rules(
-                maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: false, refusesUnknownMembers: false))
+                maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: false, refusesUnknownMembers: false,
+                recoversIDs: true))
         _ = try? RPCResponse.decode(line)
         if let value = try? JSONParser.parse(line) {
             let written = JSONWriter.bytes(value)

@@ -4,8 +4,8 @@ import JarvisRemote
 import Testing
 
 /// `jarvis mcp` and `jarvis-agent` read lines with one codec: the same hostile line gets the
-/// same error object under the same id from the agent's socket and from the MCP server's
-/// standard output, both real binaries.
+/// same error object from the agent's socket and from the MCP server's standard output, both
+/// real binaries.
 @Suite(.serialized) struct MCPCodecEndToEndTests {
     let sandbox: Sandbox
     let folder: URL
@@ -20,29 +20,32 @@ import Testing
         try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "codec"])
     }
 
-    /// Lines no client library would send, with the id each must be answered under.
-    static let hostile: [(name: String, line: [UInt8], id: JSONValue)] = [
-        ("not JSON", Array("this is not json".utf8), .null),
+    /// Lines no client library would send, with the id the agent answers each under and the
+    /// id `jarvis mcp` does: the agent answers a line it cannot parse under null, as JSON-RPC
+    /// 2.0 says; MCP's rules recover the id from the line's start, since an MCP client waits
+    /// on every request. The error itself is the same.
+    static let hostile: [(name: String, line: [UInt8], agentID: JSONValue, mcpID: JSONValue)] = [
+        ("not JSON", Array("this is not json".utf8), .null, .null),
         (
             "invalid UTF-8",
             Array(#"{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":""#.utf8) + [0xFF, 0xFE]
                 + Array(#""}}"#.utf8),
-            2
+            .null, 2
         ),
-        ("batch array", Array(#"[{"jsonrpc":"2.0","id":3,"method":"ping"}]"#.utf8), .null),
-        ("wrong jsonrpc version", Array(#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#.utf8), 4),
+        ("batch array", Array(#"[{"jsonrpc":"2.0","id":3,"method":"ping"}]"#.utf8), .null, .null),
+        ("wrong jsonrpc version", Array(#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#.utf8), 4, 4),
         (
             "nested too deep",
             Array(
                 (#"{"jsonrpc":"2.0","id":"deep-5","method":"ping","params":{"v":"#
                     + String(repeating: "[", count: 1_000)
                     + String(repeating: "]", count: 1_000) + "}}").utf8),
-            "deep-5"
+            .null, "deep-5"
         ),
-        ("cut short", Array(#"{"jsonrpc":"2.0","id":6,"method":"pi"#.utf8), 6),
-        ("params not an object", Array(#"{"jsonrpc":"2.0","id":7,"method":"ping","params":[1]}"#.utf8), 7),
-        ("method not a string", Array(#"{"jsonrpc":"2.0","id":"eight","method":8}"#.utf8), "eight"),
-        ("not an object", Array("42".utf8), .null),
+        ("cut short", Array(#"{"jsonrpc":"2.0","id":6,"method":"pi"#.utf8), .null, 6),
+        ("params not an object", Array(#"{"jsonrpc":"2.0","id":7,"method":"ping","params":[1]}"#.utf8), 7, 7),
+        ("method not a string", Array(#"{"jsonrpc":"2.0","id":"eight","method":8}"#.utf8), "eight", "eight"),
+        ("not an object", Array("42".utf8), .null, .null),
     ]
 
     @Test func aHostileLineGetsTheSameErrorFromTheAgentAndFromJarvisMCP() throws {
@@ -50,15 +53,15 @@ import Testing
         let socket = try agent.socket()
         var reader = LineReader(socket)
         var fromAgent: [JSONValue] = []
-        for (_, line, _) in Self.hostile {
+        for (_, line, _, _) in Self.hostile {
             try socket.writeAll(line + [0x0A])
             fromAgent.append(try #require(try reader.nextJSON()))
         }
         let fromMCP = try sandbox.mcpSession(bytes: Array(Self.hostile.map(\.line).joined(separator: [0x0A])) + [0x0A])
         #expect(fromMCP.count == Self.hostile.count)
-        for ((name, _, id), (agentAnswer, mcpAnswer)) in zip(Self.hostile, zip(fromAgent, fromMCP)) {
-            #expect(agentAnswer["id"] == id, "\(name): \(agentAnswer)")
-            #expect(mcpAnswer["id"] == id, "\(name): \(mcpAnswer)")
+        for ((name, _, agentID, mcpID), (agentAnswer, mcpAnswer)) in zip(Self.hostile, zip(fromAgent, fromMCP)) {
+            #expect(agentAnswer["id"] == agentID, "\(name): \(agentAnswer)")
+            #expect(mcpAnswer["id"] == mcpID, "\(name): \(mcpAnswer)")
             #expect(agentAnswer["error"] != nil && agentAnswer["error"] == mcpAnswer["error"], "\(name)")
         }
     }
@@ -87,9 +90,10 @@ import Testing
     }
 
     /// A line over the limit: both faces frame with the agent's `LineFramer` and answer with
-    /// its `tooLarge` error under the id the line's start shows; only the limit differs (the
-    /// agent's 1 MiB, the MCP server's 4 MiB). The agent then closes; `jarvis mcp` carries on.
-    @Test func aLineOverTheLimitGetsTheSameErrorUnderItsID() throws {
+    /// its `tooLarge` error (the agent under null, MCP under the id the line's start shows); only
+    /// the limit differs (the agent's 1 MiB, the MCP server's 4 MiB). The agent then closes;
+    /// `jarvis mcp` carries on.
+    @Test func aLineOverTheLimitGetsTheSameError() throws {
         let line = Array(
             (#"{"jsonrpc":"2.0","id":"big","method":"ping","params":{"v":""# + String(repeating: "x", count: 5_000_000)
                 + #""}}"#).utf8)
@@ -101,7 +105,7 @@ import Testing
         let fromAgent = try #require(try reader.nextJSON())
         let fromMCP = try sandbox.mcpSession(
             bytes: line + Array("\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".utf8))
-        #expect(fromAgent["id"] == "big" && fromMCP.first?["id"] == "big")
+        #expect(fromAgent["id"] == .null && fromMCP.first?["id"] == "big")
         #expect(fromAgent["error"]?["code"] == -32006 && fromAgent["error"]?["data"]?["code"] == "tooLarge")
         #expect(fromMCP.first?["error"]?["code"] == fromAgent["error"]?["code"])
         #expect(fromMCP.first?["error"]?["data"] == fromAgent["error"]?["data"])

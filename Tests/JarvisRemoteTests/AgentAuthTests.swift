@@ -117,6 +117,6 @@ private final class FutureAgentSession: LineSession {
         let id = (try? JSONParser.parse(line))?["id"] ?? .null
         connection.send(RPCResponse.success(id: id, result: .object(["protocol": "jarvis", "protocolVersion": "2.0"])))
     }
-    func lineTooLong(_ overflow: LineFramer.Overflow, on connection: LineConnection) -> [UInt8]? { nil }
+    func lineTooLong(on connection: LineConnection) -> [UInt8]? { nil }
     func closed(_ connection: LineConnection) {}
 }

@@ -58,7 +58,7 @@ import Testing
             }
         }
 
-        func lineTooLong(_ overflow: LineFramer.Overflow, on connection: LineConnection) -> [UInt8]? { nil }
+        func lineTooLong(on connection: LineConnection) -> [UInt8]? { nil }
 
         func closed(_ connection: LineConnection) {
             let reason = connection.closeReason.map { "\($0)" } ?? "nil"

@@ -49,7 +49,7 @@ final class EchoSession: LineSession {
         }
     }
 
-    func lineTooLong(_ overflow: LineFramer.Overflow, on connection: LineConnection) -> [UInt8]? {
+    func lineTooLong(on connection: LineConnection) -> [UInt8]? {
         events.withLock { $0.append("too long \(connection.id)") }
         return tooLongReply
     }

@@ -30,10 +30,8 @@ final class AgentSession: LineSession {
         if state.mustClose { connection.close() }
     }
 
-    func lineTooLong(_ overflow: LineFramer.Overflow, on connection: LineConnection) -> [UInt8]? {
-        RPCResponse.failure(
-            id: RPCRequest.id(inPrefix: overflow.prefix) ?? .null,
-            error: .lineTooLong(maxLineLength: service.maxLineLength))
+    func lineTooLong(on connection: LineConnection) -> [UInt8]? {
+        RPCResponse.failure(id: .null, error: .lineTooLong(maxLineLength: service.maxLineLength))
     }
 
     func closed(_ connection: LineConnection) {

@@ -296,7 +296,7 @@ final class LineConnectionWorker {
             do {
                 line = try framer.nextLine()
             } catch {
-                if let reply = session.lineTooLong(error, on: connection) {
+                if let reply = session.lineTooLong(on: connection) {
                     connection.send(reply)
                 }
                 connection.requestClose(.lineTooLong)

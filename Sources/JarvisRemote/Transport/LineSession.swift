@@ -12,16 +12,15 @@
 /// ```swift
 /// final class Echo: LineSession {
 ///     func received(line: [UInt8], on connection: LineConnection) { connection.send(line) }
-///     func lineTooLong(_ overflow: LineFramer.Overflow, on connection: LineConnection) -> [UInt8]? { Array("too long".utf8) }
+///     func lineTooLong(on connection: LineConnection) -> [UInt8]? { Array("too long".utf8) }
 ///     func closed(_ connection: LineConnection) {}
 /// }
 /// ```
 package protocol LineSession: AnyObject, Sendable {
     /// Called on the server's loop thread, one line at a time, in order; `line` has no `\n`.
     func received(line: [UInt8], on connection: LineConnection)
-    /// The peer sent a line over the limit (`overflow` holds its first bytes): the server will
-    /// send `reply` if non-nil then close.
-    func lineTooLong(_ overflow: LineFramer.Overflow, on connection: LineConnection) -> [UInt8]?
+    /// The peer sent a line over the limit: the server will send `reply` if non-nil then close.
+    func lineTooLong(on connection: LineConnection) -> [UInt8]?
     /// The connection is gone (see `connection.closeReason`); the last call for it.
     func closed(_ connection: LineConnection)
 }

@@ -24,18 +24,23 @@ package enum RPCMessage: Sendable, Hashable {
         /// Whether members other than `jsonrpc`, `id`, `method` and `params` are refused, so a
         /// misspelt member is never silently ignored, rather than ignored.
         package var refusesUnknownMembers: Bool
+        /// Whether a line that is not valid JSON is answered under the id its first bytes show
+        /// (``RPCRequest/id(inPrefix:)``), so a client is not left waiting for an answer that
+        /// never comes; if not, under null, as JSON-RPC 2.0 says.
+        package var recoversIDs: Bool
 
         /// Rules reading lines nested at most `maxDepth` deep.
-        package init(maxDepth: Int, nullAndFractionalIDs: Bool, refusesUnknownMembers: Bool) {
+        package init(maxDepth: Int, nullAndFractionalIDs: Bool, refusesUnknownMembers: Bool, recoversIDs: Bool) {
             self.maxDepth = maxDepth
             self.nullAndFractionalIDs = nullAndFractionalIDs
             self.refusesUnknownMembers = refusesUnknownMembers
+            self.recoversIDs = recoversIDs
         }
 
-        /// The agent's (docs/PROTOCOL.md): any JSON-RPC id, unknown members refused, nesting up
-        /// to ``RPCRequest/maxDepth``.
+        /// The agent's (docs/PROTOCOL.md): any JSON-RPC id, unknown members refused, a parse
+        /// error under null, nesting up to ``RPCRequest/maxDepth``.
         package static let agent = Rules(
-            maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: true, refusesUnknownMembers: true)
+            maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: true, refusesUnknownMembers: true, recoversIDs: false)
 
         /// Whether `id` is a request id under these rules.
         func accepts(id: JSONValue) -> Bool {
@@ -58,15 +63,16 @@ package enum RPCMessage: Sendable, Hashable {
 
     /// Decodes one line.
     /// - Throws: an ``RPCFailure`` carrying the id it could recover (null otherwise): a parse
-    ///   error for bad JSON or UTF-8 (answered under the id when the line's first bytes show
-    ///   one, so a client is not left waiting), an invalid request for a wrong shape or a
-    ///   batch array, invalid params for params that are not an object.
+    ///   error for bad JSON or UTF-8 (under the id the line's first bytes show, where the
+    ///   rules recover ids), an invalid request for a wrong shape or a batch array, invalid
+    ///   params for params that are not an object.
     package static func decode(_ line: [UInt8], rules: Rules) throws(RPCFailure) -> RPCMessage {
         let json: JSONValue
         do {
             json = try JSONParser.parse(line, maxDepth: rules.maxDepth)
         } catch {
-            let id = RPCRequest.id(inPrefix: Array(line.prefix(LineFramer.overflowPrefixLength))) ?? .null
+            let prefix = rules.recoversIDs ? Array(line.prefix(LineFramer.overflowPrefixLength)) : []
+            let id = RPCRequest.id(inPrefix: prefix) ?? .null
             throw RPCFailure(id: id, error: .parse("parse error: \(error.description)"))
         }
         return try decode(json, rules: rules)

@@ -4,7 +4,8 @@ import JarvisRemote
 /// decoding, errors and answers are all the agent's codec's (`Sources/JarvisRemote/Wire`).
 extension RPCMessage.Rules {
     /// MCP's: ids are strings or whole numbers, never null; members JSON-RPC does not define
-    /// are ignored; nesting as deep as the agent's requests.
+    /// are ignored; a line cut short or nested too deep is answered under the id its start
+    /// shows (an MCP client waits on every request); nesting as deep as the agent's requests.
     static let mcp = RPCMessage.Rules(
-        maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: false, refusesUnknownMembers: false)
+        maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: false, refusesUnknownMembers: false, recoversIDs: true)
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct RPCMessageTests {
     /// MCP's rules, as `jarvis mcp` sets them.
     static let mcp = RPCMessage.Rules(
-        maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: false, refusesUnknownMembers: false)
+        maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: false, refusesUnknownMembers: false, recoversIDs: true)
 
     private func failure(_ line: String, _ rules: RPCMessage.Rules = .agent) -> RPCFailure? {
         failure(Array(line.utf8), rules)
@@ -73,24 +73,28 @@ import Testing
             Array(deep.utf8),
             Array(#"{"jsonrpc":"2.0","id":6,"method":"ping","params":"x"}"#.utf8),
         ]
-        let ids: [JSONValue] = [.null, 2, .null, 4, "d", 6]
+        // The agent answers a parse error under null (JSON-RPC 2.0); MCP under the id it sees.
+        let agentIDs: [JSONValue] = [.null, .null, .null, 4, .null, 6]
+        let mcpIDs: [JSONValue] = [.null, 2, .null, 4, "d", 6]
         let codes = [-32700, -32700, -32600, -32600, -32700, -32602]
         for (index, line) in lines.enumerated() {
             let agent = failure(line)
-            #expect(agent != nil && agent == failure(line, Self.mcp), "line \(index)")
-            #expect(agent?.id == ids[index], "line \(index)")
+            let mcp = failure(line, Self.mcp)
+            #expect(agent != nil && agent?.error == mcp?.error, "line \(index)")
+            #expect(agent?.id == agentIDs[index] && mcp?.id == mcpIDs[index], "line \(index)")
             #expect(agent?.error.code == codes[index], "line \(index)")
         }
     }
 
-    @Test func aParseErrorIsAnsweredUnderTheIDTheLinesStartShows() {
-        #expect(failure(#"{"jsonrpc":"2.0","id":"abc","method":"get","params":{"#)?.id == "abc")
+    @Test func rulesThatRecoverIDsAnswerAParseErrorUnderTheIDTheLinesStartShows() {
+        #expect(failure(#"{"jsonrpc":"2.0","id":"abc","method":"get","params":{"#, Self.mcp)?.id == "abc")
+        #expect(failure(#"{"jsonrpc":"2.0","id":"abc","method":"get","params":{"#)?.id == .null)
         #expect(
-            failure(#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"#)?.id
+            failure(#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"#, Self.mcp)?.id
                 == (try? JSONParser.parse("12345678901234567890")))
         // The id past the first bytes kept for it is not guessed.
         let late =
             #"{"params":{"v":""# + String(repeating: "a", count: LineFramer.overflowPrefixLength) + #""},"id":1,"#
-        #expect(failure(late)?.id == .null)
+        #expect(failure(late, Self.mcp)?.id == .null)
     }
 }
