@@ -64,7 +64,7 @@ let package = Package(
             name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisRemote", "JarvisScanners"]),
         // The CLI's own logic (the MCP server's framing, URIs and schema checks), imported with
         // @testable from the executable.
-        .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore"]),
+        .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore", "JarvisRemote"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

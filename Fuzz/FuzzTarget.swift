@@ -4,7 +4,7 @@
 import JarvisCore
 
 /// Framing must never trap or hand out a line over the limit; every framed line must decode
-/// to a request or an `RPCFailure`; whatever parses must write back to JSON that parses to the
+/// to a request, an answer or an `RPCFailure` under the agent's rules and MCP's; whatever parses must write back to JSON that parses to the
 /// same value.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -22,12 +22,21 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             precondition(line.count <= 512, "the framer returned a line over its limit")
             lines.append(line)
         } catch {
+            precondition(error.prefix.count <= LineFramer.overflowPrefixLength, "an overflow kept too much")
+            _ = RPCRequest.id(inPrefix: error.prefix)
             continue
         }
     }
+    if let last = try? framer.finish() { precondition(last.count <= 512, "finish returned a line over the limit") }
     lines.append(bytes)
     for line in lines {
         _ = try? RPCRequest.decode(line)
+        // The rules `jarvis mcp` reads with: the same decoder, narrower ids, unknown members ignored.
+        _ = try? RPCMessage.decode(
+            line,
+            rules: RPCMessage.Rules(
+                maxDepth: RPCRequest.maxDepth, nullAndFractionalIDs: false, refusesUnknownMembers: false,
+                recoversIDs: true))
         _ = try? RPCResponse.decode(line)
         if let value = try? JSONParser.parse(line) {
             let written = JSONWriter.bytes(value)

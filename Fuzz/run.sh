@@ -13,18 +13,22 @@ mkdir -p "$build" "$corpus" "$artifacts"
 
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name jarvis -swift-version 6)
 
-# JarvisCore's JSON (and the error type the wire codec maps) as a module of its own, so that the
-# wire files compile unchanged with their `import JarvisCore`.
-core=("$root"/Sources/JarvisCore/JSON/*.swift "$root/Sources/JarvisCore/Hub/JarvisError.swift")
+# JarvisCore's JSON (with the error type the wire codec maps and the value type its reader names)
+# as a module of its own, so that the wire files compile unchanged with their `import JarvisCore`.
+core=("$root"/Sources/JarvisCore/JSON/*.swift "$root/Sources/JarvisCore/Hub/JarvisError.swift"
+  "$root/Sources/JarvisCore/Model/PreferenceType.swift")
 swiftc "${flags[@]}" -module-name JarvisCore -emit-module -emit-module-path "$build/JarvisCore.swiftmodule" \
   -emit-library -static -o "$build/libJarvisCore.a" -wmo "${core[@]}"
 
 wire=(
   "$root/Sources/JarvisRemote/Wire/LineFramer.swift"
   "$root/Sources/JarvisRemote/Wire/RPCRequest.swift"
+  "$root/Sources/JarvisRemote/Wire/RPCRequest+ID.swift"
+  "$root/Sources/JarvisRemote/Wire/RPCMessage.swift"
   "$root/Sources/JarvisRemote/Wire/RPCResponse.swift"
   "$root/Sources/JarvisRemote/Wire/RPCError.swift"
   "$root/Sources/JarvisRemote/Wire/Wire.swift"
+  "$root/Sources/JarvisRemote/Wire/WireFields.swift"
   "$root/Sources/JarvisRemote/Wire/Wire+Error.swift"
   "$root/Sources/JarvisRemote/Agent/AgentMethod.swift"
   "$root/Fuzz/FuzzTarget.swift"

@@ -97,7 +97,9 @@ import Testing
         let anonymous = answers.filter { $0["id"] == .null }.compactMap { $0["error"]?["code"]?.int64Value }
         #expect(anonymous == [-32700, -32600])
         #expect(byID[4]?["error"]?["code"]?.int64Value == -32600)
-        #expect(byID[77]?["error"]?["code"]?.int64Value == -32600)
+        // The agent's own answer to a line over its limit (tooLarge), under the line's id.
+        #expect(byID[77]?["error"]?["code"]?.int64Value == -32006)
+        #expect(byID[77]?["error"]?["data"]?["code"] == "tooLarge")
         #expect(byID[77]?["error"]?["message"]?.stringValue?.contains("limit") == true)
         #expect(byID[5]?["error"]?["code"]?.int64Value == -32601)
         // 2025-06-18 answers invalid arguments as a protocol error.
@@ -158,25 +160,7 @@ import Testing
     }
 
     private func rawSession(bytes: [UInt8]) throws -> [JSONValue] {
-        let process = Process()
-        process.executableURL = try Binaries.url("jarvis")
-        process.arguments = ["mcp"]
-        process.environment = sandbox.environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let writer = input.fileHandleForWriting
-        DispatchQueue.global().async {
-            writer.write(Data(bytes))
-            try? writer.close()
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        try sandbox.mcpSession(bytes: bytes)
     }
 }
 

@@ -63,7 +63,7 @@ import Testing
     @Test func throwsForAPartialLineOverTheLimitWithoutWaitingForTheNewline() throws {
         var framer = LineFramer(maxLineLength: 4)
         framer.append(bytes("abcde"))
-        #expect(throws: LineFramer.Overflow(maxLineLength: 4)) { try framer.nextLine() }
+        #expect(throws: LineFramer.Overflow(maxLineLength: 4, prefix: bytes("abcde"))) { try framer.nextLine() }
         #expect(framer.pendingByteCount == 0)
         // The rest of the overlong line is discarded up to its newline; the next line frames.
         framer.append(bytes("fghij"))
@@ -113,6 +113,45 @@ import Testing
             while try framer.nextLine() != nil { count += 1 }
         }
         #expect(count == 100_000)
+        #expect(framer.pendingByteCount == 0)
+    }
+
+    @Test func finishReturnsALastLineWithoutNewlineOnce() throws {
+        var framer = LineFramer(maxLineLength: 8)
+        framer.append(bytes("a\nlast\r"))
+        #expect(try drain(&framer) == ["a"])
+        #expect(try framer.finish() == bytes("last"))
+        #expect(try framer.finish() == nil)
+        #expect(framer.pendingByteCount == 0)
+        var empty = LineFramer(maxLineLength: 8)
+        empty.append(bytes("whole\n"))
+        #expect(try drain(&empty) == ["whole"])
+        #expect(try empty.finish() == nil)
+    }
+
+    @Test func finishRefusesALastLineOverTheLimitAndNeverReturnsARestOfOne() throws {
+        var framer = LineFramer(maxLineLength: 4)
+        framer.append(bytes("abcd"))
+        #expect(try framer.nextLine() == nil)
+        framer.append(bytes("e"))
+        // Detected before the end: the rest of the dropped line is not a line of its own.
+        #expect(throws: LineFramer.Overflow(maxLineLength: 4, prefix: bytes("abcde"))) { try framer.nextLine() }
+        framer.append(bytes("fgh"))
+        #expect(try framer.nextLine() == nil)
+        #expect(try framer.finish() == nil)
+    }
+
+    @Test func anOverflowKeepsOnlyTheFirstBytesOfTheDroppedLine() throws {
+        let size = LineFramer.overflowPrefixLength * 3
+        var framer = LineFramer(maxLineLength: 100)
+        framer.append(bytes(#"{"id":7,"# + String(repeating: "x", count: size)))
+        do {
+            _ = try framer.nextLine()
+            Issue.record("a line over the limit was not refused")
+        } catch {
+            #expect(error.prefix.count == LineFramer.overflowPrefixLength)
+            #expect(error.prefix.starts(with: bytes(#"{"id":7,"#)))
+        }
         #expect(framer.pendingByteCount == 0)
     }
 }

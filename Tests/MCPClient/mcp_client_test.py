@@ -402,10 +402,11 @@ async def scenario_bad_input(client, notifications):
     # Over the agent's 1 MiB request limit: refused before it reaches the agent.
     huge = await client.call_tool("set_preference", {"container": suite, "key": "huge", "value": "x" * 2_000_000})
     check(get(huge, "is_error") and "tooLarge" in text(huge), f"a 2 MB value: {text(huge)}")
-    # Over the server's own 4 MiB message limit: a protocol error for that request.
+    # Over the server's own 4 MiB message limit: a protocol error for that request, the one the
+    # agent sends for a line over its limit (tooLarge, -32006).
     message = await expect_protocol_error(
         client.call_tool("set_preference", {"container": suite, "key": "huge", "value": "y" * 6_000_000}),
-        -32600, "a 6 MB message")
+        -32006, "a 6 MB message")
     check("limit" in message, f"oversize message: {message}")
     huge_name = await client.call_tool("get_preference", {"container": suite, "key": "k" * 100_000})
     check(get(huge_name, "is_error"), f"a 100,000 character key: {text(huge_name)}")

@@ -29,16 +29,16 @@ extension AgentService {
     }
 
     func delete(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Params(
-            raw, method: .delete,
+        let params = try WireFields(
+            params: raw, method: .delete,
             allowed: [
                 "scanner", "container", "key", "pointer", "match", "undeclared", "dryRun", "expectedRevision",
             ])
-        let undeclared = try params.bool("undeclared")
-        if params.value("match") != nil || undeclared {
+        let undeclared = try params.optionalBool("undeclared") ?? false
+        if params["match"] != nil || undeclared {
             return try deleteKeys(Wire.BulkDeleteParams(params), session: session)
         }
-        if try params.bool("dryRun") {
+        if try params.optionalBool("dryRun") ?? false {
             throw RPCError.invalidParams(
                 "dryRun goes with match (a key pattern) or undeclared; a single delete has no dry run")
         }

@@ -85,10 +85,10 @@ package final class AgentService: Sendable {
             switch method {
             case .hello: return try hello(request.params, session: session)
             case .ping:
-                _ = try Params(request.params, method: .ping, allowed: [])
+                _ = try WireFields(params: request.params, method: .ping, allowed: [])
                 return Wire.PingResult().json
             case .scanners:
-                _ = try Params(request.params, method: .scanners, allowed: [])
+                _ = try WireFields(params: request.params, method: .scanners, allowed: [])
                 return Wire.ScannersResult(hub.scanners().map(Wire.Scanner.init)).json
             case .containers:
                 let params = try Wire.ContainersParams(params: request.params)

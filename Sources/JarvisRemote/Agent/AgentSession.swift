@@ -31,11 +31,7 @@ final class AgentSession: LineSession {
     }
 
     func lineTooLong(on connection: LineConnection) -> [UInt8]? {
-        let error = RPCError(
-            code: -32006,
-            message: "request line longer than \(service.maxLineLength) bytes; the connection is closed",
-            name: JarvisError.Code.tooLarge.rawValue)
-        return RPCResponse.failure(id: .null, error: error)
+        RPCResponse.failure(id: .null, error: .lineTooLong(maxLineLength: service.maxLineLength))
     }
 
     func closed(_ connection: LineConnection) {

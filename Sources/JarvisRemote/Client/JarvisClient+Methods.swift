@@ -52,6 +52,10 @@ extension JarvisClient {
 
     /// Calls `list` with `params` page by page and returns one result holding every page's
     /// items and problems, as an unpaged `list` would.
+    @available(
+        *, deprecated,
+        message: "use listing(_:pageSize:), which takes typed Wire.ListParams and returns a Wire.ListPage"
+    )
     public func listAll(_ params: JSONObject, pageSize: Int = Wire.maxPageSize) throws(JarvisError) -> JSONValue {
         var items: [JSONValue] = []
         var problems: [JSONValue] = []

@@ -9,6 +9,15 @@ package struct LineFramer: Sendable {
     package struct Overflow: Error, Sendable, Hashable, CustomStringConvertible {
         /// The limit that was exceeded.
         package var maxLineLength: Int
+        /// The first bytes of the dropped line, at most ``LineFramer/overflowPrefixLength``:
+        /// enough for a reader to tell what the line was (a request's `id`), never the whole.
+        package var prefix: [UInt8]
+
+        /// An overflow of a line beginning with `prefix`.
+        package init(maxLineLength: Int, prefix: [UInt8] = []) {
+            self.maxLineLength = maxLineLength
+            self.prefix = prefix
+        }
 
         /// Explains the limit, so a log line tells the reader what to change.
         package var description: String {
@@ -18,6 +27,9 @@ package struct LineFramer: Sendable {
 
     /// The longest line accepted, in bytes, not counting the `\n` or a `\r` before it.
     package let maxLineLength: Int
+
+    /// How many of a dropped line's first bytes its ``Overflow`` carries.
+    package static let overflowPrefixLength = 64 * 1024
 
     private var buffer: [UInt8] = []
     // Index of the first byte of the line being assembled; everything before it is consumed.
@@ -67,10 +79,11 @@ package struct LineFramer: Sendable {
                 start = buffer.count
                 scanned = buffer.count
             } else if partialLineIsTooLong() {
+                let dropped = overflow(from: start, to: buffer.count)
                 discarding = true
                 start = buffer.count
                 scanned = buffer.count
-                throw Overflow(maxLineLength: maxLineLength)
+                throw dropped
             }
             return nil
         }
@@ -86,9 +99,32 @@ package struct LineFramer: Sendable {
             lineEnd -= 1
         }
         guard lineEnd - lineStart <= maxLineLength else {
-            throw Overflow(maxLineLength: maxLineLength)
+            throw overflow(from: lineStart, to: lineEnd)
         }
         return Array(buffer[lineStart..<lineEnd])
+    }
+
+    /// Ends the stream, once ``nextLine()`` returned nil: returns the last line when it has no
+    /// `\n` (without a trailing `\r`), or nil when nothing is left; afterwards the framer is empty.
+    ///
+    /// - Throws: `Overflow` when that last line is longer than `maxLineLength`.
+    package mutating func finish() throws(Overflow) -> [UInt8]? {
+        defer {
+            buffer.removeAll()
+            start = 0
+            scanned = 0
+            discarding = false
+        }
+        guard !discarding, start < buffer.count else { return nil }
+        var end = buffer.count
+        if buffer[end - 1] == Self.carriageReturn { end -= 1 }
+        guard end - start <= maxLineLength else { throw overflow(from: start, to: end) }
+        return Array(buffer[start..<end])
+    }
+
+    /// The error for the overlong line in `from..<to`, with its first bytes.
+    private func overflow(from: Int, to: Int) -> Overflow {
+        Overflow(maxLineLength: maxLineLength, prefix: Array(buffer[from..<min(to, from + Self.overflowPrefixLength)]))
     }
 
     /// Finds the next `\n` at or after `scanned`, remembering how far the search went.

@@ -11,11 +11,14 @@ package struct RPCError: Error, Sendable, Hashable {
     package var message: String
     /// The stable code name, e.g. `conflict` (in `error.data.code` on the wire).
     package var name: String
+    /// More members of `error.data` after `code`, such as the revisions an MCP server speaks.
+    package var details: JSONObject
 
-    package init(code: Int, message: String, name: String) {
+    package init(code: Int, message: String, name: String, details: JSONObject = [:]) {
         self.code = code
         self.message = message
         self.name = name
+        self.details = details
     }
 
     package static func parse(_ message: String) -> RPCError {
@@ -24,17 +27,28 @@ package struct RPCError: Error, Sendable, Hashable {
     package static func invalidRequest(_ message: String) -> RPCError {
         RPCError(code: -32600, message: message, name: "invalidRequest")
     }
-    package static func methodNotFound(_ method: String) -> RPCError {
-        RPCError(
-            code: -32601,
-            message: "unknown method '\(method)'; the methods are \(AgentMethod.names.joined(separator: ", "))",
-            name: "methodNotFound")
+    /// `method` is not one of `names` (by default the agent's methods).
+    package static func methodNotFound(_ method: String, among names: [String] = AgentMethod.names) -> RPCError {
+        methodNotFound(
+            message: "unknown method '\(method.prefix(100))'; the methods are \(names.joined(separator: ", "))")
+    }
+    /// A method that is not served, for the reason `message` gives.
+    package static func methodNotFound(message: String) -> RPCError {
+        RPCError(code: -32601, message: message, name: "methodNotFound")
     }
     package static func invalidParams(_ message: String) -> RPCError {
         RPCError(code: -32602, message: message, name: "invalidParams")
     }
     package static func internalError(_ message: String) -> RPCError {
         RPCError(code: -32603, message: message, name: "internalError")
+    }
+    /// A line over the reader's limit, which was dropped: framing errors are the same on every face.
+    package static func lineTooLong(maxLineLength: Int) -> RPCError {
+        RPCError(
+            code: -32006,
+            message:
+                "the request line is longer than the limit of \(maxLineLength) bytes and was dropped; send a smaller request",
+            name: JarvisError.Code.tooLarge.rawValue)
     }
 
     /// The agent's own codes, by Jarvis error code.
@@ -56,9 +70,12 @@ package struct RPCError: Error, Sendable, Hashable {
         return JarvisError(JarvisError.Code(rawValue: name), message)
     }
 
-    /// `{"code":…,"message":…,"data":{"code":…}}`
+    /// `{"code":…,"message":…,"data":{"code":…}}`, and the ``details`` in `data`.
     package var json: JSONValue {
-        wire.json
+        guard !details.isEmpty else { return wire.json }
+        var data: JSONObject = ["code": .string(name)]
+        for (key, value) in details where key != "code" { data[key] = value }
+        return .object(["code": .integer(code), "message": .string(message), "data": .object(data)])
     }
 
     /// The error object of the wire schema.

@@ -20,55 +20,21 @@ package struct RPCRequest: Sendable, Hashable {
     /// serves can be sent back with `set`.
     package static let maxDepth = JSONParser.maxValueWireDepth + 2
 
-    /// Decodes a request line.
-    /// - Throws: an ``RPCError`` carrying the id it could recover (null otherwise): a parse
-    ///   error for bad JSON or UTF-8, an invalid request for a wrong shape or a batch array.
+    /// Decodes a request line as the agent reads it (``RPCMessage/Rules/agent``).
+    /// - Throws: an ``RPCFailure`` carrying the id it could recover (null otherwise): a parse
+    ///   error for bad JSON or UTF-8, an invalid request for a wrong shape, a batch array or
+    ///   an answer (the agent sends no requests, so nothing it reads can answer one).
     package static func decode(_ line: [UInt8], maxDepth: Int = maxDepth) throws(RPCFailure) -> RPCRequest {
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(line, maxDepth: maxDepth)
-        } catch {
-            throw RPCFailure(id: .null, error: .parse("parse error: \(error.description)"))
+        var rules = RPCMessage.Rules.agent
+        rules.maxDepth = maxDepth
+        switch try RPCMessage.decode(line, rules: rules) {
+        case .request(let request):
+            return request
+        case .answer(let id):
+            throw RPCFailure(
+                id: id,
+                error: .invalidRequest("this line is an answer, but the agent sends no requests; send a request"))
         }
-        return try decode(json)
-    }
-
-    /// Decodes a parsed request.
-    package static func decode(_ json: JSONValue) throws(RPCFailure) -> RPCRequest {
-        guard case .object(let object) = json else {
-            if case .array = json {
-                throw RPCFailure(
-                    id: .null,
-                    error: .invalidRequest("batch requests are not supported: send one request object per line"))
-            }
-            throw RPCFailure(id: .null, error: .invalidRequest("a request must be a JSON object"))
-        }
-        var id: JSONValue?
-        if let rawID = object["id"] {
-            switch rawID {
-            case .string, .number, .null: id = rawID
-            default:
-                throw RPCFailure(id: .null, error: .invalidRequest("\"id\" must be a string, a number or null"))
-            }
-        }
-        let answerID = id ?? .null
-        guard object["jsonrpc"] == .string("2.0") else {
-            throw RPCFailure(id: answerID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\""))
-        }
-        guard case .string(let method)? = object["method"] else {
-            throw RPCFailure(id: answerID, error: .invalidRequest("\"method\" must be a string"))
-        }
-        var params = JSONObject()
-        switch object["params"] {
-        case nil, .null?: break
-        case .object(let given)?: params = given
-        default:
-            throw RPCFailure(id: answerID, error: .invalidParams("\"params\" must be an object with named members"))
-        }
-        for key in object.keys where !["jsonrpc", "id", "method", "params"].contains(key) {
-            throw RPCFailure(id: answerID, error: .invalidRequest("unknown request member '\(key)'"))
-        }
-        return RPCRequest(id: id, method: method, params: params)
     }
 
     /// The line of a request as a client sends it.

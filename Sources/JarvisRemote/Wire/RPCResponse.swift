@@ -12,9 +12,12 @@ package enum RPCResponse {
         JSONWriter.bytes(.object(["jsonrpc": "2.0", "id": id, "error": error.json]))
     }
 
-    /// `{"jsonrpc":"2.0","method":…,"params":…}`: a message with no id, which wants no answer.
-    package static func notification(method: String, params: JSONObject) -> [UInt8] {
-        JSONWriter.bytes(.object(["jsonrpc": "2.0", "method": .string(method), "params": .object(params)]))
+    /// `{"jsonrpc":"2.0","method":…,"params"?:…}`: a message with no id, which wants no answer;
+    /// empty params are left out.
+    package static func notification(method: String, params: JSONObject = [:]) -> [UInt8] {
+        var message: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
+        if !params.isEmpty { message["params"] = .object(params) }
+        return JSONWriter.bytes(.object(message))
     }
 
     /// What a client reads from a line: an answer to a request, or a notification.

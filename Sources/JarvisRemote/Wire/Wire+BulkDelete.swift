@@ -47,22 +47,22 @@ extension Wire {
             return object
         }
 
-        /// Reads the params of a bulk delete (`Params` already checked the names), refusing
+        /// Reads the params of a bulk delete (`WireFields` already checked the names), refusing
         /// what does not go with `match` or `undeclared`.
-        package init(_ params: Params) throws(RPCError) {
+        package init(_ params: WireFields<RPCError>) throws(RPCError) {
             match = try params.optionalString("match")
-            undeclared = try params.bool("undeclared")
+            undeclared = try params.optionalBool("undeclared") ?? false
             guard match == nil || !undeclared else {
                 throw RPCError.invalidParams("delete takes 'match' or 'undeclared', not both")
             }
             let name = match != nil ? "match" : "undeclared"
-            for refused in ["key", "pointer", "expectedRevision"] where params.value(refused) != nil {
+            for refused in ["key", "pointer", "expectedRevision"] where params[refused] != nil {
                 throw RPCError.invalidParams(
                     "delete takes either 'key' or '\(name)', and '\(refused)' does not go with '\(name)'")
             }
             container = try params.string("container")
             scanner = try params.optionalString("scanner")
-            dryRun = try params.bool("dryRun")
+            dryRun = try params.optionalBool("dryRun") ?? false
         }
     }
 

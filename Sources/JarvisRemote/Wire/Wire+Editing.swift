@@ -35,7 +35,7 @@ extension Wire {
         }
 
         /// Reads the place of a request; an empty pointer is the whole value.
-        package init(_ params: Params, pointer withPointer: Bool = true) throws(RPCError) {
+        package init(_ params: WireFields<RPCError>, pointer withPointer: Bool = true) throws(RPCError) {
             scanner = try params.optionalString("scanner")
             container = try params.string("container")
             key = try params.string("key")
@@ -43,7 +43,7 @@ extension Wire {
         }
 
         /// The `pointer` param; nil when absent or empty, `invalidParams` when malformed.
-        package static func pointer(_ params: Params) throws(RPCError) -> JSONPointer? {
+        package static func pointer(_ params: WireFields<RPCError>) throws(RPCError) -> JSONPointer? {
             guard let text = try params.optionalString("pointer"), !text.isEmpty else { return nil }
             do {
                 return try JSONPointer(parsing: text)
@@ -78,10 +78,10 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(
-                raw, method: .get, allowed: ["scanner", "container", "key", "pointer", "reveal"])
+            let params = try WireFields(
+                params: raw, method: .get, allowed: ["scanner", "container", "key", "pointer", "reveal"])
             place = try Place(params)
-            reveal = try params.bool("reveal")
+            reveal = try params.optionalBool("reveal") ?? false
         }
     }
 
@@ -130,11 +130,11 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(
-                raw, method: .set,
+            let params = try WireFields(
+                params: raw, method: .set,
                 allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
             place = try Place(params)
-            guard let value = params.value("value") else {
+            guard let value = params["value"] else {
                 throw RPCError.invalidParams("set needs the param 'value'")
             }
             self.value = value
@@ -167,7 +167,7 @@ extension Wire {
         }
 
         /// Reads the params of a single delete (`Params` already checked the names).
-        package init(_ params: Params) throws(RPCError) {
+        package init(_ params: WireFields<RPCError>) throws(RPCError) {
             place = try Place(params)
             expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
         }
@@ -198,8 +198,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(
-                raw, method: .reset, allowed: ["scanner", "container", "key", "expectedRevision"])
+            let params = try WireFields(
+                params: raw, method: .reset, allowed: ["scanner", "container", "key", "expectedRevision"])
             place = try Place(params, pointer: false)
             expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
         }

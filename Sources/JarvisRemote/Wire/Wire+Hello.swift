@@ -31,7 +31,7 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(raw, method: .hello, allowed: ["client", "protocolVersion", "token"])
+            let params = try WireFields(params: raw, method: .hello, allowed: ["client", "protocolVersion", "token"])
             client = try params.optionalString("client")
             protocolVersion = try params.optionalString("protocolVersion")
             token = try params.optionalString("token")

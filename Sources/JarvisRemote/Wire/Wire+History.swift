@@ -47,8 +47,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them; `limit` must lie in `1...capacity`.
         package init(params raw: JSONObject, capacity: Int) throws(RPCError) {
-            let params = try Params(
-                raw, method: .history, allowed: ["limit", "action", "scanner", "container", "key", "client"])
+            let params = try WireFields(
+                params: raw, method: .history, allowed: ["limit", "action", "scanner", "container", "key", "client"])
             limit = try params.optionalInt("limit", in: 1...max(1, capacity))
             action = try params.optionalString("action")
             scanner = try params.optionalString("scanner")
@@ -99,7 +99,8 @@ extension Wire {
         /// `{"sequence","time","action","transport","peer","client"?,"scanner","container","key","pointer"?,"oldRevision"?,"newRevision"?}`
         public var json: JSONValue {
             var object: JSONObject = [
-                "sequence": .integer(sequence), "time": .string(DateText.format(time)), "action": .string(action.rawValue),
+                "sequence": .integer(sequence), "time": .string(DateText.format(time)),
+                "action": .string(action.rawValue),
                 "transport": .string(transport.rawValue), "peer": .string(peer),
             ]
             object.setIfPresent("client", client.map(JSONValue.string))

@@ -46,14 +46,14 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(
-                raw, method: .list,
+            let params = try WireFields(
+                params: raw, method: .list,
                 allowed: ["scanner", "container", "key", "reveal", "undeclared", "limit", "cursor"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
             key = try params.optionalString("key")
-            reveal = try params.bool("reveal")
-            undeclared = try params.bool("undeclared")
+            reveal = try params.optionalBool("reveal") ?? false
+            undeclared = try params.optionalBool("undeclared") ?? false
             limit = try params.optionalInt("limit", in: 1...Wire.maxPageSize)
             cursor = try params.optionalString("cursor")
         }
@@ -100,7 +100,8 @@ extension Wire {
             items = try fields.list("items", WireItem.decode)
             problems = try fields["problems"] == nil ? [] : fields.list("problems", Container.init(json:))
             nextCursor = try fields.optionalString("nextCursor")
-            hiddenSystemContainers = fields["hiddenSystemContainers"] == nil ? 0 : Int(try fields.int64("hiddenSystemContainers"))
+            hiddenSystemContainers =
+                fields["hiddenSystemContainers"] == nil ? 0 : Int(try fields.int64("hiddenSystemContainers"))
         }
     }
 }

@@ -149,7 +149,7 @@ extension Wire {
 
         /// Reads the params as the agent receives them.
         package init(params raw: JSONObject) throws(RPCError) {
-            scanner = try Params(raw, method: .containers, allowed: ["scanner"]).optionalString("scanner")
+            scanner = try WireFields(params: raw, method: .containers, allowed: ["scanner"]).optionalString("scanner")
         }
     }
 

@@ -39,12 +39,12 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try Params(
-                raw, method: .watch, allowed: ["scanner", "container", "key", "reveal", "since"])
+            let params = try WireFields(
+                params: raw, method: .watch, allowed: ["scanner", "container", "key", "reveal", "since"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
             key = try params.optionalString("key")
-            reveal = try params.bool("reveal")
+            reveal = try params.optionalBool("reveal") ?? false
             since = try params.optionalInt("since", in: 0...Int(Int64.max - 1)).map(Int64.init)
         }
     }
@@ -97,7 +97,8 @@ extension Wire {
 
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            subscription = try Params(raw, method: .unwatch, allowed: ["subscription"]).string("subscription")
+            subscription = try WireFields(params: raw, method: .unwatch, allowed: ["subscription"]).string(
+                "subscription")
         }
     }
 
@@ -149,7 +150,8 @@ public struct ChangeNotification: WireMessage {
         /// `{"kind","scanner","container","key","item"?,"old"?}`
         public var json: JSONValue {
             var object: JSONObject = [
-                "kind": .string(kind.rawValue), "scanner": .string(address.scanner), "container": .string(address.container),
+                "kind": .string(kind.rawValue), "scanner": .string(address.scanner),
+                "container": .string(address.container),
                 "key": .string(address.key),
             ]
             object.setIfPresent("item", item.map(WireItem.encode))

@@ -1,7 +1,8 @@
 import Foundation
 import JarvisCore
+import JarvisRemote
 
-/// Writes protocol messages to standard output, one JSON object per line, from any thread.
+/// Writes the lines of the agent's codec (``RPCResponse``) to standard output, from any thread.
 ///
 /// Standard output carries nothing else: logs go to standard error (``log(_:)``), because an
 /// MCP client reads every stdout line as a message.
@@ -13,9 +14,10 @@ final class MCPOutput: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Sends one message; when the client has gone (a closed pipe) the server ends.
-    func send(_ message: JSONValue) {
-        var bytes = JSONWriter.bytes(message)
+    /// Sends one message (a line of ``RPCResponse``); when the client has gone (a closed pipe)
+    /// the server ends.
+    func send(_ message: [UInt8]) {
+        var bytes = message
         bytes.append(0x0A)
         let written = lock.withLock { _ in Self.writeAll(bytes, to: descriptor) }
         if !written {
@@ -26,19 +28,17 @@ final class MCPOutput: Sendable {
 
     /// The answer to a request.
     func answer(_ id: JSONValue, result: JSONValue) {
-        send(.object(["jsonrpc": "2.0", "id": id, "result": result]))
+        send(RPCResponse.success(id: id, result: result))
     }
 
     /// An error answer.
-    func answer(_ id: JSONValue, failure: MCPFailure) {
-        send(.object(["jsonrpc": "2.0", "id": id, "error": failure.json]))
+    func answer(_ id: JSONValue, error: RPCError) {
+        send(RPCResponse.failure(id: id, error: error))
     }
 
     /// A notification.
     func notify(_ method: String, _ params: JSONObject = [:]) {
-        var message: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
-        if !params.isEmpty { message["params"] = .object(params) }
-        send(.object(message))
+        send(RPCResponse.notification(method: method, params: params))
     }
 
     /// A line on standard error.

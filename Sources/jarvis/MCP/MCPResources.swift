@@ -48,13 +48,13 @@ struct MCPResources: Sendable {
     }
 
     /// One container's items.
-    func read(_ text: String) throws(MCPFailure) -> JSONValue {
+    func read(_ text: String) throws(RPCError) -> JSONValue {
         let (uri, agent) = try resolve(text)
         let result: Wire.ListPage
         do {
             result = try agent.client.listing(Wire.ListParams(scanner: uri.scanner, container: uri.containerGlob))
         } catch {
-            throw MCPFailure.internalError("the agent could not list \(text): \(error.message)")
+            throw RPCError.internalError("the agent could not list \(text): \(error.message)")
         }
         let document: JSONValue = [
             "agent": .string(agent.name), "scanner": .string(uri.scanner), "container": .string(uri.container),
@@ -71,9 +71,9 @@ struct MCPResources: Sendable {
     }
 
     /// The URI read and its agent, once the container is known to exist.
-    /// - Throws: ``MCPFailure`` `-32602` for a URI of another form, `-32002` when the agent
+    /// - Throws: ``RPCError`` `-32602` for a URI of another form, `-32002` when the agent
     ///   or the container is not there.
-    func resolve(_ text: String) throws(MCPFailure) -> (MCPResourceURI, MCPAgent) {
+    func resolve(_ text: String) throws(RPCError) -> (MCPResourceURI, MCPAgent) {
         guard let uri = MCPResourceURI(parsing: text) else {
             throw .invalidParams(
                 "'\(text.prefix(200))' is not a Jarvis resource URI; they look like \(MCPResourceURI.template)")

@@ -74,58 +74,58 @@ final class MCPServer: Sendable {
             switch input.next() {
             case .end:
                 exit(0)
-            case .tooLong(let prefix, let length):
+            case .tooLong(let overflow):
+                // The agent's answer to a line over its limit, under the id the line's start shows.
                 output.answer(
-                    MCPRequestID.find(in: prefix) ?? .null,
-                    failure: .invalidRequest(
-                        "the message is \(length) bytes, over this server's limit of \(Self.lineLimit) bytes; it was dropped. Send smaller arguments (an agent takes at most about 1 MiB per value)."
-                    ))
+                    RPCRequest.id(inPrefix: overflow.prefix) ?? .null,
+                    error: .lineTooLong(maxLineLength: Self.lineLimit))
             case .line(let line):
                 handle(line)
             }
         }
     }
 
-    /// Answers one line.
-    func handle(_ line: ArraySlice<UInt8>) {
+    /// Answers one line, read with the agent's decoder under MCP's rules.
+    func handle(_ line: [UInt8]) {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-        let message: MCPMessage
+        let request: RPCRequest
         do {
-            message = try MCPMessage.decode(line)
+            guard case .request(let decoded) = try RPCMessage.decode(line, rules: .mcp) else {
+                return  // an answer: this server sends no requests, so it waits on none
+            }
+            request = decoded
         } catch {
-            output.answer(error.id, failure: error.failure)
+            output.answer(error.id, error: error.error)
             return
         }
-        switch message {
-        case .request(let id, let method, let params):
-            let modern = Self.modernVersion(params)
-            if method == "subscriptions/listen" {
-                // A long-lived request: acknowledged by a notification, answered only when it ends.
-                do {
-                    try listen(id, params, modern: modern)
-                } catch {
-                    output.answer(id, failure: error)
-                }
-                return
-            }
-            do {
-                let result = try respond(method, params, modern: modern)
-                output.answer(id, result: modern == nil ? result : Self.stamped(result, method: method))
-            } catch {
-                output.answer(id, failure: error)
-            }
-        case .notification(let method, let params):
-            // `notifications/initialized` needs nothing; a cancel ends a listen stream (other
-            // requests are answered in order, so their cancel comes after the answer).
+        let (method, params) = (request.method, request.params)
+        guard let id = request.id else {
+            // A notification: `notifications/initialized` needs nothing; a cancel ends a listen
+            // stream (other requests are answered in order, so their cancel comes after the answer).
             if method == "notifications/cancelled", let requestID = params["requestId"] {
                 endListen(JSONWriter.string(requestID))
             }
-        case .response:
-            break
+            return
+        }
+        let modern = Self.modernVersion(params)
+        if method == "subscriptions/listen" {
+            // A long-lived request: acknowledged by a notification, answered only when it ends.
+            do {
+                try listen(id, params, modern: modern)
+            } catch {
+                output.answer(id, error: error)
+            }
+            return
+        }
+        do {
+            let result = try respond(method, params, modern: modern)
+            output.answer(id, result: modern == nil ? result : Self.stamped(result, method: method))
+        } catch {
+            output.answer(id, error: error)
         }
     }
 
-    private func respond(_ method: String, _ params: JSONObject, modern: String?) throws(MCPFailure) -> JSONValue {
+    private func respond(_ method: String, _ params: JSONObject, modern: String?) throws(RPCError) -> JSONValue {
         switch method {
         case "initialize": return try initialize(params)
         case "server/discover": return try discover(params, modern: modern)
@@ -134,8 +134,7 @@ final class MCPServer: Sendable {
         }
         guard Self.methods.contains(method) else {
             throw .methodNotFound(
-                "this server has no method '\(method.prefix(100))'; it serves \((["initialize", "server/discover", "ping", "subscriptions/listen"] + Self.methods).joined(separator: ", "))"
-            )
+                method, among: ["initialize", "server/discover", "ping", "subscriptions/listen"] + Self.methods)
         }
         let version: String
         if let modern {
@@ -143,13 +142,16 @@ final class MCPServer: Sendable {
             version = modern
             if method.hasPrefix("resources/") && method.hasSuffix("subscribe") {
                 throw .methodNotFound(
-                    "\(method) is gone from revision \(modern); open a subscriptions/listen stream with resourceSubscriptions instead")
+                    message:
+                        "\(method) is gone from revision \(modern); open a subscriptions/listen stream with resourceSubscriptions instead"
+                )
             }
         } else if let negotiated = state.current.version {
             version = negotiated
         } else {
             throw .invalidRequest(
-                "send initialize first (revisions \(Self.supportedVersions.joined(separator: ", "))), or name revision \(Self.modernVersions.joined(separator: ", ")) in each request's _meta")
+                "send initialize first (revisions \(Self.supportedVersions.joined(separator: ", "))), or name revision \(Self.modernVersions.joined(separator: ", ")) in each request's _meta"
+            )
         }
         switch method {
         case "tools/list": return toolsList()
@@ -174,7 +176,7 @@ final class MCPServer: Sendable {
             releaseIfUnused(uri)
             return [:]
         default:
-            throw .methodNotFound("this server has no method '\(method.prefix(100))'")
+            throw .methodNotFound(method, among: Self.methods)
         }
     }
 
@@ -193,7 +195,7 @@ final class MCPServer: Sendable {
 
     /// A request of the stateless revision: a version this server speaks; the first one also
     /// names the client for the agents' audit trails and starts watching the agents.
-    private func checkModern(_ version: String, _ params: JSONObject) throws(MCPFailure) {
+    private func checkModern(_ version: String, _ params: JSONObject) throws(RPCError) {
         guard Self.modernVersions.contains(version) else {
             throw .unsupportedVersion(
                 "this server does not speak revision \(version.prefix(40)); it speaks \((Self.supportedVersions + Self.modernVersions).joined(separator: ", "))",
@@ -204,7 +206,7 @@ final class MCPServer: Sendable {
     }
 
     /// `server/discover`: what this server speaks and offers, asked before any other request.
-    private func discover(_ params: JSONObject, modern: String?) throws(MCPFailure) -> JSONValue {
+    private func discover(_ params: JSONObject, modern: String?) throws(RPCError) -> JSONValue {
         if let modern { try checkModern(modern, params) }
         return [
             "supportedVersions": .array((Self.supportedVersions + Self.modernVersions).map(JSONValue.string)),
@@ -239,16 +241,18 @@ final class MCPServer: Sendable {
     /// `subscriptions/listen`: opens a stream carrying the notifications the client opted in to
     /// (tool and resource list changes, updates of resources it names), each stamped with the
     /// stream's id. Acknowledged at once with what it will carry.
-    private func listen(_ id: JSONValue, _ params: JSONObject, modern: String?) throws(MCPFailure) {
+    private func listen(_ id: JSONValue, _ params: JSONObject, modern: String?) throws(RPCError) {
         guard let modern else {
-            throw .invalidRequest("subscriptions/listen belongs to revision \(Self.modernVersions.joined()); name it in _meta")
+            throw .invalidRequest(
+                "subscriptions/listen belongs to revision \(Self.modernVersions.joined()); name it in _meta")
         }
         try checkModern(modern, params)
         let filter = params["notifications"]?.objectValue ?? [:]
         var uris: Set<MCPResourceURI> = []
         for text in filter["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             // Only resources that exist and can be watched are honored; the acknowledgement says which.
-            guard let (uri, agent) = try? resources.resolve(text), (try? subscriptions.subscribe(uri, agent: agent)) != nil
+            guard let (uri, agent) = try? resources.resolve(text),
+                (try? subscriptions.subscribe(uri, agent: agent)) != nil
             else { continue }
             uris.insert(uri)
         }
@@ -259,7 +263,9 @@ final class MCPServer: Sendable {
         var honored = JSONObject()
         if stream.tools { honored["toolsListChanged"] = true }
         if stream.resources { honored["resourcesListChanged"] = true }
-        if !uris.isEmpty { honored["resourceSubscriptions"] = .array(uris.map { .string($0.description) }.sorted { "\($0)" < "\($1)" }) }
+        if !uris.isEmpty {
+            honored["resourceSubscriptions"] = .array(uris.map { .string($0.description) }.sorted { "\($0)" < "\($1)" })
+        }
         output.notify(
             "notifications/subscriptions/acknowledged",
             ["notifications": .object(honored), "_meta": [Self.subscriptionKey: id]])
@@ -273,7 +279,9 @@ final class MCPServer: Sendable {
 
     /// Stops watching a resource no subscription of either revision still wants.
     private func releaseIfUnused(_ uri: MCPResourceURI) {
-        let used = state.withLock { state in state.subscribed.contains(uri) || state.listens.values.contains { $0.uris.contains(uri) } }
+        let used = state.withLock { state in
+            state.subscribed.contains(uri) || state.listens.values.contains { $0.uris.contains(uri) }
+        }
         if !used { subscriptions.unsubscribe(uri) }
     }
 
@@ -285,7 +293,9 @@ final class MCPServer: Sendable {
         }
         if plain { output.notify("notifications/resources/updated", ["uri": .string(uri.description)]) }
         for id in streams {
-            output.notify("notifications/resources/updated", ["uri": .string(uri.description), "_meta": [Self.subscriptionKey: id]])
+            output.notify(
+                "notifications/resources/updated",
+                ["uri": .string(uri.description), "_meta": [Self.subscriptionKey: id]])
         }
     }
 
@@ -309,7 +319,7 @@ final class MCPServer: Sendable {
 
     // MARK: - Revisions 2025-06-18 and 2025-11-25
 
-    private func initialize(_ params: JSONObject) throws(MCPFailure) -> JSONValue {
+    private func initialize(_ params: JSONObject) throws(RPCError) -> JSONValue {
         guard let requested = params["protocolVersion"]?.stringValue else {
             throw .invalidParams("initialize needs protocolVersion (a string such as \"2025-11-25\")")
         }
@@ -364,7 +374,7 @@ final class MCPServer: Sendable {
             + entries.compactMap { $0["uri"]?.stringValue }.sorted()
     }
 
-    private func toolsCall(_ params: JSONObject, version: String) throws(MCPFailure) -> JSONValue {
+    private func toolsCall(_ params: JSONObject, version: String) throws(RPCError) -> JSONValue {
         guard let name = params["name"]?.stringValue else { throw .invalidParams("tools/call needs name (a string)") }
         let catalogue = MCPToolCatalog.tools(allowReveal: allowReveal)
         guard let tool = catalogue.first(where: { $0.name == name }) else {
@@ -391,7 +401,7 @@ final class MCPServer: Sendable {
         return runner.run(tool, arguments).json
     }
 
-    private static func uri(_ params: JSONObject) throws(MCPFailure) -> String {
+    private static func uri(_ params: JSONObject) throws(RPCError) -> String {
         guard let uri = params["uri"]?.stringValue else { throw .invalidParams("the request needs uri (a string)") }
         return uri
     }

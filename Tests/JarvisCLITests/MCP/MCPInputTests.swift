@@ -1,4 +1,5 @@
 import Foundation
+import JarvisRemote
 import Testing
 
 @testable import jarvis
@@ -18,7 +19,12 @@ import Testing
         while true {
             switch input.next() {
             case .line(let line): seen.append("line " + String(decoding: line, as: UTF8.self))
-            case .tooLong(let prefix, let length): seen.append("long \(length) \(prefix.count)")
+            case .tooLong(let overflow):
+                // The dropped line's first bytes, however the reads cut it: more than the limit,
+                // never more than the framer keeps.
+                let kept = overflow.prefix.count > limit && overflow.prefix.count <= LineFramer.overflowPrefixLength
+                seen.append(
+                    "long \(overflow.maxLineLength) \(kept && overflow.prefix.allSatisfy { $0 == UInt8(ascii: "x") })")
             case .end: return seen
             }
         }
@@ -28,10 +34,10 @@ import Testing
         #expect(try events(Array("a\r\nbc\n\nd".utf8), limit: 10) == ["line a", "line bc", "line ", "line d"])
     }
 
-    @Test func aLineOverTheLimitIsReportedWithItsLengthAndTheNextLineStillComes() throws {
+    @Test func aLineOverTheLimitIsReportedWithItsFirstBytesAndTheNextLineStillComes() throws {
         let long = [UInt8](repeating: UInt8(ascii: "x"), count: 200_000)
         let seen = try events(long + Array("\nok\n".utf8) + long, limit: 1_000)
-        #expect(seen == ["long 200000 \(MCPInput.prefixLength)", "line ok", "long 200000 \(MCPInput.prefixLength)"])
+        #expect(seen == ["long 1000 true", "line ok", "long 1000 true"])
     }
 
     @Test func aLineJustAtTheLimitIsKept() throws {

@@ -150,7 +150,7 @@ import Testing
         let delete = try roundTripParams(
             #"{"jsonrpc":"2.0","id":20,"method":"delete","params":{"container":"com.example.demo.prefs","key":"profile","pointer":"/tags/1"}}"#
         ) { (raw) throws(RPCError) in
-            try Wire.DeleteParams(Params(raw, method: .delete, allowed: ["container", "key", "pointer"]))
+            try Wire.DeleteParams(WireFields(params: raw, method: .delete, allowed: ["container", "key", "pointer"]))
         }
         #expect(delete.place.pointer?.tokens == ["tags", "1"])
         _ = try roundTripResult(
@@ -162,13 +162,15 @@ import Testing
         let bulk = try roundTripParams(
             #"{"jsonrpc":"2.0","id":21,"method":"delete","params":{"container":"com.example.demo.cloud","match":"workout_*","dryRun":true}}"#
         ) { (raw) throws(RPCError) in
-            try Wire.BulkDeleteParams(Params(raw, method: .delete, allowed: ["container", "match", "dryRun"]))
+            try Wire.BulkDeleteParams(
+                WireFields(params: raw, method: .delete, allowed: ["container", "match", "dryRun"]))
         }
         #expect(bulk.dryRun && bulk.scanner == nil && bulk.match == "workout_*" && !bulk.undeclared)
         let orphans = try roundTripParams(
             #"{"jsonrpc":"2.0","id":24,"method":"delete","params":{"container":"com.example.demo.prefs","undeclared":true,"dryRun":true}}"#
         ) { (raw) throws(RPCError) in
-            try Wire.BulkDeleteParams(Params(raw, method: .delete, allowed: ["container", "undeclared", "dryRun"]))
+            try Wire.BulkDeleteParams(
+                WireFields(params: raw, method: .delete, allowed: ["container", "undeclared", "dryRun"]))
         }
         #expect(orphans.undeclared && orphans.match == nil)
         let removedOrphans = try roundTripResult(
@@ -177,8 +179,8 @@ import Testing
         #expect(removedOrphans.undeclared && removedOrphans.keys.count == 8)
         #expect(throws: RPCError.self) {
             try Wire.BulkDeleteParams(
-                Params(
-                    ["container": "c", "match": "*", "undeclared": true], method: .delete,
+                WireFields(
+                    params: ["container": "c", "match": "*", "undeclared": true], method: .delete,
                     allowed: ["container", "match", "undeclared"]))
         }
         let result = try roundTripResult(

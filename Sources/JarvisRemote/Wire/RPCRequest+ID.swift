@@ -1,13 +1,14 @@
 import JarvisCore
 
-/// Finds the `id` of a JSON-RPC request from the first bytes of a line too long to read
-/// whole, so that the "too large" error answers the request the client waits on.
-///
-/// It walks the top-level object's members in order and stops at `id`; a value it cannot
-/// see whole (cut off by the prefix) ends the search with nil.
-enum MCPRequestID {
-    /// The id, when the prefix shows it.
-    static func find(in prefix: [UInt8]) -> JSONValue? {
+extension RPCRequest {
+    /// The `id` of a request line that cannot be read whole (cut off by the line limit, nested
+    /// too deep, broken further on), from its first bytes, so that the error answers the
+    /// request the client waits on.
+    ///
+    /// It walks the top-level object's members in order and stops at `id`; a value it cannot
+    /// see whole (cut off by the prefix), or an id that is not a string or a number, ends the
+    /// search with nil.
+    package static func id(inPrefix prefix: [UInt8]) -> JSONValue? {
         var index = 0
         func skipSpace() {
             while index < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[index]) { index += 1 }
