@@ -52,7 +52,9 @@ final class KeyringMonitor {
             // Each lookup is a new search; the first ones may come before the monitor listens.
             try keyring.secretTool(["lookup", "mark", mark])
             let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            guard let end = text.range(of: "\"\(mark)\"", range: text.index(text.startIndex, offsetBy: consumed)..<text.endIndex)
+            guard
+                let end = text.range(
+                    of: "\"\(mark)\"", range: text.index(text.startIndex, offsetBy: consumed)..<text.endIndex)
             else { continue }
             let segment = String(text[text.index(text.startIndex, offsetBy: consumed)..<end.upperBound])
             consumed = text.distance(from: text.startIndex, to: end.upperBound)

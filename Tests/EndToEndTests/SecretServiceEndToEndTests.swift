@@ -87,9 +87,15 @@ final class SecretServiceEndToEndTests {
             PreferenceAddress(scanner: "secrets", container: container, key: key)
         }
         let steps: [(name: String, write: () throws -> Void, query: [String])] = [
-            ("change", { try client.set(address("github.com", "ada"), to: "ghp-CHANGED-lookup") }, ["github.com", "ada"]),
+            (
+                "change", { try client.set(address("github.com", "ada"), to: "ghp-CHANGED-lookup") },
+                ["github.com", "ada"]
+            ),
             ("create", { try client.set(address("myapp", "api_key"), to: "NEW-lookup") }, ["myapp", "api_key"]),
-            ("change again", { try client.set(address("myapp", "api_key"), to: "NEWER-lookup") }, ["myapp", "api_key"]),
+            (
+                "change again", { try client.set(address("myapp", "api_key"), to: "NEWER-lookup") },
+                ["myapp", "api_key"]
+            ),
             ("delete", { try client.delete(address("myapp", "api_key")) }, ["myapp", "api_key"]),
         ]
         for step in steps {
@@ -99,7 +105,8 @@ final class SecretServiceEndToEndTests {
             #expect(searches == [expected], "\(step.name)")
         }
         #expect(
-            try keyring.secretTool(["lookup", "service", "github.com", "account", "ada"]).stdout == "ghp-CHANGED-lookup")
+            try keyring.secretTool(["lookup", "service", "github.com", "account", "ada"]).stdout == "ghp-CHANGED-lookup"
+        )
         #expect(try keyring.secretTool(["lookup", "service", "myapp", "account", "api_key"]).status != 0)
     }
 }

@@ -32,8 +32,10 @@
 
         /// The attributes a query may name, and their Keychain keys.
         private var keys: [String: CFString] {
-            [containerAttribute: kind == .generic ? kSecAttrService : kSecAttrServer, "account": kSecAttrAccount,
-             "label": kSecAttrLabel]
+            [
+                containerAttribute: kind == .generic ? kSecAttrService : kSecAttrServer, "account": kSecAttrAccount,
+                "label": kSecAttrLabel,
+            ]
         }
 
         func find(_ query: [String: String], loadSecrets: Bool, limit: Int?) throws -> [SecretItem] {
@@ -78,7 +80,8 @@
 
         func create(attributes: [String: String], label: String, secret: [UInt8], isText: Bool) throws {
             guard kind == .generic else {
-                throw JarvisError(.readOnly, "new internet passwords are not created here; add one with Keychain Access")
+                throw JarvisError(
+                    .readOnly, "new internet passwords are not created here; add one with Keychain Access")
             }
             var item = baseQuery()
             for (name, value) in attributes {

@@ -66,7 +66,8 @@ struct KeyringBackend: SecretBackend {
     func store(_ request: WriteRequest) throws -> WriteResult {
         let (container, key) = (request.container, request.key)
         // The item the hub's read found just before, under its lock for this container.
-        let found = try memory.withLock { $0.take(container: container, key: key) } ?? locate(container: container, key: key)
+        let found =
+            try memory.withLock { $0.take(container: container, key: key) } ?? locate(container: container, key: key)
         switch request.change {
         case .set(let value):
             let (bytes, isText) = try SecretBytes.bytes(value, key: key)
@@ -75,7 +76,8 @@ struct KeyringBackend: SecretBackend {
             } else {
                 guard store.createsItems else {
                     throw JarvisError(
-                        .readOnly, "new items are not created in \(store.name); add '\(key)' with the keyring's own tool")
+                        .readOnly,
+                        "new items are not created in \(store.name); add '\(key)' with the keyring's own tool")
                 }
                 try store.create(
                     attributes: [store.containerAttribute: container, Self.keyAttribute: key],

@@ -30,7 +30,8 @@ extension SecretsScanner: PresumedContainers {
         for (index, backend) in backends.enumerated() {
             if let reason = backend.unavailableReason {
                 if backend.name == name {
-                    return Route(info: ContainerInfo(name, problem: reason, isWritable: false), backend: nil, native: name)
+                    return Route(
+                        info: ContainerInfo(name, problem: reason, isWritable: false), backend: nil, native: name)
                 }
                 continue
             }
