@@ -3,12 +3,16 @@ import JarvisCore
 /// Which backend a container name leads to: from every backend's list for a listing, and by
 /// asking for the one name otherwise.
 extension SecretsScanner: PresumedContainers {
-    /// Where a shown container lives: its backend (nil for a backend that cannot work) and
-    /// its name there.
-    struct Route {
+    /// Where a shown container lives: its backend (nil for a backend that cannot work), its
+    /// place in the list of backends, and its name there.
+    struct Route: Sendable {
         var info: ContainerInfo
         var backend: (any SecretBackend)?
         var native: String
+        var index: Int?
+        /// Presumed for a keyring that creates containers while a later keyring might have the
+        /// name too (internet passwords after generic ones): a key found there confirms it.
+        var tentative = false
     }
 
     /// The container a write goes to: a keyring that creates containers answers without
@@ -22,11 +26,13 @@ extension SecretsScanner: PresumedContainers {
     ///
     /// `name@backend` (the listing's name for a container an earlier backend has too) names
     /// its backend. A plain name goes to the first backend that has it, each asked for that
-    /// name alone, else to the first backend that creates containers.
+    /// name alone, else to the first backend that creates containers. A route found by asking
+    /// is remembered for a moment, so the steps of one write (container, read, store) ask once.
     /// - Parameter presuming: let a keyring that creates containers answer without looking
     ///   (``ContainerInfo/exists`` then says only that writes go there).
     func route(_ name: String, presuming: Bool) throws -> Route? {
-        if let suffixed = suffixedRoute(name) { return suffixed }
+        if presuming, let known = recentRoutes.withLock({ $0.route(name) }) { return known }
+        if let suffixed = suffixedRoute(name) { return remember(suffixed, name) }
         for (index, backend) in backends.enumerated() {
             if let reason = backend.unavailableReason {
                 if backend.name == name {
@@ -35,19 +41,54 @@ extension SecretsScanner: PresumedContainers {
                 }
                 continue
             }
-            if presuming && backend.createsContainers
-                && !backends[(index + 1)...].contains(where: { $0.couldHave(container: name) })
-            {
-                return Route(info: ContainerInfo(name), backend: backend, native: name)
+            if presuming && backend.createsContainers {
+                let rivals = backends[(index + 1)...].filter {
+                    $0.unavailableReason == nil && $0.couldHave(container: name)
+                }
+                // A folder of that name is checked at once (a keyring of the same name comes first);
+                // a later keyring only when the key is not found here.
+                if !rivals.contains(where: { $0 is SecretFilesBackend }) {
+                    return Route(
+                        info: ContainerInfo(name), backend: backend, native: name, index: index,
+                        tentative: !rivals.isEmpty)
+                }
             }
             // A backend that cannot answer now has nothing to route to; its own calls say why.
             guard backend.couldHave(container: name), let found = try? backend.container(named: name) else { continue }
-            return Route(info: found, backend: found.problem == nil ? backend : nil, native: name)
+            return remember(
+                Route(info: found, backend: found.problem == nil ? backend : nil, native: name, index: index), name)
         }
-        guard let creator = backends.first(where: { $0.createsContainers && $0.unavailableReason == nil }) else {
+        guard let index = backends.firstIndex(where: { $0.createsContainers && $0.unavailableReason == nil }) else {
             return nil
         }
-        return Route(info: ContainerInfo(name, exists: false), backend: creator, native: name)
+        return remember(
+            Route(info: ContainerInfo(name, exists: false), backend: backends[index], native: name, index: index), name)
+    }
+
+    /// A route found by asking, remembered for the next steps of the same request.
+    private func remember(_ route: Route, _ name: String) -> Route {
+        recentRoutes.withLock { $0.remember(route, for: name) }
+        return route
+    }
+
+    /// Where a presumed route really leads, once the key was not found in the keyring
+    /// presumed: the first backend that has the name, asked for it alone.
+    func settled(_ route: Route, _ name: String) throws -> Route? {
+        guard route.tentative else { return route }
+        return try self.route(name, presuming: false)
+    }
+
+    /// Remembers that a key was found where the route presumed.
+    func confirm(_ route: Route, _ name: String) {
+        guard route.tentative else { return }
+        var confirmed = route
+        confirmed.tentative = false
+        _ = remember(confirmed, name)
+    }
+
+    /// Forgets where a name led, once a write created its container.
+    func forgetRoute(_ name: String) {
+        recentRoutes.withLock { $0.forget(name) }
     }
 
     /// `base@backend` or `base@backend-2`: the backend that has `base` and that the listing
@@ -58,13 +99,14 @@ extension SecretsScanner: PresumedContainers {
         let tag = name[name.index(after: mark)...]
         guard backends.contains(where: { tag == $0.name || tag.hasPrefix($0.name + "-") }) else { return nil }
         var used: Set<String> = []
-        for backend in backends where backend.unavailableReason == nil && backend.couldHave(container: base) {
+        for (index, backend) in backends.enumerated()
+        where backend.unavailableReason == nil && backend.couldHave(container: base) {
             guard let found = try? backend.container(named: base) else { continue }
             let shown = Self.unique(base, backend.name, &used)
             if shown == name {
                 var info = found
                 info.name = shown
-                return Route(info: info, backend: found.problem == nil ? backend : nil, native: base)
+                return Route(info: info, backend: found.problem == nil ? backend : nil, native: base, index: index)
             }
         }
         return nil

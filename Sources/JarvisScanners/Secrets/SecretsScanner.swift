@@ -20,6 +20,7 @@ public struct SecretsScanner: PreferenceScanner {
     /// `secrets`.
     public let id = "secrets"
     let backends: [any SecretBackend]
+    let recentRoutes = Locked(RecentRoutes())
 
     init(backends: [any SecretBackend]) {
         self.backends = backends
@@ -72,11 +73,23 @@ public struct SecretsScanner: PreferenceScanner {
     /// The entries of one container, from the backend that owns it; a read of named keys in
     /// a keyring looks up those keys alone.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
-        guard let route = try route(request.container, presuming: true), route.info.exists, let backend = route.backend
-        else {
-            return []
+        guard var route = try route(request.container, presuming: true) else { return [] }
+        if route.tentative && request.keys == nil {
+            guard let settled = try settled(route, request.container) else { return [] }
+            route = settled
         }
-        return try backend.read(ReadRequest(container: route.native, keys: request.keys))
+        guard route.info.exists, let backend = route.backend else { return [] }
+        let entries = try backend.read(ReadRequest(container: route.native, keys: request.keys))
+        guard route.tentative else { return entries }
+        if !entries.isEmpty {
+            confirm(route, request.container)
+            return entries
+        }
+        // Not in the keyring presumed: the name may belong to a later one.
+        guard let settled = try settled(route, request.container), settled.index != route.index,
+            settled.info.exists, let owner = settled.backend
+        else { return [] }
+        return try owner.read(ReadRequest(container: settled.native, keys: request.keys))
     }
 
     /// Stores or removes one secret in the backend that owns the container; a new container
@@ -89,7 +102,8 @@ public struct SecretsScanner: PreferenceScanner {
     /// what was stored: a keyring changes the item the hub's read just found, without looking
     /// for it again, and nothing is read back.
     public func store(_ request: WriteRequest) throws -> WriteResult {
-        guard let route = try route(request.container, presuming: true) else {
+        let presumed = try route(request.container, presuming: true)
+        guard let route = try presumed.flatMap({ try settled($0, request.container) }) else {
             throw JarvisError(
                 .notFound,
                 "no container '\(request.container)' in secrets, and no keyring here can create one; a folder of secret files takes keys only in its own container"
@@ -100,7 +114,9 @@ public struct SecretsScanner: PreferenceScanner {
         }
         var native = request
         native.container = route.native
-        return try backend.store(native)
+        let result = try backend.store(native)
+        if !route.info.exists { forgetRoute(request.container) }
+        return result
     }
 }
 

@@ -113,10 +113,10 @@ final class KeyringBackendTests {
         let listed = try SecretsScanner(backends: [KeyringBackend(store: store)]).containers().map(\.name)
         #expect(listed.contains("shared"))
         store.resetCalls()
-        // A folder's own name: the keyring, which comes first, is asked whether it has that
-        // container too (one item at most) at each step of the write: container, read, store.
+        // A folder's own name: the keyring, which comes first, is asked once whether it has
+        // that container too (one item at most); the write's later steps remember the answer.
         try hub.set(address("app-secrets", "db_password"), to: "hunter2")
-        #expect(store.calls == MemoryItemStore.Calls(lookups: 3))
+        #expect(store.calls == MemoryItemStore.Calls(lookups: 1))
         let file = root.appendingPathComponent("app-secrets/db_password")
         #expect(try String(contentsOf: file, encoding: .utf8) == "hunter2")
         // The keyring has `shared`, so the folder of that name is `shared@files`.
@@ -128,6 +128,47 @@ final class KeyringBackendTests {
         #expect(store.calls.listings == 0)
         let names = try hub.list(ListQuery()).items.map { "\($0.address.container)/\($0.address.key)" }
         #expect(names.contains("shared/token") && names.contains("shared@files/token"))
+    }
+
+    /// As on Apple platforms: generic passwords, then internet passwords, which Jarvis does not
+    /// create. A key of the first is found with one lookup; a name only the second has is
+    /// settled by asking each for the name once.
+    @Test func genericThenInternetPasswordsAreRoutedAsTheListingShowsThem() throws {
+        let internet = MemoryItemStore(name: "keychain-internet", containerAttribute: "server", createsItems: false)
+        internet.seed("example.com", ["server": "example.com", "account": "bob"], secret: "web-1")
+        internet.seed("github.com", ["server": "github.com", "account": "ada"], secret: "web-2")
+        let hub = JarvisHub(configuration: .debug)
+        hub.register(SecretsScanner(backends: [KeyringBackend(store: store), KeyringBackend(store: internet)]))
+        func calls() -> [MemoryItemStore.Calls] { [store.calls, internet.calls] }
+        func reset() {
+            store.resetCalls()
+            internet.resetCalls()
+        }
+
+        reset()
+        try hub.set(address("github.com", "ada"), to: "ghp-2")
+        #expect(calls() == [MemoryItemStore.Calls(lookups: 1, updates: 1), MemoryItemStore.Calls()])
+        #expect(internet.secrets(["server": "github.com"]) == ["web-2"])
+
+        // A new key in a container of the first: not found, then the container is.
+        reset()
+        try hub.set(address("gitlab.com", "bob"), to: "glpat-2")
+        #expect(calls() == [MemoryItemStore.Calls(lookups: 2, creates: 1), MemoryItemStore.Calls()])
+
+        reset()
+        try hub.set(address("example.com", "bob"), to: "web-changed")
+        #expect(calls() == [MemoryItemStore.Calls(lookups: 2), MemoryItemStore.Calls(lookups: 2, updates: 1)])
+        #expect(internet.secrets(["server": "example.com"]) == ["web-changed"])
+        #expect(store.secrets(["service": "example.com"]).isEmpty)
+
+        reset()
+        try hub.set(address("newapp", "token"), to: "t-1")
+        #expect(calls() == [MemoryItemStore.Calls(lookups: 2, creates: 1), MemoryItemStore.Calls(lookups: 1)])
+        #expect(store.secrets(["service": "newapp"]) == ["t-1"])
+        #expect(throws: JarvisError.self) { try hub.set(self.address("example.com", "eve"), to: "x") }
+        #expect(store.calls.listings == 0 && internet.calls.listings == 0)
+        let names = try hub.list(ListQuery()).items.map { "\($0.address.container)/\($0.address.key)" }
+        #expect(names.contains("github.com@keychain-internet/ada") && names.contains("example.com/bob"))
     }
 
     // MARK: - Duplicates and items placed by their label
