@@ -14,13 +14,13 @@ final class KeyringSession {
     /// The keyring daemon and bus daemon, read once the session is up.
     private var daemons: [Int32] = []
 
-    static let tools = ["dbus-run-session", "dbus-send", "gnome-keyring-daemon", "secret-tool"]
+    static let tools = ["dbus-run-session", "dbus-send", "dbus-monitor", "gnome-keyring-daemon", "secret-tool"]
 
     /// Whether the tools are installed; otherwise the tests say what to install.
     static let isAvailable: Bool = tools.allSatisfy { path(of: $0) != nil }
 
     static let installHint =
-        "needs dbus-run-session, dbus-send, gnome-keyring-daemon and secret-tool: apt-get install dbus gnome-keyring libsecret-tools"
+        "needs dbus-run-session, dbus-send, dbus-monitor, gnome-keyring-daemon and secret-tool: apt-get install dbus gnome-keyring libsecret-tools"
 
     static func path(of tool: String) -> String? {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")

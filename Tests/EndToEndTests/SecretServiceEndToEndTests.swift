@@ -1,4 +1,6 @@
 import Foundation
+import JarvisCore
+import JarvisRemote
 import Testing
 
 /// The real `jarvis-agent --secret-service` against a real GNOME Keyring in a private D-Bus
@@ -66,5 +68,45 @@ final class SecretServiceEndToEndTests {
         for secret in [Self.token, "ghp-CHANGED-e2e-55", "NEW-e2e-key-31"] {
             #expect(!everything.contains(secret), "\(secret) leaked")
         }
+    }
+
+    /// A secret set or delete asks the keyring for its one item by that item's attributes:
+    /// one search, never a search of every item (which every step of a write used to make).
+    /// The client speaks to the agent directly: `jarvis set` asks more first (a get, and a
+    /// listing of a container that does not exist yet).
+    @Test func aWriteSearchesTheKeyringOnceForItsItem() throws {
+        let agent = try AgentProcess(sandbox, ["--secret-service"])
+        defer {
+            agent.process.terminate()
+            agent.process.waitUntilExit()
+        }
+        let client = try JarvisClient(endpoint: agent.unix, clientName: "lookups", timeout: .seconds(20))
+        defer { client.close() }
+        let monitor = try KeyringMonitor(keyring: keyring, root: sandbox.root)
+        func address(_ container: String, _ key: String) -> PreferenceAddress {
+            PreferenceAddress(scanner: "secrets", container: container, key: key)
+        }
+        let steps: [(name: String, write: () throws -> Void, query: [String])] = [
+            (
+                "change", { try client.set(address("github.com", "ada"), to: "ghp-CHANGED-lookup") },
+                ["github.com", "ada"]
+            ),
+            ("create", { try client.set(address("myapp", "api_key"), to: "NEW-lookup") }, ["myapp", "api_key"]),
+            (
+                "change again", { try client.set(address("myapp", "api_key"), to: "NEWER-lookup") },
+                ["myapp", "api_key"]
+            ),
+            ("delete", { try client.delete(address("myapp", "api_key")) }, ["myapp", "api_key"]),
+        ]
+        for step in steps {
+            try step.write()
+            let searches = try monitor.searchesUntilMark()
+            let expected = KeyringMonitor.Search(attributes: ["service": step.query[0], "account": step.query[1]])
+            #expect(searches == [expected], "\(step.name)")
+        }
+        #expect(
+            try keyring.secretTool(["lookup", "service", "github.com", "account", "ada"]).stdout == "ghp-CHANGED-lookup"
+        )
+        #expect(try keyring.secretTool(["lookup", "service", "myapp", "account", "api_key"]).status != 0)
     }
 }

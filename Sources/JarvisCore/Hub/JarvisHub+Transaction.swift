@@ -155,7 +155,11 @@ extension JarvisHub {
         var found = known
         if found == nil {
             do {
-                found = try scanner.container(named: address.container)
+                if let presuming = scanner as? any PresumedContainers {
+                    found = try presuming.writeContainer(named: address.container)
+                } else {
+                    found = try scanner.container(named: address.container)
+                }
             } catch {
                 throw Self.wrap(error)
             }

@@ -3,24 +3,14 @@
     import JarvisCore
 
     /// libsecret's synchronous C API, loaded at run time with `dlopen`, so that Jarvis builds and
-    /// runs where libsecret is absent. Every C pointer of the Secret Service backend lives in
-    /// this file; the rest of the backend sees only ``Item`` values and item paths.
+    /// runs where libsecret is absent. Every C pointer of the Secret Service lives in this file;
+    /// the rest sees only ``SecretItem`` values, whose ids are the items' object paths.
     ///
     /// Rules kept here: every returned pointer is checked before use, every reference taken is
     /// released on every path, every `GError` becomes a ``JarvisError`` with its message.
     final class LibSecret: @unchecked Sendable {
         // The function pointers are immutable after `init`; `calls` serializes every use of
         // libsecret, whose objects are not meant to be shared between threads mid-call.
-
-        /// One item of the default collection, copied out of libsecret.
-        struct Item: Sendable, Hashable {
-            /// The item's D-Bus object path: its identity for later writes.
-            var path: String
-            var label: String
-            var attributes: [String: String]
-            /// The secret's bytes; nil when not loaded or the item stayed locked.
-            var secret: [UInt8]?
-        }
 
         /// The library, loaded once per process; the error says what to install when it is absent.
         static let shared: Result<LibSecret, JarvisError> = Result { () throws(JarvisError) in try LibSecret() }
@@ -32,6 +22,7 @@
         private let serviceGetSync: @convention(c) (Int32, Raw?, ErrorOut?) -> Raw?
         private let collectionForAliasSync: @convention(c) (Raw?, CText?, Int32, Raw?, ErrorOut?) -> Raw?
         private let collectionSearchSync: @convention(c) (Raw?, Raw?, Raw?, Int32, Raw?, ErrorOut?) -> Raw?
+        private let itemForPathSync: @convention(c) (Raw?, CText?, Int32, Raw?, ErrorOut?) -> Raw?
         private let itemGetAttributes: @convention(c) (Raw?) -> Raw?
         private let itemGetLabel: @convention(c) (Raw?) -> UnsafeMutablePointer<CChar>?
         private let itemGetSecret: @convention(c) (Raw?) -> Raw?
@@ -93,6 +84,7 @@
             serviceGetSync = try symbol("secret_service_get_sync")
             collectionForAliasSync = try symbol("secret_collection_for_alias_sync")
             collectionSearchSync = try symbol("secret_collection_search_sync")
+            itemForPathSync = try symbol("secret_item_new_for_dbus_path_sync")
             itemGetAttributes = try symbol("secret_item_get_attributes")
             itemGetLabel = try symbol("secret_item_get_label")
             itemGetSecret = try symbol("secret_item_get_secret")
@@ -122,17 +114,30 @@
 
         // MARK: - Operations
 
-        /// Every item of the default collection, unlocking it if needed.
-        func items(loadSecrets: Bool) throws(JarvisError) -> [Item] {
-            try withItems(loadSecrets: loadSecrets) { _, pointers throws(JarvisError) in
-                pointers.map { copy($0, loadSecrets: loadSecrets) }
+        /// The items of the default collection whose attributes include every one of `query`
+        /// (every item for an empty query), in the order of their object paths; unlocks the
+        /// collection if needed.
+        func search(_ query: [String: String], loadSecrets: Bool) throws(JarvisError) -> [SecretItem] {
+            try withCollection { _, collection throws(JarvisError) in
+                let table = try makeTable(query)
+                defer { hashTableUnref(table) }
+                var flags = Self.searchAll | Self.searchUnlock
+                if loadSecrets { flags |= Self.searchLoadSecrets }
+                let list = try callAllowingNull("search the default keyring") { error in
+                    collectionSearchSync(collection, nil, table, flags, nil, error)
+                }
+                let pointers = elements(of: list)
+                defer {
+                    for item in pointers { objectUnref(item) }
+                    listFree(list)
+                }
+                return pointers.map { copy($0, loadSecrets: loadSecrets) }.sorted { $0.id < $1.id }
             }
         }
 
         /// Replaces the secret of the item at `path`, keeping its label and attributes.
         func setSecret(path: String, bytes: [UInt8], isText: Bool) throws(JarvisError) {
-            try withItems(loadSecrets: false) { _, pointers throws(JarvisError) in
-                let item = try find(path, in: pointers)
+            try withItem(path) { item throws(JarvisError) in
                 let value = try makeValue(bytes, isText: isText)
                 defer { valueUnref(value) }
                 try succeed("store the secret") { error in itemSetSecretSync(item, value, nil, error) }
@@ -141,7 +146,7 @@
 
         /// Creates an item in the default collection with these attributes.
         func createItem(attributes: [String: String], label: String, bytes: [UInt8], isText: Bool) throws(JarvisError) {
-            try withItems(loadSecrets: false) { collection, _ throws(JarvisError) in
+            try withCollection { _, collection throws(JarvisError) in
                 let schema = try makeSchema(names: Array(attributes.keys))
                 defer { schemaUnref(schema) }
                 let table = try makeTable(attributes)
@@ -157,19 +162,16 @@
 
         /// Deletes the item at `path`.
         func deleteItem(path: String) throws(JarvisError) {
-            try withItems(loadSecrets: false) { _, pointers throws(JarvisError) in
-                let item = try find(path, in: pointers)
+            try withItem(path) { item throws(JarvisError) in
                 try succeed("delete the item") { error in itemDeleteSync(item, nil, error) }
             }
         }
 
         // MARK: - Pointers
 
-        /// Connects, opens the default collection, searches every item, runs `body`, then
-        /// releases everything, whatever `body` did.
-        private func withItems<T>(loadSecrets: Bool, _ body: (Raw, [Raw]) throws(JarvisError) -> T) throws(JarvisError)
-            -> T
-        {
+        /// Connects, opens the default collection, runs `body`, then releases both, whatever
+        /// `body` did.
+        private func withCollection<T>(_ body: (Raw, Raw) throws(JarvisError) -> T) throws(JarvisError) -> T {
             try calls.withLock { (_: inout Void) throws(JarvisError) -> T in
                 let service = try call("connect to the Secret Service") { error in
                     serviceGetSync(Self.openSession, nil, error)
@@ -185,19 +187,21 @@
                     )
                 }
                 defer { objectUnref(collection) }
-                let query = try makeTable([:])
-                defer { hashTableUnref(query) }
-                var flags = Self.searchAll | Self.searchUnlock
-                if loadSecrets { flags |= Self.searchLoadSecrets }
-                let list = try callAllowingNull("search the default keyring") { error in
-                    collectionSearchSync(collection, nil, query, flags, nil, error)
+                return try body(service, collection)
+            }
+        }
+
+        /// The item at an object path, without searching, for `body`.
+        private func withItem<T>(_ path: String, _ body: (Raw) throws(JarvisError) -> T) throws(JarvisError) -> T {
+            try withCollection { service, _ throws(JarvisError) -> T in
+                let found = try? call("open the keyring item") { error in
+                    path.withCString { itemForPathSync(service, $0, 0, nil, error) }
                 }
-                let pointers = elements(of: list)
-                defer {
-                    for item in pointers { objectUnref(item) }
-                    listFree(list)
+                guard let item = found else {
+                    throw JarvisError(.notFound, "the keyring item changed or was removed meanwhile; list again")
                 }
-                return try body(collection, pointers)
+                defer { objectUnref(item) }
+                return try body(item)
             }
         }
 
@@ -247,18 +251,11 @@
             return result
         }
 
-        private func find(_ path: String, in pointers: [Raw]) throws(JarvisError) -> Raw {
-            guard let item = pointers.first(where: { objectPath($0) == path }) else {
-                throw JarvisError(.notFound, "the keyring item changed or was removed meanwhile; list again")
-            }
-            return item
-        }
-
         private func objectPath(_ item: Raw) -> String? {
             proxyObjectPath(item).map { String(cString: $0) }
         }
 
-        private func copy(_ pointer: Raw, loadSecrets: Bool) -> Item {
+        private func copy(_ pointer: Raw, loadSecrets: Bool) -> SecretItem {
             var label = ""
             if let text = itemGetLabel(pointer) {
                 label = String(cString: text)
@@ -283,7 +280,7 @@
                 }
                 valueUnref(value)
             }
-            return Item(path: objectPath(pointer) ?? "", label: label, attributes: attributes, secret: secret)
+            return SecretItem(id: objectPath(pointer) ?? "", label: label, attributes: attributes, secret: secret)
         }
 
         /// A `GHashTable` of strings that owns copies of the keys and values.

@@ -3,7 +3,8 @@ import JarvisCore
 
 /// One place secrets live (a keyring, the Keychain, a folder of secret files), as the
 /// ``SecretsScanner`` sees it. Internal: the scanner merges every backend's containers
-/// into one list and routes each request to the backend that owns the container.
+/// into one list and routes each request to the backend that owns the container, asking
+/// each backend for a container by name rather than listing them all.
 ///
 /// Backends report raw values, exactly like a scanner; the hub masks them.
 protocol SecretBackend: Sendable {
@@ -18,14 +19,22 @@ protocol SecretBackend: Sendable {
     /// (keyrings can; a folder of secret files cannot grow another folder).
     var createsContainers: Bool { get }
 
-    /// The containers that exist now.
+    /// The containers that exist now: a listing.
     func containers() throws -> [ContainerInfo]
 
-    /// The entries of one of its containers.
+    /// Whether it may have a container of that name, answered from the name alone (a folder
+    /// knows its one name; a keyring must look).
+    func couldHave(container name: String) -> Bool
+
+    /// The container of that name if it exists, found without listing (at most one lookup).
+    func container(named name: String) throws -> ContainerInfo?
+
+    /// The entries of one of its containers; a read of named keys lists nothing.
     func read(_ request: ReadRequest) throws -> [ScannedEntry]
 
-    /// Stores or removes one secret; returns once it is stored.
-    func write(_ request: WriteRequest) throws
+    /// Stores or removes one secret and returns what its key holds now, from what was
+    /// stored (nothing is read back); returns once it is stored.
+    func store(_ request: WriteRequest) throws -> WriteResult
 }
 
 /// How secret bytes become values and back, the same way for every backend.

@@ -39,6 +39,13 @@ struct SecretFilesBackend: SecretBackend {
         return [ContainerInfo(containerName, isWritable: access(folder.path, W_OK) == 0)]
     }
 
+    func couldHave(container name: String) -> Bool { name == containerName }
+
+    /// The folder's one container, from one `stat` and one `access`.
+    func container(named name: String) throws -> ContainerInfo? {
+        name == containerName ? try containers().first : nil
+    }
+
     func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         let names: [String]
         if let keys = request.keys {
@@ -60,7 +67,10 @@ struct SecretFilesBackend: SecretBackend {
         }
     }
 
-    func write(_ request: WriteRequest) throws {
+    /// Replaces or removes one secret file and returns the key as written: the new file is
+    /// made without reading the old one's contents (only its stamp is checked before the
+    /// replace), and nothing is read back.
+    func store(_ request: WriteRequest) throws -> WriteResult {
         guard Self.isValidName(request.key) else {
             throw JarvisError(
                 .invalidParams,
@@ -72,7 +82,11 @@ struct SecretFilesBackend: SecretBackend {
             // Never written through a link that leads outside; a link inside writes its target.
             // Owner-only whatever the file it replaces allowed.
             let slot = try served.writableSlot(of: request.key, container: "\(containerName)/\(request.key)")
-            try CheckedFileWrite.update(slot, mode: 0o600, limit: Self.maxSize) { _ throws(JarvisError) in (bytes, true) }
+            try CheckedFileWrite.update(slot, readsContents: false, mode: 0o600, limit: Self.maxSize) {
+                _ throws(JarvisError) in (bytes, true)
+            }
+            // Written into the folder, not through a link that leads outside: writable.
+            return WriteResult(entry: ScannedEntry(key: request.key, value: SecretBytes.value(bytes)))
         case .delete:
             // The entry itself: a link is removed, never the file it points to.
             let entry = try served.entry(request.key)
@@ -82,6 +96,7 @@ struct SecretFilesBackend: SecretBackend {
                     .storage, "cannot remove \(request.key) from \(containerName): \(String(cString: strerror(errno)))")
             }
             entry.syncFolder()
+            return WriteResult(entry: nil)
         }
     }
 

@@ -2,7 +2,7 @@
     extension SecretsScanner {
         /// Outside Apple platforms the system keyring is the Secret Service.
         static func platformBackends(secretService: Bool) -> [any SecretBackend] {
-            secretService ? [SecretServiceBackend()] : []
+            secretService ? [KeyringBackend(store: SecretServiceItemStore())] : []
         }
     }
 #endif

@@ -14,11 +14,13 @@ import JarvisCore
 /// Each backend contributes its containers (keyring services, Keychain services and servers,
 /// one per folder); when two backends have a container of the same name, the later one is
 /// shown as `name@backend` (`secrets@files`). A key set in a container that does not exist
-/// yet is created in the keyring or Keychain.
+/// yet is created in the keyring or Keychain. Only a listing lists: a request that names a
+/// container asks each backend for that name, and a keyring finds a key by its attributes.
 public struct SecretsScanner: PreferenceScanner {
     /// `secrets`.
     public let id = "secrets"
     let backends: [any SecretBackend]
+    let recentRoutes = Locked(RecentRoutes())
 
     init(backends: [any SecretBackend]) {
         self.backends = backends
@@ -62,88 +64,59 @@ public struct SecretsScanner: PreferenceScanner {
         return files.storedNames(key: key)
     }
 
-    /// The container of that name, or a new one when a keyring here can create it.
+    /// The container of that name, or a new one when a keyring here can create it; found
+    /// without listing (see ``route(_:presuming:)``).
     public func container(named name: String) throws -> ContainerInfo? {
-        if let route = routes().first(where: { $0.info.name == name }) { return route.info }
-        let creates = backends.contains { $0.createsContainers && $0.unavailableReason == nil }
-        return creates ? ContainerInfo(name, exists: false) : nil
+        try route(name, presuming: false)?.info
     }
 
-    /// The entries of one container, from the backend that owns it.
+    /// The entries of one container, from the backend that owns it; a read of named keys in
+    /// a keyring looks up those keys alone.
     public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
-        guard let route = routes().first(where: { $0.info.name == request.container }), let backend = route.backend
-        else {
-            return []
+        guard var route = try route(request.container, presuming: true) else { return [] }
+        if route.tentative && request.keys == nil {
+            guard let settled = try settled(route, request.container) else { return [] }
+            route = settled
         }
-        return try backend.read(ReadRequest(container: route.native, keys: request.keys))
+        guard route.info.exists, let backend = route.backend else { return [] }
+        let entries = try backend.read(ReadRequest(container: route.native, keys: request.keys))
+        guard route.tentative else { return entries }
+        if !entries.isEmpty {
+            confirm(route, request.container)
+            return entries
+        }
+        // Not in the keyring presumed: the name may belong to a later one.
+        guard let settled = try settled(route, request.container), settled.index != route.index,
+            settled.info.exists, let owner = settled.backend
+        else { return [] }
+        return try owner.read(ReadRequest(container: settled.native, keys: request.keys))
     }
 
     /// Stores or removes one secret in the backend that owns the container; a new container
     /// goes to the first backend that can create one.
     public func write(_ request: WriteRequest) throws {
-        var native = request
-        if let route = routes().first(where: { $0.info.name == request.container }) {
-            guard let backend = route.backend else {
-                throw JarvisError(.unavailable, route.info.problem ?? "'\(request.container)' cannot be written")
-            }
-            native.container = route.native
-            try backend.write(native)
-            return
-        }
-        guard let creator = backends.first(where: { $0.createsContainers && $0.unavailableReason == nil }) else {
+        _ = try store(request)
+    }
+
+    /// Stores or removes one secret like ``write(_:)`` and returns the key as it is now, from
+    /// what was stored: a keyring changes the item the hub's read just found, without looking
+    /// for it again, and nothing is read back.
+    public func store(_ request: WriteRequest) throws -> WriteResult {
+        let presumed = try route(request.container, presuming: true)
+        guard let route = try presumed.flatMap({ try settled($0, request.container) }) else {
             throw JarvisError(
                 .notFound,
                 "no container '\(request.container)' in secrets, and no keyring here can create one; a folder of secret files takes keys only in its own container"
             )
         }
-        try creator.write(native)
-    }
-
-    // MARK: - Routing
-
-    /// Where a shown container lives: its backend (nil for a backend that cannot work) and
-    /// its name there.
-    struct Route {
-        var info: ContainerInfo
-        var backend: (any SecretBackend)?
-        var native: String
-    }
-
-    func routes() -> [Route] {
-        var routes: [Route] = []
-        var used: Set<String> = []
-        func unique(_ name: String, _ backend: String) -> String {
-            var candidate = name
-            var counter = 1
-            while used.contains(candidate) {
-                candidate = counter == 1 ? "\(name)@\(backend)" : "\(name)@\(backend)-\(counter)"
-                counter += 1
-            }
-            used.insert(candidate)
-            return candidate
+        guard let backend = route.backend else {
+            throw JarvisError(.unavailable, route.info.problem ?? "'\(request.container)' cannot be written")
         }
-        for backend in backends {
-            if let reason = backend.unavailableReason {
-                let name = unique(backend.name, backend.name)
-                routes.append(
-                    Route(info: ContainerInfo(name, problem: reason, isWritable: false), backend: nil, native: name))
-                continue
-            }
-            do {
-                for container in try backend.containers() {
-                    var shown = container
-                    shown.name = unique(container.name, backend.name)
-                    routes.append(
-                        Route(info: shown, backend: container.problem == nil ? backend : nil, native: container.name))
-                }
-            } catch {
-                let name = unique(backend.name, backend.name)
-                let message = (error as? JarvisError)?.message ?? String(describing: error)
-                routes.append(
-                    Route(info: ContainerInfo(name, problem: message, isWritable: false), backend: nil, native: name))
-            }
-        }
-        return routes
+        var native = request
+        native.container = route.native
+        let result = try backend.store(native)
+        if !route.info.exists { forgetRoute(request.container) }
+        return result
     }
 }
 

@@ -58,7 +58,7 @@ enum CheckedFileWrite {
         var stamp: FileStamp?
     }
 
-    /// ``update(_:readBefore:attempts:mode:limit:beforeCommit:change:)`` for the file at a
+    /// ``update(_:readBefore:readsContents:attempts:mode:limit:beforeCommit:change:)`` for the file at a
     /// path, resolved beneath its own folder (tests and tools).
     static func update<Key: Equatable>(
         _ url: URL,
@@ -78,6 +78,8 @@ enum CheckedFileWrite {
     ///   - baseline: the version the caller last read (the one it made its decision from) and
     ///     what the key held there; when the file changed since and the key with it, the
     ///     answer is `.conflict`, as for a change during the write.
+    ///   - readsContents: false for a change that replaces the whole file whatever it holds:
+    ///     each version is then only its stamp (one `fstatat`), its bytes never read.
     ///   - attempts: how many other programs' writes in a row to absorb before giving up.
     ///   - mode: the new file's permission bits; nil keeps the old file's (0600 for a new one).
     ///   - limit: the largest file read.
@@ -94,6 +96,7 @@ enum CheckedFileWrite {
     static func update<Key: Equatable>(
         _ slot: FileSlot,
         readBefore baseline: (stamp: FileStamp, key: Key)? = nil,
+        readsContents: Bool = true,
         attempts: Int = 50,
         mode: mode_t? = nil,
         limit: Int = Snapshot.defaultLimit,
@@ -103,7 +106,10 @@ enum CheckedFileWrite {
         let name = slot.display
         // The one read: `expected` is what must be in place when the new file replaces it,
         // the version the change was last made from. `key` is what the key held then.
-        var expected = try slot.read(limit: limit)
+        func version() throws(JarvisError) -> Snapshot {
+            readsContents ? try slot.read(limit: limit) : Snapshot(bytes: nil, stamp: slot.stamp())
+        }
+        var expected = try version()
         let first = try change(expected)
         let key = first.key
         if let baseline, expected.stamp != baseline.stamp, key != baseline.key {
@@ -132,12 +138,12 @@ enum CheckedFileWrite {
             // The one verify: a single `fstatat`, as close to the replace as it can be. Only
             // when another program wrote meanwhile is the file read again.
             guard slot.stamp() == expected.stamp else {
-                let now = try slot.read(limit: limit)
+                let now = try version()
                 try again(now)
                 expected = now
                 continue
             }
-            if expected.bytes == nil {
+            if expected.stamp == nil {
                 // A new file: `linkat` fails rather than replace one another program just created.
                 if slot.link(from: temporary.name) {
                     slot.syncFolder()

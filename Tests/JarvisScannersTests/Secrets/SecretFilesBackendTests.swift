@@ -165,6 +165,16 @@ final class SecretFilesBackendTests {
         #expect(scanner.info.isSecret)
         #expect(SecretsScanner.secrets(folders: [folder]).info.unavailableReason == nil)
     }
+
+    /// A set replaces the file from its stamp alone: the old contents are never read, so even
+    /// a file over the size Jarvis reads is replaced, and the answer is what was written.
+    @Test func aSetReplacesASecretFileWithoutReadingIt() throws {
+        try write("huge", [UInt8](repeating: 0x41, count: SecretFilesBackend.maxSize + 1))
+        let item = try hub().set(address("huge"), to: "small")
+        #expect(item.mask?.length == 5 && item.isWritable)
+        #expect(try String(contentsOf: folder.appendingPathComponent("huge"), encoding: .utf8) == "small")
+        #expect(try mode("huge") == 0o600)
+    }
 }
 
 extension JarvisHub {

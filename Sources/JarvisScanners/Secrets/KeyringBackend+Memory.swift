@@ -1,0 +1,68 @@
+import JarvisCore
+
+/// What a keyring backend remembers between calls, behind its lock: never a secret.
+extension KeyringBackend {
+    /// The items only their label or schema places (from the last listing), and the items
+    /// the last keyed reads found, for the write that follows each.
+    struct Memory: Sendable {
+        /// Items at a place their attributes do not name, by container and key, in order.
+        private var strays: [String: [SecretItem]] = [:]
+        private var strayContainers: Set<String> = []
+        /// What the last keyed reads found, by container and key, oldest first.
+        private var found: [(place: String, located: Located, at: ContinuousClock.Instant)] = []
+
+        /// How many keyed reads are remembered: the hub writes right after its read, under
+        /// the container's lock, so a handful covers every write under way.
+        static let capacity = 32
+        /// How long a keyed read stays usable for the write after it.
+        static let lifetime = Duration.seconds(2)
+
+        private static func place(_ container: String, _ key: String) -> String {
+            container + "\u{0}" + key
+        }
+
+        func hasStray(in container: String) -> Bool {
+            strayContainers.contains(container)
+        }
+
+        func strays(container: String, key: String) -> [SecretItem] {
+            strays[Self.place(container, key)] ?? []
+        }
+
+        /// Keeps the items of a listing that a `find` of their place would miss.
+        mutating func replaceStrays(with placed: [Placed]) {
+            strays = [:]
+            strayContainers = []
+            for entry in placed where !entry.isExact {
+                var item = entry.item
+                item.secret = nil
+                strays[Self.place(entry.container, entry.name), default: []].append(item)
+                strayContainers.insert(entry.container)
+            }
+        }
+
+        /// Remembers what a keyed read found, without its secrets.
+        mutating func remember(_ located: Located, container: String, key: String) {
+            var kept = located
+            kept.item?.secret = nil
+            kept.next?.secret = nil
+            let place = Self.place(container, key)
+            found.removeAll { $0.place == place }
+            found.append((place, kept, .now))
+            if found.count > Self.capacity { found.removeFirst(found.count - Self.capacity) }
+        }
+
+        /// What the last keyed read of this key found, once, if it is recent.
+        mutating func take(container: String, key: String) -> Located? {
+            let place = Self.place(container, key)
+            guard let index = found.firstIndex(where: { $0.place == place }) else { return nil }
+            let entry = found.remove(at: index)
+            return ContinuousClock.now - entry.at < Self.lifetime ? entry.located : nil
+        }
+
+        /// Forgets the keyed reads of a container read whole (a bulk delete reads it so).
+        mutating func forget(container: String) {
+            found.removeAll { $0.place.hasPrefix(container + "\u{0}") }
+        }
+    }
+}
