@@ -73,7 +73,10 @@ final class SecretServiceEndToEndTests {
     /// A secret set or delete asks the keyring for its one item by that item's attributes:
     /// one search, never a search of every item (which every step of a write used to make).
     /// The client speaks to the agent directly: `jarvis set` asks more first (a get, and a
-    /// listing of a container that does not exist yet).
+    /// listing of a container that does not exist yet). It lists the keyring once first, as a
+    /// session's first look does (`jarvis ls`, the panel): a fresh agent whose search by
+    /// attributes misses lists the keyring once, to find other programs' items placed by
+    /// their label or schema.
     @Test func aWriteSearchesTheKeyringOnceForItsItem() throws {
         let agent = try AgentProcess(sandbox, ["--secret-service"])
         defer {
@@ -86,6 +89,8 @@ final class SecretServiceEndToEndTests {
         func address(_ container: String, _ key: String) -> PreferenceAddress {
             PreferenceAddress(scanner: "secrets", container: container, key: key)
         }
+        _ = try client.call("list", ["scanner": "secrets"])
+        _ = try monitor.searchesUntilMark()
         let steps: [(name: String, write: () throws -> Void, query: [String])] = [
             (
                 "change", { try client.set(address("github.com", "ada"), to: "ghp-CHANGED-lookup") },
@@ -108,5 +113,28 @@ final class SecretServiceEndToEndTests {
             try keyring.secretTool(["lookup", "service", "github.com", "account", "ada"]).stdout == "ghp-CHANGED-lookup"
         )
         #expect(try keyring.secretTool(["lookup", "service", "myapp", "account", "api_key"]).status != 0)
+    }
+
+    /// Another program's item with neither a `service` nor an `account` attribute (as
+    /// `secret-tool store` and browsers make them) is found by name on an agent that has listed
+    /// nothing yet, and changed in place rather than created beside it.
+    @Test func aFreshAgentFindsAnItemItsLabelPlaces() throws {
+        let stored = try keyring.secretTool(
+            ["store", "--label=Chrome Safe Storage", "application", "chrome"], stdin: "chrome-key-1")
+        #expect(stored.status == 0, "secret-tool store: \(stored.stderr)")
+        let agent = try AgentProcess(sandbox, ["--secret-service"])
+        defer {
+            agent.process.terminate()
+            agent.process.waitUntilExit()
+        }
+        // No `service` and no schema attribute: listed under `other`.
+        let container = "secrets:other"
+        let got = try sandbox.jarvis("get", container, "Chrome Safe Storage")
+        #expect(got.status == 0 && got.stdout.contains("12 chars"), "\(got.stdout)\(got.stderr)")
+        let changed = try sandbox.jarvis("set", container, "Chrome Safe Storage", "chrome-key-2")
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(try keyring.secretTool(["lookup", "application", "chrome"]).stdout == "chrome-key-2")
+        let search = try keyring.secretTool(["search", "--all", "application", "chrome"])
+        #expect(search.stdout.components(separatedBy: "label = ").count == 2, "one item: \(search.stdout)")
     }
 }

@@ -8,6 +8,8 @@ extension KeyringBackend {
         /// Items at a place their attributes do not name, by container and key, in order.
         private var strays: [String: [SecretItem]] = [:]
         private var strayContainers: Set<String> = []
+        /// When the strays were last listed; nil before the first listing.
+        private var listedAt: ContinuousClock.Instant?
         /// What the last keyed reads found, by container and key, oldest first.
         private var found: [(place: String, located: Located, at: ContinuousClock.Instant)] = []
 
@@ -21,6 +23,17 @@ extension KeyringBackend {
             container + "\u{0}" + key
         }
 
+        /// Whether the strays come from a listing recent enough to trust a miss: a keyed `find`
+        /// that misses lists the keyring when they do not, so other programs' items placed by
+        /// their label or schema are found on a fresh agent too, while the writes of a working
+        /// session (whose client listed or read a moment ago) never list.
+        var straysAreFresh: Bool {
+            listedAt.map { ContinuousClock.now - $0 < Self.straysLifetime } ?? false
+        }
+
+        /// How long a listing's strays are trusted when a keyed `find` misses.
+        static let straysLifetime = Duration.seconds(30)
+
         func hasStray(in container: String) -> Bool {
             strayContainers.contains(container)
         }
@@ -33,6 +46,7 @@ extension KeyringBackend {
         mutating func replaceStrays(with placed: [Placed]) {
             strays = [:]
             strayContainers = []
+            listedAt = .now
             for entry in placed where !entry.isExact {
                 var item = entry.item
                 item.secret = nil

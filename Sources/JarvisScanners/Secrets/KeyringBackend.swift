@@ -12,9 +12,11 @@ import JarvisCore
 /// place are told apart as `key#2`, `key#3`…: first the items whose own attributes name that
 /// place (container attribute and `account`), then the others, each in the store's order.
 ///
-/// A key is found by its own attributes, never by listing: one `find` of the container
-/// attribute and `account`. The items placed by their label or schema (other programs'
-/// items) are remembered from the last listing and found again by their attributes. The
+/// A key is found by its own attributes: one `find` of the container attribute and
+/// `account`. The items placed by their label or schema (other programs' items) are
+/// remembered from the last listing and found again by their attributes; a `find` that
+/// misses lists the keyring when the last listing is older than 30 seconds, so such items
+/// are found on a fresh agent too, and a new key is not created beside one. The
 /// item a keyed read found is remembered briefly, so the write the hub makes right after it
 /// changes that item without looking again. A change to an existing key replaces the secret
 /// alone, so every other attribute stays as it was; a new key is an item with the container
@@ -39,12 +41,19 @@ struct KeyringBackend: SecretBackend {
     func couldHave(container name: String) -> Bool { !name.isEmpty }
 
     /// One `find` of the container attribute, at most one item; or an item remembered from
-    /// the last listing that only its label or schema places there.
+    /// the last listing that only its label or schema places there (listed again on a miss).
     func container(named name: String) throws -> ContainerInfo? {
         guard !name.isEmpty else { return nil }
         if memory.withLock({ $0.hasStray(in: name) }) { return ContainerInfo(name) }
         let found = try store.find([store.containerAttribute: name], loadSecrets: false, limit: 1)
-        return found.isEmpty ? nil : ContainerInfo(name)
+        if !found.isEmpty { return ContainerInfo(name) }
+        try listStraysUnlessFresh()
+        return memory.withLock({ $0.hasStray(in: name) }) ? ContainerInfo(name) : nil
+    }
+
+    /// Lists the keyring for its strays, unless a listing just did.
+    private func listStraysUnlessFresh() throws {
+        if !memory.withLock({ $0.straysAreFresh }) { _ = try listing(loadSecrets: false) }
     }
 
     func read(_ request: ReadRequest) throws -> [ScannedEntry] {
@@ -110,7 +119,11 @@ struct KeyringBackend: SecretBackend {
         let (base, index) = Self.split(key)
         let exact = try store.find(
             [store.containerAttribute: container, Self.keyAttribute: base], loadSecrets: true, limit: index + 1)
-        let strays = memory.withLock { $0.strays(container: container, key: base) }
+        var strays = memory.withLock { $0.strays(container: container, key: base) }
+        if exact.count + strays.count < index {
+            try listStraysUnlessFresh()
+            strays = memory.withLock { $0.strays(container: container, key: base) }
+        }
         let candidates = exact + strays
         var located = Located(
             item: candidates.count >= index ? candidates[index - 1] : nil,

@@ -6,7 +6,8 @@ import Testing
 
 /// The logic every keyring shares (the Keychain's and the Secret Service's), over a keyring in
 /// memory that counts its calls: where items show, and that a write through the hub finds its
-/// item once, by the item's own attributes, and lists nothing.
+/// item once, by the item's own attributes, and lists nothing once a client has looked at the
+/// keyring (as the client of a working session has); a fresh agent lists once on a miss.
 final class KeyringBackendTests {
     let store = MemoryItemStore()
     let root: URL
@@ -23,7 +24,9 @@ final class KeyringBackendTests {
         try? FileManager.default.removeItem(at: root)
     }
 
-    func hub(folders: [String] = []) throws -> JarvisHub {
+    /// A hub over the keyring (and folders), listed once as a client's first look would, the
+    /// calls counted from then on; `warm: false` for an agent that has listed nothing yet.
+    func hub(folders: [String] = [], warm: Bool = true) throws -> JarvisHub {
         var backends: [any SecretBackend] = [KeyringBackend(store: store)]
         for name in folders {
             let folder = root.appendingPathComponent(name)
@@ -32,6 +35,8 @@ final class KeyringBackendTests {
         }
         let hub = JarvisHub(configuration: .debug)
         hub.register(SecretsScanner(backends: backends))
+        if warm { _ = try hub.list(ListQuery()) }
+        store.resetCalls()
         return hub
     }
 
@@ -89,6 +94,7 @@ final class KeyringBackendTests {
 
     @Test func aNameIsRoutedWithoutListing() throws {
         let scanner = SecretsScanner(backends: [KeyringBackend(store: store)])
+        _ = try scanner.containers()
         store.resetCalls()
         // A write goes to the keyring whether or not it has the container: nothing to look up.
         #expect(try scanner.writeContainer(named: "github.com") == ContainerInfo("github.com"))
@@ -97,6 +103,19 @@ final class KeyringBackendTests {
         #expect(try scanner.container(named: "github.com") == ContainerInfo("github.com"))
         #expect(try scanner.container(named: "missing") == ContainerInfo("missing", exists: false))
         #expect(store.calls == MemoryItemStore.Calls(lookups: 2))
+    }
+
+    @Test func aFreshAgentListsOnceToFindItemsPlacedByTheirLabelOrSchema() throws {
+        let hub = try hub(warm: false)
+        let chrome = address("chrome_libsecret_os_crypt_password_v2", "Chrome Safe Storage")
+        #expect(try hub.get(chrome).mask?.length == 1)
+        #expect(store.calls.listings == 1, "the miss by attributes lists the keyring once")
+        #expect(try hub.get(chrome).mask?.length == 1)
+        try hub.set(address("myapp", "api_key"), to: "k-1")
+        #expect(store.calls.listings == 1, "a listing is trusted for the misses that follow it")
+        // Changed in place, not created beside it.
+        try hub.set(chrome, to: "c-2")
+        #expect(store.secrets(["xdg:schema": "chrome_libsecret_os_crypt_password_v2"]) == ["c-2"])
     }
 
     @Test func aContainerOfAnotherScannerStaysItsOwn() throws {
@@ -113,10 +132,10 @@ final class KeyringBackendTests {
         let listed = try SecretsScanner(backends: [KeyringBackend(store: store)]).containers().map(\.name)
         #expect(listed.contains("shared"))
         store.resetCalls()
-        // A folder's own name: the keyring, which comes first, is asked once whether it has
-        // that container too (one item at most); the write's later steps remember the answer.
+        // A folder's own name, routed as the client's listing just showed it: the keyring is
+        // not asked at all.
         try hub.set(address("app-secrets", "db_password"), to: "hunter2")
-        #expect(store.calls == MemoryItemStore.Calls(lookups: 1))
+        #expect(store.calls == MemoryItemStore.Calls())
         let file = root.appendingPathComponent("app-secrets/db_password")
         #expect(try String(contentsOf: file, encoding: .utf8) == "hunter2")
         // The keyring has `shared`, so the folder of that name is `shared@files`.
@@ -144,20 +163,22 @@ final class KeyringBackendTests {
             store.resetCalls()
             internet.resetCalls()
         }
+        _ = try hub.list(ListQuery())
 
         reset()
         try hub.set(address("github.com", "ada"), to: "ghp-2")
         #expect(calls() == [MemoryItemStore.Calls(lookups: 1, updates: 1), MemoryItemStore.Calls()])
         #expect(internet.secrets(["server": "github.com"]) == ["web-2"])
 
-        // A new key in a container of the first: not found, then the container is.
+        // A new key in a container of the first, routed as the listing showed it: one lookup
+        // of the key, then the new item.
         reset()
         try hub.set(address("gitlab.com", "bob"), to: "glpat-2")
-        #expect(calls() == [MemoryItemStore.Calls(lookups: 2, creates: 1), MemoryItemStore.Calls()])
+        #expect(calls() == [MemoryItemStore.Calls(lookups: 1, creates: 1), MemoryItemStore.Calls()])
 
         reset()
         try hub.set(address("example.com", "bob"), to: "web-changed")
-        #expect(calls() == [MemoryItemStore.Calls(lookups: 2), MemoryItemStore.Calls(lookups: 2, updates: 1)])
+        #expect(calls() == [MemoryItemStore.Calls(), MemoryItemStore.Calls(lookups: 1, updates: 1)])
         #expect(internet.secrets(["server": "example.com"]) == ["web-changed"])
         #expect(store.secrets(["service": "example.com"]).isEmpty)
 
