@@ -121,7 +121,7 @@ import Testing
         flipper.standardError = FileHandle.nullDevice
         try flipper.run()
         defer {
-            FileManager.default.createFile(atPath: stop, contents: nil)
+            _ = FileManager.default.createFile(atPath: stop, contents: nil)
             if flipper.isRunning { kill(flipper.processIdentifier, SIGKILL) }
             flipper.waitUntilExit()
         }
@@ -135,7 +135,7 @@ import Testing
             attempts += 1
             if (try? client.set(place, to: .string("written-\(attempts)"))) != nil { stored += 1 }
         }
-        FileManager.default.createFile(atPath: stop, contents: nil)
+        _ = FileManager.default.createFile(atPath: stop, contents: nil)
         flipper.waitUntilExit()
 
         #expect(try Data(contentsOf: outside) == original, "a write went through the link to the outside file")
