@@ -34,6 +34,7 @@
             let address = PreferenceAddress(scanner: "defaults", container: Fixture.suite, key: "bench.key.000000")
 
             let hubFigure = try hubGet(folder: folder, address: address, count: single)
+            let absent = try absentGets(count: single)
             let redis = RedisReference.start()
             defer { redis?.stop() }
 
@@ -135,6 +136,12 @@
             section.add("jarvis get, 1 client, p99", unit: "ms", samples: singles.map(\.p99))
             section.add("agent CPU time per get, 1 client", unit: "µs", samples: agentCPU)
             section.add("hub.get alone, in process (scanner + hub)", unit: "µs", samples: hubFigure)
+            for (name, samples) in absent.figures {
+                section.add("hub.get of \(name), in process", unit: "µs", samples: samples)
+            }
+            // A hidden name must cost what a missing one costs (issue 17 item 8): both ways.
+            section.atMost("hub.get, hidden suite / missing suite (the larger)", absent.hiddenOverMissing.max() ?? 0, 1.25)
+            section.atLeast("hub.get, hidden suite / missing suite (the smaller)", absent.hiddenOverMissing.min() ?? 0, 0.8)
             section.add("jarvis get, 1 raw line client", unit: "req/s", samples: rawSingles.map(\.rps))
             section.add("jarvis get, \(clients) clients", unit: "req/s", samples: multis.map(\.rps))
             section.add("agent CPU time per get, \(clients) clients", unit: "µs", samples: agentCPUMany)
@@ -183,6 +190,34 @@
                 samples.append(seconds / Double(count) * 1_000_000)
             }
             return samples
+        }
+
+        /// Microseconds per `hub.get` answering `notFound`, for a hidden suite that exists, a
+        /// hidden one that does not, and a visible one that does not; and for each hidden one,
+        /// the median over runs of its time over the missing one's.
+        private static func absentGets(count: Int) throws -> (
+            figures: [(String, [Double])], hiddenOverMissing: [Double]
+        ) {
+            let folder = try Fixture.temporaryFolder("rt-hidden")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try Fixture.write(Fixture.plist(count: 20), suite: "com.apple.bench", into: folder)
+            let hub = JarvisHub(configuration: .debug)
+            hub.register(DefaultsScanner.defaults(folder: folder))
+            let names = [
+                ("a hidden suite that exists", "com.apple.bench"), ("a hidden suite that does not", "com.apple.none"),
+                ("a missing suite", "com.example.none"),
+            ]
+            var samples = names.map { _ in [Double]() }
+            // Interleaved, so that all three see the same machine load.
+            for _ in 0..<3 {
+                for (index, (_, suite)) in names.enumerated() {
+                    let address = PreferenceAddress(scanner: "defaults", container: suite, key: "bench.key.000000")
+                    let (_, seconds) = timed { for _ in 0..<count { _ = try? hub.get(address) } }
+                    samples[index].append(seconds / Double(count) * 1_000_000)
+                }
+            }
+            let ratios = [0, 1].map { hidden in Stats.median(zip(samples[hidden], samples[2]).map { $0 / $1 }) }
+            return (zip(names.map(\.0), samples).map { ($0, $1) }, ratios)
         }
 
         private static func measure(client: JarvisClient, address: PreferenceAddress, count: Int) throws -> RunResult {

@@ -118,7 +118,9 @@ final class Sandbox {
         try run(Binaries.url("jarvis"), arguments)
     }
 
-    func run(_ executable: URL, _ arguments: [String]) throws -> CommandResult {
+    /// Runs a command to completion. With `limit`, a command still running after that many
+    /// seconds is killed and reported as an error, so a test fails instead of hanging.
+    func run(_ executable: URL, _ arguments: [String], limit: TimeInterval? = nil) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -131,12 +133,29 @@ final class Sandbox {
         // Read both pipes before waiting, so a large output cannot block the child.
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
+        nonisolated(unsafe) var outputData = Data()
         group.enter()
         DispatchQueue.global().async {
             errorData = errors.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.enter()
+        DispatchQueue.global().async {
+            outputData = output.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        if let limit {
+            let deadline = Date().addingTimeInterval(limit)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            if process.isRunning {
+                // SIGKILL: a child started from a test's worker thread never sees SIGTERM.
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                group.wait()
+                throw HarnessError(
+                    "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) was still running after \(Int(limit)) s")
+            }
+        }
         group.wait()
         process.waitUntilExit()
         return CommandResult(

@@ -40,22 +40,8 @@ import Testing
     @Test(.enabled(if: canTrace || ProcessInfo.processInfo.environment["CI"] != nil, "install strace (and run as root)"))
     func theAgentNeverTouchesAHiddenNamesFile() throws {
         let agent = try AgentProcess(sandbox, ["--defaults-dir", folder.path])
-        let log = sandbox.root.appendingPathComponent("trace")
-        let messages = sandbox.root.appendingPathComponent("strace.err")
-        _ = FileManager.default.createFile(atPath: messages.path, contents: nil)
-        let strace = Process()
-        strace.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
-        strace.arguments = ["-f", "-e", "trace=%file", "-o", log.path, "-p", String(agent.pid)]
-        strace.standardError = try FileHandle(forWritingTo: messages)
-        try strace.run()
-        defer {
-            if strace.isRunning { kill(strace.processIdentifier, SIGKILL) }
-            strace.waitUntilExit()
-        }
-        let deadline = Date().addingTimeInterval(30)
-        while !((try? String(contentsOf: messages, encoding: .utf8)) ?? "").contains("attached"), Date() < deadline {
-            usleep(20_000)
-        }
+        let trace = try SystemCallTrace(agent, sandbox, calls: "%file")
+        defer { trace.stop() }
         for suite in ["com.apple.finder", "com.apple.nothing"] {
             for command in [
                 ["get", suite, "ShowPathbar"], ["set", suite, "ShowPathbar", "false"], ["rm", suite, "ShowPathbar"],
@@ -68,15 +54,123 @@ import Testing
         // A visible suite is read while traced, so the trace is known to work.
         let visible = try sandbox.jarvis("get", "com.example.app", "user_name")
         #expect(visible.stdout == "Ada\n")
-        let traced = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-        while !traced().contains("com.example.app"), Date() < deadline { usleep(20_000) }
-        // SIGKILL: a child started from a test's worker thread never sees SIGTERM or SIGINT
-        // (see TrustEndToEndTests.end); the kernel detaches the agent when strace dies.
-        kill(strace.processIdentifier, SIGKILL)
-        strace.waitUntilExit()
-        let lines = traced().split(separator: "\n")
+        trace.wait { $0.contains("com.example.app") }
+        let lines = trace.stop().split(separator: "\n")
         #expect(lines.contains { $0.contains("com.example.app") }, "the trace saw nothing")
         let touched = lines.filter { $0.contains("com.apple.finder") || $0.contains("com.apple.nothing") }
         #expect(touched.isEmpty, "the agent touched hidden names:\n\(touched.joined(separator: "\n"))")
+    }
+
+    /// Issue 17 item 8, timing: a hidden name answered faster than a missing one (it did no
+    /// file system work) tells a client which names are hidden. A hidden name, existing or
+    /// not, must make the very system calls a missing visible one makes.
+    @Test(.enabled(if: canTrace || ProcessInfo.processInfo.environment["CI"] != nil, "install strace (and run as root)"))
+    func aHiddenNameMakesTheSystemCallsOfAMissingOne() throws {
+        let agent = try AgentProcess(sandbox, ["--defaults-dir", folder.path])
+        let socket = try agent.socket()
+        var reader = LineReader(socket)
+        var id = 0
+        func call(_ method: String, _ params: String) throws -> Int {
+            id += 1
+            socket.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":{\#(params)}}"# + "\n")
+            #expect(try reader.nextJSON()?["id"]?.int64Value == Int64(id))
+            return id
+        }
+        _ = try call("hello", #""client":"probe","protocolVersion":"1.0""#)
+        let trace = try SystemCallTrace(agent, sandbox, calls: "%file,%desc,%network")
+        defer { trace.stop() }
+        let suites = ["com.apple.finder", "com.apple.nothing", "com.example.nothing"]
+        var asked: [(request: String, suite: String, id: Int)] = []
+        // Each request twice, so that a first-time cost (a cache, a lazy value) shows too.
+        for _ in 0..<2 {
+            for (method, scanner) in [("get", #""scanner":"defaults","#), ("get", ""), ("delete", #""scanner":"defaults","#),
+                ("reset", #""scanner":"defaults","#), ("set", "")]
+            {
+                for suite in suites {
+                    let params = scanner + #""container":"\#(suite)","key":"ShowPathbar""#
+                    let value = method == "set" ? #","value":false"# : ""
+                    asked.append(("\(method) \(scanner.isEmpty ? "" : "(scanner) ")", suite, try call(method, params + value)))
+                }
+            }
+        }
+        let last = asked.last?.id ?? 0
+        trace.wait { $0.contains(#"\"id\":\#(last),"#) }
+        let calls = SystemCallTrace.callsPerRequest(trace.stop())
+        for request in Set(asked.map(\.request)) {
+            let sequences = asked.filter { $0.request == request }.map { (suite: $0.suite, calls: calls[$0.id] ?? []) }
+            let missing = sequences.filter { $0.suite == "com.example.nothing" }
+            #expect(missing.allSatisfy { $0.calls.contains("newfstatat") || $0.calls.contains("openat") }, "\(request): the trace saw no file call")
+            for (suite, sequence) in sequences where sequence != missing.first?.calls {
+                Issue.record("\(request)\(suite) made \(sequence), a missing suite \(missing.first?.calls ?? [])")
+            }
+        }
+    }
+}
+
+/// `strace` attached to a running agent: every thread's calls of the given classes, logged
+/// with enough of each buffer to see which request a read carried.
+final class SystemCallTrace {
+    let process = Process()
+    let log: URL
+
+    init(_ agent: AgentProcess, _ sandbox: Sandbox, calls: String) throws {
+        log = sandbox.root.appendingPathComponent("trace-\(UUID().uuidString.prefix(6))")
+        let messages = sandbox.root.appendingPathComponent("strace-\(UUID().uuidString.prefix(6)).err")
+        _ = FileManager.default.createFile(atPath: messages.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
+        process.arguments = ["-f", "-s", "160", "-e", "trace=\(calls)", "-o", log.path, "-p", String(agent.pid)]
+        process.standardError = try FileHandle(forWritingTo: messages)
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !((try? String(contentsOf: messages, encoding: .utf8)) ?? "").contains("attached"), Date() < deadline {
+            usleep(20_000)
+        }
+    }
+
+    var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits (30 s at most) until the log satisfies `condition`.
+    func wait(until condition: (String) -> Bool) {
+        let deadline = Date().addingTimeInterval(30)
+        while !condition(text), Date() < deadline { usleep(20_000) }
+    }
+
+    /// Ends the trace and returns its log.
+    @discardableResult
+    func stop() -> String {
+        // SIGKILL: a child started from a test's worker thread never sees SIGTERM or SIGINT
+        // (see TrustEndToEndTests.end); the kernel detaches the agent when strace dies.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return text
+    }
+
+    /// The names of the calls each request made, by request id: on the thread that read the
+    /// request's line, from after that read up to the write of its answer (`sendto`).
+    static func callsPerRequest(_ log: String) -> [Int: [String]] {
+        var result: [Int: [String]] = [:]
+        var open: [String: Int] = [:]  // thread → request it is answering
+        for line in log.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 1)
+            guard fields.count == 2 else { continue }
+            let (thread, call) = (String(fields[0]), fields[1].trimmingCharacters(in: .whitespaces))
+            guard !call.hasPrefix("<..."), let name = call.split(separator: "(").first.map(String.init) else { continue }
+            if let request = open[thread] {
+                if name == "sendto", call.contains(#"\"id\":\#(request),"#) {
+                    open[thread] = nil
+                } else if !name.hasPrefix("epoll") {
+                    result[request, default: []].append(name)
+                }
+            } else if name == "read", let id = requestID(call) {
+                open[thread] = id
+                result[id] = []
+            }
+        }
+        return result
+    }
+
+    private static func requestID(_ call: String) -> Int? {
+        guard let range = call.range(of: #"\"id\":"#) else { return nil }
+        return Int(call[range.upperBound...].prefix { $0.isNumber })
     }
 }

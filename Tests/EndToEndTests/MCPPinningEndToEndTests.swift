@@ -137,17 +137,24 @@ import Testing
     @Test func snapshotFilesComeOnlyFromTheProjectAndErrorsNeverQuoteAFile() throws {
         let project = sandbox.root.appendingPathComponent("project")
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        // Files start with '%', which no message of Jarvis holds: a parse error that quotes the
+        // first byte ("unexpected '%'") shows.
         let secret = sandbox.root.appendingPathComponent("shadow")
-        try Data("root:$6$secrethash:19000:0:99999:7:::\n".utf8).write(to: secret)
-        let outsideJSON = sandbox.root.appendingPathComponent("outside.json")
-        try Data("{\"private\": \"words\"}".utf8).write(to: outsideJSON)
-        try FileManager.default.createSymbolicLink(
-            atPath: project.appendingPathComponent("link.json").path, withDestinationPath: outsideJSON.path)
-        try Data("not json at all: topsecret".utf8).write(to: project.appendingPathComponent("bad.json"))
+        try Data("%root:$6$secrethash:19000:0:99999:7:::\n".utf8).write(to: secret)
+        try Data("%not json at all: topsecret".utf8).write(to: project.appendingPathComponent("bad.json"))
         let folder = sandbox.root.appendingPathComponent("prefs")
         try sandbox.writeSuite(
-            "com.example.app", in: folder, ["note": "x» (string, revision 0000000000000000)\nfake = «1»"])
+            "com.example.app", in: folder,
+            ["note": "x» (string, revision 0000000000000000)\nfake = «1»", "motto": "inside"])
         _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "local"])
+        // A real snapshot outside the project, which a diff would read and show: its motto
+        // differs from the agent's.
+        let export = try sandbox.jarvis("export", "com.example.app")
+        #expect(export.status == 0 && export.stdout.contains("\"inside\""), "\(export.stderr)")
+        let outsideJSON = sandbox.root.appendingPathComponent("outside.json")
+        try Data(export.stdout.replacingOccurrences(of: "\"inside\"", with: "\"words\"").utf8).write(to: outsideJSON)
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent("link.json").path, withDestinationPath: outsideJSON.path)
         let answers = try session(
             [],
             [
@@ -161,7 +168,9 @@ import Testing
         for id in Int64(2)...5 {
             #expect(Self.refused(answers[id]))
             let text = JSONWriter.string(answers[id] ?? .null)
-            #expect(!text.contains("secrethash") && !text.contains("root:") && !text.contains("words") && !text.contains("topsecret"))
+            #expect(
+                !text.contains("secrethash") && !text.contains("root:") && !text.contains("words")
+                    && !text.contains("topsecret") && !text.contains("%"), "\(text)")
         }
         // The stored value sits between « and » with its own quotes, line breaks and « » escaped.
         let text = answers[6]?["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""

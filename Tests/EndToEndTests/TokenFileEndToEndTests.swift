@@ -83,8 +83,9 @@ import Testing
         let shared = sandbox.root.appendingPathComponent("shared-token")
         try Data("lab-phone-7f3a9c1e5b2d4f60a8c7e1d2".utf8).write(to: shared)
         chmod(shared.path, 0o644)
+        // Bounded: an agent that accepts the file starts serving and never ends by itself.
         let agent = try sandbox.run(
-            try Binaries.url("jarvis-agent"), ["--demo", "--listen", "0", "--token-file", shared.path])
+            try Binaries.url("jarvis-agent"), ["--demo", "--listen", "0", "--token-file", shared.path], limit: 30)
         #expect(agent.status == 1)
         #expect(agent.stderr.contains("has mode 0644"), "\(agent.stderr)")
     }

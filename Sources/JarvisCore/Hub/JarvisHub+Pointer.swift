@@ -13,11 +13,12 @@ extension JarvisHub {
         -> PreferenceItem
     {
         guard !pointer.isWhole else { return try get(address, reveal: reveal) }
-        let (scanner, container, configuration) = try resolve(address)
+        let (scanner, container, configuration, lookup) = try resolve(address)
         if reveal && scanner.info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
-        guard let entry = try read(address, scanner: scanner) else {
+        let asked = PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key)
+        guard let entry = try read(asked, scanner: scanner), lookup.isShown else {
             throw .noKey(address.key, in: address.container)
         }
         let target = try pointer.value(in: entry.value, key: address.key)

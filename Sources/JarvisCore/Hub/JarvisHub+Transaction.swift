@@ -71,8 +71,12 @@ extension JarvisHub {
             /// The container does not exist yet; a write creates it.
             case creatable(ContainerInfo)
             /// Nothing a client may reach: a container that does not exist and cannot be
-            /// created, or a hidden container or key. Nothing is read and nothing is created.
+            /// created. Nothing is read and nothing is created.
             case unreachable
+            /// A hidden container or key: answered as unreachable, after the calls a shown name
+            /// makes, on its stand-in (``ScannerVisibility/lookup(container:key:absent:)``); `reading`
+            /// is the stand-in to read when its container exists.
+            case hidden(reading: PreferenceAddress?)
         }
 
         var address: PreferenceAddress
@@ -85,7 +89,7 @@ extension JarvisHub {
         var shownContainer: ContainerInfo {
             switch place {
             case .existing(let container), .creatable(let container): container
-            case .unreachable: ContainerInfo(address.container, exists: false)
+            case .unreachable, .hidden: ContainerInfo(address.container, exists: false)
             }
         }
     }
@@ -146,10 +150,14 @@ extension JarvisHub {
         }
         var target = WriteTarget(
             address: address, scanner: scanner, place: .unreachable, configuration: configuration, info: info)
-        // A hidden container or key is never asked for: it answers as one that is not there.
-        guard rules.shows(container: address.container),
-            !checksKey || rules.shows(key: address.key, in: address.container)
-        else {
+        // A hidden container or key is never asked for: its stand-in is, and it answers as one
+        // that is not there.
+        let lookup = rules.lookup(
+            container: address.container, key: checksKey ? address.key : nil, absent: absentName)
+        guard lookup.isShown else {
+            let standIn = PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key)
+            let found = try? scanner.container(named: lookup.container)
+            target.place = .hidden(reading: found?.exists == true && found?.problem == nil ? standIn : nil)
             return target
         }
         var found = known
@@ -208,6 +216,9 @@ extension JarvisHub {
         case .existing: current = try read(address, scanner: target.scanner)
         case .creatable: break
         case .unreachable: visible = false
+        case .hidden(let standIn):
+            if let standIn { _ = try? read(standIn, scanner: target.scanner) }
+            visible = false
         }
         try check(expectedRevision, against: current, target: target)
         let before = current.map { item($0, target: target) }

@@ -22,6 +22,11 @@ public final class JarvisHub: Sendable {
     /// failed one), so watchers see clients' writes at once. A bulk delete tells the
     /// container, with an empty key.
     package let writeObservers = ObserverList<PreferenceAddress>()
+    /// A name no container or key has, new for every hub so nobody can create it: what a
+    /// request for a hidden name asks the scanner about instead (see
+    /// ``ScannerVisibility/lookup(container:key:absent:)``). Made here, not on first use, so
+    /// the first hidden request makes no call a missing one does not make.
+    let absentName = "jarvis-absent-" + UUID().uuidString.lowercased()
 
     /// Creates a hub with a configuration and no scanners.
     public init(configuration: JarvisConfiguration = .debug) {
@@ -103,20 +108,20 @@ public final class JarvisHub: Sendable {
     ///   configuration allows reveal.
     /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
     public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration) = try resolve(address)
+        let (scanner, container, configuration, lookup) = try resolve(address)
         let info = scanner.info
         if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
-        guard let entry = try read(address, scanner: scanner) else {
+        // A hidden name makes the same calls as a missing one (on its stand-in) and answers as one.
+        let asked = PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key)
+        guard let entry = try read(asked, scanner: scanner), lookup.isShown else {
             // A declared key is shown unset only where it could be stored: the container
             // exists or can be created (asked only then, so a plain `get` lists nothing).
-            let found = try? scanner.container(named: address.container)
-            if let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration),
-                found != nil
-            {
-                return unset
-            }
+            let found = try? scanner.container(named: asked.container)
+            let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration)
+            guard lookup.isShown else { throw .noKey(address.key, in: address.container) }
+            if let unset, found != nil { return unset }
             // A container the scanner knows but cannot read (or does not serve) says why.
             if let problem = found?.problem {
                 throw JarvisError(.notFound, "no key '\(address.key)' in '\(address.container)': \(problem)")
@@ -153,13 +158,15 @@ public final class JarvisHub: Sendable {
         return chosen
     }
 
-    /// The scanner and container of an address for a read, after the visibility rules.
+    /// The scanner and container of an address for a read, and the names to read, after the
+    /// visibility rules.
     ///
     /// The scanner is not asked for its containers (listing a folder on every `get` would
     /// dominate its cost): a broken container fails in `read` instead, and a missing one
-    /// reads as empty, exactly as a hidden one answers.
+    /// reads as empty. A hidden one is not refused here: the caller reads its stand-in (see
+    /// ``ScannerVisibility/lookup(container:key:absent:)``) and answers as for a missing one.
     func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (
-        any PreferenceScanner, ContainerInfo, JarvisConfiguration
+        any PreferenceScanner, ContainerInfo, JarvisConfiguration, NamedLookup
     ) {
         let (scanners, configuration) = snapshot()
         guard let scanner = scanners.first(where: { $0.id == address.scanner }),
@@ -170,11 +177,8 @@ public final class JarvisHub: Sendable {
         if let reason = scanner.info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
-        // A hidden container answers exactly like one that does not exist.
-        guard rules.shows(container: address.container), rules.shows(key: address.key, in: address.container) else {
-            throw .noKey(address.key, in: address.container)
-        }
-        return (scanner, ContainerInfo(address.container), configuration)
+        let lookup = rules.lookup(container: address.container, key: address.key, absent: absentName)
+        return (scanner, ContainerInfo(address.container), configuration, lookup)
     }
 
     /// The one scanner that has a visible container of this name, for a request that names
@@ -189,8 +193,11 @@ public final class JarvisHub: Sendable {
         var owners: [(scanner: String, container: ContainerInfo)] = []
         for scanner in scanners {
             let rules = ScannerVisibility(scanner: scanner, configuration: configuration)
-            guard rules.isEnabled, rules.shows(container: name), scanner.info.unavailableReason == nil,
-                let found = try? scanner.container(named: name), found.exists
+            guard rules.isEnabled else { continue }
+            // A hidden name is looked up as its stand-in, so it costs what a missing one costs.
+            let lookup = rules.lookup(container: name, key: nil, absent: absentName)
+            guard scanner.info.unavailableReason == nil, let found = try? scanner.container(named: lookup.container),
+                found.exists, lookup.isShown
             else { continue }
             owners.append((scanner.id, found))
         }

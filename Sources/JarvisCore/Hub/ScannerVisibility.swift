@@ -22,7 +22,8 @@ package struct ScannerVisibility: Sendable {
     ///
     /// A name its own text hides is refused before the scanner is asked anything: asking
     /// touches storage (links, case, existence), and a hidden name that exists must cost what
-    /// one that does not costs, so neither answers nor timing tell them apart.
+    /// one that does not costs, so neither answers nor timing tell them apart. A request that
+    /// names one container goes through ``lookup(container:key:absent:)`` instead.
     package func shows(container: String) -> Bool {
         guard rules.isEnabled,
             rules.shows(container: container) || Self.showsIgnoringCase(container: container, rules)
@@ -32,6 +33,40 @@ package struct ScannerVisibility: Sendable {
         return ([container] + names.aliases).allSatisfy { name in
             names.ignoresCase ? Self.showsIgnoringCase(container: name, rules) : rules.shows(container: name)
         }
+    }
+
+    /// What a request that names one container (and one key) asks the scanner about.
+    ///
+    /// A shown name is asked about as itself. A hidden one, decided from its name before its
+    /// storage is touched, is asked about as a stand-in that exists nowhere, through the same
+    /// calls as a shown name that does not exist: so a hidden name costs what a missing one
+    /// costs, whether or not it exists, and neither answers nor timing tell them apart. The
+    /// caller makes the same calls on ``NamedLookup/container`` and ``NamedLookup/key`` either
+    /// way, and answers a hidden name as missing whatever they return.
+    /// - Parameter absent: a name no container or key has, made once per hub (see
+    ///   ``JarvisHub/absentName``).
+    package func lookup(container: String, key: String?, absent: String) -> NamedLookup {
+        var result = NamedLookup(container: container, key: key ?? "", isShown: true)
+        if !shows(container: container) {
+            result = NamedLookup(container: Self.standIn(for: container, absent: absent), key: result.key, isShown: false)
+            // What `shows(container:)` costs a shown name: its stored names, from storage.
+            _ = scanner.storedNames(container: result.container, key: nil)
+        }
+        if let key, !shows(key: key, in: result.container) {
+            result.key = Self.standIn(for: key, absent: absent)
+            result.isShown = false
+            // What `shows(key:in:)` costs a shown key.
+            if rules.hasKeyRules { _ = scanner.storedNames(container: result.container, key: result.key) }
+        }
+        return result
+    }
+
+    /// `absent` with `name`'s extension, so that a scanner that serves only some extensions
+    /// (`*.json`) looks it up as it would look up `name`.
+    static func standIn(for name: String, absent: String) -> String {
+        let last = name.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(name)
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return absent }
+        return absent + last[dot...]
     }
 
     /// Whether a container is hidden only because it belongs to the system (for the count
