@@ -13,8 +13,8 @@ extension JarvisHub {
         -> PreferenceItem
     {
         guard !pointer.isWhole else { return try get(address, reveal: reveal) }
-        let (scanner, container, configuration) = try resolve(address)
-        if reveal && scanner.info.isSecret && !configuration.revealEnabled {
+        let (scanner, container, configuration, info) = try resolve(address)
+        if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
         guard let entry = try read(address, scanner: scanner) else {

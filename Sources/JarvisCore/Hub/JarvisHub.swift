@@ -103,8 +103,7 @@ public final class JarvisHub: Sendable {
     ///   configuration allows reveal.
     /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
     public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration) = try resolve(address)
-        let info = scanner.info
+        let (scanner, container, configuration, info) = try resolve(address)
         if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
@@ -153,13 +152,14 @@ public final class JarvisHub: Sendable {
         return chosen
     }
 
-    /// The scanner and container of an address for a read, after the visibility rules.
+    /// The scanner and container of an address for a read, after the visibility rules, with
+    /// the scanner's info as asked once (it may touch storage).
     ///
     /// The scanner is not asked for its containers (listing a folder on every `get` would
     /// dominate its cost): a broken container fails in `read` instead, and a missing one
     /// reads as empty, exactly as a hidden one answers.
     func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (
-        any PreferenceScanner, ContainerInfo, JarvisConfiguration
+        any PreferenceScanner, ContainerInfo, JarvisConfiguration, ScannerInfo
     ) {
         let (scanners, configuration) = snapshot()
         guard let scanner = scanners.first(where: { $0.id == address.scanner }),
@@ -167,14 +167,15 @@ public final class JarvisHub: Sendable {
         else {
             throw .noScanner(address.scanner)
         }
-        if let reason = scanner.info.unavailableReason {
+        let info = scanner.info
+        if let reason = info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
         // A hidden container answers exactly like one that does not exist.
         guard rules.shows(container: address.container), rules.shows(key: address.key, in: address.container) else {
             throw .noKey(address.key, in: address.container)
         }
-        return (scanner, ContainerInfo(address.container), configuration)
+        return (scanner, ContainerInfo(address.container), configuration, info)
     }
 
     /// The one scanner that has a visible container of this name, for a request that names

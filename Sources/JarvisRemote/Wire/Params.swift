@@ -14,7 +14,7 @@ package struct Params {
     }
 
     private init(_ object: JSONObject, method: String, allowed: Set<String>) throws(RPCError) {
-        for key in object.keys where !allowed.contains(key) {
+        for (key, _) in object where !allowed.contains(key) {
             let list = allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", ")
             throw .invalidParams("\(method) has no param '\(key)' (its params: \(list))")
         }

@@ -65,8 +65,11 @@ package struct RPCRequest: Sendable, Hashable {
         default:
             throw RPCFailure(id: answerID, error: .invalidParams("\"params\" must be an object with named members"))
         }
-        for key in object.keys where !["jsonrpc", "id", "method", "params"].contains(key) {
-            throw RPCFailure(id: answerID, error: .invalidRequest("unknown request member '\(key)'"))
+        for (key, _) in object {
+            switch key {
+            case "jsonrpc", "id", "method", "params": continue
+            default: throw RPCFailure(id: answerID, error: .invalidRequest("unknown request member '\(key)'"))
+            }
         }
         return RPCRequest(id: id, method: method, params: params)
     }
