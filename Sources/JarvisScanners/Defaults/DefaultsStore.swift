@@ -43,9 +43,16 @@ enum DefaultsSuite {
     /// Whether a suite is one of Apple's system domains, hidden unless asked for. Compared
     /// without case: on a case-insensitive volume `COM.APPLE.dock` opens `com.apple.dock`.
     static func isSystemDomain(_ name: String) -> Bool {
-        let name = name.lowercased()
+        // Asked on every read: an ASCII name (nearly every suite) is lower-cased in place of
+        // the general Unicode mapping, which allocates; both give the same text for ASCII.
+        let name = name.utf8.allSatisfy { $0 < 0x80 } ? Self.asciiLowercased(name) : name.lowercased()
         return name.hasPrefix("com.apple.") || name.hasPrefix(".globalpreferences") || name == "nsglobaldomain"
             || name == "apple global domain"
+    }
+
+    private static func asciiLowercased(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`;
