@@ -109,7 +109,9 @@
             var redisRaw: [LineClient] = []
             defer { redisRaw.forEach { $0.close() } }
             if let redis {
-                for _ in 0..<clients { redisRaw.append(try LineClient(endpoint: redis.endpoint, timeout: .seconds(30))) }
+                for _ in 0..<clients {
+                    redisRaw.append(try LineClient(endpoint: redis.endpoint, timeout: .seconds(30)))
+                }
             }
             let ping = Array("PING\r".utf8)
             var rawSingles: [RunResult] = []
@@ -118,9 +120,13 @@
             var redisRawMultis: [RunResult] = []
             for _ in 0..<runs {
                 rawSingles.append(try rawRun(raw[0], request: request, count: single))
-                if let first = redisRaw.first { redisRawSingles.append(try rawRun(first, request: ping, count: single)) }
+                if let first = redisRaw.first {
+                    redisRawSingles.append(try rawRun(first, request: ping, count: single))
+                }
                 rawMultis.append(try rawRun(raw, request: request, perClient: perClient))
-                if !redisRaw.isEmpty { redisRawMultis.append(try rawRun(redisRaw, request: ping, perClient: perClient)) }
+                if !redisRaw.isEmpty {
+                    redisRawMultis.append(try rawRun(redisRaw, request: ping, perClient: perClient))
+                }
             }
 
             section.add("jarvis get, 1 client", unit: "req/s", samples: singles.map(\.rps))
@@ -143,7 +149,8 @@
                 section.notes.append(
                     "agent CPU per get is \(Report.number(Stats.median(agentCPU) / floor))× at 1 client and "
                         + "\(Report.number(Stats.median(agentCPUMany) / floor))× at \(clients) the in-process hub.get floor "
-                        + "(\(Report.number(floor)) µs); the rest is the request codec, the loop and the socket's system calls")
+                        + "(\(Report.number(floor)) µs); the rest is the request codec, the loop and the socket's system calls"
+                )
             }
             guard redis != nil else {
                 section.notes.append(

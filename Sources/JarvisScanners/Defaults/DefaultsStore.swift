@@ -45,14 +45,16 @@ enum DefaultsSuite {
     static func isSystemDomain(_ name: String) -> Bool {
         // Asked on every read: an ASCII name (nearly every suite) is lower-cased in place of
         // the general Unicode mapping, which allocates; both give the same text for ASCII.
-        let name = name.utf8.allSatisfy { $0 < 0x80 } ? Self.asciiLowercased(name) : name.lowercased()
+        let name = name.containsByte(where: { $0 >= 0x80 }) ? name.lowercased() : Self.asciiLowercased(name)
         return name.hasPrefix("com.apple.") || name.hasPrefix(".globalpreferences") || name == "nsglobaldomain"
             || name == "apple global domain"
     }
 
     private static func asciiLowercased(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
-        return String(decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        guard name.containsByte(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
+        return String(
+            decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+            as: UTF8.self)
     }
 
     /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`;
@@ -85,7 +87,7 @@ enum DefaultsSuite {
         // Byte checks: Foundation's `contains` of a string goes through CFString search, a
         // cost paid twice on every `get`.
         guard !name.isEmpty, name != ".", name != "..",
-            !name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 })
+            !name.containsByte(where: { $0 == UInt8(ascii: "/") || $0 == 0 })
         else {
             throw JarvisError(
                 .invalidParams, "'\(name)' is not a valid suite name; use a name like com.example.app without '/'")
