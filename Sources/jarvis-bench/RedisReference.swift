@@ -54,6 +54,9 @@
         /// sends `PING` as an inline command and reads the `+PONG` line).
         var endpoint: Endpoint { .unix(path: socket) }
 
+        /// The server's process, whose CPU time is read beside the agent's.
+        var pid: Int32 { server.pid }
+
         func stop() {
             server.stop()
             try? FileManager.default.removeItem(at: folder)

@@ -118,14 +118,30 @@
             var rawMultis: [RunResult] = []
             var redisRawSingles: [RunResult] = []
             var redisRawMultis: [RunResult] = []
+            // Server CPU per request under the same clients: the agent's per get, Redis's per PING.
+            var rawCPU: (agent: [Double], redis: [Double]) = ([], [])
+            var rawCPUMany: (agent: [Double], redis: [Double]) = ([], [])
+            let allRequests = clients * perClient
             for _ in 0..<runs {
-                rawSingles.append(try rawRun(raw[0], request: request, count: single))
-                if let first = redisRaw.first {
-                    redisRawSingles.append(try rawRun(first, request: ping, count: single))
+                rawSingles.append(
+                    try cpu(of: agent.pid, requests: single, into: &rawCPU.agent) {
+                        try rawRun(raw[0], request: request, count: single)
+                    })
+                if let first = redisRaw.first, let redis {
+                    redisRawSingles.append(
+                        try cpu(of: redis.pid, requests: single, into: &rawCPU.redis) {
+                            try rawRun(first, request: ping, count: single)
+                        })
                 }
-                rawMultis.append(try rawRun(raw, request: request, perClient: perClient))
-                if !redisRaw.isEmpty {
-                    redisRawMultis.append(try rawRun(redisRaw, request: ping, perClient: perClient))
+                rawMultis.append(
+                    try cpu(of: agent.pid, requests: allRequests, into: &rawCPUMany.agent) {
+                        try rawRun(raw, request: request, perClient: perClient)
+                    })
+                if !redisRaw.isEmpty, let redis {
+                    redisRawMultis.append(
+                        try cpu(of: redis.pid, requests: allRequests, into: &rawCPUMany.redis) {
+                            try rawRun(redisRaw, request: ping, perClient: perClient)
+                        })
                 }
             }
 
@@ -160,8 +176,13 @@
             }
             section.add("redis PING, 1 client (redis-benchmark)", unit: "req/s", samples: redisSingle)
             section.add("redis PING, \(clients) clients (redis-benchmark)", unit: "req/s", samples: redisMulti)
+            section.add("agent CPU time per get, 1 raw line client", unit: "µs", samples: rawCPU.agent)
+            section.add("agent CPU time per get, \(clients) raw line clients", unit: "µs", samples: rawCPUMany.agent)
             section.add("redis PING, 1 raw line client", unit: "req/s", samples: redisRawSingles.map(\.rps))
             section.add("redis PING, \(clients) raw line clients", unit: "req/s", samples: redisRawMultis.map(\.rps))
+            section.add("redis-server CPU time per PING, 1 raw line client", unit: "µs", samples: rawCPU.redis)
+            section.add(
+                "redis-server CPU time per PING, \(clients) raw line clients", unit: "µs", samples: rawCPUMany.redis)
             let singleRatios = zip(rawSingles, redisSingle).map { $0.rps / $1 }
             let multiRatios = zip(rawMultis, redisMulti).map { $0.rps / $1 }
             section.atLeast(
@@ -206,6 +227,19 @@
             let elapsed = (ContinuousClock.now - start).seconds
             return RunResult(
                 rps: Double(count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
+        }
+
+        /// Runs `body` and adds to `samples` the CPU time process `pid` spent meanwhile, in µs
+        /// per request (nothing where `/proc` cannot tell).
+        private static func cpu<T>(
+            of pid: Int32, requests: Int, into samples: inout [Double], _ body: () throws -> T
+        ) rethrows -> T {
+            let before = ProcFS.cpuTicks(pid: pid)
+            let result = try body()
+            if let before, let after = ProcFS.cpuTicks(pid: pid) {
+                samples.append(Double(after - before) / Double(ProcFS.ticksPerSecond) / Double(requests) * 1_000_000)
+            }
+            return result
         }
 
         /// One client sending `count` requests one after another.
