@@ -25,6 +25,17 @@ package struct FileStamp: Hashable, Sendable {
         return FileStamp(status: info)
     }
 
+    /// The stamp of the file at `path` (following links) and whether `path` itself is a
+    /// symbolic link; nil when nothing is there or a link dangles. One `lstat` answers for a
+    /// name that is not a link (the common case); only a link costs a `stat` more.
+    package static func ofEntry(_ path: String) -> (stamp: FileStamp, isLink: Bool)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFLNK else { return (FileStamp(status: info), false) }
+        guard stat(path, &info) == 0 else { return nil }
+        return (FileStamp(status: info), true)
+    }
+
     /// The stamp of an open file, or nil when `fstat` fails.
     package static func of(descriptor: Int32) -> FileStamp? {
         var info = stat()

@@ -24,6 +24,7 @@
             Usage: swift run -c release jarvis-bench [--only LIST] [--quick] [--json] [--runs N] [--idle SECONDS]
 
               --only LIST      run only these benchmarks, comma separated: \(all.joined(separator: ","))
+                               (roundtrip runs paging too)
               --quick          a smoke run: small sizes, few runs (figures are not meaningful)
               --json           print one JSON document instead of the table
               --runs N         measure each figure N times (default 5, 2 with --quick)
@@ -53,7 +54,8 @@
                 for name in names where !Self.all.contains(name) {
                     throw UsageError("unknown benchmark '\(name)'; choose among \(Self.all.joined(separator: ","))")
                 }
-                selected = Self.all.filter(names.contains)
+                // Round trips and paging are read together (issue 18): one brings the other.
+                selected = Self.all.filter { names.contains($0) || ($0 == "paging" && names.contains("roundtrip")) }
             }
             quick = arguments.flag("--quick")
             json = arguments.flag("--json")

@@ -1,6 +1,7 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
     import Foundation
+    import JarvisRemote
 
     /// A private `redis-server` on a Unix socket in a temporary folder, and `redis-benchmark`
     /// against it: the reference for what a socket round trip costs on this machine.
@@ -48,6 +49,13 @@
             }
             throw BenchFailure("could not read redis-benchmark's output: \(output.prefix(200))")
         }
+
+        /// Where the server listens, for a client of the benchmark's own (the raw line client
+        /// sends `PING` as an inline command and reads the `+PONG` line).
+        var endpoint: Endpoint { .unix(path: socket) }
+
+        /// The server's process, whose CPU time is read beside the agent's.
+        var pid: Int32 { server.pid }
 
         func stop() {
             server.stop()

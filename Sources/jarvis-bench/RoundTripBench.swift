@@ -105,30 +105,45 @@
                     "key": .string(address.key),
                 ]
             ).line
+            // Redis's PING through the very same client code, so both servers meet the same
+            // client cost (redis-benchmark's own client is a single-threaded C event loop).
+            var redisRaw: [LineClient] = []
+            defer { redisRaw.forEach { $0.close() } }
+            if let redis {
+                for _ in 0..<clients {
+                    redisRaw.append(try LineClient(endpoint: redis.endpoint, timeout: .seconds(30)))
+                }
+            }
+            let ping = Array("PING\r".utf8)
             var rawSingles: [RunResult] = []
             var rawMultis: [RunResult] = []
-            let rawShared = raw
+            var redisRawSingles: [RunResult] = []
+            var redisRawMultis: [RunResult] = []
+            // Server CPU per request under the same clients: the agent's per get, Redis's per PING.
+            var rawCPU: (agent: [Double], redis: [Double]) = ([], [])
+            var rawCPUMany: (agent: [Double], redis: [Double]) = ([], [])
+            let allRequests = clients * perClient
             for _ in 0..<runs {
-                let start = ContinuousClock.now
-                let latencies = try rawLatencies(client: raw[0], request: request, count: single)
-                let elapsed = (ContinuousClock.now - start).seconds
                 rawSingles.append(
-                    RunResult(
-                        rps: Double(single) / elapsed, p50: Stats.percentile(latencies, 0.5),
-                        p99: Stats.percentile(latencies, 0.99)))
-                let multiStart = ContinuousClock.now
-                let perThread = Threads.run(clients) { index -> [Double] in
-                    (try? rawLatencies(client: rawShared[index], request: request, count: perClient)) ?? []
-                }
-                let multiElapsed = (ContinuousClock.now - multiStart).seconds
-                let all = perThread.flatMap { $0 }
-                guard all.count == clients * perClient else {
-                    throw BenchFailure("some of the \(clients) raw clients failed")
+                    try cpu(of: agent.pid, requests: single, into: &rawCPU.agent) {
+                        try rawRun(raw[0], request: request, count: single)
+                    })
+                if let first = redisRaw.first, let redis {
+                    redisRawSingles.append(
+                        try cpu(of: redis.pid, requests: single, into: &rawCPU.redis) {
+                            try rawRun(first, request: ping, count: single)
+                        })
                 }
                 rawMultis.append(
-                    RunResult(
-                        rps: Double(all.count) / multiElapsed, p50: Stats.percentile(all, 0.5),
-                        p99: Stats.percentile(all, 0.99)))
+                    try cpu(of: agent.pid, requests: allRequests, into: &rawCPUMany.agent) {
+                        try rawRun(raw, request: request, perClient: perClient)
+                    })
+                if !redisRaw.isEmpty, let redis {
+                    redisRawMultis.append(
+                        try cpu(of: redis.pid, requests: allRequests, into: &rawCPUMany.redis) {
+                            try rawRun(redisRaw, request: ping, perClient: perClient)
+                        })
+                }
             }
 
             section.add("jarvis get, 1 client", unit: "req/s", samples: singles.map(\.rps))
@@ -152,6 +167,14 @@
             if let idleThreads {
                 section.below("agent threads with \(clients) idle clients", Double(idleThreads), 8, unit: "threads")
             }
+            if !agentCPU.isEmpty {
+                let floor = Stats.median(hubFigure)
+                section.notes.append(
+                    "agent CPU per get is \(Report.number(Stats.median(agentCPU) / floor))× at 1 client and "
+                        + "\(Report.number(Stats.median(agentCPUMany) / floor))× at \(clients) the in-process hub.get floor "
+                        + "(\(Report.number(floor)) µs); the rest is the request codec, the loop and the socket's system calls"
+                )
+            }
             guard redis != nil else {
                 section.notes.append(
                     "Redis reference skipped: install redis-server and redis-benchmark (Debian: apt-get install redis-server redis-tools)"
@@ -160,6 +183,13 @@
             }
             section.add("redis PING, 1 client (redis-benchmark)", unit: "req/s", samples: redisSingle)
             section.add("redis PING, \(clients) clients (redis-benchmark)", unit: "req/s", samples: redisMulti)
+            section.add("agent CPU time per get, 1 raw line client", unit: "µs", samples: rawCPU.agent)
+            section.add("agent CPU time per get, \(clients) raw line clients", unit: "µs", samples: rawCPUMany.agent)
+            section.add("redis PING, 1 raw line client", unit: "req/s", samples: redisRawSingles.map(\.rps))
+            section.add("redis PING, \(clients) raw line clients", unit: "req/s", samples: redisRawMultis.map(\.rps))
+            section.add("redis-server CPU time per PING, 1 raw line client", unit: "µs", samples: rawCPU.redis)
+            section.add(
+                "redis-server CPU time per PING, \(clients) raw line clients", unit: "µs", samples: rawCPUMany.redis)
             let singleRatios = zip(rawSingles, redisSingle).map { $0.rps / $1 }
             let multiRatios = zip(rawMultis, redisMulti).map { $0.rps / $1 }
             section.atLeast(
@@ -168,6 +198,12 @@
             section.atLeast(
                 "jarvis get (raw line clients) / redis PING, \(clients) clients (median of per-run ratios)",
                 Stats.median(multiRatios), 0.8)
+            section.atLeast(
+                "jarvis get / redis PING, both through the same raw line client, 1 client (median of per-run ratios)",
+                Stats.median(zip(rawSingles, redisRawSingles).map { $0.rps / $1.rps }), 0.8)
+            section.atLeast(
+                "jarvis get / redis PING, both through the same raw line clients, \(clients) clients (median of per-run ratios)",
+                Stats.median(zip(rawMultis, redisRawMultis).map { $0.rps / $1.rps }), 0.8)
             let clientSingle = Stats.median(zip(singles, redisSingle).map { $0.rps / $1 })
             let clientMulti = Stats.median(zip(multis, redisMulti).map { $0.rps / $1 })
             section.notes.append(
@@ -226,6 +262,44 @@
             let elapsed = (ContinuousClock.now - start).seconds
             return RunResult(
                 rps: Double(count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
+        }
+
+        /// Runs `body` and adds to `samples` the CPU time process `pid` spent meanwhile, in µs
+        /// per request (nothing where `/proc` cannot tell).
+        private static func cpu<T>(
+            of pid: Int32, requests: Int, into samples: inout [Double], _ body: () throws -> T
+        ) rethrows -> T {
+            let before = ProcFS.cpuTicks(pid: pid)
+            let result = try body()
+            if let before, let after = ProcFS.cpuTicks(pid: pid) {
+                samples.append(Double(after - before) / Double(ProcFS.ticksPerSecond) / Double(requests) * 1_000_000)
+            }
+            return result
+        }
+
+        /// One client sending `count` requests one after another.
+        private static func rawRun(_ client: LineClient, request: [UInt8], count: Int) throws -> RunResult {
+            let start = ContinuousClock.now
+            let latencies = try rawLatencies(client: client, request: request, count: count)
+            let elapsed = (ContinuousClock.now - start).seconds
+            return RunResult(
+                rps: Double(count) / elapsed, p50: Stats.percentile(latencies, 0.5),
+                p99: Stats.percentile(latencies, 0.99))
+        }
+
+        /// Every client at once, each sending `perClient` requests one after another.
+        private static func rawRun(_ clients: [LineClient], request: [UInt8], perClient: Int) throws -> RunResult {
+            let start = ContinuousClock.now
+            let perThread = Threads.run(clients.count) { index -> [Double] in
+                (try? rawLatencies(client: clients[index], request: request, count: perClient)) ?? []
+            }
+            let elapsed = (ContinuousClock.now - start).seconds
+            let all = perThread.flatMap { $0 }
+            guard all.count == clients.count * perClient else {
+                throw BenchFailure("some of the \(clients.count) raw clients failed")
+            }
+            return RunResult(
+                rps: Double(all.count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
         }
 
         /// Sends the same request line `count` times, one after another, reading each answer line;

@@ -62,4 +62,18 @@ import Testing
         let dock = PreferenceAddress(scanner: "defaults", container: "com.apple.dock", key: "autohide")
         #expect(try hub.get(dock).value == true)
     }
+
+    /// Names are compared without case: ASCII names take a byte path, any other name the
+    /// Unicode lower-casing, and both must classify alike.
+    @Test func systemNamesAreRecognizedWhateverTheirCase() {
+        for name in [
+            "com.apple.dock", "COM.APPLE.dock", "Com.Apple.Finder", ".GlobalPreferences", "NSGlobalDomain",
+            "Apple Global Domain", "com.apple.d\u{F6}ck", "COM.APPLE.D\u{D6}CK",
+        ] {
+            #expect(DefaultsSuite.isSystemDomain(name), "\(name)")
+        }
+        for name in ["com.applex", "com.example.app", "\u{C7}OM.APPLE.dock", "group.com.apple", "apple", ""] {
+            #expect(!DefaultsSuite.isSystemDomain(name), "\(name)")
+        }
+    }
 }

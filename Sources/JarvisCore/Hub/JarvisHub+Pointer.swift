@@ -13,8 +13,8 @@ extension JarvisHub {
         -> PreferenceItem
     {
         guard !pointer.isWhole else { return try get(address, reveal: reveal) }
-        let (scanner, container, configuration, lookup) = try resolve(address)
-        if reveal && scanner.info.isSecret && !configuration.revealEnabled {
+        let (scanner, container, configuration, info, lookup) = try resolve(address)
+        if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
         let asked = PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key)

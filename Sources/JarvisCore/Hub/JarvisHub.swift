@@ -108,8 +108,7 @@ public final class JarvisHub: Sendable {
     ///   configuration allows reveal.
     /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
     public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration, lookup) = try resolve(address)
-        let info = scanner.info
+        let (scanner, container, configuration, info, lookup) = try resolve(address)
         if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }
@@ -158,15 +157,15 @@ public final class JarvisHub: Sendable {
         return chosen
     }
 
-    /// The scanner and container of an address for a read, and the names to read, after the
-    /// visibility rules.
+    /// The scanner and container of an address for a read, the names to read after the
+    /// visibility rules, and the scanner's info as asked once (it may touch storage).
     ///
     /// The scanner is not asked for its containers (listing a folder on every `get` would
     /// dominate its cost): a broken container fails in `read` instead, and a missing one
     /// reads as empty. A hidden one is not refused here: the caller reads its stand-in (see
     /// ``ScannerVisibility/lookup(container:key:absent:)``) and answers as for a missing one.
     func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (
-        any PreferenceScanner, ContainerInfo, JarvisConfiguration, NamedLookup
+        any PreferenceScanner, ContainerInfo, JarvisConfiguration, ScannerInfo, NamedLookup
     ) {
         let (scanners, configuration) = snapshot()
         guard let scanner = scanners.first(where: { $0.id == address.scanner }),
@@ -174,11 +173,12 @@ public final class JarvisHub: Sendable {
         else {
             throw .noScanner(address.scanner)
         }
-        if let reason = scanner.info.unavailableReason {
+        let info = scanner.info
+        if let reason = info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
         let lookup = rules.lookup(container: address.container, key: address.key, absent: absentName)
-        return (scanner, ContainerInfo(address.container), configuration, lookup)
+        return (scanner, ContainerInfo(address.container), configuration, info, lookup)
     }
 
     /// The one scanner that has a visible container of this name, for a request that names

@@ -30,9 +30,10 @@ package struct ScannerVisibility: Sendable {
         else { return false }
         let names = scanner.storedNames(container: container, key: nil)
         if names.isSystem && !includesSystem { return false }
-        return ([container] + names.aliases).allSatisfy { name in
+        let shown = { (name: String) in
             names.ignoresCase ? Self.showsIgnoringCase(container: name, rules) : rules.shows(container: name)
         }
+        return shown(container) && names.aliases.allSatisfy(shown)
     }
 
     /// What a request that names one container (and one key) asks the scanner about.
@@ -81,9 +82,10 @@ package struct ScannerVisibility: Sendable {
         // Hidden whether or not the storage ignores case: decided without asking it.
         guard rules.shows(key: key) || Self.showsIgnoringCase(key: key, rules) else { return false }
         let names = scanner.storedNames(container: container, key: key)
-        return ([key] + names.aliases).allSatisfy { name in
+        let shown = { (name: String) in
             names.ignoresCase ? Self.showsIgnoringCase(key: name, rules) : rules.shows(key: name)
         }
+        return shown(key) && names.aliases.allSatisfy(shown)
     }
 
     private static func showsIgnoringCase(container: String, _ rules: ScannerRules) -> Bool {

@@ -122,9 +122,18 @@ struct JSONReader {
             throw error("nesting is deeper than the limit of \(maxDepth) arrays and objects")
         }
         position += 1
+        if isObject.isEmpty {
+            // Sized once for the usual few levels, so the stacks do not grow step by step.
+            isObject.reserveCapacity(8)
+            objects.reserveCapacity(4)
+            pendingKeys.reserveCapacity(4)
+        }
         isObject.append(object)
         if object {
-            objects.append(JSONObject())
+            // Most objects have a handful of members: one allocation instead of three growths.
+            var members = JSONObject()
+            members.reserveCapacity(4)
+            objects.append(members)
         } else {
             arrays.append([])
         }

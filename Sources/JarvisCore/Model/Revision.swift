@@ -110,7 +110,13 @@ private struct FNV1a {
     }
 
     var hexDigest: String {
-        let hex = String(state, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        // Sixteen lower-case digits, zero-padded, written directly (made for every item served).
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                buffer[index] = digits.utf8Start[Int((state >> (60 - 4 * UInt64(index))) & 0xF)]
+            }
+            return 16
+        }
     }
 }

@@ -137,20 +137,22 @@ package final class LineConnection: Sendable {
     /// already has answers waiting, the connection is dropped instead
     /// (`CloseReason.outputOverflow`): a stuck debugger must not grow the host app's memory
     /// without bound.
-    package func send(_ line: [UInt8]) {
+    package func send(_ line: consuming [UInt8]) {
+        // Taken over, not copied: the newline goes on the caller's own buffer.
+        var line = line
+        line.append(0x0A)
         shared.withLock { state in
             guard case .open = state.lifecycle else { return }
-            let size = line.count + 1
+            let size = line.count
             guard budget.reserve(size, holding: state.unsent) else {
                 overflow(&state)
                 return
             }
             if case .bytes = state.queued.last, case .bytes(var bytes) = state.queued.removeLast() {
                 bytes.append(contentsOf: line)
-                bytes.append(0x0A)
                 state.queued.append(.bytes(bytes))
             } else {
-                state.queued.append(.bytes(line + [0x0A]))
+                state.queued.append(.bytes(line))
             }
             state.unsent += size
             wake(&state)
@@ -192,7 +194,7 @@ package final class LineConnection: Sendable {
 
     /// Whether the peer still has to authenticate.
     package var isAuthenticated: Bool {
-        if case .trusted = shared.current.trust { return true }
+        if case .trusted = shared.withLock({ $0.trust }) { return true }
         return false
     }
 

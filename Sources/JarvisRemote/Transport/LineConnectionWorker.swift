@@ -125,7 +125,7 @@ final class LineConnectionWorker {
             let drained = outgoingOffset >= outgoing.count
             // More output is ready and the socket took everything: make the next chunk now,
             // not after a wake-up that may never come.
-            if drained, hasMoreOutput || !connection.shared.current.queued.isEmpty {
+            if drained, hasMoreOutput || connection.shared.withLock({ !$0.queued.isEmpty }) {
                 continue
             }
             if case .flushing(let reason, let deadline) = phase, drained {
@@ -304,7 +304,7 @@ final class LineConnectionWorker {
             }
             guard let line else { return nil }
             session.received(line: line, on: connection)
-            if connection.shared.current.closeRequest != nil { return nil }
+            if connection.shared.withLock({ $0.closeRequest != nil }) { return nil }
         }
     }
 
@@ -330,7 +330,7 @@ final class LineConnectionWorker {
     private func checkDeadlines() -> Bool {
         guard case .serving = phase else { return false }
         let now = ContinuousClock.now
-        if case .unauthenticated(let deadline) = connection.shared.current.trust, now >= deadline {
+        if case .unauthenticated(let deadline) = connection.shared.withLock({ $0.trust }), now >= deadline {
             beginClosing(.authenticationTimeout)
             return true
         } else if let idleTimeout, now - lastActivity >= idleTimeout {

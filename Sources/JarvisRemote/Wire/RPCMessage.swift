@@ -115,7 +115,7 @@ package enum RPCMessage: Sendable, Hashable {
             throw RPCFailure(id: answerID, error: .invalidParams("\"params\" must be an object with named members"))
         }
         if rules.refusesUnknownMembers {
-            for key in object.keys where !requestMembers.contains(key) {
+            for (key, _) in object where !requestMembers.contains(key) {
                 throw RPCFailure(id: answerID, error: .invalidRequest("unknown request member '\(key.prefix(100))'"))
             }
         }

@@ -4,8 +4,20 @@ import JarvisCore
 package enum RPCResponse {
     /// `{"jsonrpc":"2.0","id":…,"result":…}`
     package static func success(id: JSONValue, result: JSONValue) -> [UInt8] {
-        JSONWriter.bytes(.object(["jsonrpc": "2.0", "id": id, "result": result]))
+        // Written around the result rather than as an object holding it: the envelope is the
+        // same for every answer, and building it cost as much as writing a small result.
+        var line: [UInt8] = []
+        line.reserveCapacity(512)
+        line.append(contentsOf: successStart)
+        JSONWriter.write(id, into: &line)
+        line.append(contentsOf: successMiddle)
+        JSONWriter.write(result, into: &line)
+        line.append(UInt8(ascii: "}"))
+        return line
     }
+
+    private static let successStart = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    private static let successMiddle = Array(#","result":"#.utf8)
 
     /// `{"jsonrpc":"2.0","id":…,"error":{…}}`
     package static func failure(id: JSONValue, error: RPCError) -> [UInt8] {

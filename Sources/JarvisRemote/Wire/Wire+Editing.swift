@@ -76,10 +76,12 @@ extension Wire {
             return object
         }
 
+        /// The params a `get` may carry, built once rather than per request.
+        private static let allowed: Set<String> = ["scanner", "container", "key", "pointer", "reveal"]
+
         /// Reads the params as the agent receives them, refusing unknown ones.
         package init(params raw: JSONObject) throws(RPCError) {
-            let params = try WireFields(
-                params: raw, method: .get, allowed: ["scanner", "container", "key", "pointer", "reveal"])
+            let params = try WireFields(params: raw, method: .get, allowed: Self.allowed)
             place = try Place(params)
             reveal = try params.optionalBool("reveal") ?? false
         }

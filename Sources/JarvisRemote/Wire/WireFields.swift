@@ -109,7 +109,7 @@ extension WireFields where Failure == RPCError {
     /// Reads the params of a request for `method`, refusing any name not in `allowed`.
     package init(params object: JSONObject, method: AgentMethod, allowed: Set<String>) throws(RPCError) {
         let method = method.rawValue
-        for key in object.keys where !allowed.contains(key) {
+        for (key, _) in object where !allowed.contains(key) {
             let list = allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", ")
             throw .invalidParams("\(method) has no param '\(key.prefix(100))' (its params: \(list))")
         }

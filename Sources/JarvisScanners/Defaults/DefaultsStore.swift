@@ -46,9 +46,18 @@ enum DefaultsSuite {
     /// Whether a suite is one of Apple's system domains, hidden unless asked for. Compared
     /// without case: on a case-insensitive volume `COM.APPLE.dock` opens `com.apple.dock`.
     static func isSystemDomain(_ name: String) -> Bool {
-        let name = name.lowercased()
+        // Asked on every read: an ASCII name (nearly every suite) is lower-cased in place of
+        // the general Unicode mapping, which allocates; both give the same text for ASCII.
+        let name = name.containsByte(where: { $0 >= 0x80 }) ? name.lowercased() : Self.asciiLowercased(name)
         return name.hasPrefix("com.apple.") || name.hasPrefix(".globalpreferences") || name == "nsglobaldomain"
             || name == "apple global domain"
+    }
+
+    private static func asciiLowercased(_ name: String) -> String {
+        guard name.containsByte(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
+        return String(
+            decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+            as: UTF8.self)
     }
 
     /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`;
@@ -78,7 +87,11 @@ enum DefaultsSuite {
     /// Rejects names that cannot be a suite or would escape the preferences folder.
     /// - Throws: ``JarvisError`` `.invalidParams`.
     static func validate(_ name: String) throws(JarvisError) {
-        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+        // Byte checks: Foundation's `contains` of a string goes through CFString search, a
+        // cost paid twice on every `get`.
+        guard !name.isEmpty, name != ".", name != "..",
+            !name.containsByte(where: { $0 == UInt8(ascii: "/") || $0 == 0 })
+        else {
             throw JarvisError(
                 .invalidParams, "'\(name)' is not a valid suite name; use a name like com.example.app without '/'")
         }

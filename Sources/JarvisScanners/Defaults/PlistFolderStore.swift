@@ -15,6 +15,8 @@ final class PlistFolderStore: DefaultsStore {
     let includeSystemDomains: Bool
     /// The folder with the symbolic-link policy every file-backed scanner follows.
     let served: ServedFolder
+    /// The folder's path and a slash, the start of every suite file's path.
+    private let filePrefix: String
     // Parsed suites by name, replaced whenever the file's signature changes.
     private let cache = Locked<[String: CachedSuite]>([:])
 
@@ -22,6 +24,8 @@ final class PlistFolderStore: DefaultsStore {
         self.folder = folder
         self.includeSystemDomains = includeSystemDomains
         served = ServedFolder(folder, ignoresCase: ignoresCase)
+        let path = folder.path
+        filePrefix = path.hasSuffix("/") ? path : path + "/"
     }
 
     func storedNames(suite: String) -> StoredNames {
@@ -31,10 +35,10 @@ final class PlistFolderStore: DefaultsStore {
         let alias = served.alias(of: suite + ".plist").flatMap { target in
             target.hasSuffix(".plist") && !target.contains("/") ? String(target.dropLast(".plist".count)) : target
         }
-        let names = [suite] + (alias.map { [$0] } ?? [])
+        // The suite's own name was asked above; only where a link leads is left.
         return StoredNames(
             aliases: alias.map { [$0] } ?? [], ignoresCase: served.ignoresCase,
-            isSystem: !includeSystemDomains && names.contains(where: DefaultsSuite.isSystemDomain))
+            isSystem: !includeSystemDomains && alias.map(DefaultsSuite.isSystemDomain) ?? false)
     }
 
     /// The names of `suite` when its own name is a hidden system domain; nil otherwise.
@@ -43,11 +47,12 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     var info: ScannerInfo {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
+        // Asked on every `get`: one `stat`, not `FileManager` (which builds the path from the URL).
+        var status = stat()
+        let isFolder = stat(filePrefix, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
         return ScannerInfo(
             displayName: "Defaults plist folder", isWritable: true,
-            unavailableReason: exists && isDirectory.boolValue
+            unavailableReason: isFolder
                 ? nil : "the defaults folder '\(folder.lastPathComponent)' does not exist or is not a folder")
     }
 
@@ -74,35 +79,35 @@ final class PlistFolderStore: DefaultsStore {
             // System domains are listed so the hub can count what it hides, but a hidden one
             // is never opened: its name alone hides it (see `storedNames(suite:)`).
             if !includeSystemDomains, DefaultsSuite.isSystemDomain(name) { return ContainerInfo(name, isWritable: false) }
-            guard let suite = try? load(name) else { return nil }
-            return info(name, suite)
+            guard let loaded = try? load(name) else { return nil }
+            return info(name, loaded)
         }
     }
 
     func container(named name: String) throws -> ContainerInfo? {
         guard DefaultsSuite.isCreatable(name) else { return nil }
-        guard let suite = try load(name) else { return ContainerInfo(name, exists: false) }
-        return info(name, suite)
+        guard let loaded = try load(name) else { return ContainerInfo(name, exists: false) }
+        return info(name, loaded)
     }
 
-    private func info(_ name: String, _ suite: CachedSuite) -> ContainerInfo {
-        switch suite.contents {
+    private func info(_ name: String, _ loaded: Loaded) -> ContainerInfo {
+        switch loaded.suite.contents {
         case .parsed(_, let format):
             // A link that leads outside is read, never written through.
-            return ContainerInfo(name, isWritable: format != .openStep && !served.leadsOutside(name + ".plist"))
+            return ContainerInfo(name, isWritable: format != .openStep && !leadsOutside(name, loaded))
         case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
         }
     }
 
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
-        guard let cached = try load(suite) else { return [] }
-        switch cached.contents {
+        guard let loaded = try load(suite) else { return [] }
+        switch loaded.suite.contents {
         case .parsed(let entries, _):
             var found =
                 keys.map { keys in keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } } }
                 ?? entries.sorted
             // Read through a link that leads outside, never written through it.
-            if served.leadsOutside(suite + ".plist") {
+            if leadsOutside(suite, loaded) {
                 for index in found.indices { found[index].isWritable = false }
             }
             return found
@@ -193,20 +198,35 @@ final class PlistFolderStore: DefaultsStore {
         var contents: Contents
     }
 
-    private func url(of suite: String) throws(JarvisError) -> URL {
+    /// A suite as found now: its parsed version, and whether its name is a link (which is
+    /// asked at every load, never cached: a link can replace a file without changing the
+    /// stamp of what it leads to).
+    private struct Loaded {
+        var suite: CachedSuite
+        var isLink: Bool
+    }
+
+    /// Whether a loaded suite's name is a link that leads outside the folder: only a link
+    /// can, so a plain file is answered by the `lstat` its load made.
+    private func leadsOutside(_ suite: String, _ loaded: Loaded) -> Bool {
+        loaded.isLink && served.leadsOutside(suite + ".plist")
+    }
+
+    /// The path of a suite's file: joined as text, since building a `URL` per `get` cost more
+    /// than the rest of reading a cached suite.
+    private func path(of suite: String) throws(JarvisError) -> String {
         try DefaultsSuite.validate(suite)
-        return folder.appendingPathComponent(suite + ".plist", isDirectory: false)
+        return filePrefix + suite + ".plist"
     }
 
     /// The suite's parsed entries, from the cache when the file is unchanged; nil when no file.
-    private func load(_ suite: String) throws -> CachedSuite? {
-        let url = try url(of: suite)
-        guard let signature = FileStamp.of(url.path) else {
+    private func load(_ suite: String) throws -> Loaded? {
+        guard let (signature, isLink) = FileStamp.ofEntry(try path(of: suite)) else {
             cache.withLock { $0[suite] = nil }
             return nil
         }
         if let cached = cache.withLock({ $0[suite] }), cached.signature == signature {
-            return cached
+            return Loaded(suite: cached, isLink: isLink)
         }
         let contents: Contents
         do {
@@ -220,7 +240,7 @@ final class PlistFolderStore: DefaultsStore {
         }
         let cached = CachedSuite(signature: signature, contents: contents)
         cache.withLock { $0[suite] = cached }
-        return cached
+        return Loaded(suite: cached, isLink: isLink)
     }
 
     /// A parsed suite's entries, sorted by key and indexed.

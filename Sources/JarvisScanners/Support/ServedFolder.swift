@@ -92,7 +92,7 @@ struct ServedFolder: Sendable {
     /// True when `relative` is a plain name (no `/`) and nothing there is a link, or nothing
     /// is there: then it leads nowhere but to itself, found with one `lstat`.
     private func isPlainNonLink(_ relative: String) -> Bool {
-        guard !relative.contains("/") else { return false }
+        guard !relative.containsByte(where: { $0 == UInt8(ascii: "/") }) else { return false }
         var status = stat()
         if lstat(realPath + "/" + relative, &status) != 0 { return errno == ENOENT }
         return status.st_mode & S_IFMT != S_IFLNK
