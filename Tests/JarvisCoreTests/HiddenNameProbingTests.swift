@@ -89,6 +89,18 @@ final class ProbeCountingScanner: PreferenceScanner {
         #expect(scanner.calls["write"] == nil, "\(scanner.calls)")
     }
 
+    @Test func aStandInIsAsLongAsTheNameWithItsExtension() {
+        let absent = "0123456789abcdef0123456789abcdef"
+        // Looking up a longer name costs more: the stand-in is as long as the name...
+        let file = "config/private-settings.json"
+        #expect(ScannerVisibility.standIn(for: file, absent: absent) == "0123456789abcdef0123456.json")
+        let long = String(repeating: "x", count: 40) + ".plist"
+        #expect(ScannerVisibility.standIn(for: long, absent: absent).count == long.count)
+        // ...but never shorter than 12 characters of the random name, so nobody can make it.
+        #expect(ScannerVisibility.standIn(for: "com.apple.finder", absent: absent) == "0123456789ab.finder")
+        #expect(ScannerVisibility.standIn(for: ".GlobalPreferences", absent: absent) == "0123456789abcdef01")
+    }
+
     @Test func theHiddenSystemCountDoesNotFollowTheContainerPattern() throws {
         let hub = JarvisHub(configuration: .debug)
         hub.register(ProbeCountingScanner(containers: ["app", "sys.editor", "sys.finder", "sys.dock"]))

@@ -26,7 +26,7 @@ public final class JarvisHub: Sendable {
     /// request for a hidden name asks the scanner about instead (see
     /// ``ScannerVisibility/lookup(container:key:absent:)``). Made here, not on first use, so
     /// the first hidden request makes no call a missing one does not make.
-    let absentName = "jarvis-absent-" + UUID().uuidString.lowercased()
+    let absentName = UUID().uuidString.lowercased().filter { $0 != "-" }
 
     /// Creates a hub with a configuration and no scanners.
     public init(configuration: JarvisConfiguration = .debug) {

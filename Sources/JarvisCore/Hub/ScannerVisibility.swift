@@ -63,11 +63,18 @@ package struct ScannerVisibility: Sendable {
     }
 
     /// `absent` with `name`'s extension, so that a scanner that serves only some extensions
-    /// (`*.json`) looks it up as it would look up `name`.
+    /// (`*.json`) looks it up as it would look up `name`, and as long as `name` (looking up a
+    /// longer name costs more), though never shorter than 12 characters of `absent`, so that
+    /// nobody can guess it.
     static func standIn(for name: String, absent: String) -> String {
-        let last = name.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(name)
-        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return absent }
-        return absent + last[dot...]
+        let last = name[(name.lastIndex(of: "/").map { name.index(after: $0) } ?? name.startIndex)...]
+        let dot = last.lastIndex(of: ".").flatMap { $0 == last.startIndex ? nil : $0 }
+        let suffix = dot.map { name[$0...] } ?? ""
+        // In bytes: what a path costs. `absent` is ASCII.
+        let length = max(name.utf8.count - suffix.utf8.count, 12)
+        var stem = absent
+        while stem.utf8.count < length { stem += absent }
+        return String(stem.prefix(length) + suffix)
     }
 
     /// Whether a container is hidden only because it belongs to the system (for the count
