@@ -35,12 +35,13 @@ final class SyscallTrace {
         process.waitUntilExit()
     }
 
-    /// Waits until the trace shows `marker` (a call known to come last), then detaches.
+    /// Waits until the trace shows `marker` (a call known to come last) `count` times, then
+    /// detaches.
     /// - Returns: the traced calls, one line each.
-    func stop(after marker: String) -> [Substring] {
+    func stop(after marker: String, count: Int = 1) -> [Substring] {
         let traced = { (try? String(contentsOf: self.log, encoding: .utf8)) ?? "" }
         let deadline = Date().addingTimeInterval(30)
-        while !traced().contains(marker), Date() < deadline { usleep(20_000) }
+        while traced().components(separatedBy: marker).count - 1 < count, Date() < deadline { usleep(20_000) }
         // SIGKILL: a child started from a test's worker thread never sees SIGTERM or SIGINT;
         // the kernel detaches the traced process when strace dies.
         kill(process.processIdentifier, SIGKILL)

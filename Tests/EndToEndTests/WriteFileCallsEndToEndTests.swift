@@ -80,4 +80,26 @@ import Testing
         #expect(got["item"]?["revision"] == .string(Revision(of: 2).description))
         #expect(try String(contentsOf: files.appendingPathComponent("app.json"), encoding: .utf8).contains("\"count\": 2"))
     }
+
+    /// Issue 18 item 9: a `get` of an unchanged suite asks the file system once, its suite's
+    /// `lstat` (which the hide rules' link check lends to the cache check), and the folder's
+    /// own check is not repeated for every request: 20 gets, at most 25 calls naming the
+    /// suite (two per get before, 40) and at most a handful of the folder.
+    @Test(.enabled(if: SyscallTrace.isAvailable || ProcessInfo.processInfo.environment["CI"] != nil, "install strace (and run as root)"))
+    func aGetOfAnUnchangedSuiteLooksAtItsFileOnce() throws {
+        let agent = try AgentProcess(sandbox, ["--defaults-dir", suites.path])
+        let client = try JarvisClient(endpoint: agent.unix, clientName: "count", timeout: .seconds(20))
+        let params: JSONObject = ["scanner": "defaults", "container": "com.example.app", "key": "user_name"]
+        _ = try client.call("get", params)
+        let trace = try SyscallTrace(pid: agent.pid, filter: "%file,sendto", in: sandbox.root)
+        for _ in 0..<20 {
+            #expect(try client.call("get", params)["item"]?["value"] == "Ada")
+        }
+        // Each answer is sent after its file calls: the trace is complete with the 20th.
+        let lines = trace.stop(after: "sendto(", count: 20)
+        let suite = lines.filter { $0.contains("com.example.app.plist") }
+        let folder = lines.filter { $0.contains("\"\(suites.path)/\"") || $0.contains("\"\(suites.path)\"") }
+        #expect(suite.count <= 25, "\(suite.count) calls on the suite for 20 gets:\n\(suite.joined(separator: "\n"))")
+        #expect(folder.count <= 5, "\(folder.count) checks of the folder for 20 gets")
+    }
 }

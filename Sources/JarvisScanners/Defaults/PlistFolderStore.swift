@@ -47,13 +47,27 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     var info: ScannerInfo {
-        // Asked on every `get`: one `stat`, not `FileManager` (which builds the path from the URL).
+        ScannerInfo(
+            displayName: "Defaults plist folder", isWritable: true,
+            unavailableReason: folderIsThere()
+                ? nil : "the defaults folder '\(folder.lastPathComponent)' does not exist or is not a folder")
+    }
+
+    /// When the folder was last found to be a folder.
+    private let folderSeen = Locked<ContinuousClock.Instant?>(nil)
+    /// How long a folder found is taken to be there still. Asked on every `get`, whose own
+    /// `lstat` of the suite fails anyway if the folder went: a stale "there" costs at most a
+    /// "no key" where "unavailable" would be exact, never a wrong value.
+    static let folderSeenLifetime = Duration.milliseconds(250)
+
+    /// Whether the folder exists and is a folder: one `stat`, unless one just found it.
+    private func folderIsThere() -> Bool {
+        let now = ContinuousClock.now
+        if let seen = folderSeen.current, now - seen < Self.folderSeenLifetime { return true }
         var status = stat()
         let isFolder = stat(filePrefix, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-        return ScannerInfo(
-            displayName: "Defaults plist folder", isWritable: true,
-            unavailableReason: isFolder
-                ? nil : "the defaults folder '\(folder.lastPathComponent)' does not exist or is not a folder")
+        folderSeen.withLock { $0 = isFolder ? now : nil }
+        return isFolder
     }
 
     func watchTargets() -> [WatchTarget] {
@@ -221,7 +235,12 @@ final class PlistFolderStore: DefaultsStore {
 
     /// The suite's parsed entries, from the cache when the file is unchanged; nil when no file.
     private func load(_ suite: String) throws -> Loaded? {
-        guard let (signature, isLink) = FileStamp.ofEntry(try path(of: suite)) else {
+        let path = try path(of: suite)
+        // The hide rules' look at the name, a moment ago, when it found a plain file.
+        let looked = served.recentStatus(of: suite + ".plist").flatMap { status -> (FileStamp, Bool)? in
+            status.st_mode & S_IFMT == S_IFLNK ? nil : (FileStamp(status: status), false)
+        }
+        guard let (signature, isLink) = looked ?? FileStamp.ofEntry(path) else {
             cache.withLock { $0[suite] = nil }
             return nil
         }

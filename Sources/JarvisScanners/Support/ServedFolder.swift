@@ -23,6 +23,11 @@ struct ServedFolder: Sendable {
     let realPath: String
     /// Whether the folder's volume treats names without regard to case.
     let ignoresCase: Bool
+    /// The last `lstat` that found a name in the folder, for ``recentStatus(of:)``.
+    private let lastLook = Locked<(relative: String, status: stat, at: ContinuousClock.Instant)?>(nil)
+    /// How long a look is lent to the next one: a `get` checks its suite's name for links
+    /// (hide rules), then its file's version, microseconds apart.
+    static let lookLifetime = Duration.milliseconds(5)
 
     /// Where a name inside the folder really leads.
     enum Place: Equatable {
@@ -95,7 +100,22 @@ struct ServedFolder: Sendable {
         guard !relative.containsByte(where: { $0 == UInt8(ascii: "/") }) else { return false }
         var status = stat()
         if lstat(realPath + "/" + relative, &status) != 0 { return errno == ENOENT }
+        lastLook.withLock { $0 = (relative, status, .now) }
         return status.st_mode & S_IFMT != S_IFLNK
+    }
+
+    /// What the `lstat` of `relative` found a moment ago (see ``lookLifetime``), handed out
+    /// once: the same answer a second `lstat` made now would give but for a change within that
+    /// moment, which a reader cannot tell from one made just after it. Nil when there is none,
+    /// or when the folder was configured through a link (the paths could then part).
+    func recentStatus(of relative: String) -> stat? {
+        guard url.path == realPath else { return nil }
+        return lastLook.withLock { last in
+            guard let look = last, look.relative == relative, ContinuousClock.now - look.at < Self.lookLifetime
+            else { return nil }
+            last = nil
+            return look.status
+        }
     }
 
     /// The path with every link resolved; nil when it does not exist.
