@@ -156,18 +156,14 @@ extension JarvisHub {
             container: address.container, key: checksKey ? address.key : nil, absent: absentName)
         guard lookup.isShown else {
             let standIn = PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key)
-            let found = try? scanner.container(named: lookup.container)
+            let found = try? Self.writeContainer(lookup.container, in: scanner)
             target.place = .hidden(reading: found?.exists == true && found?.problem == nil ? standIn : nil)
             return target
         }
         var found = known
         if found == nil {
             do {
-                if let presuming = scanner as? any PresumedContainers {
-                    found = try presuming.writeContainer(named: address.container)
-                } else {
-                    found = try scanner.container(named: address.container)
-                }
+                found = try Self.writeContainer(address.container, in: scanner)
             } catch {
                 throw Self.wrap(error)
             }
@@ -185,6 +181,14 @@ extension JarvisHub {
         }
         target.place = .existing(container)
         return target
+    }
+
+    /// The container a write to `name` goes to, asked as the scanner answers for writes (see
+    /// ``PresumedContainers``): the same call for a shown name and a hidden name's stand-in,
+    /// so both cost the same.
+    private static func writeContainer(_ name: String, in scanner: any PreferenceScanner) throws -> ContainerInfo? {
+        if let presuming = scanner as? any PresumedContainers { return try presuming.writeContainer(named: name) }
+        return try scanner.container(named: name)
     }
 
     /// Whether `edit` replaces a placeholder whole or removes it, on an item that only its

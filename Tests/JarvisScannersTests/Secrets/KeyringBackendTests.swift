@@ -118,6 +118,25 @@ final class KeyringBackendTests {
         #expect(store.secrets(["xdg:schema": "chrome_libsecret_os_crypt_password_v2"]) == ["c-2"])
     }
 
+    /// A write to a hidden container asks the keyring what a write to a missing one asks, on
+    /// a stand-in name: the same kinds of search, so neither tells them apart.
+    @Test func aHiddenContainerIsAskedAboutAsAMissingOneIs() throws {
+        var configuration = JarvisConfiguration.debug
+        configuration.hide(containers: "private_*", in: "secrets")
+        let hub = JarvisHub(configuration: configuration)
+        hub.register(SecretsScanner(backends: [KeyringBackend(store: store)]))
+        store.seed("private_api: token", ["service": "private_api", "account": "token"], secret: "s")
+        _ = try hub.list(ListQuery())
+        func shapes(_ body: () throws -> Void) -> [String] {
+            store.resetCalls()
+            #expect(throws: JarvisError.self) { try body() }
+            return store.shapes
+        }
+        let hidden = shapes { try hub.delete(address("private_api", "token")) }
+        let missing = shapes { try hub.delete(address("nowhere_at_all", "token")) }
+        #expect(!hidden.isEmpty && hidden == missing, "hidden \(hidden), missing \(missing)")
+    }
+
     @Test func aContainerOfAnotherScannerStaysItsOwn() throws {
         let hub = try hub()
         hub.register(MemoryScanner(id: "prefs", contents: ["com.example.app": ["theme": "dark"]]))

@@ -21,7 +21,7 @@ final class MemoryItemStore: SecretItemStore {
     let containerAttribute: String
     let createsItems: Bool
     let unavailableReason: String? = nil
-    private let state = Locked<(items: [SecretItem], next: Int, calls: Calls)>(([], 1, Calls()))
+    private let state = Locked<(items: [SecretItem], next: Int, calls: Calls, shapes: [String])>(([], 1, Calls(), []))
 
     init(name: String = "keychain", containerAttribute: String = "service", createsItems: Bool = true) {
         self.name = name
@@ -32,8 +32,15 @@ final class MemoryItemStore: SecretItemStore {
     /// The calls since the last reset.
     var calls: Calls { state.current.calls }
 
+    /// What each `find` since the last reset asked by: its attribute names and its limit,
+    /// without the values (what a stand-in for a hidden name must share with a real name).
+    var shapes: [String] { state.current.shapes }
+
     func resetCalls() {
-        state.withLock { $0.calls = Calls() }
+        state.withLock {
+            $0.calls = Calls()
+            $0.shapes = []
+        }
     }
 
     /// Adds an item the way another program would, without counting.
@@ -53,6 +60,7 @@ final class MemoryItemStore: SecretItemStore {
     func find(_ query: [String: String], loadSecrets: Bool, limit: Int?) throws -> [SecretItem] {
         state.withLock { state in
             if query.isEmpty { state.calls.listings += 1 } else { state.calls.lookups += 1 }
+            state.shapes.append(query.keys.sorted().joined(separator: ",") + " limit \(limit.map(String.init) ?? "none")")
             let found = state.items.filter { Self.matches($0, query) }.map { item in
                 var copy = item
                 if !loadSecrets { copy.secret = nil }
