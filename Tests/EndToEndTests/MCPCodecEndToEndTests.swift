@@ -121,8 +121,10 @@ import Testing
 extension Sandbox {
     /// Runs `jarvis mcp`, writes `bytes` to its standard input, closes it and returns every
     /// line of its standard output, parsed; the server must end cleanly.
-    func mcpSession(bytes: [UInt8], arguments: [String] = []) throws -> [JSONValue] {
+    /// - Parameter folder: the folder it runs in (the project folder of `diff_snapshots`).
+    func mcpSession(bytes: [UInt8], arguments: [String] = [], folder: URL? = nil) throws -> [JSONValue] {
         let process = Process()
+        if let folder { process.currentDirectoryURL = folder }
         process.executableURL = try Binaries.url("jarvis")
         process.arguments = ["mcp"] + arguments
         process.environment = environment

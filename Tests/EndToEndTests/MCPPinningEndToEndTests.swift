@@ -16,28 +16,10 @@ import Testing
 
     /// Runs `jarvis mcp` with `arguments`, sends `lines` and returns the answers by id.
     func session(_ arguments: [String], _ lines: [String], folder: URL? = nil) throws -> [Int64: JSONValue] {
-        let process = Process()
-        if let folder { process.currentDirectoryURL = folder }
-        process.executableURL = try Binaries.url("jarvis")
-        process.arguments = ["mcp"] + arguments
-        process.environment = sandbox.environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let writer = input.fileHandleForWriting
-        let bytes = Data((lines.joined(separator: "\n") + "\n").utf8)
-        DispatchQueue.global().async {
-            writer.write(bytes)
-            try? writer.close()
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let output = try sandbox.mcpSession(bytes: bytes, arguments: arguments, folder: folder)
         var answers: [Int64: JSONValue] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let json = try JSONParser.parse(String(line))
+        for json in output {
             if let id = json["id"]?.int64Value { answers[id] = json }
         }
         return answers

@@ -32,11 +32,7 @@ package struct WireFields<Failure: Error> {
 
     /// A string member; nil when absent or null.
     package func optionalString(_ name: String) throws(Failure) -> String? {
-        switch object[name] {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        default: throw problem(name, "a string")
-        }
+        try optional(name, "a string", \.stringValue)
     }
 
     /// A boolean member that must be there.
@@ -47,10 +43,17 @@ package struct WireFields<Failure: Error> {
 
     /// A boolean member; nil when absent or null.
     package func optionalBool(_ name: String) throws(Failure) -> Bool? {
+        try optional(name, "true or false", \.boolValue)
+    }
+
+    /// A member as `take` reads it; nil when absent or null, the member's problem (it must be
+    /// `kind`) when `take` cannot read it.
+    private func optional<T>(_ name: String, _ kind: String, _ take: (JSONValue) -> T?) throws(Failure) -> T? {
         switch object[name] {
         case nil, .null?: return nil
-        case .bool(let flag)?: return flag
-        default: throw problem(name, "true or false")
+        case let value?:
+            guard let read = take(value) else { throw problem(name, kind) }
+            return read
         }
     }
 

@@ -15,8 +15,6 @@ final class PlistFolderStore: DefaultsStore {
     let includeSystemDomains: Bool
     /// The folder with the symbolic-link policy every file-backed scanner follows.
     let served: ServedFolder
-    /// The folder's path and a slash, the start of every suite file's path.
-    private let filePrefix: String
     // Parsed suites by name, replaced whenever the file's signature changes.
     private let cache = Locked<[String: CachedSuite]>([:])
 
@@ -24,8 +22,6 @@ final class PlistFolderStore: DefaultsStore {
         self.folder = folder
         self.includeSystemDomains = includeSystemDomains
         served = ServedFolder(folder, ignoresCase: ignoresCase)
-        let path = folder.path
-        filePrefix = path.hasSuffix("/") ? path : path + "/"
     }
 
     func storedNames(suite: String) -> StoredNames {
@@ -65,7 +61,7 @@ final class PlistFolderStore: DefaultsStore {
         let now = ContinuousClock.now
         if let seen = folderSeen.current, now - seen < Self.folderSeenLifetime { return true }
         var status = stat()
-        let isFolder = stat(filePrefix, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        let isFolder = stat(served.pathPrefix, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
         folderSeen.withLock { $0 = isFolder ? now : nil }
         return isFolder
     }
@@ -230,7 +226,7 @@ final class PlistFolderStore: DefaultsStore {
     /// than the rest of reading a cached suite.
     private func path(of suite: String) throws(JarvisError) -> String {
         try DefaultsSuite.validate(suite)
-        return filePrefix + suite + ".plist"
+        return served.path(of: suite + ".plist")
     }
 
     /// The suite's parsed entries, from the cache when the file is unchanged; nil when no file.

@@ -88,7 +88,7 @@ public struct JSONFilesScanner: PreferenceScanner {
         guard let (folder, stamp) = locate(name) else {
             // A file that is there but left out is named as such, not as missing.
             guard let reason = notServedReason(name), matches(name),
-                served.contains(where: { FileManager.default.fileExists(atPath: $0.url.appendingPathComponent(name).path) })
+                served.contains(where: { FileManager.default.fileExists(atPath: $0.path(of: name)) })
             else { return nil }
             return ContainerInfo(
                 name, problem: "not served: \(name): \(reason); serve its folder with --files of its own, or change --exclude",

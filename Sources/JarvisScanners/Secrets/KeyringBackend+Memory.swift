@@ -10,14 +10,9 @@ extension KeyringBackend {
         private var strayContainers: Set<String> = []
         /// When the strays were last listed; nil before the first listing.
         private var listedAt: ContinuousClock.Instant?
-        /// What the last keyed reads found, by container and key, oldest first.
-        private var found: [(place: String, located: Located, at: ContinuousClock.Instant)] = []
-
-        /// How many keyed reads are remembered: the hub writes right after its read, under
-        /// the container's lock, so a handful covers every write under way.
-        static let capacity = 32
-        /// How long a keyed read stays usable for the write after it.
-        static let lifetime = Duration.seconds(2)
+        /// What the last keyed reads found, by container and key: the hub writes right after
+        /// its read, under the container's lock.
+        private var found = RecentlyFound<Located>()
 
         private static func place(_ container: String, _ key: String) -> String {
             container + "\u{0}" + key
@@ -60,23 +55,17 @@ extension KeyringBackend {
             var kept = located
             kept.item?.secret = nil
             kept.next?.secret = nil
-            let place = Self.place(container, key)
-            found.removeAll { $0.place == place }
-            found.append((place, kept, .now))
-            if found.count > Self.capacity { found.removeFirst(found.count - Self.capacity) }
+            found.remember(kept, for: Self.place(container, key))
         }
 
         /// What the last keyed read of this key found, once, if it is recent.
         mutating func take(container: String, key: String) -> Located? {
-            let place = Self.place(container, key)
-            guard let index = found.firstIndex(where: { $0.place == place }) else { return nil }
-            let entry = found.remove(at: index)
-            return ContinuousClock.now - entry.at < Self.lifetime ? entry.located : nil
+            found.take(Self.place(container, key))
         }
 
         /// Forgets the keyed reads of a container read whole (a bulk delete reads it so).
         mutating func forget(container: String) {
-            found.removeAll { $0.place.hasPrefix(container + "\u{0}") }
+            found.forget { $0.hasPrefix(container + "\u{0}") }
         }
     }
 }

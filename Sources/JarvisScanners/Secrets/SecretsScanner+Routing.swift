@@ -31,7 +31,7 @@ extension SecretsScanner: PresumedContainers {
     /// - Parameter presuming: let a keyring that creates containers answer without looking
     ///   (``ContainerInfo/exists`` then says only that writes go there).
     func route(_ name: String, presuming: Bool) throws -> Route? {
-        if presuming, let known = recentRoutes.withLock({ $0.route(name) }) { return known }
+        if presuming, let known = recentRoutes.withLock({ $0.value(for: name) }) { return known }
         if let suffixed = suffixedRoute(name) { return remember(suffixed, name) }
         for (index, backend) in backends.enumerated() {
             if let reason = backend.unavailableReason {
@@ -88,7 +88,7 @@ extension SecretsScanner: PresumedContainers {
 
     /// Forgets where a name led, once a write created its container.
     func forgetRoute(_ name: String) {
-        recentRoutes.withLock { $0.forget(name) }
+        recentRoutes.withLock { $0.forget { $0 == name } }
     }
 
     /// `base@backend` or `base@backend-2`: the backend that has `base` and that the listing

@@ -20,7 +20,8 @@ public struct SecretsScanner: PreferenceScanner {
     /// `secrets`.
     public let id = "secrets"
     let backends: [any SecretBackend]
-    let recentRoutes = Locked(RecentRoutes())
+    /// Where names led when a backend was asked, for the next steps of the same request.
+    let recentRoutes = Locked(RecentlyFound<Route>())
 
     init(backends: [any SecretBackend]) {
         self.backends = backends

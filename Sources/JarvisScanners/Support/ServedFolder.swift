@@ -23,6 +23,8 @@ struct ServedFolder: Sendable {
     let realPath: String
     /// Whether the folder's volume treats names without regard to case.
     let ignoresCase: Bool
+    /// The folder's path as configured, ending in a slash: the start of every path in it.
+    let pathPrefix: String
     /// The last `lstat` that found a name in the folder, for ``recentStatus(of:)``.
     private let lastLook = Locked<(relative: String, status: stat, at: ContinuousClock.Instant)?>(nil)
     /// How long a look is lent to the next one: a `get` checks its suite's name for links
@@ -43,6 +45,8 @@ struct ServedFolder: Sendable {
     ///   systems are taken as case-sensitive); tests pass a value to check the rule anywhere.
     init(_ url: URL, ignoresCase: Bool? = nil) {
         self.url = url
+        let path = url.path
+        pathPrefix = path.hasSuffix("/") ? path : path + "/"
         realPath = Self.realPath(url.path) ?? url.standardizedFileURL.path
         self.ignoresCase = ignoresCase ?? VolumeCase.ignoresCase(at: url.path)
     }
@@ -56,8 +60,7 @@ struct ServedFolder: Sendable {
     /// `appendingPathComponent` asks the file system whether it names a folder, a `stat` on
     /// every call.
     func path(of relative: String) -> String {
-        let base = url.path
-        return base.hasSuffix("/") ? base + relative : base + "/" + relative
+        pathPrefix + relative
     }
 
     /// Where `relative` (a name or `a/b` path under the folder) really leads, for listings and
