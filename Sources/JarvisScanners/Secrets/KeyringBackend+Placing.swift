@@ -46,7 +46,18 @@ extension KeyringBackend {
         if labelParts.count == 2, let prefix = Self.nonEmpty(labelParts[0]) {
             return (prefix, account ?? labelParts[1])
         }
-        return (Self.nonEmpty(attributes["xdg:schema"]) ?? "other", account ?? item.label)
+        return (Self.namingSchema(attributes["xdg:schema"]) ?? "other", account ?? item.label)
+    }
+
+    /// The generic schema that `secret-tool` and most programs use for any password: it names
+    /// no program, and GNOME Keyring records it on some items and not on others made the same
+    /// way, so an item under it shows in `other` whether or not the keyring kept it.
+    static let genericSchema = "org.freedesktop.Secret.Generic"
+
+    /// A schema that says which program an item belongs to.
+    private static func namingSchema(_ schema: String?) -> String? {
+        guard let schema = nonEmpty(schema), schema != genericSchema else { return nil }
+        return schema
     }
 
     private static func nonEmpty(_ text: String?) -> String? {

@@ -7,7 +7,7 @@ import JarvisCore
 ///
 /// Container: the store's container attribute (`service`, or `server` for internet
 /// passwords); without one, the label's prefix before `": "`, then the `xdg:schema`
-/// attribute, then `other`. Key: the `account` attribute, else `username`, else the label
+/// attribute (unless it is the generic schema, which names no program), then `other`. Key: the `account` attribute, else `username`, else the label
 /// (its rest after the prefix when the prefix named the container). Two items at the same
 /// place are told apart as `key#2`, `key#3`…: first the items whose own attributes name that
 /// place (container attribute and `account`), then the others, each in the store's order.

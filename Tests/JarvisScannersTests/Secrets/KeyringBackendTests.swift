@@ -264,6 +264,17 @@ final class KeyringBackendTests {
             ])
     }
 
+    /// GNOME Keyring keeps `secret-tool store`'s generic schema on some items and not on others
+    /// stored the same way: such an item shows in `other` either way, so it never moves.
+    @Test func theGenericSchemaPlacesNothing() {
+        let placed = KeyringBackend(store: store).place([
+            item("/1", label: "Chrome Safe Storage", ["xdg:schema": "org.freedesktop.Secret.Generic", "application": "c"]),
+            item("/2", label: "Wi-Fi", ["application": "nm"]),
+            item("/3", label: "Tool: token", ["xdg:schema": "org.freedesktop.Secret.Generic"]),
+        ])
+        #expect(placed.map { "\($0.container)|\($0.key)" } == ["other|Chrome Safe Storage", "other|Wi-Fi", "Tool|token"])
+    }
+
     @Test func internetPasswordsAreGroupedByServer() {
         let internet = KeyringBackend(store: MemoryItemStore(name: "keychain-internet", containerAttribute: "server"))
         let placed = internet.place([item("1", label: "example.com", ["server": "example.com", "account": "bob"])])
