@@ -117,7 +117,7 @@ public enum JSONWriter {
     // MARK: - Strings
 
     /// Writes a quoted, escaped string, copying runs that need no escaping in one go.
-    static func writeString(_ string: String, into buffer: inout [UInt8]) {
+    package static func writeString(_ string: String, into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         let handled: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             writeEscaped(utf8, into: &buffer)

@@ -4,7 +4,28 @@ import JarvisCore
 /// hub transaction, and its audit records come from what that transaction changed.
 extension AgentService {
     func get(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
-        let params = try Wire.GetParams(params: raw)
+        Wire.ItemResult(try get(Wire.GetParams(params: raw), session: session)).json
+    }
+
+    /// The answer line to a `get` read as a flat request: the item written straight into it.
+    func answerGet(_ params: Wire.GetParams, id: JSONValue, session: AgentSessionState) -> [UInt8] {
+        do {
+            let item = try get(params, session: session)
+            return RPCResponse.success(id: id) { line in
+                line.append(contentsOf: Self.itemResultStart)
+                WireItem.write(item, into: &line)
+                line.append(UInt8(ascii: "}"))
+            }
+        } catch {
+            return RPCResponse.failure(id: id, error: Self.rpcError(error))
+        }
+    }
+
+    /// What ``Wire/ItemResult`` writes before its item.
+    private static let itemResultStart = Array(#"{"item":"#.utf8)
+
+    /// The item a `get` answers with, its reveal audited.
+    private func get(_ params: Wire.GetParams, session: AgentSessionState) throws -> PreferenceItem {
         let address = try located(params.place).address
         let item: PreferenceItem
         if let pointer = params.place.pointer {
@@ -13,7 +34,7 @@ extension AgentService {
             item = try hub.get(address, reveal: params.reveal)
         }
         if params.reveal { recordReveals([item], session: session) }
-        return Wire.ItemResult(try Self.servable(item)).json
+        return try Self.servable(item)
     }
 
     func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {

@@ -16,6 +16,18 @@ package enum RPCResponse {
         return line
     }
 
+    /// `{"jsonrpc":"2.0","id":…,"result":…}` with the result written by `writeResult`.
+    package static func success(id: JSONValue, writing writeResult: (inout [UInt8]) -> Void) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(512)
+        line.append(contentsOf: successStart)
+        JSONWriter.write(id, into: &line)
+        line.append(contentsOf: successMiddle)
+        writeResult(&line)
+        line.append(UInt8(ascii: "}"))
+        return line
+    }
+
     private static let successStart = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
     private static let successMiddle = Array(#","result":"#.utf8)
 

@@ -85,6 +85,32 @@ extension Wire {
             place = try Place(params)
             reveal = try params.optionalBool("reveal") ?? false
         }
+
+        /// Reads the params of a flat request as ``init(params:)`` reads the same params; nil
+        /// when that would refuse them, so the request is read the full way and gets its error.
+        package init?(flat request: FlatRequest) {
+            var scanner: String?
+            var container: String?
+            var key: String?
+            var pointer: JSONPointer?
+            var reveal = false
+            for param in request.params {
+                switch (param.name, param.value) {
+                case ("scanner", .string(let text)): scanner = text
+                case ("container", .string(let text)): container = text
+                case ("key", .string(let text)): key = text
+                case ("pointer", .string(let text)):
+                    if !text.isEmpty {
+                        guard let parsed = try? JSONPointer(parsing: text) else { return nil }
+                        pointer = parsed
+                    }
+                case ("reveal", .bool(let flag)): reveal = flag
+                default: return nil
+                }
+            }
+            guard let container, let key else { return nil }
+            self.init(Place(scanner: scanner, container: container, key: key, pointer: pointer), reveal: reveal)
+        }
     }
 
     /// The params of `set`.

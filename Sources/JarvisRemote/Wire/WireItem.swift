@@ -26,6 +26,64 @@ package enum WireItem {
         return .object(object)
     }
 
+    /// Writes what ``encode(_:)`` gives, byte for byte, without building it: the answer to a
+    /// `get` is mostly this. An item with members beyond the common ones is encoded whole.
+    package static func write(_ item: PreferenceItem, into line: inout [UInt8]) {
+        guard item.pointer == nil, !item.isPlaceholder, item.notes.isEmpty, item.catalog == nil else {
+            JSONWriter.write(encode(item), into: &line)
+            return
+        }
+        line.append(contentsOf: Members.scanner)
+        JSONWriter.writeString(item.address.scanner, into: &line)
+        line.append(contentsOf: Members.container)
+        JSONWriter.writeString(item.address.container, into: &line)
+        line.append(contentsOf: Members.key)
+        JSONWriter.writeString(item.address.key, into: &line)
+        line.append(contentsOf: Members.type)
+        JSONWriter.writeString(item.type.rawValue, into: &line)
+        if let value = item.value {
+            line.append(contentsOf: Members.value)
+            if case .string(let text) = value {
+                JSONWriter.writeString(text, into: &line)
+            } else {
+                JSONWriter.write(value.json, into: &line)
+            }
+        }
+        line.append(contentsOf: Members.revision)
+        JSONWriter.writeString(item.revision.text, into: &line)
+        if let mask = item.mask {
+            line.append(contentsOf: Members.maskedLength)
+            line.append(contentsOf: String(mask.length).utf8)
+            line.append(contentsOf: Members.fingerprint)
+            JSONWriter.writeString(mask.fingerprint, into: &line)
+        }
+        if item.layer != .stored {
+            line.append(contentsOf: Members.layer)
+            JSONWriter.writeString(item.layer.rawValue, into: &line)
+        }
+        if let encoding = item.encoding {
+            line.append(contentsOf: Members.encoding)
+            JSONWriter.writeString(encoding.rawValue, into: &line)
+        }
+        if !item.isWritable { line.append(contentsOf: Members.readOnly) }
+        line.append(UInt8(ascii: "}"))
+    }
+
+    /// The members' names as ``write(_:into:)`` puts them, each with what goes before it.
+    private enum Members {
+        static let scanner = Array(#"{"scanner":"#.utf8)
+        static let container = Array(#","container":"#.utf8)
+        static let key = Array(#","key":"#.utf8)
+        static let type = Array(#","type":"#.utf8)
+        static let value = Array(#","value":"#.utf8)
+        static let revision = Array(#","revision":"#.utf8)
+        static let maskedLength = Array(#","masked":true,"length":"#.utf8)
+        static let fingerprint = Array(#","fingerprint":"#.utf8)
+        static let layer = Array(#","layer":"#.utf8)
+        static let encoding = Array(#","encoding":"#.utf8)
+        static let readOnly = Array(#","readOnly":true"#.utf8)
+    }
+
     /// Reads an item sent by an agent.
     package static func decode(_ json: JSONValue) throws(JarvisError) -> PreferenceItem {
         guard case .object(let object) = json, let scanner = object["scanner"]?.stringValue,

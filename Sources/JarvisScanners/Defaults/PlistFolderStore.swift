@@ -222,21 +222,17 @@ final class PlistFolderStore: DefaultsStore {
         loaded.isLink && served.leadsOutside(suite + ".plist")
     }
 
-    /// The path of a suite's file: joined as text, since building a `URL` per `get` cost more
-    /// than the rest of reading a cached suite.
-    private func path(of suite: String) throws(JarvisError) -> String {
-        try DefaultsSuite.validate(suite)
-        return served.path(of: suite + ".plist")
-    }
-
     /// The suite's parsed entries, from the cache when the file is unchanged; nil when no file.
+    /// The file's path is joined as text: building a `URL` per `get` cost more than the rest
+    /// of reading a cached suite.
     private func load(_ suite: String) throws -> Loaded? {
-        let path = try path(of: suite)
+        try DefaultsSuite.validate(suite)
+        let name = suite + ".plist"
         // The hide rules' look at the name, a moment ago, when it found a plain file.
-        let looked = served.recentStatus(of: suite + ".plist").flatMap { status -> (FileStamp, Bool)? in
+        let looked = served.recentStatus(of: name).flatMap { status -> (FileStamp, Bool)? in
             status.st_mode & S_IFMT == S_IFLNK ? nil : (FileStamp(status: status), false)
         }
-        guard let (signature, isLink) = looked ?? FileStamp.ofEntry(path) else {
+        guard let (signature, isLink) = looked ?? FileStamp.ofEntry(served.path(of: name)) else {
             cache.withLock { $0[suite] = nil }
             return nil
         }

@@ -25,6 +25,11 @@ struct ServedFolder: Sendable {
     let ignoresCase: Bool
     /// The folder's path as configured, ending in a slash: the start of every path in it.
     let pathPrefix: String
+    /// ``realPath`` ending in a slash.
+    private let realPrefix: String
+    /// Whether the folder as configured is its real path (no link on the way), so a look at
+    /// a name through the one path is a look through the other.
+    private let isConfiguredAtRealPath: Bool
     /// The last `lstat` that found a name in the folder, for ``recentStatus(of:)``.
     private let lastLook = Locked<(relative: String, status: stat, at: ContinuousClock.Instant)?>(nil)
     /// How long a look is lent to the next one: a `get` checks its suite's name for links
@@ -48,6 +53,8 @@ struct ServedFolder: Sendable {
         let path = url.path
         pathPrefix = path.hasSuffix("/") ? path : path + "/"
         realPath = Self.realPath(url.path) ?? url.standardizedFileURL.path
+        realPrefix = realPath.hasSuffix("/") ? realPath : realPath + "/"
+        isConfiguredAtRealPath = path == realPath
         self.ignoresCase = ignoresCase ?? VolumeCase.ignoresCase(at: url.path)
     }
 
@@ -102,7 +109,7 @@ struct ServedFolder: Sendable {
     private func isPlainNonLink(_ relative: String) -> Bool {
         guard !relative.containsByte(where: { $0 == UInt8(ascii: "/") }) else { return false }
         var status = stat()
-        if lstat(realPath + "/" + relative, &status) != 0 { return errno == ENOENT }
+        if lstat(realPrefix + relative, &status) != 0 { return errno == ENOENT }
         lastLook.withLock { $0 = (relative, status, .now) }
         return status.st_mode & S_IFMT != S_IFLNK
     }
@@ -112,7 +119,7 @@ struct ServedFolder: Sendable {
     /// moment, which a reader cannot tell from one made just after it. Nil when there is none,
     /// or when the folder was configured through a link (the paths could then part).
     func recentStatus(of relative: String) -> stat? {
-        guard url.path == realPath else { return nil }
+        guard isConfiguredAtRealPath else { return nil }
         return lastLook.withLock { last in
             guard let look = last, look.relative == relative, ContinuousClock.now - look.at < Self.lookLifetime
             else { return nil }

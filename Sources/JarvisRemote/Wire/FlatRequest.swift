@@ -1,0 +1,229 @@
+import Foundation
+import JarvisCore
+
+/// A request whose params hold only plain strings and booleans, read straight from the line's
+/// bytes without building a JSON tree: the shape of nearly every `get` a client sends, read
+/// for a fraction of what the full decoder costs.
+///
+/// The reader is a shortcut, never a second grammar: it accepts only lines that
+/// ``RPCMessage/decode(_:rules:)`` under ``RPCMessage/Rules/agent`` reads as the very same
+/// request, and answers nil for anything else — an escape or a byte outside printable ASCII
+/// in a string, a number other than a plain whole id, a nested value, `null`, a repeated or
+/// unknown member, a missing `"jsonrpc":"2.0"` — so the full decoder reads it and gives its
+/// usual answer or error. Pure: tested against the full decoder over byte strings.
+package struct FlatRequest: Sendable, Hashable {
+    /// The request id: a string or a whole number; never absent (a notification is read the
+    /// full way).
+    package var id: JSONValue
+    /// The method name.
+    package var method: String
+    /// The params, in the order sent.
+    package var params: [(name: String, value: Scalar)]
+
+    /// A param's value.
+    package enum Scalar: Sendable, Hashable {
+        case string(String)
+        case bool(Bool)
+    }
+
+    /// The most params read this way; a request with more is read the full way.
+    static let maxParams = 8
+
+    package static func == (lhs: FlatRequest, rhs: FlatRequest) -> Bool {
+        lhs.id == rhs.id && lhs.method == rhs.method && lhs.params.count == rhs.params.count
+            && zip(lhs.params, rhs.params).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(method)
+        for param in params {
+            hasher.combine(param.name)
+            hasher.combine(param.value)
+        }
+    }
+
+    /// The param `name`, if sent.
+    package subscript(name: String) -> Scalar? {
+        params.first { $0.name == name }?.value
+    }
+
+    /// The request as the full decoder gives it.
+    package var request: RPCRequest {
+        var object = JSONObject()
+        for param in params {
+            switch param.value {
+            case .string(let text): object[param.name] = .string(text)
+            case .bool(let flag): object[param.name] = .bool(flag)
+            }
+        }
+        return RPCRequest(id: id, method: method, params: object)
+    }
+
+    /// Reads `line` when it is a flat request; nil when the full decoder must read it.
+    package static func read(_ line: [UInt8]) -> FlatRequest? {
+        line.withUnsafeBufferPointer { bytes in
+            var reader = Reader(bytes: bytes)
+            return reader.request()
+        }
+    }
+
+    /// A cursor over the line; every method answers nil (or false) at the first byte it does
+    /// not expect.
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var at = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        mutating func request() -> FlatRequest? {
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var id: JSONValue?
+            var method: String?
+            var version = false
+            var params: [(name: String, value: Scalar)]?
+            var first = true
+            while true {
+                skipSpace()
+                if take(UInt8(ascii: "}")) { break }
+                guard first || take(UInt8(ascii: ",")) else { return nil }
+                first = false
+                guard let member = string(), take(UInt8(ascii: ":")) else { return nil }
+                switch member {
+                case "jsonrpc":
+                    guard !version, string() == "2.0" else { return nil }
+                    version = true
+                case "id":
+                    guard id == nil, let read = requestID() else { return nil }
+                    id = read
+                case "method":
+                    guard method == nil, let read = string() else { return nil }
+                    method = read
+                case "params":
+                    guard params == nil, let read = flatObject() else { return nil }
+                    params = read
+                default:
+                    return nil
+                }
+            }
+            skipSpace()
+            guard at == bytes.count, version, let id, let method else { return nil }
+            return FlatRequest(id: id, method: method, params: params ?? [])
+        }
+
+        /// `{"name": "text" | true | false, …}` with distinct names.
+        mutating func flatObject() -> [(name: String, value: Scalar)]? {
+            skipSpace()
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var members: [(name: String, value: Scalar)] = []
+            while true {
+                skipSpace()
+                if take(UInt8(ascii: "}")) { return members }
+                guard members.isEmpty || take(UInt8(ascii: ",")) else { return nil }
+                guard members.count < FlatRequest.maxParams, let name = string(), take(UInt8(ascii: ":")),
+                    !members.contains(where: { $0.name == name })
+                else { return nil }
+                skipSpace()
+                let value: Scalar
+                if let text = string() {
+                    value = .string(text)
+                } else if word("true") {
+                    value = .bool(true)
+                } else if word("false") {
+                    value = .bool(false)
+                } else {
+                    return nil
+                }
+                members.append((name, value))
+            }
+        }
+
+        /// A string id, or a whole-number id of at most 15 digits written as JSON writes it.
+        mutating func requestID() -> JSONValue? {
+            skipSpace()
+            if at < bytes.count, bytes[at] == UInt8(ascii: "\"") { return string().map(JSONValue.string) }
+            let start = at
+            if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
+            let digits = at
+            var value: Int64 = 0
+            while at < bytes.count, bytes[at] >= UInt8(ascii: "0"), bytes[at] <= UInt8(ascii: "9") {
+                value = value * 10 + Int64(bytes[at] - UInt8(ascii: "0"))
+                at += 1
+                guard at - digits <= 15 else { return nil }
+            }
+            let count = at - digits
+            // No digits, a leading zero, or a fraction or exponent next: the full decoder's.
+            guard count > 0, count == 1 || bytes[digits] != UInt8(ascii: "0") else { return nil }
+            if at < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[at]) {
+                return nil
+            }
+            if digits > start {
+                guard value != 0 else { return nil }
+                value = -value
+            }
+            return .number(JSONNumber(value))
+        }
+
+        /// A string of printable ASCII without escapes; the names requests use are not built
+        /// again for every line.
+        mutating func string() -> String? {
+            skipSpace()
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = at
+            while at < bytes.count {
+                let byte = bytes[at]
+                if byte == UInt8(ascii: "\"") {
+                    let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
+                    at += 1
+                    return Self.knownName(text) ?? String(decoding: text, as: UTF8.self)
+                }
+                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+                at += 1
+            }
+            return nil
+        }
+
+        /// The member names of requests and the method most sent, without building them again.
+        private static func knownName(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+            guard let start = text.baseAddress else { return nil }
+            func equals(_ name: StaticString) -> Bool {
+                memcmp(start, name.utf8Start, text.count) == 0
+            }
+            switch text.count {
+            case 2: return equals("id") ? "id" : nil
+            case 3: return equals("get") ? "get" : equals("key") ? "key" : equals("2.0") ? "2.0" : nil
+            case 6: return equals("method") ? "method" : equals("params") ? "params" : equals("reveal") ? "reveal" : nil
+            case 7:
+                return equals("jsonrpc") ? "jsonrpc" : equals("scanner") ? "scanner" : equals("pointer") ? "pointer" : nil
+            case 9: return equals("container") ? "container" : nil
+            default: return nil
+            }
+        }
+
+        mutating func word(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard bytes.count - at >= count else { return false }
+            for offset in 0..<count where bytes[at + offset] != text.utf8Start[offset] { return false }
+            at += count
+            return true
+        }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard at < bytes.count, bytes[at] == byte else { return false }
+            at += 1
+            return true
+        }
+
+        mutating func skipSpace() {
+            while at < bytes.count {
+                switch bytes[at] {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): at += 1
+                default: return
+                }
+            }
+        }
+    }
+}
