@@ -23,10 +23,12 @@ let package = Package(
     targets: [
         .target(name: "JarvisCore"),
         // System primitives shared by the scanners and the agent: atomic file writes, raw
-        // system calls, file stamps, and the Simulator folder model. No scanner.
-        .target(name: "JarvisSystem", dependencies: ["JarvisCore"]),
+        // system calls, file stamps, folder change counts, and the Simulator folder model.
+        // No scanner.
+        .target(name: "JarvisSystem", dependencies: ["JarvisCore", "CJarvisEpoll"]),
         .target(name: "JarvisScanners", dependencies: ["JarvisCore", "JarvisSystem", "JarvisRemote"]),
-        // epoll's header, which Swift's Glibc module does not expose (empty on other systems).
+        // The Linux headers Swift's Glibc module does not expose: epoll and statfs (empty on
+        // other systems).
         .systemLibrary(name: "CJarvisEpoll"),
         .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisSystem", "CJarvisEpoll"]),
         // The demo's sample data and scanners, for the executables only: an app that embeds

@@ -1,4 +1,6 @@
-// Linux's readiness queue, which Swift's Glibc module does not expose. Empty elsewhere.
+// Linux headers that Swift's Glibc module does not expose: the readiness queue (epoll) and
+// the file-system type of a folder (statfs). Empty elsewhere.
 #ifdef __linux__
 #include <sys/epoll.h>
+#include <sys/vfs.h>
 #endif

@@ -19,15 +19,20 @@
             return nil
         }
 
-        /// User plus system CPU time of a process, in clock ticks (`/proc/<pid>/stat` fields 14, 15).
+        /// User plus system CPU time of a process, in clock ticks.
         static func cpuTicks(pid: Int32) -> Int? {
+            cpuTimes(pid: pid).map { $0.user + $0.system }
+        }
+
+        /// User and system CPU time of a process, in clock ticks (`/proc/<pid>/stat` fields 14, 15).
+        static func cpuTimes(pid: Int32) -> (user: Int, system: Int)? {
             guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                 let close = text.lastIndex(of: ")")
             else { return nil }
             // Fields after the command name start at field 3 (state).
             let fields = text[text.index(after: close)...].split(separator: " ")
             guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
-            return user + system
+            return (user, system)
         }
 
         /// Clock ticks per second, to turn ticks into time.

@@ -122,25 +122,28 @@
             // Server CPU per request under the same clients: the agent's per get, Redis's per PING.
             var rawCPU: (agent: [Double], redis: [Double]) = ([], [])
             var rawCPUMany: (agent: [Double], redis: [Double]) = ([], [])
+            // The system calls' share of it (the kernel's side of read, send and the file checks).
+            var rawSystemMany: (agent: [Double], redis: [Double]) = ([], [])
+            var rawSystemSingle: (agent: [Double], redis: [Double]) = ([], [])
             let allRequests = clients * perClient
             for _ in 0..<runs {
                 rawSingles.append(
-                    try cpu(of: agent.pid, requests: single, into: &rawCPU.agent) {
+                    try cpu(of: agent.pid, requests: single, into: &rawCPU.agent, system: &rawSystemSingle.agent) {
                         try rawRun(raw[0], request: request, count: single)
                     })
                 if let first = redisRaw.first, let redis {
                     redisRawSingles.append(
-                        try cpu(of: redis.pid, requests: single, into: &rawCPU.redis) {
+                        try cpu(of: redis.pid, requests: single, into: &rawCPU.redis, system: &rawSystemSingle.redis) {
                             try rawRun(first, request: ping, count: single)
                         })
                 }
                 rawMultis.append(
-                    try cpu(of: agent.pid, requests: allRequests, into: &rawCPUMany.agent) {
+                    try cpu(of: agent.pid, requests: allRequests, into: &rawCPUMany.agent, system: &rawSystemMany.agent) {
                         try rawRun(raw, request: request, perClient: perClient)
                     })
                 if !redisRaw.isEmpty, let redis {
                     redisRawMultis.append(
-                        try cpu(of: redis.pid, requests: allRequests, into: &rawCPUMany.redis) {
+                        try cpu(of: redis.pid, requests: allRequests, into: &rawCPUMany.redis, system: &rawSystemMany.redis) {
                             try rawRun(redisRaw, request: ping, perClient: perClient)
                         })
                 }
@@ -185,11 +188,14 @@
             section.add("redis PING, \(clients) clients (redis-benchmark)", unit: "req/s", samples: redisMulti)
             section.add("agent CPU time per get, 1 raw line client", unit: "µs", samples: rawCPU.agent)
             section.add("agent CPU time per get, \(clients) raw line clients", unit: "µs", samples: rawCPUMany.agent)
+            section.add(
+                "  of which in system calls", unit: "µs", samples: rawSystemMany.agent)
             section.add("redis PING, 1 raw line client", unit: "req/s", samples: redisRawSingles.map(\.rps))
             section.add("redis PING, \(clients) raw line clients", unit: "req/s", samples: redisRawMultis.map(\.rps))
             section.add("redis-server CPU time per PING, 1 raw line client", unit: "µs", samples: rawCPU.redis)
             section.add(
                 "redis-server CPU time per PING, \(clients) raw line clients", unit: "µs", samples: rawCPUMany.redis)
+            section.add("  of which in system calls", unit: "µs", samples: rawSystemMany.redis)
             let singleRatios = zip(rawSingles, redisSingle).map { $0.rps / $1 }
             let multiRatios = zip(rawMultis, redisMulti).map { $0.rps / $1 }
             section.atLeast(
@@ -267,12 +273,14 @@
         /// Runs `body` and adds to `samples` the CPU time process `pid` spent meanwhile, in µs
         /// per request (nothing where `/proc` cannot tell).
         private static func cpu<T>(
-            of pid: Int32, requests: Int, into samples: inout [Double], _ body: () throws -> T
+            of pid: Int32, requests: Int, into samples: inout [Double], system: inout [Double], _ body: () throws -> T
         ) rethrows -> T {
-            let before = ProcFS.cpuTicks(pid: pid)
+            let before = ProcFS.cpuTimes(pid: pid)
             let result = try body()
-            if let before, let after = ProcFS.cpuTicks(pid: pid) {
-                samples.append(Double(after - before) / Double(ProcFS.ticksPerSecond) / Double(requests) * 1_000_000)
+            if let before, let after = ProcFS.cpuTimes(pid: pid) {
+                let scale = 1_000_000 / Double(ProcFS.ticksPerSecond) / Double(requests)
+                samples.append(Double(after.user + after.system - before.user - before.system) * scale)
+                system.append(Double(after.system - before.system) * scale)
             }
             return result
         }

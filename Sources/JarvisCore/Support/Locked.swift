@@ -22,7 +22,8 @@ import Foundation
 /// a body that would let a reference to a non-Sendable value escape the lock.
 ///
 /// `Synchronization.Mutex` needs macOS 15 / iOS 18, newer than the package's minimum, so
-/// this wraps `NSLock`, which exists on every platform Jarvis supports. The lock is not
+/// this wraps the system's own lock (``PlatformLock``: `os_unfair_lock` on Apple platforms, a
+/// `pthread_mutex_t` elsewhere), which every platform Jarvis supports has. The lock is not
 /// recursive: calling `withLock` on the same box from inside its body deadlocks.
 public final class Locked<Value> {
     // `value` is only touched while `lock` is held; `nonisolated(unsafe)` because the lock,
@@ -31,7 +32,7 @@ public final class Locked<Value> {
     // every `inout` access (a dozen and more locks per request on the agent's hot path)
     // guards what the lock already guarantees.
     @exclusivity(unchecked) nonisolated(unsafe) private var value: Value
-    private let lock = NSLock()
+    private let lock = PlatformLock()
 
     /// A box holding `value`.
     public init(_ value: sending Value) {

@@ -46,10 +46,8 @@ package final class AgentService: Sendable {
     /// The answer to one line, streamed when it is a listing; nil for a notification.
     package func answer(to line: [UInt8], session: AgentSessionState) -> Answer? {
         // Nearly every `get` is a flat line: read without a JSON tree, answered without one.
-        if session.isAuthenticated, let flat = FlatRequest.read(line), flat.method == AgentMethod.get.rawValue,
-            let params = Wire.GetParams(flat: flat)
-        {
-            return .line(answerGet(params, id: flat.id, session: session))
+        if session.isAuthenticated, let get = Wire.GetParams.flat(line) {
+            return .line(answerGet(get.params, id: get.id, session: session))
         }
         let request: RPCRequest
         do {

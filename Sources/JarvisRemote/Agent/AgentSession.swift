@@ -4,6 +4,9 @@ import JarvisCore
 final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
+    /// Whether the connection was told the peer authenticated. Touched only in
+    /// ``received(line:on:)``, which the transport calls on one thread, one line at a time.
+    nonisolated(unsafe) private var toldAuthenticated = false
 
     /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
     init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
@@ -24,10 +27,14 @@ final class AgentSession: LineSession {
         case .stream(let producer)?: connection.send(producing: producer)
         case nil: break
         }
-        if state.isAuthenticated { connection.authenticated() }
+        let standing = state.standing
+        if standing.isAuthenticated, !toldAuthenticated {
+            toldAuthenticated = true
+            connection.authenticated()
+        }
         state.watch.replied()
         // Too many unauthenticated requests: flush the last refusal and hang up.
-        if state.mustClose { connection.close() }
+        if standing.mustClose { connection.close() }
     }
 
     func lineTooLong(on connection: LineConnection) -> [UInt8]? {

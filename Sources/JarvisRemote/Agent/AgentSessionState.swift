@@ -55,6 +55,17 @@ package final class AgentSessionState: Sendable {
             return false
         }
     }
+    /// ``isAuthenticated`` and ``mustClose`` at once, under one lock.
+    package var standing: (isAuthenticated: Bool, mustClose: Bool) {
+        state.withLock { state in
+            switch state.access {
+            case .authenticated: (true, false)
+            case .closing: (false, true)
+            default: (false, false)
+            }
+        }
+    }
+
     /// Set after too many failed attempts: the session closes the connection.
     package var mustClose: Bool {
         state.withLock { state in

@@ -13,24 +13,26 @@
 /// at most about one chunk; writing is of interest only while it is non-empty, and a streamed
 /// line's next chunk is made only once the socket took the previous one; streamed lines
 /// waiting their turn count against the output budget, so a client that never reads is dropped.
-/// Not `Sendable`: it lives on the loop thread.
+/// Not `Sendable`: it lives on the loop thread. Its stored state is marked
+/// `@exclusivity(unchecked)`: only that one thread touches it, and the run-time check of every
+/// access (some thirty per request) guarded nothing the thread confinement does not.
 final class LineConnectionWorker {
     let connection: LineConnection
     let session: any LineSession
     private let socket: Socket
     private let idleTimeout: Duration?
-    private var framer: LineFramer
+    @exclusivity(unchecked) private var framer: LineFramer
     /// Output taken from the connection, in order, not yet in `outgoing`.
-    private var pending: [LineConnection.Output] = []
-    private var pendingStart = 0
+    @exclusivity(unchecked) private var pending: [LineConnection.Output] = []
+    @exclusivity(unchecked) private var pendingStart = 0
     /// The streamed line being made, if any.
-    private var stream: (any LineProducer)?
-    private var outgoing: [UInt8] = []
-    private var outgoingOffset = 0
-    private var lastActivity = ContinuousClock.now
-    private var phase = Phase.serving
+    @exclusivity(unchecked) private var stream: (any LineProducer)?
+    @exclusivity(unchecked) private var outgoing: [UInt8] = []
+    @exclusivity(unchecked) private var outgoingOffset = 0
+    @exclusivity(unchecked) private var lastActivity = ContinuousClock.now
+    @exclusivity(unchecked) private var phase = Phase.serving
     /// What the loop's queue watches the socket for now.
-    var registered: EventInterest = .read
+    @exclusivity(unchecked) var registered: EventInterest = .read
 
     /// How long a graceful close may spend flushing replies and draining input.
     static let lingerTimeout: Duration = .seconds(2)
@@ -100,7 +102,7 @@ final class LineConnectionWorker {
     }
 
     /// Set once the connection is trusted (it never goes back).
-    private var trusted = false
+    @exclusivity(unchecked) private var trusted = false
 
     /// Does everything the connection can do now without blocking: takes queued output,
     /// writes, reads once if `input` (handing complete lines to the session, on this thread),

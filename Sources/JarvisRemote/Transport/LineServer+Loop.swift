@@ -10,20 +10,21 @@ import Foundation
 /// connection, sleeping in one `wait` of its ``EventQueue`` between events.
 ///
 /// Not `Sendable`: created on the loop thread, it never leaves it. Other threads reach it only
-/// through the server's locked state and its ``LoopWaker``.
+/// through the server's locked state and its ``LoopWaker``; so its stored state skips the
+/// run-time exclusivity check (`@exclusivity(unchecked)`), as the workers' does.
 final class LineServerLoop {
     private let server: LineServer
     private let queue: any EventQueue
     private let waker: LoopWaker
     private let listeners: [LineServer.Listener]
-    private var workers: [UInt64: LineConnectionWorker] = [:]
+    @exclusivity(unchecked) private var workers: [UInt64: LineConnectionWorker] = [:]
     /// Connection ids by socket descriptor (unique while the socket is open).
-    private var byDescriptor: [Int32: UInt64] = [:]
+    @exclusivity(unchecked) private var byDescriptor: [Int32: UInt64] = [:]
     private let buffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: LineConnectionWorker.readSize, alignment: 16)
     /// While the server is full, listeners are not watched until a slot frees or this passes;
     /// then waiting clients are accepted and refused.
-    private var pausedUntil: ContinuousClock.Instant?
+    @exclusivity(unchecked) private var pausedUntil: ContinuousClock.Instant?
 
     init(server: LineServer, queue: any EventQueue, waker: LoopWaker, listeners: [LineServer.Listener]) {
         self.server = server
@@ -226,7 +227,7 @@ final class LineServerLoop {
     }
 
     /// Accepted clients waiting for a slot, oldest first.
-    private var waitingForSlot: [(client: Socket, peer: String, endpoint: Endpoint)] = []
+    @exclusivity(unchecked) private var waitingForSlot: [(client: Socket, peer: String, endpoint: Endpoint)] = []
 
     private var hasRoom: Bool {
         server.state.withLock { $0.connections.count < server.limits.maxConnections }

@@ -62,9 +62,25 @@ package struct FlatRequest: Sendable, Hashable {
 
     /// Reads `line` when it is a flat request; nil when the full decoder must read it.
     package static func read(_ line: [UInt8]) -> FlatRequest? {
+        var params: [(name: String, value: Scalar)] = []
+        let head = read(line) { name, value in
+            guard params.count < maxParams, !params.contains(where: { $0.name == name }) else { return false }
+            params.append((name, value))
+            return true
+        }
+        return head.map { FlatRequest(id: $0.id, method: $0.method, params: params) }
+    }
+
+    /// Reads `line` as ``read(_:)`` does, handing each param to `param` as it is read instead
+    /// of collecting them; `param` answers false to give the line up (a name it does not take,
+    /// or takes once). The id and method of a flat request; nil when the full decoder must
+    /// read the line.
+    package static func read(
+        _ line: [UInt8], param: (_ name: String, _ value: Scalar) -> Bool
+    ) -> (id: JSONValue, method: String)? {
         line.withUnsafeBufferPointer { bytes in
             var reader = Reader(bytes: bytes)
-            return reader.request()
+            return reader.request(param: param)
         }
     }
 
@@ -78,12 +94,12 @@ package struct FlatRequest: Sendable, Hashable {
             self.bytes = bytes
         }
 
-        mutating func request() -> FlatRequest? {
+        mutating func request(param: (String, Scalar) -> Bool) -> (id: JSONValue, method: String)? {
             guard take(UInt8(ascii: "{")) else { return nil }
             var id: JSONValue?
             var method: String?
             var version = false
-            var params: [(name: String, value: Scalar)]?
+            var params = false
             var first = true
             while true {
                 skipSpace()
@@ -102,29 +118,28 @@ package struct FlatRequest: Sendable, Hashable {
                     guard method == nil, let read = string() else { return nil }
                     method = read
                 case "params":
-                    guard params == nil, let read = flatObject() else { return nil }
-                    params = read
+                    guard !params, flatObject(param) else { return nil }
+                    params = true
                 default:
                     return nil
                 }
             }
             skipSpace()
             guard at == bytes.count, version, let id, let method else { return nil }
-            return FlatRequest(id: id, method: method, params: params ?? [])
+            return (id, method)
         }
 
-        /// `{"name": "text" | true | false, …}` with distinct names.
-        mutating func flatObject() -> [(name: String, value: Scalar)]? {
+        /// `{"name": "text" | true | false, …}`, each member handed to `param`.
+        mutating func flatObject(_ param: (String, Scalar) -> Bool) -> Bool {
             skipSpace()
-            guard take(UInt8(ascii: "{")) else { return nil }
-            var members: [(name: String, value: Scalar)] = []
+            guard take(UInt8(ascii: "{")) else { return false }
+            var first = true
             while true {
                 skipSpace()
-                if take(UInt8(ascii: "}")) { return members }
-                guard members.isEmpty || take(UInt8(ascii: ",")) else { return nil }
-                guard members.count < FlatRequest.maxParams, let name = string(), take(UInt8(ascii: ":")),
-                    !members.contains(where: { $0.name == name })
-                else { return nil }
+                if take(UInt8(ascii: "}")) { return true }
+                guard first || take(UInt8(ascii: ",")) else { return false }
+                first = false
+                guard let name = string(), take(UInt8(ascii: ":")) else { return false }
                 skipSpace()
                 let value: Scalar
                 if let text = string() {
@@ -134,9 +149,9 @@ package struct FlatRequest: Sendable, Hashable {
                 } else if word("false") {
                     value = .bool(false)
                 } else {
-                    return nil
+                    return false
                 }
-                members.append((name, value))
+                guard param(name, value) else { return false }
             }
         }
 
@@ -172,17 +187,12 @@ package struct FlatRequest: Sendable, Hashable {
             skipSpace()
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = at
-            while at < bytes.count {
-                let byte = bytes[at]
-                if byte == UInt8(ascii: "\"") {
-                    let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
-                    at += 1
-                    return Self.knownName(text) ?? String(decoding: text, as: UTF8.self)
-                }
-                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                at += 1
-            }
-            return nil
+            at += PlainByteScan.plainPrefixLength(
+                UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[at...])), stop: .printableASCIIWithoutEscapes)
+            guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
+            at += 1
+            return Self.knownName(text) ?? String(decoding: text, as: UTF8.self)
         }
 
         /// The member names of requests and the method most sent, without building them again.

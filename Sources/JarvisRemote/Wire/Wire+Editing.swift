@@ -86,30 +86,36 @@ extension Wire {
             reveal = try params.optionalBool("reveal") ?? false
         }
 
-        /// Reads the params of a flat request as ``init(params:)`` reads the same params; nil
-        /// when that would refuse them, so the request is read the full way and gets its error.
-        package init?(flat request: FlatRequest) {
+        /// Reads a flat `get` line (``FlatRequest``) without building a JSON tree: its id, and
+        /// its params as ``init(params:)`` reads the same params. Nil when the line is not a
+        /// flat `get` or ``init(params:)`` would refuse its params, so that the full decoder
+        /// reads it and gives its usual error.
+        package static func flat(_ line: [UInt8]) -> (id: JSONValue, params: GetParams)? {
             var scanner: String?
             var container: String?
             var key: String?
             var pointer: JSONPointer?
-            var reveal = false
-            for param in request.params {
-                switch (param.name, param.value) {
-                case ("scanner", .string(let text)): scanner = text
-                case ("container", .string(let text)): container = text
-                case ("key", .string(let text)): key = text
-                case ("pointer", .string(let text)):
+            var reveal: Bool?
+            var pointerSeen = false
+            let head = FlatRequest.read(line) { name, value in
+                switch (name, value) {
+                case ("scanner", .string(let text)) where scanner == nil: scanner = text
+                case ("container", .string(let text)) where container == nil: container = text
+                case ("key", .string(let text)) where key == nil: key = text
+                case ("pointer", .string(let text)) where !pointerSeen:
+                    pointerSeen = true
                     if !text.isEmpty {
-                        guard let parsed = try? JSONPointer(parsing: text) else { return nil }
+                        guard let parsed = try? JSONPointer(parsing: text) else { return false }
                         pointer = parsed
                     }
-                case ("reveal", .bool(let flag)): reveal = flag
-                default: return nil
+                case ("reveal", .bool(let flag)) where reveal == nil: reveal = flag
+                default: return false
                 }
+                return true
             }
-            guard let container, let key else { return nil }
-            self.init(Place(scanner: scanner, container: container, key: key, pointer: pointer), reveal: reveal)
+            guard let head, head.method == method, let container, let key else { return nil }
+            let place = Place(scanner: scanner, container: container, key: key, pointer: pointer)
+            return (head.id, GetParams(place, reveal: reveal ?? false))
         }
     }
 

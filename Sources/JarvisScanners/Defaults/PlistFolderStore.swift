@@ -21,7 +21,7 @@ final class PlistFolderStore: DefaultsStore {
     init(folder: URL, includeSystemDomains: Bool, ignoresCase: Bool? = nil) {
         self.folder = folder
         self.includeSystemDomains = includeSystemDomains
-        served = ServedFolder(folder, ignoresCase: ignoresCase)
+        served = ServedFolder(folder, ignoresCase: ignoresCase, hearsChanges: true)
     }
 
     func storedNames(suite: String) -> StoredNames {

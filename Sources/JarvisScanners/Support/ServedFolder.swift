@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisSystem
 
 /// The one symbolic-link policy and the one file-opening path of every file-backed scanner
 /// (`--defaults-dir`, `--files`, `--secrets-dir`), written once:
@@ -31,7 +32,12 @@ struct ServedFolder: Sendable {
     /// a name through the one path is a look through the other.
     private let isConfiguredAtRealPath: Bool
     /// The last `lstat` that found a name in the folder, for ``recentStatus(of:)``.
-    private let lastLook = Locked<(relative: String, status: stat, at: ContinuousClock.Instant)?>(nil)
+    private let lastLook = Locked(LastLook())
+    /// The kernel's count of the folder's changes, where it hears of them all: while it
+    /// stands, a name looked at is not looked at again. Nil: every look is an `lstat`.
+    private let changes: FolderChanges?
+    /// The plain names looked at since the folder's last change.
+    private let quietLooks = Locked(QuietLooks())
     /// How long a look is lent to the next one: a `get` checks its suite's name for links
     /// (hide rules), then its file's version, microseconds apart.
     static let lookLifetime = Duration.milliseconds(5)
@@ -46,15 +52,19 @@ struct ServedFolder: Sendable {
         case outside(String)
     }
 
-    /// - Parameter ignoresCase: nil asks the volume (Darwin's `_PC_CASE_SENSITIVE`; other
-    ///   systems are taken as case-sensitive); tests pass a value to check the rule anywhere.
-    init(_ url: URL, ignoresCase: Bool? = nil) {
+    /// - Parameters:
+    ///   - ignoresCase: nil asks the volume (Darwin's `_PC_CASE_SENSITIVE`; other systems are
+    ///     taken as case-sensitive); tests pass a value to check the rule anywhere.
+    ///   - hearsChanges: whether to take the kernel's word that a quiet folder is unchanged
+    ///     (``FolderChanges``), for a scanner that looks at the same names on every request.
+    init(_ url: URL, ignoresCase: Bool? = nil, hearsChanges: Bool = false) {
         self.url = url
         let path = url.path
         pathPrefix = path.hasSuffix("/") ? path : path + "/"
         realPath = Self.realPath(url.path) ?? url.standardizedFileURL.path
         realPrefix = realPath.hasSuffix("/") ? realPath : realPath + "/"
         isConfiguredAtRealPath = path == realPath
+        changes = hearsChanges ? FolderChanges.watching(realPath) : nil
         self.ignoresCase = ignoresCase ?? VolumeCase.ignoresCase(at: url.path)
     }
 
@@ -108,10 +118,26 @@ struct ServedFolder: Sendable {
     /// is there: then it leads nowhere but to itself, found with one `lstat`.
     private func isPlainNonLink(_ relative: String) -> Bool {
         guard !relative.containsByte(where: { $0 == UInt8(ascii: "/") }) else { return false }
-        var status = stat()
-        if lstat(realPrefix + relative, &status) != 0 { return errno == ENOENT }
-        lastLook.withLock { $0 = (relative, status, .now) }
+        guard let status = look(at: relative) else { return errno == ENOENT }
+        lastLook.withLock { $0 = LastLook(relative: relative, status: status, at: .now, isLent: false) }
         return status.st_mode & S_IFMT != S_IFLNK
+    }
+
+    /// The `lstat` of a plain name; while the kernel says the folder has not changed since a
+    /// regular file's last look, that look. A missing name is looked at every time, as the
+    /// stand-in names of hidden ones are, so the two cost alike. Nil with `errno` set when
+    /// nothing is there.
+    private func look(at relative: String) -> stat? {
+        var status = stat()
+        guard let changes, let generation = changes.generation() else {
+            return lstat(realPrefix + relative, &status) == 0 ? status : nil
+        }
+        if let known = quietLooks.withLock({ $0.status(of: relative, at: generation) }) { return known }
+        guard lstat(realPrefix + relative, &status) == 0 else { return nil }
+        if status.st_mode & S_IFMT == S_IFREG, changes.watchFile(named: relative, inode: UInt64(status.st_ino)) {
+            quietLooks.withLock { $0.remember(status, of: relative, at: generation) }
+        }
+        return status
     }
 
     /// What the `lstat` of `relative` found a moment ago (see ``lookLifetime``), handed out
@@ -120,12 +146,21 @@ struct ServedFolder: Sendable {
     /// or when the folder was configured through a link (the paths could then part).
     func recentStatus(of relative: String) -> stat? {
         guard isConfiguredAtRealPath else { return nil }
+        // Compared and handed out in place: copying the whole look out costs more than the rest.
         return lastLook.withLock { last in
-            guard let look = last, look.relative == relative, ContinuousClock.now - look.at < Self.lookLifetime
+            guard !last.isLent, last.relative == relative, ContinuousClock.now - last.at < Self.lookLifetime
             else { return nil }
-            last = nil
-            return look.status
+            last.isLent = true
+            return last.status
         }
+    }
+
+    /// The last `lstat` of a name, until it is lent once.
+    private struct LastLook {
+        var relative = ""
+        var status = stat()
+        var at = ContinuousClock.now
+        var isLent = true
     }
 
     /// The path with every link resolved; nil when it does not exist.

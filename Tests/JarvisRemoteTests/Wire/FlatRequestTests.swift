@@ -62,8 +62,9 @@ import Testing
         guard let flat = FlatRequest.read(line) else { return }
         let request = full(line)
         #expect(request == flat.request, comment)
-        guard let request, request.method == "get", let params = Wire.GetParams(flat: flat) else { return }
-        #expect((try? Wire.GetParams(params: request.params)) == params, comment)
+        guard let request, request.method == "get", let get = Wire.GetParams.flat(line) else { return }
+        #expect(get.id == flat.id, comment)
+        #expect((try? Wire.GetParams(params: request.params)) == get.params, comment)
     }
 
     @Test func flatLinesReadAsTheFullDecoderReadsThem() throws {
@@ -75,13 +76,14 @@ import Testing
         }
         let get = try #require(FlatRequest.read(Array(Self.gets[1].utf8)))
         #expect(get.id == .string("abc") && get["reveal"] == .bool(true))
-        let pointer = try #require(FlatRequest.read(Array(Self.gets[3].utf8)).flatMap(Wire.GetParams.init(flat:)))
-        #expect(pointer.place.pointer?.description == "/a/0")
+        let pointer = try #require(Wire.GetParams.flat(Array(Self.gets[3].utf8)))
+        #expect(pointer.params.place.pointer?.description == "/a/0")
     }
 
     @Test func everythingElseIsLeftToTheFullDecoder() {
         for line in Self.others {
             #expect(FlatRequest.read(Array(line.utf8)) == nil, "\(line)")
+            #expect(Wire.GetParams.flat(Array(line.utf8)) == nil, "\(line)")
         }
     }
 
@@ -94,8 +96,8 @@ import Testing
             #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":true,"key":"k"}}"#,
         ]
         for line in refused {
-            let flat = try #require(FlatRequest.read(Array(line.utf8)), "\(line)")
-            #expect(Wire.GetParams(flat: flat) == nil, "\(line)")
+            #expect(FlatRequest.read(Array(line.utf8)) != nil, "\(line)")
+            #expect(Wire.GetParams.flat(Array(line.utf8)) == nil, "\(line)")
             let request = try #require(full(Array(line.utf8)))
             #expect(throws: RPCError.self) { try Wire.GetParams(params: request.params) }
         }
@@ -184,8 +186,7 @@ import Testing
         ]
         for line in lines {
             let bytes = Array(line.utf8)
-            let flat = try #require(FlatRequest.read(bytes).flatMap(Wire.GetParams.init(flat:)), "\(line)")
-            _ = flat
+            #expect(Wire.GetParams.flat(bytes) != nil, "\(line)")
             let fast = try #require(service.respond(to: bytes, session: session))
             let request = try RPCRequest.decode(bytes)
             let expected: [UInt8]

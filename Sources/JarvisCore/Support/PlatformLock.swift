@@ -1,0 +1,53 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The system's plain lock, without `NSLock`'s class dispatch: `os_unfair_lock` on Apple
+/// platforms, a `pthread_mutex_t` elsewhere. The one place that choice is made; ``Locked``
+/// is built on it. Not recursive. The lock lives at a fixed address of its own, as both
+/// kinds require.
+final class PlatformLock: @unchecked Sendable {
+    #if canImport(Darwin)
+        private let unfair: UnsafeMutablePointer<os_unfair_lock>
+
+        init() {
+            unfair = .allocate(capacity: 1)
+            unfair.initialize(to: os_unfair_lock())
+        }
+
+        deinit {
+            unfair.deinitialize(count: 1)
+            unfair.deallocate()
+        }
+
+        @inline(__always)
+        func lock() { os_unfair_lock_lock(unfair) }
+
+        @inline(__always)
+        func unlock() { os_unfair_lock_unlock(unfair) }
+    #else
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+        init() {
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+            mutex.deallocate()
+        }
+
+        @inline(__always)
+        func lock() { pthread_mutex_lock(mutex) }
+
+        @inline(__always)
+        func unlock() { pthread_mutex_unlock(mutex) }
+    #endif
+}

@@ -1,0 +1,178 @@
+import Foundation
+import JarvisCore
+
+#if os(Linux)
+    import CJarvisEpoll
+    import Glibc
+#endif
+
+/// Tells whether anything in one folder may have changed since a moment, from the kernel's
+/// change notifications: a cache of what the folder's files look like stays valid while the
+/// ``generation()`` it was taken at is still the current one, and is looked at again
+/// (`lstat`) only once it is not.
+///
+/// Linux only (inotify), and only on the local file systems whose every change reaches
+/// inotify (ext2/3/4, XFS, Btrfs, F2FS, tmpfs); ``watching(_:)`` answers nil anywhere else,
+/// and the caller looks every time as before. The promise rests on two kernel facts: an
+/// event is queued before the system call that caused it returns, so a change made before a
+/// client asked is pending when the agent answers; and ``generation()`` reads every pending
+/// event before it answers (one `read` that finds nothing when the folder is quiet).
+///
+/// What is watched: the folder (names created, removed, renamed, written, their attributes
+/// changed) and each file the caller remembers (``watchFile(named:)``), so a write through a
+/// hard link in another folder is seen too. Not seen, as by every inotify user: writes
+/// through a shared memory mapping. When the folder itself is removed, moved or unmounted, or
+/// its path comes to name another folder (checked with one `stat` at most every 250 ms),
+/// ``generation()`` answers nil for good.
+package final class FolderChanges: @unchecked Sendable {
+    #if os(Linux)
+        private let descriptor: Int32
+        private let folderWatch: Int32
+        private let path: String
+        private let identity: (device: UInt64, inode: UInt64)
+        /// The event buffer, the count, the files watched and the last identity check; only
+        /// touched under `lock`.
+        private let buffer: UnsafeMutableRawPointer
+        private var count: UInt64 = 0
+        private var broken = false
+        /// The inode each file watch is on, by watch.
+        private var fileWatches: [Int32: UInt64] = [:]
+        private var watchedInodes: Set<UInt64> = []
+        private var identityCheckedAt = ContinuousClock.now
+        private let lock = NSLock()
+
+        private static let bufferSize = 4096
+        /// The most files watched beside the folder: each costs one of the user's inotify
+        /// watches, a limit every program of the user shares.
+        package static let maxFileWatches = 256
+        private static let identityCheckInterval = Duration.milliseconds(250)
+        private static let folderMask = UInt32(
+            IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+                | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        private static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DONT_FOLLOW)
+        /// File systems whose every change is a local one inotify hears of.
+        private static let trustedFileSystems: Set<Int64> = [
+            0xEF53,  // ext2, ext3, ext4
+            0x5846_5342,  // XFS
+            0x9123_683E,  // Btrfs
+            0xF2F5_2010,  // F2FS
+            0x0102_1994,  // tmpfs
+        ]
+
+        private init(
+            descriptor: Int32, folderWatch: Int32, path: String, identity: (device: UInt64, inode: UInt64)
+        ) {
+            self.descriptor = descriptor
+            self.folderWatch = folderWatch
+            self.path = path
+            self.identity = identity
+            buffer = .allocate(byteCount: Self.bufferSize, alignment: MemoryLayout<inotify_event>.alignment)
+        }
+
+        deinit {
+            close(descriptor)
+            buffer.deallocate()
+        }
+
+        /// Watches the folder at `path` (a real path, without links); nil where its changes
+        /// cannot all be heard (another system, a network or user-space file system, no
+        /// inotify left).
+        package static func watching(_ path: String) -> FolderChanges? {
+            var volume = statfs()
+            guard statfs(path, &volume) == 0, trustedFileSystems.contains(Int64(volume.f_type)) else { return nil }
+            guard let identity = identity(of: path) else { return nil }
+            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard descriptor >= 0 else { return nil }
+            let watch = inotify_add_watch(descriptor, path, folderMask)
+            // Watched, then checked: a folder swapped in between would be watched under the
+            // wrong name.
+            guard watch >= 0, let watched = Self.identity(of: path), watched == identity else {
+                close(descriptor)
+                return nil
+            }
+            return FolderChanges(descriptor: descriptor, folderWatch: watch, path: path, identity: identity)
+        }
+
+        private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+            return (UInt64(status.st_dev), UInt64(status.st_ino))
+        }
+
+        /// The number of changes heard so far, after reading every pending one; nil when the
+        /// folder can no longer be trusted to tell (look every time).
+        package func generation() -> UInt64? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !broken else { return nil }
+            while true {
+                let read = SystemCall.read(descriptor, buffer, Self.bufferSize)
+                if read > 0 {
+                    count &+= 1
+                    inspect(byteCount: read)
+                    continue
+                }
+                if read < 0, errno == EINTR { continue }
+                if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
+                broken = true
+                return nil
+            }
+            if ContinuousClock.now - identityCheckedAt >= Self.identityCheckInterval {
+                identityCheckedAt = .now
+                guard let now = Self.identity(of: path), now == identity else {
+                    broken = true
+                    return nil
+                }
+            }
+            return broken ? nil : count
+        }
+
+        /// Marks the watch broken when the folder itself went.
+        private func inspect(byteCount: Int) {
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= byteCount {
+                let event = buffer.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED)
+                if event.wd == folderWatch, event.mask & gone != 0 { broken = true }
+                if event.wd != folderWatch, event.mask & UInt32(IN_IGNORED) != 0,
+                    let inode = fileWatches.removeValue(forKey: event.wd)
+                {
+                    watchedInodes.remove(inode)
+                }
+                offset += header + Int(event.len)
+            }
+        }
+
+        /// Watches the file `name` in the folder, whose `lstat` found `inode`, as well, so a
+        /// change made through another link to it is heard; false when it cannot be (too many
+        /// watched, or the name no longer leads to that file). No system call when that file
+        /// is watched already.
+        package func watchFile(named name: String, inode: UInt64) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !broken else { return false }
+            if watchedInodes.contains(inode) { return true }
+            guard fileWatches.count < Self.maxFileWatches else { return false }
+            let full = path.hasSuffix("/") ? path + name : path + "/" + name
+            let watch = inotify_add_watch(descriptor, full, Self.fileMask)
+            guard watch >= 0 else { return false }
+            // The name may have been given to another file between the caller's look and the
+            // watch: then the watch is on that file, and the caller's look is not remembered.
+            var status = stat()
+            guard lstat(full, &status) == 0, UInt64(status.st_ino) == inode else { return false }
+            fileWatches[watch] = inode
+            watchedInodes.insert(inode)
+            return true
+        }
+    #else
+        /// Nil: only Linux tells of changes this way; the caller looks every time.
+        package static func watching(_ path: String) -> FolderChanges? { nil }
+
+        /// Never reached: there are no instances here.
+        package func generation() -> UInt64? { nil }
+
+        /// Never reached: there are no instances here.
+        package func watchFile(named name: String, inode: UInt64) -> Bool { false }
+    #endif
+}

@@ -1,0 +1,161 @@
+import Foundation
+import JarvisCore
+import JarvisSystem
+import Testing
+
+@testable import JarvisScanners
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The kernel's word that a folder is quiet (``FolderChanges``), which lets a `get` of an
+/// unchanged suite skip its `lstat`: every kind of change another program can make moves the
+/// generation, and the reads that trust it see every change made before they were asked.
+@Suite struct FolderChangesTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    #if os(Linux)
+        /// The temporary folder is on a local file system here (the CI machine's too).
+        private func changes() throws -> FolderChanges {
+            let real = try #require(ServedFolder.realPath(folder.url.path))
+            return try #require(FolderChanges.watching(real), "no inotify watch on \(real)")
+        }
+
+        @Test func aQuietFolderKeepsItsGenerationAndEveryChangeMovesIt() throws {
+            try folder.writePlist("a.plist", ["k": 1])
+            let other = try TemporaryFolder()
+            try Data("x".utf8).write(to: other.file("moved.plist"))
+            let changes = try changes()
+            var last = try #require(changes.generation())
+            #expect(changes.generation() == last)
+            #expect(changes.generation() == last)
+            let path = folder.file("a.plist").path
+            let steps: [(String, () throws -> Void)] = [
+                ("write in place", { try FileHandle(forWritingTo: self.folder.file("a.plist")).close() }),
+                (
+                    "append",
+                    {
+                        let handle = try FileHandle(forWritingTo: self.folder.file("a.plist"))
+                        try handle.seekToEnd()
+                        try handle.write(contentsOf: Data(" ".utf8))
+                        try handle.close()
+                    }
+                ),
+                ("create", { try Data("{}".utf8).write(to: self.folder.file("b.json")) }),
+                ("rename over", { _ = rename(self.folder.file("b.json").path, path) }),
+                ("move in", { _ = rename(other.file("moved.plist").path, self.folder.file("c.plist").path) }),
+                ("chmod", { _ = chmod(path, 0o600) }),
+                ("touch", { _ = utimes(path, nil) }),
+                ("symlink", { _ = symlink(path, self.folder.file("d.plist").path) }),
+                ("delete", { _ = unlink(self.folder.file("c.plist").path) }),
+            ]
+            for (name, change) in steps {
+                try change()
+                let now = try #require(changes.generation(), "\(name)")
+                #expect(now > last, "\(name) did not move the generation")
+                last = now
+                #expect(changes.generation() == last, "\(name): quiet again")
+            }
+        }
+
+        /// A file changed through a hard link in another folder is heard once the file itself
+        /// is watched, as the reads watch every file they remember.
+        @Test func aChangeThroughAHardLinkElsewhereIsHeardOnceTheFileIsWatched() throws {
+            try folder.writePlist("a.plist", ["k": 1])
+            let other = try TemporaryFolder()
+            #expect(link(folder.file("a.plist").path, other.file("same.plist").path) == 0)
+            let changes = try changes()
+            var status = stat()
+            #expect(lstat(folder.file("a.plist").path, &status) == 0)
+            #expect(changes.watchFile(named: "a.plist", inode: UInt64(status.st_ino)))
+            let before = try #require(changes.generation())
+            let handle = try FileHandle(forWritingTo: other.file("same.plist"))
+            try handle.write(contentsOf: Data("<".utf8))
+            try handle.close()
+            #expect(try #require(changes.generation()) > before)
+            // A name that now leads to another file is not watched in its place.
+            #expect(!changes.watchFile(named: "a.plist", inode: UInt64(status.st_ino) &+ 1))
+        }
+
+        @Test func aFolderRemovedOrReplacedIsNeverTrustedAgain() throws {
+            let parent = try TemporaryFolder()
+            let served = parent.file("served")
+            try FileManager.default.createDirectory(at: served, withIntermediateDirectories: false)
+            let real = try #require(ServedFolder.realPath(served.path))
+            let removed = try #require(FolderChanges.watching(real))
+            #expect(removed.generation() != nil)
+            try FileManager.default.removeItem(at: served)
+            #expect(removed.generation() == nil)
+
+            // Replaced under the same path by renaming a parent folder: no event reaches the
+            // watch, so the path's identity is checked (at most every 250 ms).
+            let inner = parent.file("p/served")
+            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+            let innerReal = try #require(ServedFolder.realPath(inner.path))
+            let replaced = try #require(FolderChanges.watching(innerReal))
+            #expect(replaced.generation() != nil)
+            #expect(rename(parent.file("p").path, parent.file("q").path) == 0)
+            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+            let start = ContinuousClock.now
+            while replaced.generation() != nil, ContinuousClock.now - start < .seconds(30) {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            #expect(replaced.generation() == nil)
+        }
+
+        /// No answer is older than a change made before it was asked: 300 changes of one
+        /// suite by another writer, each read right after, through every way a suite is
+        /// changed: replaced (a new file), rewritten in place at the same size, and written
+        /// through a hard link in another folder.
+        @Test func everyChangeMadeBeforeAGetIsInItsAnswer() throws {
+            try folder.writePlist("app.plist", ["n": "v000"])
+            let other = try TemporaryFolder()
+            let hub = JarvisHub(configuration: .debug)
+            hub.register(DefaultsScanner.defaults(folder: folder.url))
+            let address = PreferenceAddress(scanner: "defaults", container: "app", key: "n")
+            #expect(try hub.get(address).value == .string("v000"))
+            for round in 1...300 {
+                let value = String(format: "v%03d", round)
+                let bytes = try PropertyListSerialization.data(fromPropertyList: ["n": value], format: .xml, options: 0)
+                switch round % 3 {
+                case 0:
+                    try bytes.write(to: folder.file("app.plist"), options: .atomic)
+                case 1:
+                    let handle = try FileHandle(forWritingTo: folder.file("app.plist"))
+                    try handle.truncate(atOffset: 0)
+                    try handle.write(contentsOf: bytes)
+                    try handle.close()
+                default:
+                    let elsewhere = other.file("app-\(round).plist")
+                    try? FileManager.default.removeItem(at: elsewhere)
+                    #expect(link(folder.file("app.plist").path, elsewhere.path) == 0)
+                    let handle = try FileHandle(forWritingTo: elsewhere)
+                    try handle.truncate(atOffset: 0)
+                    try handle.write(contentsOf: bytes)
+                    try handle.close()
+                }
+                #expect(try hub.get(address).value == .string(value), "round \(round)")
+            }
+        }
+    #endif
+
+    @Test func quietLooksForgetEverythingAtTheNextGenerationAndStayBounded() {
+        var looks = QuietLooks()
+        var status = stat()
+        status.st_size = 7
+        looks.remember(status, of: "a.plist", at: 1)
+        #expect(looks.status(of: "a.plist", at: 1)?.st_size == 7)
+        #expect(looks.status(of: "a.plist", at: 2) == nil)
+        #expect(looks.status(of: "a.plist", at: 1) == nil)
+        for index in 0..<(QuietLooks.capacity + 50) {
+            looks.remember(status, of: "s\(index).plist", at: 3)
+        }
+        #expect(looks.status(of: "s0.plist", at: 3) != nil)
+        #expect(looks.status(of: "s\(QuietLooks.capacity).plist", at: 3) == nil)
+    }
+}
