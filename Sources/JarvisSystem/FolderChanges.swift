@@ -24,6 +24,10 @@ import JarvisCore
 /// through a shared memory mapping. When the folder itself is removed, moved or unmounted, or
 /// its path comes to name another folder (checked with one `stat` at most every 250 ms),
 /// ``generation()`` answers nil for good.
+///
+/// The agent's readiness loop reads the pending changes once per turn rather than once per
+/// request (see ``ChangeCheckpoint``): it reads every ready request first, then the changes,
+/// then answers, so each request is still answered after every change made before it was sent.
 package final class FolderChanges: @unchecked Sendable {
     #if os(Linux)
         private let descriptor: Int32
@@ -70,8 +74,29 @@ package final class FolderChanges: @unchecked Sendable {
         }
 
         deinit {
+            Self.live.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) }
             close(descriptor)
             buffer.deallocate()
+        }
+
+        /// Every instance, for ``drainAll()``.
+        private static let live = Locked<[ObjectIdentifier: WeakChanges]>([:])
+
+        private struct WeakChanges: @unchecked Sendable {
+            weak var changes: FolderChanges?
+        }
+
+        /// Reads every instance's pending changes now (one `read` each): what
+        /// ``ChangeCheckpoint/passed()`` does between reading requests and answering them.
+        static func drainAll() {
+            let all = live.withLock { $0.values.compactMap(\.changes) }
+            for changes in all { changes.drain() }
+        }
+
+        private func drain() {
+            lock.lock()
+            defer { lock.unlock() }
+            _ = readPending()
         }
 
         /// Watches the folder at `path` (a real path, without links); nil where its changes
@@ -90,7 +115,9 @@ package final class FolderChanges: @unchecked Sendable {
                 close(descriptor)
                 return nil
             }
-            return FolderChanges(descriptor: descriptor, folderWatch: watch, path: path, identity: identity)
+            let changes = FolderChanges(descriptor: descriptor, folderWatch: watch, path: path, identity: identity)
+            live.withLock { $0[ObjectIdentifier(changes)] = WeakChanges(changes: changes) }
+            return changes
         }
 
         private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
@@ -100,22 +127,15 @@ package final class FolderChanges: @unchecked Sendable {
         }
 
         /// The number of changes heard so far, after reading every pending one; nil when the
-        /// folder can no longer be trusted to tell (look every time).
+        /// folder can no longer be trusted to tell (look every time). On a loop thread that has
+        /// passed a ``ChangeCheckpoint`` since it last read a request, the checkpoint's reading
+        /// stands for this one (no system call).
         package func generation() -> UInt64? {
             lock.lock()
             defer { lock.unlock() }
             guard !broken else { return nil }
-            while true {
-                let read = SystemCall.read(descriptor, buffer, Self.bufferSize)
-                if read > 0 {
-                    count &+= 1
-                    inspect(byteCount: read)
-                    continue
-                }
-                if read < 0, errno == EINTR { continue }
-                if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
-                broken = true
-                return nil
+            if !ChangeCheckpoint.isPassedOnThisThread {
+                guard readPending() else { return nil }
             }
             if ContinuousClock.now - identityCheckedAt >= Self.identityCheckInterval {
                 identityCheckedAt = .now
@@ -125,6 +145,23 @@ package final class FolderChanges: @unchecked Sendable {
                 }
             }
             return broken ? nil : count
+        }
+
+        /// Reads every pending event, counting one change per batch; false (and broken) when
+        /// the descriptor fails. Under `lock`.
+        private func readPending() -> Bool {
+            while true {
+                let read = SystemCall.read(descriptor, buffer, Self.bufferSize)
+                if read > 0 {
+                    count &+= 1
+                    inspect(byteCount: read)
+                    continue
+                }
+                if read < 0, errno == EINTR { continue }
+                if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { return true }
+                broken = true
+                return false
+            }
         }
 
         /// Marks the watch broken when the folder itself went.
@@ -174,5 +211,8 @@ package final class FolderChanges: @unchecked Sendable {
 
         /// Never reached: there are no instances here.
         package func watchFile(named name: String, inode: UInt64) -> Bool { false }
+
+        /// Nothing to read here.
+        static func drainAll() {}
     #endif
 }

@@ -68,11 +68,15 @@ import Testing
     @Test func systemNamesAreRecognizedWhateverTheirCase() {
         for name in [
             "com.apple.dock", "COM.APPLE.dock", "Com.Apple.Finder", ".GlobalPreferences", "NSGlobalDomain",
-            "Apple Global Domain", "com.apple.d\u{F6}ck", "COM.APPLE.D\u{D6}CK",
+            "Apple Global Domain", "com.apple.d\u{F6}ck", "COM.APPLE.D\u{D6}CK", "NSGLOBALDOMAIN",
+            ".globalpreferences.plist-extra", "com.apple.",
         ] {
             #expect(DefaultsSuite.isSystemDomain(name), "\(name)")
         }
-        for name in ["com.applex", "com.example.app", "\u{C7}OM.APPLE.dock", "group.com.apple", "apple", ""] {
+        for name in [
+            "com.applex", "com.example.app", "\u{C7}OM.APPLE.dock", "group.com.apple", "apple", "", "nsglobaldomainx",
+            "apple global domain2", "com.apple", "ns global domain",
+        ] {
             #expect(!DefaultsSuite.isSystemDomain(name), "\(name)")
         }
     }

@@ -8,8 +8,27 @@ import Foundation
 /// follows it cannot interleave with another write.
 public final class JarvisHub: Sendable {
     private struct State {
-        var scanners: [any PreferenceScanner] = []
-        var configuration: JarvisConfiguration
+        var scanners: [any PreferenceScanner] = [] {
+            didSet { rebuildVisibility() }
+        }
+        var configuration: JarvisConfiguration {
+            didSet { rebuildVisibility() }
+        }
+        /// Each scanner's rules under the configuration, by scanner id: made when either
+        /// changes rather than for every request.
+        private(set) var visibility: [String: ScannerVisibility] = [:]
+
+        init(configuration: JarvisConfiguration) {
+            self.configuration = configuration
+        }
+
+        private mutating func rebuildVisibility() {
+            var rules: [String: ScannerVisibility] = [:]
+            for scanner in scanners where rules[scanner.id] == nil {
+                rules[scanner.id] = ScannerVisibility(scanner: scanner, configuration: configuration)
+            }
+            visibility = rules
+        }
     }
 
     private let state: Locked<State>
@@ -167,12 +186,11 @@ public final class JarvisHub: Sendable {
     func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (
         any PreferenceScanner, ContainerInfo, JarvisConfiguration, ScannerInfo, NamedLookup
     ) {
-        let (scanners, configuration) = snapshot()
-        guard let scanner = scanners.first(where: { $0.id == address.scanner }),
-            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration), rules.isEnabled
-        else {
+        let (found, configuration) = state.withLock { ($0.visibility[address.scanner], $0.configuration) }
+        guard let rules = found, rules.isEnabled else {
             throw .noScanner(address.scanner)
         }
+        let scanner = rules.scanner
         let info = scanner.info
         if let reason = info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")

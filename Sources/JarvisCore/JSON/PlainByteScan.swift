@@ -15,10 +15,11 @@ package enum PlainByteScan {
         case printableASCIIWithoutEscapes
     }
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
+    @usableFromInline static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @usableFromInline static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// The number of bytes from the start of `bytes` before the first byte that `stop` names.
+    @inlinable
     package static func plainPrefixLength(_ bytes: UnsafeRawBufferPointer, stop: Stop) -> Int {
         switch stop {
         case .writerEscapes: plainPrefixLength(bytes, .writerEscapes)
@@ -27,8 +28,8 @@ package enum PlainByteScan {
     }
 
     /// The scan for one constant `stop`, so each word's test is folded for it.
-    @inline(__always)
-    private static func plainPrefixLength(_ bytes: UnsafeRawBufferPointer, _ stop: Stop) -> Int {
+    @inlinable @inline(__always)
+    static func plainPrefixLength(_ bytes: UnsafeRawBufferPointer, _ stop: Stop) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let count = bytes.count
         var at = 0
@@ -42,7 +43,7 @@ package enum PlainByteScan {
     }
 
     /// Whether `byte` ends a run.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func stops(_ byte: UInt8, _ stop: Stop) -> Bool {
         switch stop {
         case .writerEscapes:
@@ -53,8 +54,8 @@ package enum PlainByteScan {
     }
 
     /// Whether any byte of `word` may end a run (never false when one does).
-    @inline(__always)
-    private static func mayStop(_ word: UInt64, _ stop: Stop) -> Bool {
+    @inlinable @inline(__always)
+    static func mayStop(_ word: UInt64, _ stop: Stop) -> Bool {
         var found = below(word, 0x20) | equal(word, UInt8(ascii: "\"")) | equal(word, UInt8(ascii: "\\"))
         switch stop {
         case .writerEscapes: found |= equal(word, 0xE2)
@@ -64,14 +65,14 @@ package enum PlainByteScan {
     }
 
     /// Nonzero when some byte of `word` is below `limit` (at most 0x80).
-    @inline(__always)
-    private static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
         (word &- ones &* UInt64(limit)) & ~word & highs
     }
 
     /// Nonzero when some byte of `word` equals `byte`.
-    @inline(__always)
-    private static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let spread = word ^ (ones &* UInt64(byte))
         return (spread &- ones) & ~spread & highs
     }

@@ -16,7 +16,7 @@ extension AgentService {
     }
 
     /// `item`, or `.storage` when its value is too deep to serve.
-    static func servable(_ item: PreferenceItem) throws(JarvisError) -> PreferenceItem {
+    static func servable(_ item: consuming PreferenceItem) throws(JarvisError) -> PreferenceItem {
         if let reason = item.depthProblem { throw JarvisError(.storage, reason) }
         return item
     }

@@ -1,3 +1,5 @@
+import JarvisSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -272,24 +274,64 @@ final class LineConnectionWorker {
         return failure
     }
 
-    /// Reads once and hands every complete line to the session.
-    ///
-    /// - Returns: a close reason when the connection must end now.
-    private func readInput(_ buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason? {
+    /// What one read of the socket gave.
+    private enum ReadOutcome {
+        /// Bytes, now in the framer.
+        case read
+        /// Nothing yet.
+        case wouldBlock
+        /// The peer closed its end.
+        case ended
+        case failed(LineConnection.CloseReason)
+    }
+
+    /// A read made ahead of this turn's answers (``readAhead(_:)``), not yet acted on.
+    @exclusivity(unchecked) private var readAheadOutcome: ReadOutcome?
+
+    /// The first half of a turn: reads once from a serving connection into its framer and
+    /// hands nothing on yet; the loop reads every ready connection so, passes the
+    /// ``ChangeCheckpoint``, then calls ``advance(input:buffer:)``, which answers what was read.
+    func readAhead(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard case .serving = phase, readAheadOutcome == nil else { return }
+        readAheadOutcome = readSocket(buffer)
+    }
+
+    private func readSocket(_ buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
         let count: Int
         do {
             count = try socket.read(into: buffer)
         } catch {
-            return error.isWouldBlock ? nil : .failed(errno: error.errno ?? EIO)
+            return error.isWouldBlock ? .wouldBlock : .failed(.failed(errno: error.errno ?? EIO))
         }
-        guard count > 0 else {
+        guard count > 0 else { return .ended }
+        lastActivity = .now
+        framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        return .read
+    }
+
+    /// Reads once (unless the loop read ahead) and hands every complete line to the session.
+    ///
+    /// - Returns: a close reason when the connection must end now.
+    private func readInput(_ buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason? {
+        let outcome: ReadOutcome
+        if let ahead = readAheadOutcome {
+            outcome = ahead
+            readAheadOutcome = nil
+        } else {
+            // Read after this turn's checkpoint: what it brings may follow an unheard change.
+            ChangeCheckpoint.readingInput()
+            outcome = readSocket(buffer)
+        }
+        switch outcome {
+        case .failed(let reason): return reason
+        case .wouldBlock: return nil
+        case .ended:
             // A partial last line is dropped; replies already queued are still flushed,
             // which serves clients that half-close after their request.
             beginClosing(.peerClosed)
             return nil
+        case .read: break
         }
-        lastActivity = .now
-        framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         // Replies sent while dispatching are picked up by the loop without a wake-up.
         connection.shared.withLock { $0.dispatching = true }
         defer { connection.shared.withLock { $0.dispatching = false } }

@@ -1,4 +1,5 @@
 import Foundation
+import JarvisSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -51,6 +52,17 @@ final class LineServerLoop {
             }
             var listenerReady = false
             var woken = false
+            // Every ready request is read before any is answered, and the file system's change
+            // notifications are read in between: each answer then follows every change made
+            // before its request was sent, with one check of them per turn.
+            var readAny = false
+            for event in events where event.readable || event.hangup {
+                guard let id = byDescriptor[event.descriptor], let worker = workers[id] else { continue }
+                if !readAny { ChangeCheckpoint.readingInput() }
+                readAny = true
+                worker.readAhead(buffer)
+            }
+            if readAny { ChangeCheckpoint.passed() }
             for event in events {
                 if event.descriptor == waker.readEnd {
                     woken = true

@@ -46,18 +46,33 @@ enum DefaultsSuite {
     /// Whether a suite is one of Apple's system domains, hidden unless asked for. Compared
     /// without case: on a case-insensitive volume `COM.APPLE.dock` opens `com.apple.dock`.
     static func isSystemDomain(_ name: String) -> Bool {
-        // Asked on every read: an ASCII name (nearly every suite) is lower-cased in place of
-        // the general Unicode mapping, which allocates; both give the same text for ASCII.
-        let name = name.containsByte(where: { $0 >= 0x80 }) ? name.lowercased() : Self.asciiLowercased(name)
-        return name.hasPrefix("com.apple.") || name.hasPrefix(".globalpreferences") || name == "nsglobaldomain"
-            || name == "apple global domain"
+        // Asked on every read: an ASCII name (nearly every suite) is compared folding ASCII
+        // case byte by byte, where the general Unicode mapping allocates; both agree for ASCII.
+        guard !name.containsByte(where: { $0 >= 0x80 }) else {
+            let lower = name.lowercased()
+            return lower.hasPrefix("com.apple.") || lower.hasPrefix(".globalpreferences")
+                || lower == "nsglobaldomain" || lower == "apple global domain"
+        }
+        var name = name
+        return name.withUTF8 { bytes in
+            startsFoldingCase(bytes, "com.apple.") || startsFoldingCase(bytes, ".globalpreferences")
+                || startsFoldingCase(bytes, "nsglobaldomain", whole: true)
+                || startsFoldingCase(bytes, "apple global domain", whole: true)
+        }
     }
 
-    private static func asciiLowercased(_ name: String) -> String {
-        guard name.containsByte(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
-        return String(
-            decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
-            as: UTF8.self)
+    /// Whether ASCII `bytes` start with (or, `whole`, are) the lower-case `prefix`, ignoring case.
+    private static func startsFoldingCase(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, whole: Bool = false
+    ) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard whole ? bytes.count == count : bytes.count >= count else { return false }
+        for index in 0..<count {
+            var byte = bytes[index]
+            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+            if byte != prefix.utf8Start[index] { return false }
+        }
+        return true
     }
 
     /// The suite whose file is `path`, when `path` is a `<suite>.plist` directly in `folder`;
