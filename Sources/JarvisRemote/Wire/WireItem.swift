@@ -40,8 +40,7 @@ package enum WireItem {
         line.append(contentsOf: Members.key)
         JSONWriter.writeString(item.address.key, into: &line)
         line.append(contentsOf: Members.type)
-        // The type's name and the revision (hex) never need escaping: copied as they are.
-        appendQuoted(item.type.rawValue, into: &line)
+        JSONWriter.writeString(item.type.rawValue, into: &line)
         if let value = item.value {
             line.append(contentsOf: Members.value)
             if case .string(let text) = value {
@@ -51,7 +50,7 @@ package enum WireItem {
             }
         }
         line.append(contentsOf: Members.revision)
-        appendQuoted(item.revision.text, into: &line)
+        JSONWriter.writeString(item.revision.text, into: &line)
         if let mask = item.mask {
             line.append(contentsOf: Members.maskedLength)
             line.append(contentsOf: String(mask.length).utf8)
@@ -68,18 +67,6 @@ package enum WireItem {
         }
         if !item.isWritable { line.append(contentsOf: Members.readOnly) }
         line.append(UInt8(ascii: "}"))
-    }
-
-    /// `"text"` for text that never needs escaping; anything else is escaped as usual.
-    private static func appendQuoted(_ text: String, into line: inout [UInt8]) {
-        guard text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
-        else {
-            JSONWriter.writeString(text, into: &line)
-            return
-        }
-        line.append(UInt8(ascii: "\""))
-        line.append(contentsOf: text.utf8)
-        line.append(UInt8(ascii: "\""))
     }
 
     /// The members' names as ``write(_:into:)`` puts them, each with what goes before it.
