@@ -93,6 +93,18 @@ package final class FolderChanges: @unchecked Sendable {
             for changes in all { changes.drain() }
         }
 
+        /// Moves every instance's count on: this process changed a file in some folder (it
+        /// writes rarely, so every folder forgets what it knew), so what was known unchanged is
+        /// looked at again without waiting for the kernel's note of the write.
+        package static func noteLocalWrite() {
+            let all = live.withLock { $0.values.compactMap(\.changes) }
+            for changes in all {
+                changes.lock.lock()
+                changes.count &+= 1
+                changes.lock.unlock()
+            }
+        }
+
         private func drain() {
             lock.lock()
             defer { lock.unlock() }
@@ -214,5 +226,8 @@ package final class FolderChanges: @unchecked Sendable {
 
         /// Nothing to read here.
         static func drainAll() {}
+
+        /// Nothing to tell here.
+        package static func noteLocalWrite() {}
     #endif
 }

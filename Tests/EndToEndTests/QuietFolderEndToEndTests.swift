@@ -73,5 +73,35 @@ import Testing
                 }
             }
         }
+
+        /// A write the agent makes itself is in the answers that follow it in the same turn,
+        /// also for a suite it changed through a link: a get, a set through the link and a get
+        /// of the link's target, sent in one write.
+        @Test func aWriteThroughALinkIsSeenByTheNextRequestOfTheSameTurn() throws {
+            try sandbox.writeSuite("prod", in: suites, ["mode": "old"])
+            #expect(
+                symlink("prod.plist", suites.appendingPathComponent("current.plist").path) == 0)
+            let agent = try AgentProcess(sandbox, ["--defaults-dir", suites.path])
+            let client = try LineClient(endpoint: agent.unix, timeout: .seconds(20))
+            defer { client.close() }
+            let hello = #"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"client":"quiet"}}"#
+            try client.send(Array(hello.utf8))
+            _ = try client.receiveLine(timeout: .seconds(20))
+            func get(_ id: Int) -> String {
+                #"{"jsonrpc":"2.0","id":\#(id),"method":"get","params":{"scanner":"defaults","container":"prod","key":"mode"}}"#
+            }
+            for round in 1...20 {
+                let value = "v\(round)"
+                let set =
+                    #"{"jsonrpc":"2.0","id":2,"method":"set","params":{"scanner":"defaults","container":"current","key":"mode","value":"\#(value)"}}"#
+                try client.send(Array([get(1), set, get(3)].joined(separator: "\n").utf8))
+                var answers: [String] = []
+                for _ in 0..<3 {
+                    answers.append(String(decoding: try #require(try client.receiveLine(timeout: .seconds(20))), as: UTF8.self))
+                }
+                #expect(answers[1].contains(#""value":"\#(value)""#), "\(answers[1])")
+                #expect(answers[2].contains(#""value":"\#(value)""#), "round \(round): \(answers[2])")
+            }
+        }
     #endif
 }

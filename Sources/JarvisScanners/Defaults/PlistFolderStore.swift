@@ -16,7 +16,20 @@ final class PlistFolderStore: DefaultsStore {
     /// The folder with the symbolic-link policy every file-backed scanner follows.
     let served: ServedFolder
     // Parsed suites by name, replaced whenever the file's signature changes.
-    private let cache = Locked<[String: CachedSuite]>([:])
+    private let cache = Locked(SuiteCache())
+
+    /// The parsed suites. A suite found a plain, unchanged file at a change count of the
+    /// folder (``FolderChanges``, which this process's own writes move too) is taken to be
+    /// unchanged while the count stays.
+    private struct SuiteCache {
+        var suites: [String: CachedSuite] = [:]
+
+        /// The suite, when it was last found a plain unchanged file at change count `generation`.
+        func quiet(_ suite: String, at generation: UInt64?) -> CachedSuite? {
+            guard let generation, let cached = suites[suite], cached.quietAt == generation else { return nil }
+            return cached
+        }
+    }
 
     init(folder: URL, includeSystemDomains: Bool, ignoresCase: Bool? = nil) {
         self.folder = folder
@@ -28,6 +41,11 @@ final class PlistFolderStore: DefaultsStore {
         // A system domain by its own name is hidden whatever the folder holds: decided before
         // the file system is asked, so one that exists and one that does not answer alike.
         if let system = Self.systemByName(suite, includeSystemDomains: includeSystemDomains) { return system }
+        // A plain file found unchanged while the folder stayed quiet leads nowhere but to itself.
+        let generation = served.changeGeneration()
+        if cache.withLock({ $0.quiet(suite, at: generation) }) != nil {
+            return StoredNames(aliases: [], ignoresCase: served.ignoresCase, isSystem: false)
+        }
         let alias = served.alias(of: suite + ".plist").flatMap { target in
             target.hasSuffix(".plist") && !target.contains("/") ? String(target.dropLast(".plist".count)) : target
         }
@@ -137,7 +155,7 @@ final class PlistFolderStore: DefaultsStore {
         let file = suite + ".plist"
         let slot = try served.writableSlot(of: file, container: suite)
         // The version last read (the hub reads before it writes), and the key there.
-        let seen = cache.withLock { $0[suite] }.flatMap { cached -> (stamp: FileStamp, key: PreferenceValue?)? in
+        let seen = cache.withLock { $0.suites[suite] }.flatMap { cached -> (stamp: FileStamp, key: PreferenceValue?)? in
             guard case .parsed(let entries, _) = cached.contents else { return nil }
             return (cached.signature, entries.index[key].map { entries.sorted[$0].value })
         }
@@ -182,9 +200,7 @@ final class PlistFolderStore: DefaultsStore {
         // kept as that version of the file: the write reads nothing back.
         let parsed = try Self.parse(Data(written.bytes), name: file)
         let contents = Contents.parsed(try Self.sortedEntries(of: parsed.dictionary), parsed.format)
-        if let stamp = written.stamp {
-            cache.withLock { $0[suite] = CachedSuite(signature: stamp, contents: contents) }
-        }
+        cache.withLock { $0.suites[suite] = written.stamp.map { CachedSuite(signature: $0, contents: contents) } }
         guard case .parsed(let entries, _) = contents, let position = entries.index[key] else { return nil }
         return entries.sorted[position]
     }
@@ -206,6 +222,8 @@ final class PlistFolderStore: DefaultsStore {
     private struct CachedSuite {
         var signature: FileStamp
         var contents: Contents
+        /// The folder's change count when the file was last found plain and unchanged.
+        var quietAt: UInt64?
     }
 
     /// A suite as found now: its parsed version, and whether its name is a link (which is
@@ -227,16 +245,28 @@ final class PlistFolderStore: DefaultsStore {
     /// of reading a cached suite.
     private func load(_ suite: String) throws -> Loaded? {
         try DefaultsSuite.validate(suite)
+        // Quiet folder, plain file found unchanged since: no look at the file at all.
+        let generation = served.changeGeneration()
+        if let quiet = cache.withLock({ $0.quiet(suite, at: generation) }) {
+            return Loaded(suite: quiet, isLink: false)
+        }
         let name = suite + ".plist"
         // The hide rules' look at the name, a moment ago, when it found a plain file.
         let looked = served.recentStatus(of: name).flatMap { status -> (FileStamp, Bool)? in
             status.st_mode & S_IFMT == S_IFLNK ? nil : (FileStamp(status: status), false)
         }
         guard let (signature, isLink) = looked ?? FileStamp.ofEntry(served.path(of: name)) else {
-            cache.withLock { $0[suite] = nil }
+            cache.withLock { $0.suites[suite] = nil }
             return nil
         }
-        if let cached = cache.withLock({ $0[suite] }), cached.signature == signature {
+        // Whether that look is one the folder's change count vouches for (a plain file, watched).
+        let vouched = generation.flatMap { served.isQuietlyKnown(name, at: $0) ? $0 : nil }
+        if let cached = cache.withLock({ cache -> CachedSuite? in
+            guard var cached = cache.suites[suite], cached.signature == signature else { return nil }
+            cached.quietAt = vouched
+            cache.suites[suite] = cached
+            return cached
+        }) {
             return Loaded(suite: cached, isLink: isLink)
         }
         let contents: Contents
@@ -249,8 +279,12 @@ final class PlistFolderStore: DefaultsStore {
         } catch {
             contents = .unreadable(error.message)
         }
-        let cached = CachedSuite(signature: signature, contents: contents)
-        cache.withLock { $0[suite] = cached }
+        // Parsed after the look: a change in between moved the count, so the mark cannot hold.
+        let cached = cache.withLock { cache -> CachedSuite in
+            let cached = CachedSuite(signature: signature, contents: contents, quietAt: vouched)
+            cache.suites[suite] = cached
+            return cached
+        }
         return Loaded(suite: cached, isLink: isLink)
     }
 

@@ -123,6 +123,18 @@ struct ServedFolder: Sendable {
         return status.st_mode & S_IFMT != S_IFLNK
     }
 
+    /// The folder's change count (``FolderChanges/generation()``); nil where changes are not
+    /// heard, or no longer.
+    func changeGeneration() -> UInt64? {
+        changes?.generation()
+    }
+
+    /// Whether `relative`'s last look is one taken at change count `generation` and kept
+    /// (a plain file, watched): then it still describes the file.
+    func isQuietlyKnown(_ relative: String, at generation: UInt64) -> Bool {
+        quietLooks.withLock { $0.status(of: relative, at: generation) != nil }
+    }
+
     /// The `lstat` of a plain name; while the kernel says the folder has not changed since a
     /// regular file's last look, that look. A missing name is looked at every time, as the
     /// stand-in names of hidden ones are, so the two cost alike. Nil with `errno` set when
