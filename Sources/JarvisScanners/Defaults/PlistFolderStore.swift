@@ -29,6 +29,13 @@ final class PlistFolderStore: DefaultsStore {
             guard let generation, let cached = suites[suite], cached.quietAt == generation else { return nil }
             return cached
         }
+
+        /// The change count the suite was last found a plain unchanged file at, without
+        /// copying the suite out.
+        func quietMark(of suite: String) -> UInt64? {
+            guard let index = suites.index(forKey: suite) else { return nil }
+            return suites.values[index].quietAt
+        }
     }
 
     init(folder: URL, includeSystemDomains: Bool, ignoresCase: Bool? = nil) {
@@ -42,8 +49,8 @@ final class PlistFolderStore: DefaultsStore {
         // the file system is asked, so one that exists and one that does not answer alike.
         if let system = Self.systemByName(suite, includeSystemDomains: includeSystemDomains) { return system }
         // A plain file found unchanged while the folder stayed quiet leads nowhere but to itself.
-        let generation = served.changeGeneration()
-        if cache.withLock({ $0.quiet(suite, at: generation) }) != nil {
+        // (The count is asked only for a suite cached so: a missing one costs no more.)
+        if let mark = cache.withLock({ $0.quietMark(of: suite) }), served.changeGeneration() == mark {
             return StoredNames(aliases: [], ignoresCase: served.ignoresCase, isSystem: false)
         }
         let alias = served.alias(of: suite + ".plist").flatMap { target in
@@ -245,10 +252,14 @@ final class PlistFolderStore: DefaultsStore {
     /// of reading a cached suite.
     private func load(_ suite: String) throws -> Loaded? {
         try DefaultsSuite.validate(suite)
-        // Quiet folder, plain file found unchanged since: no look at the file at all.
-        let generation = served.changeGeneration()
-        if let quiet = cache.withLock({ $0.quiet(suite, at: generation) }) {
-            return Loaded(suite: quiet, isLink: false)
+        // Quiet folder, plain file found unchanged since: no look at the file at all. The count
+        // is asked only for a suite cached so, and then once more only after a look.
+        var generation: UInt64?
+        if let mark = cache.withLock({ $0.quietMark(of: suite) }) {
+            generation = served.changeGeneration()
+            if generation == mark, let quiet = cache.withLock({ $0.quiet(suite, at: mark) }) {
+                return Loaded(suite: quiet, isLink: false)
+            }
         }
         let name = suite + ".plist"
         // The hide rules' look at the name, a moment ago, when it found a plain file.
@@ -260,6 +271,7 @@ final class PlistFolderStore: DefaultsStore {
             return nil
         }
         // Whether that look is one the folder's change count vouches for (a plain file, watched).
+        if generation == nil, !isLink { generation = served.changeGeneration() }
         let vouched = generation.flatMap { served.isQuietlyKnown(name, at: $0) ? $0 : nil }
         if let cached = cache.withLock({ cache -> CachedSuite? in
             guard var cached = cache.suites[suite], cached.signature == signature else { return nil }
