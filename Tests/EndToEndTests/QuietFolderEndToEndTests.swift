@@ -47,14 +47,20 @@ import Testing
         }
     }
 
+    /// A raw line connection to `agent` that has said hello.
+    func connect(_ agent: AgentProcess) throws -> LineClient {
+        let client = try LineClient(endpoint: agent.unix, timeout: .seconds(20))
+        let hello = #"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"client":"quiet"}}"#
+        try client.send(Array(hello.utf8))
+        _ = try client.receiveLine(timeout: .seconds(20))
+        return client
+    }
+
     #if os(Linux)
         @Test func everyChangeMadeBeforeARequestIsInItsAnswer() throws {
             let agent = try AgentProcess(sandbox, ["--defaults-dir", suites.path])
-            let client = try LineClient(endpoint: agent.unix, timeout: .seconds(20))
+            let client = try connect(agent)
             defer { client.close() }
-            let hello = #"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"client":"quiet"}}"#
-            try client.send(Array(hello.utf8))
-            _ = try client.receiveLine(timeout: .seconds(20))
             let get = #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"scanner":"defaults","container":"com.example.app","key":"n"}}"#
             for round in 1...150 {
                 let value = String(format: "v%03d", round)
@@ -82,11 +88,8 @@ import Testing
             #expect(
                 symlink("prod.plist", suites.appendingPathComponent("current.plist").path) == 0)
             let agent = try AgentProcess(sandbox, ["--defaults-dir", suites.path])
-            let client = try LineClient(endpoint: agent.unix, timeout: .seconds(20))
+            let client = try connect(agent)
             defer { client.close() }
-            let hello = #"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"client":"quiet"}}"#
-            try client.send(Array(hello.utf8))
-            _ = try client.receiveLine(timeout: .seconds(20))
             func get(_ id: Int) -> String {
                 #"{"jsonrpc":"2.0","id":\#(id),"method":"get","params":{"scanner":"defaults","container":"prod","key":"mode"}}"#
             }
