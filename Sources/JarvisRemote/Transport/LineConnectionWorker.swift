@@ -374,7 +374,8 @@ final class LineConnectionWorker {
     private func checkDeadlines() -> Bool {
         guard case .serving = phase else { return false }
         let now = ContinuousClock.now
-        if case .unauthenticated(let deadline) = connection.shared.withLock({ $0.trust }), now >= deadline {
+        // Once trusted, never again (`trusted` is set where the deadline is asked for).
+        if !trusted, case .unauthenticated(let deadline) = connection.shared.withLock({ $0.trust }), now >= deadline {
             beginClosing(.authenticationTimeout)
             return true
         } else if let idleTimeout, now - lastActivity >= idleTimeout {

@@ -186,30 +186,45 @@ package struct FlatRequest: Sendable, Hashable {
         mutating func string() -> String? {
             skipSpace()
             guard take(UInt8(ascii: "\"")) else { return nil }
+            if let known = knownWord() { return known }
             let start = at
             at += PlainByteScan.plainPrefixLength(
                 UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[at...])), stop: .printableASCIIWithoutEscapes)
             guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
             let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
             at += 1
-            return Self.knownName(text) ?? String(decoding: text, as: UTF8.self)
+            return String(decoding: text, as: UTF8.self)
         }
 
-        /// The member names of requests and the method most sent, without building them again.
-        private static func knownName(_ text: UnsafeBufferPointer<UInt8>) -> String? {
-            guard let start = text.baseAddress else { return nil }
-            func equals(_ name: StaticString) -> Bool {
-                memcmp(start, name.utf8Start, text.count) == 0
-            }
-            switch text.count {
-            case 2: return equals("id") ? "id" : nil
-            case 3: return equals("get") ? "get" : equals("key") ? "key" : equals("2.0") ? "2.0" : nil
-            case 6: return equals("method") ? "method" : equals("params") ? "params" : equals("reveal") ? "reveal" : nil
-            case 7:
-                return equals("jsonrpc") ? "jsonrpc" : equals("scanner") ? "scanner" : equals("pointer") ? "pointer" : nil
-            case 9: return equals("container") ? "container" : nil
+        /// The member names of requests, the method and the scanner most sent, when one of them
+        /// and its closing quote come next: taken as the same strings every time, without
+        /// scanning or building them.
+        mutating func knownWord() -> String? {
+            guard at < bytes.count else { return nil }
+            switch bytes[at] {
+            case UInt8(ascii: "i"): return known("id", "id")
+            case UInt8(ascii: "g"): return known("get", "get")
+            case UInt8(ascii: "k"): return known("key", "key")
+            case UInt8(ascii: "2"): return known("2.0", "2.0")
+            case UInt8(ascii: "m"): return known("method", "method")
+            case UInt8(ascii: "p"): return known("params", "params") ?? known("pointer", "pointer")
+            case UInt8(ascii: "r"): return known("reveal", "reveal")
+            case UInt8(ascii: "j"): return known("jsonrpc", "jsonrpc")
+            case UInt8(ascii: "s"): return known("scanner", "scanner")
+            case UInt8(ascii: "c"): return known("container", "container")
+            case UInt8(ascii: "d"): return known("defaults", "defaults")
             default: return nil
             }
+        }
+
+        /// `word` and a closing quote at the cursor: `value`, the cursor past the quote.
+        private mutating func known(_ word: StaticString, _ value: String) -> String? {
+            let count = word.utf8CodeUnitCount
+            guard let base = bytes.baseAddress, bytes.count - at > count, bytes[at + count] == UInt8(ascii: "\""),
+                memcmp(base + at, word.utf8Start, count) == 0
+            else { return nil }
+            at += count + 1
+            return value
         }
 
         mutating func word(_ text: StaticString) -> Bool {
