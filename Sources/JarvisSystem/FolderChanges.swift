@@ -35,14 +35,14 @@ package final class FolderChanges: @unchecked Sendable {
         private let path: String
         private let identity: (device: UInt64, inode: UInt64)
         /// The event buffer, the count, the files watched and the last identity check; only
-        /// touched under `lock`.
+        /// touched under `lock` (so without the run-time exclusivity check).
         private let buffer: UnsafeMutableRawPointer
-        private var count: UInt64 = 0
-        private var broken = false
+        @exclusivity(unchecked) private var count: UInt64 = 0
+        @exclusivity(unchecked) private var broken = false
         /// The inode each file watch is on, by watch.
-        private var fileWatches: [Int32: UInt64] = [:]
-        private var watchedInodes: Set<UInt64> = []
-        private var identityCheckedAt = ContinuousClock.now
+        @exclusivity(unchecked) private var fileWatches: [Int32: UInt64] = [:]
+        @exclusivity(unchecked) private var watchedInodes: Set<UInt64> = []
+        @exclusivity(unchecked) private var identityCheckedAt = ContinuousClock.now
         private let lock = NSLock()
 
         private static let bufferSize = 4096

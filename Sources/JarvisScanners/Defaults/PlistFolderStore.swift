@@ -22,19 +22,29 @@ final class PlistFolderStore: DefaultsStore {
     /// folder (``FolderChanges``, which this process's own writes move too) is taken to be
     /// unchanged while the count stays.
     private struct SuiteCache {
-        var suites: [String: CachedSuite] = [:]
+        private(set) var suites: [String: CachedSuite] = [:]
+        /// The last suite found with a quiet mark: requests in a row mostly ask for one suite,
+        /// and comparing its name costs less than hashing it again for every look.
+        private var lastQuietSuite: String?
+        private var lastQuiet: CachedSuite?
 
-        /// The suite, when it was last found a plain unchanged file at change count `generation`.
-        func quiet(_ suite: String, at generation: UInt64?) -> CachedSuite? {
-            guard let generation, let cached = suites[suite], cached.quietAt == generation else { return nil }
+        /// The suite as cached, when it carries a quiet mark (the caller compares the mark
+        /// with the folder's change count now).
+        mutating func quietCandidate(_ suite: String) -> CachedSuite? {
+            if lastQuietSuite == suite { return lastQuiet }
+            guard let cached = suites[suite], cached.quietAt != nil else { return nil }
+            lastQuietSuite = suite
+            lastQuiet = cached
             return cached
         }
 
-        /// The change count the suite was last found a plain unchanged file at, without
-        /// copying the suite out.
-        func quietMark(of suite: String) -> UInt64? {
-            guard let index = suites.index(forKey: suite) else { return nil }
-            return suites.values[index].quietAt
+        /// Replaces (or, nil, forgets) a suite's cached version.
+        mutating func set(_ suite: String, _ cached: CachedSuite?) {
+            suites[suite] = cached
+            if lastQuietSuite == suite {
+                lastQuietSuite = nil
+                lastQuiet = nil
+            }
         }
     }
 
@@ -50,7 +60,7 @@ final class PlistFolderStore: DefaultsStore {
         if let system = Self.systemByName(suite, includeSystemDomains: includeSystemDomains) { return system }
         // A plain file found unchanged while the folder stayed quiet leads nowhere but to itself.
         // (The count is asked only for a suite cached so: a missing one costs no more.)
-        if let mark = cache.withLock({ $0.quietMark(of: suite) }), served.changeGeneration() == mark {
+        if let cached = cache.withLock({ $0.quietCandidate(suite) }), served.changeGeneration() == cached.quietAt {
             return StoredNames(aliases: [], ignoresCase: served.ignoresCase, isSystem: false)
         }
         let alias = served.alias(of: suite + ".plist").flatMap { target in
@@ -207,7 +217,7 @@ final class PlistFolderStore: DefaultsStore {
         // kept as that version of the file: the write reads nothing back.
         let parsed = try Self.parse(Data(written.bytes), name: file)
         let contents = Contents.parsed(try Self.sortedEntries(of: parsed.dictionary), parsed.format)
-        cache.withLock { $0.suites[suite] = written.stamp.map { CachedSuite(signature: $0, contents: contents) } }
+        cache.withLock { $0.set(suite, written.stamp.map { CachedSuite(signature: $0, contents: contents) }) }
         guard case .parsed(let entries, _) = contents, let position = entries.index[key] else { return nil }
         return entries.sorted[position]
     }
@@ -251,23 +261,22 @@ final class PlistFolderStore: DefaultsStore {
     /// The file's path is joined as text: building a `URL` per `get` cost more than the rest
     /// of reading a cached suite.
     private func load(_ suite: String) throws -> Loaded? {
-        try DefaultsSuite.validate(suite)
-        // Quiet folder, plain file found unchanged since: no look at the file at all. The count
-        // is asked only for a suite cached so, and then once more only after a look.
+        // Quiet folder, plain file found unchanged since: no look at the file at all (and the
+        // name was checked when it was cached). The count is asked only for a suite cached so,
+        // and then once more only after a look.
         var generation: UInt64?
-        if let mark = cache.withLock({ $0.quietMark(of: suite) }) {
+        if let cached = cache.withLock({ $0.quietCandidate(suite) }) {
             generation = served.changeGeneration()
-            if generation == mark, let quiet = cache.withLock({ $0.quiet(suite, at: mark) }) {
-                return Loaded(suite: quiet, isLink: false)
-            }
+            if generation == cached.quietAt { return Loaded(suite: cached, isLink: false) }
         }
+        try DefaultsSuite.validate(suite)
         let name = suite + ".plist"
         // The hide rules' look at the name, a moment ago, when it found a plain file.
         let looked = served.recentStatus(of: name).flatMap { status -> (FileStamp, Bool)? in
             status.st_mode & S_IFMT == S_IFLNK ? nil : (FileStamp(status: status), false)
         }
         guard let (signature, isLink) = looked ?? FileStamp.ofEntry(served.path(of: name)) else {
-            cache.withLock { $0.suites[suite] = nil }
+            cache.withLock { $0.set(suite, nil) }
             return nil
         }
         // Whether that look is one the folder's change count vouches for (a plain file, watched).
@@ -276,7 +285,7 @@ final class PlistFolderStore: DefaultsStore {
         if let cached = cache.withLock({ cache -> CachedSuite? in
             guard var cached = cache.suites[suite], cached.signature == signature else { return nil }
             cached.quietAt = vouched
-            cache.suites[suite] = cached
+            cache.set(suite, cached)
             return cached
         }) {
             return Loaded(suite: cached, isLink: isLink)
@@ -294,7 +303,7 @@ final class PlistFolderStore: DefaultsStore {
         // Parsed after the look: a change in between moved the count, so the mark cannot hold.
         let cached = cache.withLock { cache -> CachedSuite in
             let cached = CachedSuite(signature: signature, contents: contents, quietAt: vouched)
-            cache.suites[suite] = cached
+            cache.set(suite, cached)
             return cached
         }
         return Loaded(suite: cached, isLink: isLink)
