@@ -80,10 +80,13 @@ extension JarvisHub {
         }
 
         var address: PreferenceAddress
-        var scanner: any PreferenceScanner
+        /// The scanner with its rules under ``configuration``.
+        var rules: ScannerVisibility
         var place: Place
         var configuration: JarvisConfiguration
         var info: ScannerInfo
+
+        var scanner: any PreferenceScanner { rules.scanner }
 
         /// The container to build items with.
         var shownContainer: ContainerInfo {
@@ -130,17 +133,16 @@ extension JarvisHub {
     func writeTarget(
         _ address: PreferenceAddress, checksKey: Bool, requiresEditing: Bool, known: ContainerInfo? = nil
     ) throws(JarvisError) -> WriteTarget {
-        let (scanners, configuration) = snapshot()
+        let (registered, configuration) = rules(for: address.scanner)
         if requiresEditing && !configuration.editingEnabled {
             throw configuration.isProduction
                 ? JarvisError(.readOnly, "editing is disabled: this agent runs the production configuration")
                 : JarvisError(.readOnly, "editing is disabled in this agent's configuration")
         }
-        guard let scanner = scanners.first(where: { $0.id == address.scanner }),
-            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration), rules.isEnabled
-        else {
+        guard let rules = registered, rules.isEnabled else {
             throw .noScanner(address.scanner)
         }
+        let scanner = rules.scanner
         let info = scanner.info
         if let reason = info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
@@ -149,7 +151,7 @@ extension JarvisHub {
             throw JarvisError(.readOnly, "scanner '\(address.scanner)' is read-only")
         }
         var target = WriteTarget(
-            address: address, scanner: scanner, place: .unreachable, configuration: configuration, info: info)
+            address: address, rules: rules, place: .unreachable, configuration: configuration, info: info)
         // A hidden container or key is never asked for: its stand-in is, and it answers as one
         // that is not there.
         let lookup = rules.lookup(
@@ -321,7 +323,7 @@ extension JarvisHub {
             throw .notCatalogued(name, scanner: target.scanner.id)
         }
         guard case .existing = target.place else { return WriteOutcome() }
-        let rules = ScannerVisibility(scanner: target.scanner, configuration: configuration)
+        let rules = target.rules
         let entries: [ScannedEntry]
         do {
             entries = try target.scanner.read(ReadRequest(container: name))

@@ -3,12 +3,10 @@
 extension JarvisHub {
     /// A registered, enabled and available scanner with its visibility rules; nil otherwise.
     package func watchedScanner(_ id: String) -> (scanner: any PreferenceScanner, rules: ScannerVisibility)? {
-        let (scanners, configuration) = snapshot()
-        guard let scanner = scanners.first(where: { $0.id == id }),
-            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration), rules.isEnabled,
-            scanner.info.unavailableReason == nil
-        else { return nil }
-        return (scanner, rules)
+        guard let rules = rules(for: id).0, rules.isEnabled, rules.scanner.info.unavailableReason == nil else {
+            return nil
+        }
+        return (rules.scanner, rules)
     }
 
     /// The ids of every enabled scanner, in registration order.
@@ -21,11 +19,10 @@ extension JarvisHub {
     package func watchedItem(
         _ entry: ScannedEntry, scanner id: String, container: ContainerInfo, reveal: Bool
     ) -> PreferenceItem? {
-        let (scanners, configuration) = snapshot()
-        guard let scanner = scanners.first(where: { $0.id == id }),
-            case let rules = ScannerVisibility(scanner: scanner, configuration: configuration),
-            rules.shows(container: container.name), rules.shows(key: entry.key, in: container.name)
+        let (found, configuration) = rules(for: id)
+        guard let rules = found, rules.shows(container: container.name), rules.shows(key: entry.key, in: container.name)
         else { return nil }
+        let scanner = rules.scanner
         let served = item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
         // A value deeper than a client could write back is never served (a host's own scanner
         // may read one); `list` and `get` name it as a problem, a change just leaves it out.

@@ -9,25 +9,21 @@ import Foundation
 public final class JarvisHub: Sendable {
     private struct State {
         var scanners: [any PreferenceScanner] = [] {
-            didSet { rebuildVisibility() }
+            didSet { rebuildRules() }
         }
         var configuration: JarvisConfiguration {
-            didSet { rebuildVisibility() }
+            didSet { rebuildRules() }
         }
-        /// Each scanner's rules under the configuration, by scanner id: made when either
-        /// changes rather than for every request.
-        private(set) var visibility: [String: ScannerVisibility] = [:]
+        /// Each scanner with its rules under the configuration, in registration order: made
+        /// when either changes rather than for every request.
+        private(set) var rules: [ScannerVisibility] = []
 
         init(configuration: JarvisConfiguration) {
             self.configuration = configuration
         }
 
-        private mutating func rebuildVisibility() {
-            var rules: [String: ScannerVisibility] = [:]
-            for scanner in scanners where rules[scanner.id] == nil {
-                rules[scanner.id] = ScannerVisibility(scanner: scanner, configuration: configuration)
-            }
-            visibility = rules
+        private mutating func rebuildRules() {
+            rules = scanners.map { ScannerVisibility(scanner: $0, configuration: configuration) }
         }
     }
 
@@ -77,8 +73,9 @@ public final class JarvisHub: Sendable {
 
     /// The enabled scanners, in registration order.
     public func scanners() -> [ScannerSummary] {
-        let (scanners, configuration) = snapshot()
-        return scanners.filter { configuration.rules(for: $0.id).isEnabled }.map { scanner in
+        let (all, configuration) = snapshot()
+        return all.filter(\.isEnabled).map { rules in
+            let scanner = rules.scanner
             let info = scanner.info
             return ScannerSummary(
                 id: scanner.id, info: info,
@@ -161,17 +158,23 @@ public final class JarvisHub: Sendable {
                 PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key))
     }
 
-    func snapshot() -> ([any PreferenceScanner], JarvisConfiguration) {
-        state.withLock { ($0.scanners, $0.configuration) }
+    /// Every registered scanner with its rules, in registration order, and the configuration
+    /// they were made under.
+    func snapshot() -> ([ScannerVisibility], JarvisConfiguration) {
+        state.withLock { ($0.rules, $0.configuration) }
+    }
+
+    /// The rules of scanner `id` (nil when none is registered) and the configuration.
+    func rules(for id: String) -> (ScannerVisibility?, JarvisConfiguration) {
+        state.withLock { state in (state.rules.first { $0.scanner.id == id }, state.configuration) }
     }
 
     private func selected(_ id: String?) throws(JarvisError) -> [(
         any PreferenceScanner, ScannerVisibility, JarvisConfiguration
     )] {
-        let (scanners, configuration) = snapshot()
-        let chosen = scanners.filter { id == nil || $0.id == id }
-            .map { ($0, ScannerVisibility(scanner: $0, configuration: configuration), configuration) }
-            .filter { $0.1.isEnabled }
+        let (all, configuration) = snapshot()
+        let chosen = all.filter { $0.isEnabled && (id == nil || $0.scanner.id == id) }
+            .map { ($0.scanner, $0, configuration) }
         if let id, chosen.isEmpty { throw .noScanner(id) }
         return chosen
     }
@@ -186,7 +189,7 @@ public final class JarvisHub: Sendable {
     func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (
         any PreferenceScanner, ContainerInfo, JarvisConfiguration, ScannerInfo, NamedLookup
     ) {
-        let (found, configuration) = state.withLock { ($0.visibility[address.scanner], $0.configuration) }
+        let (found, configuration) = rules(for: address.scanner)
         guard let rules = found, rules.isEnabled else {
             throw .noScanner(address.scanner)
         }
@@ -207,11 +210,10 @@ public final class JarvisHub: Sendable {
     /// - Throws: ``JarvisError`` `.notFound` when no scanner has it (a hidden one included),
     ///   `.invalidParams` when several do.
     package func owner(ofContainer name: String) throws(JarvisError) -> (scanner: String, container: ContainerInfo) {
-        let (scanners, configuration) = snapshot()
+        let (all, _) = snapshot()
         var owners: [(scanner: String, container: ContainerInfo)] = []
-        for scanner in scanners {
-            let rules = ScannerVisibility(scanner: scanner, configuration: configuration)
-            guard rules.isEnabled else { continue }
+        for rules in all where rules.isEnabled {
+            let scanner = rules.scanner
             // A hidden name is looked up as its stand-in, so it costs what a missing one costs.
             let lookup = rules.lookup(container: name, key: nil, absent: absentName)
             guard scanner.info.unavailableReason == nil, let found = try? scanner.container(named: lookup.container),
