@@ -33,11 +33,9 @@ struct ServedFolder: Sendable {
     private let isConfiguredAtRealPath: Bool
     /// The last `lstat` that found a name in the folder, for ``recentStatus(of:)``.
     private let lastLook = Locked(LastLook())
-    /// The kernel's count of the folder's changes, where it hears of them all: while it
-    /// stands, a name looked at is not looked at again. Nil: every look is an `lstat`.
+    /// The kernel's count of the folder's changes, where it hears of them all: a look at a
+    /// plain file it vouches for describes the file while the count stands. Nil: not heard.
     private let changes: FolderChanges?
-    /// The plain names looked at since the folder's last change.
-    private let quietLooks = Locked(QuietLooks())
     /// How long a look is lent to the next one: a `get` checks its suite's name for links
     /// (hide rules), then its file's version, microseconds apart.
     static let lookLifetime = Duration.milliseconds(5)
@@ -118,8 +116,20 @@ struct ServedFolder: Sendable {
     /// is there: then it leads nowhere but to itself, found with one `lstat`.
     private func isPlainNonLink(_ relative: String) -> Bool {
         guard !relative.containsByte(where: { $0 == UInt8(ascii: "/") }) else { return false }
-        guard let status = look(at: relative) else { return errno == ENOENT }
-        lastLook.withLock { $0 = LastLook(relative: relative, status: status, at: .now, isLent: false) }
+        // The count first: a change after it moves it, so the look cannot outlive the change.
+        let generation = changes?.generation()
+        var status = stat()
+        guard lstat(realPrefix + relative, &status) == 0 else { return errno == ENOENT }
+        // A plain file, watched (so a change through another link to it is heard too).
+        let vouched = generation.flatMap { count -> UInt64? in
+            guard let changes, status.st_mode & S_IFMT == S_IFREG,
+                changes.watchFile(named: relative, inode: UInt64(status.st_ino))
+            else { return nil }
+            return count
+        }
+        lastLook.withLock {
+            $0 = LastLook(relative: relative, status: status, at: .now, isLent: false, vouchedAt: vouched)
+        }
         return status.st_mode & S_IFMT != S_IFLNK
     }
 
@@ -129,27 +139,10 @@ struct ServedFolder: Sendable {
         changes?.generation()
     }
 
-    /// Whether `relative`'s last look is one taken at change count `generation` and kept
-    /// (a plain file, watched): then it still describes the file.
+    /// Whether the last look, at `relative`, found a plain watched file at change count
+    /// `generation`: while the count stands, that look still describes the file.
     func isQuietlyKnown(_ relative: String, at generation: UInt64) -> Bool {
-        quietLooks.withLock { $0.status(of: relative, at: generation) != nil }
-    }
-
-    /// The `lstat` of a plain name; while the kernel says the folder has not changed since a
-    /// regular file's last look, that look. A missing name is looked at every time, as the
-    /// stand-in names of hidden ones are, so the two cost alike. Nil with `errno` set when
-    /// nothing is there.
-    private func look(at relative: String) -> stat? {
-        var status = stat()
-        guard let changes, let generation = changes.generation() else {
-            return lstat(realPrefix + relative, &status) == 0 ? status : nil
-        }
-        if let known = quietLooks.withLock({ $0.status(of: relative, at: generation) }) { return known }
-        guard lstat(realPrefix + relative, &status) == 0 else { return nil }
-        if status.st_mode & S_IFMT == S_IFREG, changes.watchFile(named: relative, inode: UInt64(status.st_ino)) {
-            quietLooks.withLock { $0.remember(status, of: relative, at: generation) }
-        }
-        return status
+        lastLook.withLock { $0.vouchedAt == generation && $0.relative == relative }
     }
 
     /// What the `lstat` of `relative` found a moment ago (see ``lookLifetime``), handed out
@@ -173,6 +166,8 @@ struct ServedFolder: Sendable {
         var status = stat()
         var at = ContinuousClock.now
         var isLent = true
+        /// The folder's change count the look was taken at, when it found a plain watched file.
+        var vouchedAt: UInt64?
     }
 
     /// The path with every link resolved; nil when it does not exist.

@@ -143,19 +143,4 @@ import Testing
             }
         }
     #endif
-
-    @Test func quietLooksForgetEverythingAtTheNextGenerationAndStayBounded() {
-        var looks = QuietLooks()
-        var status = stat()
-        status.st_size = 7
-        looks.remember(status, of: "a.plist", at: 1)
-        #expect(looks.status(of: "a.plist", at: 1)?.st_size == 7)
-        #expect(looks.status(of: "a.plist", at: 2) == nil)
-        #expect(looks.status(of: "a.plist", at: 1) == nil)
-        for index in 0..<(QuietLooks.capacity + 50) {
-            looks.remember(status, of: "s\(index).plist", at: 3)
-        }
-        #expect(looks.status(of: "s0.plist", at: 3) != nil)
-        #expect(looks.status(of: "s\(QuietLooks.capacity).plist", at: 3) == nil)
-    }
 }
