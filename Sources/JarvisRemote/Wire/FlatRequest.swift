@@ -11,70 +11,18 @@ import JarvisCore
 /// in a string, a number other than a plain whole id, a nested value, `null`, a repeated or
 /// unknown member, a missing `"jsonrpc":"2.0"` — so the full decoder reads it and gives its
 /// usual answer or error. Pure: tested against the full decoder over byte strings.
-package struct FlatRequest: Sendable, Hashable {
-    /// The request id: a string or a whole number; never absent (a notification is read the
-    /// full way).
-    package var id: JSONValue
-    /// The method name.
-    package var method: String
-    /// The params, in the order sent.
-    package var params: [(name: String, value: Scalar)]
-
+package enum FlatRequest {
     /// A param's value.
     package enum Scalar: Sendable, Hashable {
         case string(String)
         case bool(Bool)
     }
 
-    /// The most params read this way; a request with more is read the full way.
-    static let maxParams = 8
-
-    package static func == (lhs: FlatRequest, rhs: FlatRequest) -> Bool {
-        lhs.id == rhs.id && lhs.method == rhs.method && lhs.params.count == rhs.params.count
-            && zip(lhs.params, rhs.params).allSatisfy { $0.name == $1.name && $0.value == $1.value }
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(method)
-        for param in params {
-            hasher.combine(param.name)
-            hasher.combine(param.value)
-        }
-    }
-
-    /// The param `name`, if sent.
-    package subscript(name: String) -> Scalar? {
-        params.first { $0.name == name }?.value
-    }
-
-    /// The request as the full decoder gives it.
-    package var request: RPCRequest {
-        var object = JSONObject()
-        for param in params {
-            switch param.value {
-            case .string(let text): object[param.name] = .string(text)
-            case .bool(let flag): object[param.name] = .bool(flag)
-            }
-        }
-        return RPCRequest(id: id, method: method, params: object)
-    }
-
-    /// Reads `line` when it is a flat request; nil when the full decoder must read it.
-    package static func read(_ line: [UInt8]) -> FlatRequest? {
-        var params: [(name: String, value: Scalar)] = []
-        let head = read(line) { name, value in
-            guard params.count < maxParams, !params.contains(where: { $0.name == name }) else { return false }
-            params.append((name, value))
-            return true
-        }
-        return head.map { FlatRequest(id: $0.id, method: $0.method, params: params) }
-    }
-
-    /// Reads `line` as ``read(_:)`` does, handing each param to `param` as it is read instead
-    /// of collecting them; `param` answers false to give the line up (a name it does not take,
-    /// or takes once). The id and method of a flat request; nil when the full decoder must
-    /// read the line.
+    /// Reads `line`, handing each param to `param` as it is read; `param` answers false to
+    /// give the line up (a name it does not take, or takes a second time: the full decoder
+    /// refuses a repeated member). The id (a string or a whole number: a notification is read
+    /// the full way) and the method of a flat request; nil when the full decoder must read
+    /// the line.
     package static func read(
         _ line: [UInt8], param: (_ name: String, _ value: Scalar) -> Bool
     ) -> (id: JSONValue, method: String)? {

@@ -45,11 +45,25 @@ import Testing
         #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"c","key":"k",}}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"get","params":[]}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"c","key":"k","reveal":tru}}"#,
-        #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"a":"1","b":"2","c":"3","d":"4","e":"5","f":"6","g":"7","h":"8","i":"9"}}"#,
         #"[{"jsonrpc":"2.0","id":1,"method":"get"}]"#,
         "",
         "{",
     ]
+
+    /// What the shortcut reads from `line`, as the full decoder's request, with the params in
+    /// the order sent (a repeated one given up, as the full decoder refuses it).
+    private func flat(_ line: [UInt8]) -> RPCRequest? {
+        var params = JSONObject()
+        let head = FlatRequest.read(line) { name, value in
+            guard params[name] == nil else { return false }
+            switch value {
+            case .string(let text): params[name] = .string(text)
+            case .bool(let flag): params[name] = .bool(flag)
+            }
+            return true
+        }
+        return head.map { RPCRequest(id: $0.id, method: $0.method, params: params) }
+    }
 
     /// What the full decoder reads from `line`, or nil when it refuses it.
     private func full(_ line: [UInt8]) -> RPCRequest? {
@@ -59,9 +73,9 @@ import Testing
     /// The shortcut's promise for one line: it reads nothing the full decoder reads otherwise,
     /// and `get` params it reads are the full reader's.
     private func check(_ line: [UInt8], _ comment: Comment? = nil) {
-        guard let flat = FlatRequest.read(line) else { return }
+        guard let flat = flat(line) else { return }
         let request = full(line)
-        #expect(request == flat.request, comment)
+        #expect(request == flat, comment)
         guard let request, request.method == "get", let get = Wire.GetParams.flat(line) else { return }
         #expect(get.id == flat.id, comment)
         #expect((try? Wire.GetParams(params: request.params)) == get.params, comment)
@@ -70,19 +84,19 @@ import Testing
     @Test func flatLinesReadAsTheFullDecoderReadsThem() throws {
         for line in Self.gets {
             let bytes = Array(line.utf8)
-            let flat = try #require(FlatRequest.read(bytes), "\(line)")
-            #expect(full(bytes) == flat.request, "\(line)")
+            let read = try #require(flat(bytes), "\(line)")
+            #expect(full(bytes) == read, "\(line)")
             check(bytes)
         }
-        let get = try #require(FlatRequest.read(Array(Self.gets[1].utf8)))
-        #expect(get.id == .string("abc") && get["reveal"] == .bool(true))
+        let get = try #require(flat(Array(Self.gets[1].utf8)))
+        #expect(get.id == .string("abc") && get.params["reveal"] == .bool(true))
         let pointer = try #require(Wire.GetParams.flat(Array(Self.gets[3].utf8)))
         #expect(pointer.params.place.pointer?.description == "/a/0")
     }
 
     @Test func everythingElseIsLeftToTheFullDecoder() {
         for line in Self.others {
-            #expect(FlatRequest.read(Array(line.utf8)) == nil, "\(line)")
+            #expect(flat(Array(line.utf8)) == nil, "\(line)")
             #expect(Wire.GetParams.flat(Array(line.utf8)) == nil, "\(line)")
         }
     }
@@ -94,9 +108,10 @@ import Testing
             #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"c","key":"k","reveal":"yes"}}"#,
             #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"c","key":"k","pointer":"a"}}"#,
             #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":true,"key":"k"}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"a":"1","b":"2","c":"3","d":"4","e":"5","f":"6","g":"7","h":"8","i":"9"}}"#,
         ]
         for line in refused {
-            #expect(FlatRequest.read(Array(line.utf8)) != nil, "\(line)")
+            #expect(flat(Array(line.utf8)) != nil, "\(line)")
             #expect(Wire.GetParams.flat(Array(line.utf8)) == nil, "\(line)")
             let request = try #require(full(Array(line.utf8)))
             #expect(throws: RPCError.self) { try Wire.GetParams(params: request.params) }
@@ -121,7 +136,7 @@ import Testing
                 default: line.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
                 }
             }
-            if FlatRequest.read(line) != nil { readFast += 1 }
+            if flat(line) != nil { readFast += 1 }
             check(line, "round \(round): \(String(decoding: line, as: UTF8.self))")
         }
         // The mutations leave many lines flat: the check above had something to compare.
