@@ -187,15 +187,18 @@
             section.add("redis PING, 1 client (redis-benchmark)", unit: "req/s", samples: redisSingle)
             section.add("redis PING, \(clients) clients (redis-benchmark)", unit: "req/s", samples: redisMulti)
             section.add("agent CPU time per get, 1 raw line client", unit: "µs", samples: rawCPU.agent)
+            section.add("agent system time per get, 1 raw line client", unit: "µs", samples: rawSystemSingle.agent)
             section.add("agent CPU time per get, \(clients) raw line clients", unit: "µs", samples: rawCPUMany.agent)
             section.add(
-                "  of which in system calls", unit: "µs", samples: rawSystemMany.agent)
+                "agent system time per get, \(clients) raw line clients", unit: "µs", samples: rawSystemMany.agent)
             section.add("redis PING, 1 raw line client", unit: "req/s", samples: redisRawSingles.map(\.rps))
             section.add("redis PING, \(clients) raw line clients", unit: "req/s", samples: redisRawMultis.map(\.rps))
             section.add("redis-server CPU time per PING, 1 raw line client", unit: "µs", samples: rawCPU.redis)
+            section.add("redis-server system time per PING, 1 raw line client", unit: "µs", samples: rawSystemSingle.redis)
             section.add(
                 "redis-server CPU time per PING, \(clients) raw line clients", unit: "µs", samples: rawCPUMany.redis)
-            section.add("  of which in system calls", unit: "µs", samples: rawSystemMany.redis)
+            section.add(
+                "redis-server system time per PING, \(clients) raw line clients", unit: "µs", samples: rawSystemMany.redis)
             let singleRatios = zip(rawSingles, redisSingle).map { $0.rps / $1 }
             let multiRatios = zip(rawMultis, redisMulti).map { $0.rps / $1 }
             section.atLeast(

@@ -4,9 +4,6 @@ import JarvisCore
 final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
-    /// Whether the connection was told the peer authenticated. Touched only in
-    /// ``received(line:on:)``, which the transport calls on one thread, one line at a time.
-    nonisolated(unsafe) private var toldAuthenticated = false
 
     /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
     init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
@@ -28,10 +25,7 @@ final class AgentSession: LineSession {
         case nil: break
         }
         let standing = state.standing
-        if standing.isAuthenticated, !toldAuthenticated {
-            toldAuthenticated = true
-            connection.authenticated()
-        }
+        if standing.isAuthenticated { connection.authenticated() }
         state.watch.replied()
         // Too many unauthenticated requests: flush the last refusal and hang up.
         if standing.mustClose { connection.close() }

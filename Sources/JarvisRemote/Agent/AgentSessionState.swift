@@ -49,13 +49,9 @@ package final class AgentSessionState: Sendable {
     /// The name the client gave in `hello`.
     package var clientName: String? { state.withLock { $0.clientName } }
     /// Whether requests other than `hello` may run.
-    package var isAuthenticated: Bool {
-        state.withLock { state in
-            if case .authenticated = state.access { return true }
-            return false
-        }
-    }
-    /// ``isAuthenticated`` and ``mustClose`` at once, under one lock.
+    package var isAuthenticated: Bool { standing.isAuthenticated }
+    /// Whether requests other than `hello` may run, and whether the session must close the
+    /// connection (after too many failed attempts), under one lock.
     package var standing: (isAuthenticated: Bool, mustClose: Bool) {
         state.withLock { state in
             switch state.access {
@@ -63,14 +59,6 @@ package final class AgentSessionState: Sendable {
             case .closing: (false, true)
             default: (false, false)
             }
-        }
-    }
-
-    /// Set after too many failed attempts: the session closes the connection.
-    package var mustClose: Bool {
-        state.withLock { state in
-            if case .closing = state.access { return true }
-            return false
         }
     }
 

@@ -4,19 +4,12 @@ import JarvisCore
 package enum RPCResponse {
     /// `{"jsonrpc":"2.0","id":…,"result":…}`
     package static func success(id: JSONValue, result: JSONValue) -> [UInt8] {
-        // Written around the result rather than as an object holding it: the envelope is the
-        // same for every answer, and building it cost as much as writing a small result.
-        var line: [UInt8] = []
-        line.reserveCapacity(512)
-        line.append(contentsOf: successStart)
-        JSONWriter.write(id, into: &line)
-        line.append(contentsOf: successMiddle)
-        JSONWriter.write(result, into: &line)
-        line.append(UInt8(ascii: "}"))
-        return line
+        success(id: id) { JSONWriter.write(result, into: &$0) }
     }
 
-    /// `{"jsonrpc":"2.0","id":…,"result":…}` with the result written by `writeResult`.
+    /// `{"jsonrpc":"2.0","id":…,"result":…}` with the result written by `writeResult`: written
+    /// around the result rather than as an object holding it, since the envelope is the same
+    /// for every answer and building it cost as much as writing a small result.
     package static func success(id: JSONValue, writing writeResult: (inout [UInt8]) -> Void) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(512)

@@ -47,13 +47,9 @@ enum DefaultsSuite {
     /// without case: on a case-insensitive volume `COM.APPLE.dock` opens `com.apple.dock`.
     static func isSystemDomain(_ name: String) -> Bool {
         // Asked on every read: an ASCII name (nearly every suite) is compared folding ASCII
-        // case byte by byte, where the general Unicode mapping allocates; both agree for ASCII.
-        guard !name.containsByte(where: { $0 >= 0x80 }) else {
-            let lower = name.lowercased()
-            return lower.hasPrefix("com.apple.") || lower.hasPrefix(".globalpreferences")
-                || lower == "nsglobaldomain" || lower == "apple global domain"
-        }
-        var name = name
+        // case byte by byte; any other is lower-cased first (which allocates), and folding
+        // then changes nothing. Both agree for ASCII.
+        var name = name.containsByte(where: { $0 >= 0x80 }) ? name.lowercased() : name
         return name.withUTF8 { bytes in
             startsFoldingCase(bytes, "com.apple.") || startsFoldingCase(bytes, ".globalpreferences")
                 || startsFoldingCase(bytes, "nsglobaldomain", whole: true)
@@ -61,7 +57,8 @@ enum DefaultsSuite {
         }
     }
 
-    /// Whether ASCII `bytes` start with (or, `whole`, are) the lower-case `prefix`, ignoring case.
+    /// Whether `bytes` start with (or, `whole`, are) the lower-case ASCII `prefix`, ignoring
+    /// ASCII case.
     private static func startsFoldingCase(
         _ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, whole: Bool = false
     ) -> Bool {
