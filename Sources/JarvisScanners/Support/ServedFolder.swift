@@ -141,8 +141,11 @@ struct ServedFolder: Sendable {
 
     /// Whether the last look, at `relative`, found a plain watched file at change count
     /// `generation`: while the count stands, that look still describes the file.
+    /// Never when the folder was configured through a link: the reader's path could part
+    /// from the looked-at one, as for ``recentStatus(of:)``.
     func isQuietlyKnown(_ relative: String, at generation: UInt64) -> Bool {
-        lastLook.withLock { $0.vouchedAt == generation && $0.relative == relative }
+        guard isConfiguredAtRealPath else { return false }
+        return lastLook.withLock { $0.vouchedAt == generation && $0.relative == relative }
     }
 
     /// What the `lstat` of `relative` found a moment ago (see ``lookLifetime``), handed out
