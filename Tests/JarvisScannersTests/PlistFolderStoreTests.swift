@@ -175,4 +175,31 @@ import Testing
         #expect(entries.map(\.key) == ["b"])
         #expect(try scanner.read(ReadRequest(container: "absent")).isEmpty)
     }
+
+    /// A `get` reads one key without the array read; it must give what the array read gives
+    /// for that key alone: the same entry, read-only through a link that leads outside, nil
+    /// for a missing key or suite, and the same error for a suite that does not parse.
+    @Test func oneKeyReadsAsTheArrayReadOfThatKey() throws {
+        try folder.writePlist("app.plist", ["a": 1, "b": "two", "c": [1, 2], "d": ["x": true]])
+        try Data("not a plist".utf8).write(to: folder.file("broken.plist"))
+        let outside = try TemporaryFolder()
+        try outside.writePlist("elsewhere.plist", ["e": 5])
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.file("linked.plist").path, withDestinationPath: outside.file("elsewhere.plist").path)
+        let asked = [("app", "a"), ("app", "b"), ("app", "c"), ("app", "d"), ("app", "missing"), ("absent", "a"),
+            ("linked", "e")]
+        // Twice: the first read parses and caches, the second is served from the cache.
+        for _ in 0..<2 {
+            for (suite, key) in asked {
+                let one = try scanner.read(key: key, in: suite)
+                let array = try scanner.read(ReadRequest(container: suite, keys: [key])).first { $0.key == key }
+                #expect(one == array, "\(suite) \(key)")
+            }
+        }
+        #expect(try scanner.read(key: "e", in: "linked")?.isWritable == false)
+        #expect(try scanner.read(key: "a", in: "app")?.isWritable == true)
+        let arrayError = #expect(throws: JarvisError.self) { try scanner.read(ReadRequest(container: "broken", keys: ["a"])) }
+        let oneError = #expect(throws: JarvisError.self) { try scanner.read(key: "a", in: "broken") }
+        #expect(oneError?.message == arrayError?.message && oneError?.code == .storage)
+    }
 }

@@ -13,7 +13,9 @@ extension JarvisHub {
         -> PreferenceItem
     {
         guard !pointer.isWhole else { return try get(address, reveal: reveal) }
-        let (scanner, container, configuration, info, lookup) = try resolve(address)
+        let (rules, container, info, lookup) = try resolve(address)
+        let scanner = rules.scanner
+        let configuration = rules.configuration
         if reveal && info.isSecret && !configuration.revealEnabled {
             throw Self.revealRefused(configuration)
         }

@@ -124,9 +124,10 @@ public final class JarvisHub: Sendable {
     ///   configuration allows reveal.
     /// - Throws: ``JarvisError`` `.notFound` when the item does not exist or is hidden.
     public func get(_ address: PreferenceAddress, reveal: Bool = false) throws(JarvisError) -> PreferenceItem {
-        let (scanner, container, configuration, info, lookup) = try resolve(address)
-        if reveal && info.isSecret && !configuration.revealEnabled {
-            throw Self.revealRefused(configuration)
+        let (rules, container, info, lookup) = try resolve(address)
+        let scanner = rules.scanner
+        if reveal && info.isSecret && !rules.configuration.revealEnabled {
+            throw Self.revealRefused(rules.configuration)
         }
         // A hidden name makes the same calls as a missing one (on its stand-in) and answers as one.
         let asked = PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key)
@@ -134,7 +135,7 @@ public final class JarvisHub: Sendable {
             // A declared key is shown unset only where it could be stored: the container
             // exists or can be created (asked only then, so a plain `get` lists nothing).
             let found = try? scanner.container(named: asked.container)
-            let unset = unsetItem(address, scanner: scanner, container: container, configuration: configuration)
+            let unset = unsetItem(address, scanner: scanner, container: container, configuration: rules.configuration)
             guard lookup.isShown else { throw .noKey(address.key, in: address.container) }
             if let unset, found != nil { return unset }
             // A container the scanner knows but cannot read (or does not serve) says why.
@@ -144,7 +145,8 @@ public final class JarvisHub: Sendable {
             throw .noKey(address.key, in: address.container)
         }
         return item(
-            entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal, info: info)
+            entry, scanner: scanner, container: container, configuration: rules.configuration, reveal: reveal,
+            info: info)
     }
 
     // MARK: - Internals shared with the write path
@@ -166,7 +168,13 @@ public final class JarvisHub: Sendable {
 
     /// The rules of scanner `id` (nil when none is registered) and the configuration.
     func rules(for id: String) -> (ScannerVisibility?, JarvisConfiguration) {
-        state.withLock { state in (state.rules.first { $0.scanner.id == id }, state.configuration) }
+        state.withLock { state in (state.rules.first { $0.id == id }, state.configuration) }
+    }
+
+    /// The rules of scanner `id`, which carry the configuration they were made under; nil
+    /// when none is registered.
+    func visibility(of id: String) -> ScannerVisibility? {
+        state.withLock { state in state.rules.first { $0.id == id } }
     }
 
     private func selected(_ id: String?) throws(JarvisError) -> [(
@@ -179,7 +187,8 @@ public final class JarvisHub: Sendable {
         return chosen
     }
 
-    /// The scanner and container of an address for a read, the names to read after the
+    /// The scanner's rules (which carry the scanner and the configuration they were made
+    /// under) and the container of an address for a read, the names to read after the
     /// visibility rules, and the scanner's info as asked once (it may touch storage).
     ///
     /// The scanner is not asked for its containers (listing a folder on every `get` would
@@ -187,10 +196,9 @@ public final class JarvisHub: Sendable {
     /// reads as empty. A hidden one is not refused here: the caller reads its stand-in (see
     /// ``ScannerVisibility/lookup(container:key:absent:)``) and answers as for a missing one.
     func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (
-        any PreferenceScanner, ContainerInfo, JarvisConfiguration, ScannerInfo, NamedLookup
+        ScannerVisibility, ContainerInfo, ScannerInfo, NamedLookup
     ) {
-        let (found, configuration) = rules(for: address.scanner)
-        guard let rules = found, rules.isEnabled else {
+        guard let rules = visibility(of: address.scanner), rules.isEnabled else {
             throw .noScanner(address.scanner)
         }
         let scanner = rules.scanner
@@ -199,7 +207,7 @@ public final class JarvisHub: Sendable {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
         let lookup = rules.lookup(container: address.container, key: address.key, absent: absentName)
-        return (scanner, ContainerInfo(address.container), configuration, info, lookup)
+        return (rules, ContainerInfo(address.container), info, lookup)
     }
 
     /// The one scanner that has a visible container of this name, for a request that names
@@ -235,8 +243,7 @@ public final class JarvisHub: Sendable {
 
     func read(_ address: PreferenceAddress, scanner: any PreferenceScanner) throws(JarvisError) -> ScannedEntry? {
         do {
-            return try scanner.read(ReadRequest(container: address.container, keys: [address.key]))
-                .first(where: { $0.key == address.key })
+            return try scanner.read(key: address.key, in: address.container)
         } catch {
             throw Self.wrap(error)
         }

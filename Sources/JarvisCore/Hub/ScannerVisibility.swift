@@ -3,16 +3,26 @@
 ///
 /// Every method that shows, reads or writes goes through it, so a hidden name answers
 /// everywhere as one that does not exist.
-package struct ScannerVisibility: Sendable {
+///
+/// A class made once per change of the hub's scanners or configuration: a request takes it
+/// with one reference, where copying the rules, the scanner and the configuration it was
+/// made under cost a `get` a retain and a release of each of their parts.
+package final class ScannerVisibility: Sendable {
     /// The configuration's rules for the scanner.
     package let rules: ScannerRules
     let scanner: any PreferenceScanner
+    /// The scanner's id, asked once.
+    let id: String
     let includesSystem: Bool
+    /// The configuration the rules were made under.
+    let configuration: JarvisConfiguration
 
     package init(scanner: any PreferenceScanner, configuration: JarvisConfiguration) {
         self.scanner = scanner
-        rules = configuration.rules(for: scanner.id)
+        id = scanner.id
+        rules = configuration.rules(for: id)
         includesSystem = configuration.includesSystemContainers
+        self.configuration = configuration
     }
 
     /// Whether the scanner is enabled.
@@ -25,6 +35,7 @@ package struct ScannerVisibility: Sendable {
     /// one that does not costs, so neither answers nor timing tell them apart. A request that
     /// names one container goes through ``lookup(container:key:absent:)`` instead.
     package func shows(container: String) -> Bool {
+        let rules = rules
         guard rules.isEnabled,
             rules.shows(container: container) || Self.showsIgnoringCase(container: container, rules)
         else { return false }
@@ -85,6 +96,7 @@ package struct ScannerVisibility: Sendable {
 
     /// Whether a key of a shown container is shown.
     package func shows(key: String, in container: String) -> Bool {
+        let rules = rules
         guard rules.hasKeyRules else { return true }
         // Hidden whether or not the storage ignores case: decided without asking it.
         guard rules.shows(key: key) || Self.showsIgnoringCase(key: key, rules) else { return false }

@@ -67,6 +67,11 @@ public protocol PreferenceScanner: Sendable {
     /// The entries of one container, all of them or only the keys asked for.
     func read(_ request: ReadRequest) throws -> [ScannedEntry]
 
+    /// One key of one container, as ``read(_:)`` with that key alone gives it; nil when the
+    /// container does not hold it. Every `get` asks this: a scanner that finds one key
+    /// without building arrays may answer it directly (the default asks ``read(_:)``).
+    func read(key: String, in container: String) throws -> ScannedEntry?
+
     /// Stores or removes one value. Return only once the change is stored. Called only when
     /// ``info`` says the scanner is writable.
     func write(_ request: WriteRequest) throws
@@ -102,6 +107,11 @@ public protocol PreferenceScanner: Sendable {
 extension PreferenceScanner {
     /// A read-only scanner named after its id, matching the default ``write(_:)``.
     public var info: ScannerInfo { ScannerInfo(displayName: id) }
+
+    /// The key as ``read(_:)`` gives it when asked for that key alone.
+    public func read(key: String, in container: String) throws -> ScannedEntry? {
+        try read(ReadRequest(container: container, keys: [key])).first { $0.key == key }
+    }
 
     /// Read-only by default: refuses every write with a clear message.
     public func write(_ request: WriteRequest) throws {

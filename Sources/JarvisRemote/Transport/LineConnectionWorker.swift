@@ -28,10 +28,18 @@ final class LineConnectionWorker {
     @exclusivity(unchecked) private var pending: [LineConnection.Output] = []
     @exclusivity(unchecked) private var pendingStart = 0
     /// The streamed line being made, if any.
-    @exclusivity(unchecked) private var stream: (any LineProducer)?
+    @exclusivity(unchecked) private var stream: (any LineProducer)? {
+        didSet { streaming = stream != nil }
+    }
+    /// Whether `stream` holds a producer: asked for every request, where looking at the
+    /// optional existential itself costs a copy and a destroy through the runtime.
+    @exclusivity(unchecked) private var streaming = false
     @exclusivity(unchecked) private var outgoing: [UInt8] = []
     @exclusivity(unchecked) private var outgoingOffset = 0
-    @exclusivity(unchecked) private var lastActivity = ContinuousClock.now
+    @exclusivity(unchecked) private var lastActivity: ContinuousClock.Instant
+    /// The loop's time of the current turn: every reading of the clock a request made (its
+    /// read, its write, its deadlines) costs a call the turn's one reading spares.
+    private let time: LoopTime
     @exclusivity(unchecked) private var phase = Phase.serving
     /// What the loop's queue watches the socket for now.
     @exclusivity(unchecked) var registered: EventInterest = .read
@@ -66,9 +74,11 @@ final class LineConnectionWorker {
         }
     }
 
-    init(connection: LineConnection, session: any LineSession, limits: LineServerLimits) {
+    init(connection: LineConnection, session: any LineSession, limits: LineServerLimits, time: LoopTime) {
         self.connection = connection
         self.session = session
+        self.time = time
+        lastActivity = time.now
         self.socket = connection.socket
         self.idleTimeout = limits.idleTimeout
         self.framer = LineFramer(maxLineLength: limits.maxLineLength)
@@ -123,13 +133,14 @@ final class LineConnectionWorker {
                 return reason
             }
             fillOutgoing()
-            if let failure = flush() {
+            let (failure, queuedMeanwhile) = flush()
+            if let failure {
                 return failure
             }
             let drained = outgoingOffset >= outgoing.count
             // More output is ready and the socket took everything: make the next chunk now,
             // not after a wake-up that may never come.
-            if drained, hasMoreOutput || connection.shared.withLock({ !$0.queued.isEmpty }) {
+            if drained, hasMoreOutput || (queuedMeanwhile ?? connection.shared.withLock({ !$0.queued.isEmpty })) {
                 continue
             }
             if case .flushing(let reason, let deadline) = phase, drained {
@@ -149,7 +160,7 @@ final class LineConnectionWorker {
                     continue
                 }
             }
-            if let deadline = phase.deadline, let reason = phase.reason, ContinuousClock.now >= deadline {
+            if let deadline = phase.deadline, let reason = phase.reason, time.now >= deadline {
                 return reason
             }
             if checkDeadlines() { continue }
@@ -176,13 +187,16 @@ final class LineConnectionWorker {
     }
 
     private var hasMoreOutput: Bool {
-        stream != nil || pendingStart < pending.count
+        streaming || pendingStart < pending.count
     }
 
     /// Moves newly sent output to the local queue and reports a pending close request.
     private func takeQueuedOutput() -> LineConnection.CloseReason? {
         connection.shared.withLock { state in
             state.wakePending = false
+            // Lines read last are all handed on (see `readInput`): replies sent from now on
+            // wake the loop again.
+            state.dispatching = false
             if !state.queued.isEmpty {
                 if pendingStart >= pending.count {
                     pending.removeAll(keepingCapacity: true)
@@ -207,7 +221,7 @@ final class LineConnectionWorker {
         outgoingOffset = 0
         var produced = 0
         while outgoing.count < Self.chunkSize {
-            if var producer = stream {
+            if streaming, var producer = stream {
                 let before = outgoing.count
                 stream = nil
                 let done = producer.produce(into: &outgoing, size: Self.chunkSize - outgoing.count)
@@ -244,8 +258,10 @@ final class LineConnectionWorker {
 
     /// Writes what the socket accepts without blocking.
     ///
-    /// - Returns: a close reason if the socket failed.
-    private func flush() -> LineConnection.CloseReason? {
+    /// - Returns: a close reason if the socket failed; and, when anything was written,
+    ///   whether more output was queued meanwhile (asked under the lock that counts what was
+    ///   written, so the caller need not take it again).
+    private func flush() -> (failure: LineConnection.CloseReason?, queuedMeanwhile: Bool?) {
         var written = 0
         var failure: LineConnection.CloseReason?
         while outgoingOffset < outgoing.count {
@@ -266,12 +282,14 @@ final class LineConnectionWorker {
             }
             break
         }
-        if written > 0 {
-            lastActivity = .now
-            connection.shared.withLock { $0.unsent -= written }
-            connection.budget.release(written)
+        guard written > 0 else { return (failure, nil) }
+        lastActivity = time.now
+        let queuedMeanwhile = connection.shared.withLock { state -> Bool in
+            state.unsent -= written
+            return !state.queued.isEmpty
         }
-        return failure
+        connection.budget.release(written)
+        return (failure, queuedMeanwhile)
     }
 
     /// What one read of the socket gave.
@@ -304,7 +322,7 @@ final class LineConnectionWorker {
             return error.isWouldBlock ? .wouldBlock : .failed(.failed(errno: error.errno ?? EIO))
         }
         guard count > 0 else { return .ended }
-        lastActivity = .now
+        lastActivity = time.now
         framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         return .read
     }
@@ -332,9 +350,11 @@ final class LineConnectionWorker {
             return nil
         case .read: break
         }
-        // Replies sent while dispatching are picked up by the loop without a wake-up.
+        // Replies sent while dispatching are picked up by the loop without a wake-up; the
+        // loop's next step (`takeQueuedOutput`, which `advance` always takes after this)
+        // ends the dispatch under the lock it takes anyway.
         connection.shared.withLock { $0.dispatching = true }
-        defer { connection.shared.withLock { $0.dispatching = false } }
+        var first = true
         while true {
             let line: [UInt8]?
             do {
@@ -347,8 +367,10 @@ final class LineConnectionWorker {
                 return nil
             }
             guard let line else { return nil }
+            // No line is handed on once a close was asked for (by a reply, or another thread).
+            if !first, connection.shared.withLock({ $0.closeRequest != nil }) { return nil }
+            first = false
             session.received(line: line, on: connection)
-            if connection.shared.withLock({ $0.closeRequest != nil }) { return nil }
         }
     }
 
@@ -366,14 +388,14 @@ final class LineConnectionWorker {
         connection.requestClose(reason)
         // The first request wins, so report whatever the connection actually recorded.
         let recorded = connection.shared.current.closeRequest ?? reason
-        phase = .flushing(recorded, deadline: .now + Self.lingerTimeout)
+        phase = .flushing(recorded, deadline: time.now + Self.lingerTimeout)
     }
 
     /// Ends a connection whose idle time or authentication deadline has passed.
     /// - Returns: true when it began closing.
     private func checkDeadlines() -> Bool {
         guard case .serving = phase else { return false }
-        let now = ContinuousClock.now
+        let now = time.now
         // Once trusted, never again (`trusted` is set where the deadline is asked for).
         if !trusted, case .unauthenticated(let deadline) = connection.shared.withLock({ $0.trust }), now >= deadline {
             beginClosing(.authenticationTimeout)

@@ -26,6 +26,8 @@ final class LineServerLoop {
     /// While the server is full, listeners are not watched until a slot frees or this passes;
     /// then waiting clients are accepted and refused.
     @exclusivity(unchecked) private var pausedUntil: ContinuousClock.Instant?
+    /// The clock as read once per turn, shared with the workers.
+    private let time = LoopTime()
 
     init(server: LineServer, queue: any EventQueue, waker: LoopWaker, listeners: [LineServer.Listener]) {
         self.server = server
@@ -50,6 +52,7 @@ final class LineServerLoop {
                 // Only a broken queue gets here (EBADF, EINVAL); nothing can be served.
                 break
             }
+            time.tick()
             var listenerReady = false
             var woken = false
             // Every ready request is read before any is answered, and the file system's change
@@ -75,7 +78,7 @@ final class LineServerLoop {
             if woken {
                 for id in waker.take() { advance(id, input: false) }
             }
-            let now = ContinuousClock.now
+            let now = time.now
             if let nearest, nearest <= now {
                 for (id, worker) in workers where worker.deadline.map({ $0 <= now }) ?? false {
                     advance(id, input: false)
@@ -212,7 +215,7 @@ final class LineServerLoop {
 
     private func start(_ connection: LineConnection) {
         let session = server.makeSession(connection)
-        let worker = LineConnectionWorker(connection: connection, session: session, limits: server.limits)
+        let worker = LineConnectionWorker(connection: connection, session: session, limits: server.limits, time: time)
         let fd = connection.socket.fileDescriptor
         do {
             try queue.add(fd, interest: worker.registered)

@@ -18,13 +18,37 @@ package enum FlatRequest {
         case bool(Bool)
     }
 
+    /// A param's name: the names requests use, told apart by their bytes as they are read
+    /// (comparing strings cost a `get` more than reading its line), or any other name.
+    package enum Name: Sendable, Hashable {
+        case scanner, container, key, pointer, reveal
+        case other(String)
+
+        /// The name as sent.
+        package var text: String {
+            switch self {
+            case .scanner: "scanner"
+            case .container: "container"
+            case .key: "key"
+            case .pointer: "pointer"
+            case .reveal: "reveal"
+            case .other(let text): text
+            }
+        }
+    }
+
+    /// The members of a request object.
+    private enum Member {
+        case jsonrpc, id, method, params
+    }
+
     /// Reads `line`, handing each param to `param` as it is read; `param` answers false to
     /// give the line up (a name it does not take, or takes a second time: the full decoder
     /// refuses a repeated member). The id (a string or a whole number: a notification is read
     /// the full way) and the method of a flat request; nil when the full decoder must read
     /// the line.
     package static func read(
-        _ line: [UInt8], param: (_ name: String, _ value: Scalar) -> Bool
+        _ line: [UInt8], param: (_ name: Name, _ value: Scalar) -> Bool
     ) -> (id: JSONValue, method: String)? {
         line.withUnsafeBufferPointer { bytes in
             var reader = Reader(bytes: bytes)
@@ -42,7 +66,7 @@ package enum FlatRequest {
             self.bytes = bytes
         }
 
-        mutating func request(param: (String, Scalar) -> Bool) -> (id: JSONValue, method: String)? {
+        mutating func request(param: (Name, Scalar) -> Bool) -> (id: JSONValue, method: String)? {
             guard take(UInt8(ascii: "{")) else { return nil }
             var id: JSONValue?
             var method: String?
@@ -54,22 +78,21 @@ package enum FlatRequest {
                 if take(UInt8(ascii: "}")) { break }
                 guard first || take(UInt8(ascii: ",")) else { return nil }
                 first = false
-                guard let member = string(), take(UInt8(ascii: ":")) else { return nil }
+                guard let member = member(), take(UInt8(ascii: ":")) else { return nil }
                 switch member {
-                case "jsonrpc":
-                    guard !version, string() == "2.0" else { return nil }
+                case .jsonrpc:
+                    skipSpace()
+                    guard !version, take(UInt8(ascii: "\"")), known("2.0") else { return nil }
                     version = true
-                case "id":
+                case .id:
                     guard id == nil, let read = requestID() else { return nil }
                     id = read
-                case "method":
+                case .method:
                     guard method == nil, let read = string() else { return nil }
                     method = read
-                case "params":
+                case .params:
                     guard !params, flatObject(param) else { return nil }
                     params = true
-                default:
-                    return nil
                 }
             }
             skipSpace()
@@ -78,7 +101,7 @@ package enum FlatRequest {
         }
 
         /// `{"name": "text" | true | false, …}`, each member handed to `param`.
-        mutating func flatObject(_ param: (String, Scalar) -> Bool) -> Bool {
+        mutating func flatObject(_ param: (Name, Scalar) -> Bool) -> Bool {
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return false }
             var first = true
@@ -87,7 +110,7 @@ package enum FlatRequest {
                 if take(UInt8(ascii: "}")) { return true }
                 guard first || take(UInt8(ascii: ",")) else { return false }
                 first = false
-                guard let name = string(), take(UInt8(ascii: ":")) else { return false }
+                guard let name = paramName(), take(UInt8(ascii: ":")) else { return false }
                 skipSpace()
                 let value: Scalar
                 if let text = string() {
@@ -129,8 +152,42 @@ package enum FlatRequest {
             return .number(JSONNumber(value))
         }
 
-        /// A string of printable ASCII without escapes; the names requests use are not built
-        /// again for every line.
+        /// A request's member name: one of the four a request has, or nil (the full decoder
+        /// refuses any other).
+        mutating func member() -> Member? {
+            skipSpace()
+            guard take(UInt8(ascii: "\"")), at < bytes.count else { return nil }
+            switch bytes[at] {
+            case UInt8(ascii: "j"): return known("jsonrpc") ? .jsonrpc : nil
+            case UInt8(ascii: "i"): return known("id") ? .id : nil
+            case UInt8(ascii: "m"): return known("method") ? .method : nil
+            case UInt8(ascii: "p"): return known("params") ? .params : nil
+            default: return nil
+            }
+        }
+
+        /// A param's name, told apart by its bytes when it is one requests use.
+        mutating func paramName() -> Name? {
+            skipSpace()
+            guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
+            if at + 1 < bytes.count {
+                let mark = at
+                at += 1
+                switch bytes[at] {
+                case UInt8(ascii: "s"): if known("scanner") { return .scanner }
+                case UInt8(ascii: "c"): if known("container") { return .container }
+                case UInt8(ascii: "k"): if known("key") { return .key }
+                case UInt8(ascii: "p"): if known("pointer") { return .pointer }
+                case UInt8(ascii: "r"): if known("reveal") { return .reveal }
+                default: break
+                }
+                at = mark
+            }
+            return string().map(Name.other)
+        }
+
+        /// A string of printable ASCII without escapes; the values requests use most are not
+        /// built again for every line.
         mutating func string() -> String? {
             skipSpace()
             guard take(UInt8(ascii: "\"")) else { return nil }
@@ -144,35 +201,26 @@ package enum FlatRequest {
             return String(decoding: text, as: UTF8.self)
         }
 
-        /// The member names of requests, the method and the scanner most sent, when one of them
-        /// and its closing quote come next: taken as the same strings every time, without
-        /// scanning or building them.
+        /// The method and the scanner most sent, when one of them and its closing quote come
+        /// next: taken as the same strings every time, without scanning or building them.
         mutating func knownWord() -> String? {
             guard at < bytes.count else { return nil }
             switch bytes[at] {
-            case UInt8(ascii: "i"): return known("id", "id")
-            case UInt8(ascii: "g"): return known("get", "get")
-            case UInt8(ascii: "k"): return known("key", "key")
-            case UInt8(ascii: "2"): return known("2.0", "2.0")
-            case UInt8(ascii: "m"): return known("method", "method")
-            case UInt8(ascii: "p"): return known("params", "params") ?? known("pointer", "pointer")
-            case UInt8(ascii: "r"): return known("reveal", "reveal")
-            case UInt8(ascii: "j"): return known("jsonrpc", "jsonrpc")
-            case UInt8(ascii: "s"): return known("scanner", "scanner")
-            case UInt8(ascii: "c"): return known("container", "container")
-            case UInt8(ascii: "d"): return known("defaults", "defaults")
+            case UInt8(ascii: "g"): return known("get") ? "get" : nil
+            case UInt8(ascii: "d"): return known("defaults") ? "defaults" : nil
             default: return nil
             }
         }
 
-        /// `word` and a closing quote at the cursor: `value`, the cursor past the quote.
-        private mutating func known(_ word: StaticString, _ value: String) -> String? {
+        /// Whether `word` and a closing quote are at the cursor; if so, the cursor moves past
+        /// the quote.
+        private mutating func known(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
             guard let base = bytes.baseAddress, bytes.count - at > count, bytes[at + count] == UInt8(ascii: "\""),
                 memcmp(base + at, word.utf8Start, count) == 0
-            else { return nil }
+            else { return false }
             at += count + 1
-            return value
+            return true
         }
 
         mutating func word(_ text: StaticString) -> Bool {

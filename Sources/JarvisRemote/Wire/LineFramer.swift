@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Splits a byte stream into `\n`-terminated lines, without sockets or JSON.
 ///
 /// The transport feeds whatever the socket returned (`append`) and drains complete lines
@@ -131,12 +139,10 @@ package struct LineFramer: Sendable {
     private mutating func findNewline() -> Int? {
         let from = scanned
         let found: Int? = buffer.withUnsafeBufferPointer { bytes in
-            var index = from
-            while index < bytes.count {
-                if bytes[index] == Self.newline { return index }
-                index += 1
-            }
-            return nil
+            guard from < bytes.count, let base = bytes.baseAddress,
+                let hit = memchr(base + from, Int32(Self.newline), bytes.count - from)
+            else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
         scanned = found ?? buffer.count
         return found

@@ -99,16 +99,16 @@ extension Wire {
             var pointerSeen = false
             let head = FlatRequest.read(line) { name, value in
                 switch (name, value) {
-                case ("scanner", .string(let text)) where scanner == nil: scanner = text
-                case ("container", .string(let text)) where container == nil: container = text
-                case ("key", .string(let text)) where key == nil: key = text
-                case ("pointer", .string(let text)) where !pointerSeen:
+                case (.scanner, .string(let text)) where scanner == nil: scanner = text
+                case (.container, .string(let text)) where container == nil: container = text
+                case (.key, .string(let text)) where key == nil: key = text
+                case (.pointer, .string(let text)) where !pointerSeen:
                     pointerSeen = true
                     if !text.isEmpty {
                         guard let parsed = try? JSONPointer(parsing: text) else { return false }
                         pointer = parsed
                     }
-                case ("reveal", .bool(let flag)) where reveal == nil: reveal = flag
+                case (.reveal, .bool(let flag)) where reveal == nil: reveal = flag
                 default: return false
                 }
                 return true

@@ -45,6 +45,12 @@ public struct DefaultsScanner: PreferenceScanner {
         try store.entries(in: request.container, keys: request.keys)
     }
 
+    /// One key of a suite, as ``read(_:)`` gives it.
+    /// - Throws: as ``read(_:)``.
+    public func read(key: String, in container: String) throws -> ScannedEntry? {
+        try store.entry(key, in: container)
+    }
+
     /// Stores or removes one key, on disk before returning. With `encoding` set, a structure
     /// is encoded back into `Data` (JSON, or a property list in the format the data had).
     /// - Throws: ``JarvisError`` `.typeMismatch` when the value cannot be encoded as asked

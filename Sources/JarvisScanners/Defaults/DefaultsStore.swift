@@ -22,6 +22,9 @@ protocol DefaultsStore: Sendable {
     /// `keys`, when given, limits the work to those keys.
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry]
 
+    /// One key of a suite, as ``entries(in:keys:)`` with that key alone gives it.
+    func entry(_ key: String, in suite: String) throws -> ScannedEntry?
+
     /// The object stored for a key right now, read fresh; nil when none is stored.
     func storedObject(forKey key: String, in suite: String) throws -> Any?
 
@@ -148,5 +151,12 @@ enum DefaultsEntries {
             return try EncodedData.encode(value, as: encoding, current: current, key: key)
         }
         return try PropertyListValue.encode(value, path: key)
+    }
+}
+
+extension DefaultsStore {
+    /// The key from ``entries(in:keys:)``, for stores with no quicker way to find one.
+    func entry(_ key: String, in suite: String) throws -> ScannedEntry? {
+        try entries(in: suite, keys: [key]).first { $0.key == key }
     }
 }

@@ -39,6 +39,10 @@ final class FolderSetStore: DefaultsStore {
         try owner(of: suite).entries(in: suite, keys: keys)
     }
 
+    func entry(_ key: String, in suite: String) throws -> ScannedEntry? {
+        try owner(of: suite).entry(key, in: suite)
+    }
+
     func storedObject(forKey key: String, in suite: String) throws -> Any? {
         try owner(of: suite).storedObject(forKey: key, in: suite)
     }

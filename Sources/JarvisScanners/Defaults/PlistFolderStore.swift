@@ -144,6 +144,20 @@ final class PlistFolderStore: DefaultsStore {
         }
     }
 
+    func entry(_ key: String, in suite: String) throws -> ScannedEntry? {
+        guard let loaded = try load(suite) else { return nil }
+        switch loaded.suite.contents {
+        case .parsed(let entries, _):
+            guard let position = entries.index[key] else { return nil }
+            var found = entries.sorted[position]
+            // Read through a link that leads outside, never written through it.
+            if leadsOutside(suite, loaded) { found.isWritable = false }
+            return found
+        case .unreadable(let problem):
+            throw Self.unreadable(suite, problem)
+        }
+    }
+
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
         guard let loaded = try load(suite) else { return [] }
         switch loaded.suite.contents {
@@ -157,8 +171,13 @@ final class PlistFolderStore: DefaultsStore {
             }
             return found
         case .unreadable(let problem):
-            throw JarvisError(.storage, "'\(suite).plist' cannot be read: \(problem)")
+            throw Self.unreadable(suite, problem)
         }
+    }
+
+    /// Why a suite whose file does not parse cannot be read.
+    private static func unreadable(_ suite: String, _ problem: String) -> JarvisError {
+        JarvisError(.storage, "'\(suite).plist' cannot be read: \(problem)")
     }
 
     func storedObject(forKey key: String, in suite: String) throws -> Any? {
@@ -236,11 +255,24 @@ final class PlistFolderStore: DefaultsStore {
         var index: [String: Int]
     }
 
-    private struct CachedSuite {
-        var signature: FileStamp
-        var contents: Contents
+    /// A class: every `get` takes the suite from the cache, and a reference is one retain
+    /// where a copy of the parsed contents was one for each of their parts.
+    private final class CachedSuite: Sendable {
+        let signature: FileStamp
+        let contents: Contents
         /// The folder's change count when the file was last found plain and unchanged.
-        var quietAt: UInt64?
+        let quietAt: UInt64?
+
+        init(signature: FileStamp, contents: Contents, quietAt: UInt64? = nil) {
+            self.signature = signature
+            self.contents = contents
+            self.quietAt = quietAt
+        }
+
+        /// The same version of the file, found plain and unchanged at `quietAt`.
+        func marked(_ quietAt: UInt64?) -> CachedSuite {
+            quietAt == self.quietAt ? self : CachedSuite(signature: signature, contents: contents, quietAt: quietAt)
+        }
     }
 
     /// A suite as found now: its parsed version, and whether its name is a link (which is
@@ -283,8 +315,8 @@ final class PlistFolderStore: DefaultsStore {
         if generation == nil, !isLink { generation = served.changeGeneration() }
         let vouched = generation.flatMap { served.isQuietlyKnown(name, at: $0) ? $0 : nil }
         if let cached = cache.withLock({ cache -> CachedSuite? in
-            guard var cached = cache.suites[suite], cached.signature == signature else { return nil }
-            cached.quietAt = vouched
+            guard let found = cache.suites[suite], found.signature == signature else { return nil }
+            let cached = found.marked(vouched)
             cache.set(suite, cached)
             return cached
         }) {

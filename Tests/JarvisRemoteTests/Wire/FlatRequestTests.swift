@@ -55,6 +55,7 @@ import Testing
     private func flat(_ line: [UInt8]) -> RPCRequest? {
         var params = JSONObject()
         let head = FlatRequest.read(line) { name, value in
+            let name = name.text
             guard params[name] == nil else { return false }
             switch value {
             case .string(let text): params[name] = .string(text)
