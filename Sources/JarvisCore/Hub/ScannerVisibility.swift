@@ -35,14 +35,15 @@ package final class ScannerVisibility: Sendable {
     /// one that does not costs, so neither answers nor timing tell them apart. A request that
     /// names one container goes through ``lookup(container:key:absent:)`` instead.
     package func shows(container: String) -> Bool {
-        let rules = rules
         guard rules.isEnabled,
             rules.shows(container: container) || Self.showsIgnoringCase(container: container, rules)
         else { return false }
         let names = scanner.storedNames(container: container, key: nil)
         if names.isSystem && !includesSystem { return false }
+        // The rules are read through `self` (one reference), never copied for the closure.
         let shown = { (name: String) in
-            names.ignoresCase ? Self.showsIgnoringCase(container: name, rules) : rules.shows(container: name)
+            names.ignoresCase
+                ? Self.showsIgnoringCase(container: name, self.rules) : self.rules.shows(container: name)
         }
         return shown(container) && names.aliases.allSatisfy(shown)
     }
@@ -96,13 +97,12 @@ package final class ScannerVisibility: Sendable {
 
     /// Whether a key of a shown container is shown.
     package func shows(key: String, in container: String) -> Bool {
-        let rules = rules
         guard rules.hasKeyRules else { return true }
         // Hidden whether or not the storage ignores case: decided without asking it.
         guard rules.shows(key: key) || Self.showsIgnoringCase(key: key, rules) else { return false }
         let names = scanner.storedNames(container: container, key: key)
         let shown = { (name: String) in
-            names.ignoresCase ? Self.showsIgnoringCase(key: name, rules) : rules.shows(key: name)
+            names.ignoresCase ? Self.showsIgnoringCase(key: name, self.rules) : self.rules.shows(key: name)
         }
         return shown(key) && names.aliases.allSatisfy(shown)
     }

@@ -4,6 +4,10 @@ import JarvisCore
 final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
+    /// Whether the connection was told it is authenticated (which it never forgets), so that
+    /// later requests skip the lock that telling it again takes. Read and written only on the
+    /// server's loop thread, which calls ``received(line:on:)``.
+    nonisolated(unsafe) private var toldAuthenticated = false
 
     /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
     init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
@@ -25,7 +29,10 @@ final class AgentSession: LineSession {
         case nil: break
         }
         let standing = state.standing
-        if standing.isAuthenticated { connection.authenticated() }
+        if standing.isAuthenticated, !toldAuthenticated {
+            connection.authenticated()
+            toldAuthenticated = true
+        }
         state.watch.replied()
         // Too many unauthenticated requests: flush the last refusal and hang up.
         if standing.mustClose { connection.close() }
