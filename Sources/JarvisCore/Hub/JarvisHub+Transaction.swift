@@ -80,13 +80,13 @@ extension JarvisHub {
         }
 
         var address: PreferenceAddress
-        /// The scanner with its rules under ``configuration``.
+        /// The scanner with its rules, under the configuration they were made under.
         var rules: ScannerVisibility
         var place: Place
-        var configuration: JarvisConfiguration
         var info: ScannerInfo
 
         var scanner: any PreferenceScanner { rules.scanner }
+        var configuration: JarvisConfiguration { rules.configuration }
 
         /// The container to build items with.
         var shownContainer: ContainerInfo {
@@ -151,7 +151,7 @@ extension JarvisHub {
             throw JarvisError(.readOnly, "scanner '\(address.scanner)' is read-only")
         }
         var target = WriteTarget(
-            address: address, rules: rules, place: .unreachable, configuration: configuration, info: info)
+            address: address, rules: rules, place: .unreachable, info: info)
         // A hidden container or key is never asked for: its stand-in is, and it answers as one
         // that is not there.
         let lookup = rules.lookup(

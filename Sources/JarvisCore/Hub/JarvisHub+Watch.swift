@@ -3,7 +3,7 @@
 extension JarvisHub {
     /// A registered, enabled and available scanner with its visibility rules; nil otherwise.
     package func watchedScanner(_ id: String) -> (scanner: any PreferenceScanner, rules: ScannerVisibility)? {
-        guard let rules = rules(for: id).0, rules.isEnabled, rules.scanner.info.unavailableReason == nil else {
+        guard let rules = visibility(of: id), rules.isEnabled, rules.scanner.info.unavailableReason == nil else {
             return nil
         }
         return (rules.scanner, rules)
@@ -19,11 +19,11 @@ extension JarvisHub {
     package func watchedItem(
         _ entry: ScannedEntry, scanner id: String, container: ContainerInfo, reveal: Bool
     ) -> PreferenceItem? {
-        let (found, configuration) = rules(for: id)
-        guard let rules = found, rules.shows(container: container.name), rules.shows(key: entry.key, in: container.name)
+        guard let rules = visibility(of: id), rules.shows(container: container.name),
+            rules.shows(key: entry.key, in: container.name)
         else { return nil }
-        let scanner = rules.scanner
-        let served = item(entry, scanner: scanner, container: container, configuration: configuration, reveal: reveal)
+        let served = item(
+            entry, scanner: rules.scanner, container: container, configuration: rules.configuration, reveal: reveal)
         // A value deeper than a client could write back is never served (a host's own scanner
         // may read one); `list` and `get` name it as a problem, a change just leaves it out.
         if let depth = served.value?.depth, depth > PreferenceValue.maxDepth { return nil }

@@ -73,13 +73,12 @@ public final class JarvisHub: Sendable {
 
     /// The enabled scanners, in registration order.
     public func scanners() -> [ScannerSummary] {
-        let (all, configuration) = snapshot()
-        return all.filter(\.isEnabled).map { rules in
+        enabledRules().map { rules in
             let scanner = rules.scanner
             let info = scanner.info
             return ScannerSummary(
                 id: scanner.id, info: info,
-                isWritable: configuration.editingEnabled && info.isWritable && info.unavailableReason == nil)
+                isWritable: rules.configuration.editingEnabled && info.isWritable && info.unavailableReason == nil)
         }
     }
 
@@ -87,12 +86,14 @@ public final class JarvisHub: Sendable {
     /// - Throws: ``JarvisError`` `.notFound` for an unknown or disabled scanner.
     public func containers(scanner id: String? = nil) throws(JarvisError) -> [ContainerSummary] {
         var result: [ContainerSummary] = []
-        for (scanner, rules, configuration) in try selected(id) {
+        for rules in try selected(id) {
+            let scanner = rules.scanner
             for container in (try? scanner.containers()) ?? [] where rules.shows(container: container.name) {
                 result.append(
                     ContainerSummary(
                         scanner: scanner.id, name: container.name, problem: container.problem,
-                        isWritable: configuration.editingEnabled && scanner.info.isWritable && container.isWritable))
+                        isWritable: rules.configuration.editingEnabled && scanner.info.isWritable
+                            && container.isWritable))
             }
         }
         return result
@@ -160,11 +161,6 @@ public final class JarvisHub: Sendable {
                 PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key))
     }
 
-    /// Every registered scanner with its rules, in registration order, and the configuration
-    /// they were made under.
-    func snapshot() -> ([ScannerVisibility], JarvisConfiguration) {
-        state.withLock { ($0.rules, $0.configuration) }
-    }
 
     /// The rules of scanner `id` (nil when none is registered) and the configuration.
     func rules(for id: String) -> (ScannerVisibility?, JarvisConfiguration) {
@@ -177,13 +173,17 @@ public final class JarvisHub: Sendable {
         state.withLock { state in state.rules.first { $0.id == id } }
     }
 
-    private func selected(_ id: String?) throws(JarvisError) -> [(
-        any PreferenceScanner, ScannerVisibility, JarvisConfiguration
-    )] {
-        let (all, configuration) = snapshot()
-        let chosen = all.filter { $0.isEnabled && (id == nil || $0.scanner.id == id) }
-            .map { ($0.scanner, $0, configuration) }
-        if let id, chosen.isEmpty { throw .noScanner(id) }
+    /// The enabled scanners' rules, in registration order; each carries its scanner and the
+    /// configuration it was made under.
+    func enabledRules() -> [ScannerVisibility] {
+        state.withLock { $0.rules }.filter(\.isEnabled)
+    }
+
+    /// The enabled scanners' rules, or scanner `id`'s alone.
+    private func selected(_ id: String?) throws(JarvisError) -> [ScannerVisibility] {
+        guard let id else { return enabledRules() }
+        let chosen = enabledRules().filter { $0.id == id }
+        if chosen.isEmpty { throw .noScanner(id) }
         return chosen
     }
 
@@ -218,9 +218,8 @@ public final class JarvisHub: Sendable {
     /// - Throws: ``JarvisError`` `.notFound` when no scanner has it (a hidden one included),
     ///   `.invalidParams` when several do.
     package func owner(ofContainer name: String) throws(JarvisError) -> (scanner: String, container: ContainerInfo) {
-        let (all, _) = snapshot()
         var owners: [(scanner: String, container: ContainerInfo)] = []
-        for rules in all where rules.isEnabled {
+        for rules in enabledRules() {
             let scanner = rules.scanner
             // A hidden name is looked up as its stand-in, so it costs what a missing one costs.
             let lookup = rules.lookup(container: name, key: nil, absent: absentName)

@@ -7,13 +7,10 @@
 ///
 /// Not thread-safe: one stream is read by one thread at a time (it may move between threads).
 package struct ListStream: IteratorProtocol, Sendable {
-    private typealias Selected = (
-        scanner: any PreferenceScanner, rules: ScannerVisibility, configuration: JarvisConfiguration
-    )
-
     private let hub: JarvisHub
     private let query: ListQuery
-    private let selected: [Selected]
+    /// The scanners listed, each with its rules and the configuration they were made under.
+    private let selected: [ScannerVisibility]
     private var scannerIndex = -1
     private var info: ScannerInfo?
     private var containers: [ContainerInfo] = []
@@ -35,10 +32,10 @@ package struct ListStream: IteratorProtocol, Sendable {
     /// system's own, whatever the container filter, so far; complete when ``problems`` is.
     package private(set) var hiddenSystemContainers = 0
 
-    init(hub: JarvisHub, query: ListQuery, selected: [(any PreferenceScanner, ScannerVisibility, JarvisConfiguration)]) {
+    init(hub: JarvisHub, query: ListQuery, selected: [ScannerVisibility]) {
         self.hub = hub
         self.query = query
-        self.selected = selected.map { (scanner: $0.0, rules: $0.1, configuration: $0.2) }
+        self.selected = selected
     }
 
     /// Starts the listing right after `address`: scanners ranked before it in `order` are
@@ -84,13 +81,13 @@ package struct ListStream: IteratorProtocol, Sendable {
                     if container.name < start.container { continue }
                     if container.name == start.container { startKey = start.key }
                 }
-                guard chosen.rules.shows(container: container.name), query.container?.matches(container.name) ?? true,
+                guard chosen.shows(container: container.name), query.container?.matches(container.name) ?? true,
                     !query.undeclared
                         || chosen.configuration.catalog.covers(scanner: chosen.scanner.id, container: container.name)
                 else {
                     // Counted whatever the container filter: a count that followed the
                     // pattern would spell out hidden names one narrowed glob at a time.
-                    if chosen.rules.hidesAsSystem(container: container.name) {
+                    if chosen.hidesAsSystem(container: container.name) {
                         hiddenSystemContainers += 1
                     }
                     continue
@@ -108,7 +105,7 @@ package struct ListStream: IteratorProtocol, Sendable {
                     // when needed keeps the stream from copying them.
                     if !Self.isSorted(entries) { entries.sort { $0.key < $1.key } }
                     current = ContainerItems(
-                        entries: entries, scanner: chosen.scanner, container: container, rules: chosen.rules,
+                        entries: entries, scanner: chosen.scanner, container: container, rules: chosen,
                         configuration: chosen.configuration, info: info ?? chosen.scanner.info, query: query, hub: hub,
                         after: startKey)
                     return true

@@ -23,18 +23,6 @@ package enum FlatRequest {
     package enum Name: Sendable, Hashable {
         case scanner, container, key, pointer, reveal
         case other(String)
-
-        /// The name as sent.
-        package var text: String {
-            switch self {
-            case .scanner: "scanner"
-            case .container: "container"
-            case .key: "key"
-            case .pointer: "pointer"
-            case .reveal: "reveal"
-            case .other(let text): text
-            }
-        }
     }
 
     /// The members of a request object.

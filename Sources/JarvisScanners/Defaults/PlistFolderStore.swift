@@ -145,39 +145,34 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func entry(_ key: String, in suite: String) throws -> ScannedEntry? {
-        guard let loaded = try load(suite) else { return nil }
-        switch loaded.suite.contents {
-        case .parsed(let entries, _):
-            guard let position = entries.index[key] else { return nil }
-            var found = entries.sorted[position]
-            // Read through a link that leads outside, never written through it.
-            if leadsOutside(suite, loaded) { found.isWritable = false }
-            return found
-        case .unreadable(let problem):
-            throw Self.unreadable(suite, problem)
-        }
+        guard let (entries, readOnly) = try readable(suite), let position = entries.index[key] else { return nil }
+        var found = entries.sorted[position]
+        if readOnly { found.isWritable = false }
+        return found
     }
 
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
-        guard let loaded = try load(suite) else { return [] }
-        switch loaded.suite.contents {
-        case .parsed(let entries, _):
-            var found =
-                keys.map { keys in keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } } }
-                ?? entries.sorted
-            // Read through a link that leads outside, never written through it.
-            if leadsOutside(suite, loaded) {
-                for index in found.indices { found[index].isWritable = false }
-            }
-            return found
-        case .unreadable(let problem):
-            throw Self.unreadable(suite, problem)
+        guard let (entries, readOnly) = try readable(suite) else { return [] }
+        var found =
+            keys.map { keys in keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } } }
+            ?? entries.sorted
+        if readOnly {
+            for index in found.indices { found[index].isWritable = false }
         }
+        return found
     }
 
-    /// Why a suite whose file does not parse cannot be read.
-    private static func unreadable(_ suite: String, _ problem: String) -> JarvisError {
-        JarvisError(.storage, "'\(suite).plist' cannot be read: \(problem)")
+    /// A suite's parsed entries, and whether they are read through a link that leads outside
+    /// (read, never written through); nil when the suite has no file.
+    /// - Throws: ``JarvisError`` `.storage` when the file does not parse.
+    private func readable(_ suite: String) throws -> (entries: Entries, readOnly: Bool)? {
+        guard let loaded = try load(suite) else { return nil }
+        switch loaded.suite.contents {
+        case .parsed(let entries, _):
+            return (entries, leadsOutside(suite, loaded))
+        case .unreadable(let problem):
+            throw JarvisError(.storage, "'\(suite).plist' cannot be read: \(problem)")
+        }
     }
 
     func storedObject(forKey key: String, in suite: String) throws -> Any? {

@@ -230,3 +230,17 @@ struct SeededGenerator: RandomNumberGenerator {
         return mixed ^ (mixed >> 31)
     }
 }
+
+extension FlatRequest.Name {
+    /// The name as sent, to compare with the full decoder's params.
+    fileprivate var text: String {
+        switch self {
+        case .scanner: "scanner"
+        case .container: "container"
+        case .key: "key"
+        case .pointer: "pointer"
+        case .reveal: "reveal"
+        case .other(let text): text
+        }
+    }
+}
