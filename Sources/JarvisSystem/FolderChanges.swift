@@ -43,7 +43,7 @@ package final class FolderChanges: @unchecked Sendable {
         @exclusivity(unchecked) private var fileWatches: [Int32: UInt64] = [:]
         @exclusivity(unchecked) private var watchedInodes: Set<UInt64> = []
         @exclusivity(unchecked) private var identityCheckedAt = ContinuousClock.now
-        private let lock = NSLock()
+        private let lock = PlatformLock()
 
         private static let bufferSize = 4096
         /// The most files watched beside the folder: each costs one of the user's inotify
@@ -108,7 +108,7 @@ package final class FolderChanges: @unchecked Sendable {
         private func drain() {
             lock.lock()
             defer { lock.unlock() }
-            _ = readPending()
+            if readPending() { checkIdentityWhenDue() }
         }
 
         /// Watches the folder at `path` (a real path, without links); nil where its changes
@@ -146,17 +146,22 @@ package final class FolderChanges: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             guard !broken else { return nil }
+            // Past the checkpoint, its reading (and identity check) stands for this one: no
+            // system call and no clock reading per request.
             if !ChangeCheckpoint.isPassedOnThisThread {
                 guard readPending() else { return nil }
-            }
-            if ContinuousClock.now - identityCheckedAt >= Self.identityCheckInterval {
-                identityCheckedAt = .now
-                guard let now = Self.identity(of: path), now == identity else {
-                    broken = true
-                    return nil
-                }
+                checkIdentityWhenDue()
             }
             return broken ? nil : count
+        }
+
+        /// Marks the watch broken when the folder's path has come to name another folder (or
+        /// none): one `stat`, at most every 250 ms. Under `lock`.
+        private func checkIdentityWhenDue() {
+            let now = ContinuousClock.now
+            guard now - identityCheckedAt >= Self.identityCheckInterval else { return }
+            identityCheckedAt = now
+            if Self.identity(of: path).map({ $0 != identity }) ?? true { broken = true }
         }
 
         /// Reads every pending event, counting one change per batch; false (and broken) when

@@ -40,6 +40,26 @@ import Testing
         #expect(throws: JarvisError.self) { try missing.containers() }
     }
 
+    /// A folder removed after it was served makes the scanner unavailable, also while its
+    /// changes were being heard (then the folder's own removal tells).
+    @Test func aServedFolderRemovedMakesTheScannerUnavailable() throws {
+        let parent = try TemporaryFolder()
+        let served = parent.file("prefs")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: false)
+        try Data(PropertyListSerialization.data(fromPropertyList: ["k": 1], format: .xml, options: 0))
+            .write(to: served.appendingPathComponent("app.plist"))
+        let scanner = DefaultsScanner.defaults(folder: served)
+        #expect(try scanner.read(key: "k", in: "app")?.value == .integer(1))
+        #expect(scanner.info.unavailableReason == nil)
+        try FileManager.default.removeItem(at: served)
+        let start = ContinuousClock.now
+        while scanner.info.unavailableReason == nil, ContinuousClock.now - start < .seconds(30) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(scanner.info.unavailableReason != nil)
+        #expect(try scanner.read(key: "k", in: "app") == nil)
+    }
+
     @Test func everyTypeRoundTripsThroughTheFile() throws {
         try folder.writePlist("app.plist", [String: Any]())
         guard case .dictionary(let values) = everyType else { return }

@@ -261,21 +261,18 @@ public final class JarvisHub: Sendable {
         let writable =
             configuration.editingEnabled && info.isWritable && container.isWritable && entry.isWritable
             && entry.isExact
-        var result: PreferenceItem
         let revealed = reveal && configuration.revealEnabled
-        if info.isSecret {
-            result = PreferenceItem(
-                address: address, type: entry.value.type, value: revealed ? entry.value : nil,
-                revision: masker.revision(of: entry.value, at: address), layer: entry.layer, encoding: entry.encoding,
-                isWritable: writable, mask: revealed ? nil : masker.mask(entry.value, at: address))
-        } else {
-            result = PreferenceItem(
-                address: address, type: entry.value.type, value: entry.value, revision: Revision(of: entry.value),
-                layer: entry.layer, encoding: entry.encoding, isWritable: writable)
-        }
-        result.catalog = catalogNote(for: address, configuration: configuration, secret: info.isSecret && !revealed)
-        result.isPlaceholder = !entry.isExact
-        return result
+        let masked = info.isSecret && !revealed
+        let catalog =
+            configuration.catalog.isEmpty
+            ? nil : catalogNote(for: address, configuration: configuration, secret: masked)
+        // Built in one initialisation: members assigned after it made the item be copied.
+        return PreferenceItem(
+            address: address, type: entry.value.type, value: masked ? nil : entry.value,
+            revision: info.isSecret ? masker.revision(of: entry.value, at: address) : Revision(of: entry.value),
+            layer: entry.layer, encoding: entry.encoding, isWritable: writable,
+            mask: masked ? masker.mask(entry.value, at: address) : nil, catalog: catalog,
+            isPlaceholder: !entry.isExact)
     }
 
     package static func revealRefused(_ configuration: JarvisConfiguration) -> JarvisError {

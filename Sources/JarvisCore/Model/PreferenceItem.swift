@@ -58,6 +58,18 @@ public struct PreferenceItem: Sendable, Hashable {
         isWritable: Bool = true,
         mask: Mask? = nil
     ) {
+        self.init(
+            address: address, type: type, value: value, revision: revision, layer: layer, encoding: encoding,
+            isWritable: isWritable, mask: mask, catalog: nil, isPlaceholder: false)
+    }
+
+    /// Creates an item with its catalog note and placeholder flag in one initialisation, as
+    /// the hub builds them.
+    init(
+        address: PreferenceAddress, type: PreferenceType, value: PreferenceValue?, revision: Revision,
+        layer: ValueLayer, encoding: ValueEncoding?, isWritable: Bool, mask: Mask?, catalog: CatalogNote?,
+        isPlaceholder: Bool
+    ) {
         self.address = address
         self.type = type
         self.value = value
@@ -66,6 +78,8 @@ public struct PreferenceItem: Sendable, Hashable {
         self.encoding = encoding
         self.isWritable = isWritable
         self.mask = mask
+        self.catalog = catalog
+        self.isPlaceholder = isPlaceholder
     }
 
     /// Whether the value is withheld.

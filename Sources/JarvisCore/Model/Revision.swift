@@ -6,19 +6,39 @@ import Foundation
 /// stored state, is the same in every process that reads the same value, and a client can
 /// send it back as `expectedRevision` to write only if nobody changed the value meanwhile.
 public struct Revision: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Sixteen lowercase hex digits.
-    public let text: String
+    /// Sixteen lowercase hex digits (or, for text a client sent that is not such, that text).
+    public var text: String {
+        switch storage {
+        case .digits(let value):
+            String(unsafeUninitializedCapacity: 16) { buffer in
+                Self.writeDigits(of: value, to: buffer.baseAddress!)
+                return 16
+            }
+        case .other(let text): text
+        }
+    }
+
+    /// The revision as a number when it is the usual sixteen lowercase hex digits: no string
+    /// is made for it until someone asks (the agent writes the digits straight into its
+    /// answers), where every item served made one. Any other text is kept as it is, so
+    /// equal texts are always equal revisions.
+    private let storage: Storage
+
+    private enum Storage: Sendable, Hashable {
+        case digits(UInt64)
+        case other(String)
+    }
 
     /// Wraps revision text received from a client.
     public init(_ text: String) {
-        self.text = text
+        storage = Self.digits(of: text).map(Storage.digits) ?? .other(text)
     }
 
     /// The revision of a value.
     public init(of value: PreferenceValue) {
         var hasher = FNV1a()
         hasher.add(value)
-        text = hasher.hexDigest
+        storage = .digits(hasher.state)
     }
 
     /// The revision text.
@@ -26,13 +46,51 @@ public struct Revision: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The revision encoding into a single `String`.
     public init(from decoder: any Decoder) throws {
-        text = try decoder.singleValueContainer().decode(String.self)
+        self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
     /// Encodes as a single string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(text)
+    }
+
+    /// Appends the revision as a JSON string, quotes included.
+    package func writeJSON(into buffer: inout [UInt8]) {
+        switch storage {
+        case .digits(let value):
+            buffer.append(UInt8(ascii: "\""))
+            let start = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: 16))
+            buffer.withUnsafeMutableBufferPointer { Self.writeDigits(of: value, to: $0.baseAddress! + start) }
+            buffer.append(UInt8(ascii: "\""))
+        case .other(let text):
+            JSONWriter.writeString(text, into: &buffer)
+        }
+    }
+
+    /// Sixteen lower-case digits, zero-padded.
+    private static func writeDigits(of value: UInt64, to target: UnsafeMutablePointer<UInt8>) {
+        let digits: StaticString = "0123456789abcdef"
+        for index in 0..<16 {
+            target[index] = digits.utf8Start[Int((value >> (60 - 4 * UInt64(index))) & 0xF)]
+        }
+    }
+
+    /// The number sixteen lowercase hex digits write; nil for any other text.
+    private static func digits(of text: String) -> UInt64? {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in text.utf8 {
+            count += 1
+            guard count <= 16 else { return nil }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(byte - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        return count == 16 ? value : nil
     }
 }
 
@@ -106,17 +164,6 @@ private struct FNV1a {
         case .bigNumber(let number):
             byte(number.kind == .integer ? 9 : 10)
             bytes(number.literal.utf8)
-        }
-    }
-
-    var hexDigest: String {
-        // Sixteen lower-case digits, zero-padded, written directly (made for every item served).
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 {
-                buffer[index] = digits.utf8Start[Int((state >> (60 - 4 * UInt64(index))) & 0xF)]
-            }
-            return 16
         }
     }
 }

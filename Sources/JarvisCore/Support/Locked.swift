@@ -31,8 +31,10 @@ public final class Locked<Value> {
     // `@exclusivity(unchecked)`: the run-time exclusivity check a class's `var` costs on
     // every `inout` access (a dozen and more locks per request on the agent's hot path)
     // guards what the lock already guarantees.
-    @exclusivity(unchecked) nonisolated(unsafe) private var value: Value
-    private let lock = PlatformLock()
+    // `@usableFromInline` so that `withLock` is specialised and inlined in the modules that
+    // call it: an unspecialised generic call copied its result through the runtime.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var value: Value
+    @usableFromInline let lock = PlatformLock()
 
     /// A box holding `value`.
     public init(_ value: sending Value) {
@@ -41,7 +43,7 @@ public final class Locked<Value> {
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
     /// - Throws: exactly what `body` throws, with its type.
-    @discardableResult
+    @discardableResult @inlinable
     public func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
@@ -57,7 +59,7 @@ extension Locked: @unchecked Sendable where Value: Sendable {}
 
 extension Locked where Value: Sendable {
     /// A copy of the current value.
-    public var current: Value {
+    @inlinable public var current: Value {
         withLock { $0 }
     }
 }

@@ -8,13 +8,16 @@
 
 /// The system's plain lock, without `NSLock`'s class dispatch: `os_unfair_lock` on Apple
 /// platforms, a `pthread_mutex_t` elsewhere. The one place that choice is made; ``Locked``
-/// is built on it. Not recursive. The lock lives at a fixed address of its own, as both
+/// is built on it (and the few types that guard several members with one lock), inlined where it is used (a generic call per lock cost more than the lock).
+/// Not recursive. The lock lives at a fixed address of its own, as both
 /// kinds require.
-final class PlatformLock: @unchecked Sendable {
+@usableFromInline
+package final class PlatformLock: @unchecked Sendable {
     #if canImport(Darwin)
-        private let unfair: UnsafeMutablePointer<os_unfair_lock>
+        @usableFromInline let unfair: UnsafeMutablePointer<os_unfair_lock>
 
-        init() {
+        @usableFromInline
+        package init() {
             unfair = .allocate(capacity: 1)
             unfair.initialize(to: os_unfair_lock())
         }
@@ -24,15 +27,16 @@ final class PlatformLock: @unchecked Sendable {
             unfair.deallocate()
         }
 
-        @inline(__always)
-        func lock() { os_unfair_lock_lock(unfair) }
+        @inlinable @inline(__always)
+        package func lock() { os_unfair_lock_lock(unfair) }
 
-        @inline(__always)
-        func unlock() { os_unfair_lock_unlock(unfair) }
+        @inlinable @inline(__always)
+        package func unlock() { os_unfair_lock_unlock(unfair) }
     #else
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-        init() {
+        @usableFromInline
+        package init() {
             mutex = .allocate(capacity: 1)
             mutex.initialize(to: pthread_mutex_t())
             pthread_mutex_init(mutex, nil)
@@ -44,10 +48,10 @@ final class PlatformLock: @unchecked Sendable {
             mutex.deallocate()
         }
 
-        @inline(__always)
-        func lock() { pthread_mutex_lock(mutex) }
+        @inlinable @inline(__always)
+        package func lock() { pthread_mutex_lock(mutex) }
 
-        @inline(__always)
-        func unlock() { pthread_mutex_unlock(mutex) }
+        @inlinable @inline(__always)
+        package func unlock() { pthread_mutex_unlock(mutex) }
     #endif
 }

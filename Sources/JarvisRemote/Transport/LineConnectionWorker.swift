@@ -43,6 +43,10 @@ final class LineConnectionWorker {
     @exclusivity(unchecked) private var phase = Phase.serving
     /// What the loop's queue watches the socket for now.
     @exclusivity(unchecked) var registered: EventInterest = .read
+    /// Set by the loop while it answers a turn's requests: replies are made but not written
+    /// until the loop calls ``advance(input:buffer:)`` again once every request of the turn is
+    /// answered, so the turn's writes (each of which wakes a client) come together.
+    @exclusivity(unchecked) var holdsWrites = false
 
     /// How long a graceful close may spend flushing replies and draining input.
     static let lingerTimeout: Duration = .seconds(2)
@@ -133,7 +137,7 @@ final class LineConnectionWorker {
                 return reason
             }
             fillOutgoing()
-            let (failure, queuedMeanwhile) = flush()
+            let (failure, queuedMeanwhile) = holdsWrites ? (nil, nil) : flush()
             if let failure {
                 return failure
             }
@@ -166,6 +170,21 @@ final class LineConnectionWorker {
             if checkDeadlines() { continue }
             return nil
         }
+    }
+
+    /// Writes what ``advance(input:buffer:)`` made while ``holdsWrites`` was set: one write
+    /// when that is all there is to do, as it mostly is (a reply); anything more (output
+    /// queued meanwhile, a stream's next chunk, a close) goes the whole way through `advance`.
+    ///
+    /// - Returns: why the connection ended, once it did; then call ``finish(_:)``.
+    func writeHeld(buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason? {
+        guard case .serving = phase else { return advance(input: false, buffer: buffer) }
+        let (failure, queuedMeanwhile) = flush()
+        if let failure { return failure }
+        if outgoingOffset >= outgoing.count, hasMoreOutput || queuedMeanwhile == true {
+            return advance(input: false, buffer: buffer)
+        }
+        return nil
     }
 
     /// Releases what the connection holds once it ended; the socket is closed (remove it

@@ -50,7 +50,7 @@ package enum WireItem {
             }
         }
         line.append(contentsOf: Members.revision)
-        JSONWriter.writeString(item.revision.text, into: &line)
+        item.revision.writeJSON(into: &line)
         if let mask = item.mask {
             line.append(contentsOf: Members.maskedLength)
             line.append(contentsOf: String(mask.length).utf8)

@@ -94,18 +94,51 @@ import Testing
 
             // Replaced under the same path by renaming a parent folder: no event reaches the
             // watch, so the path's identity is checked (at most every 250 ms).
-            let inner = parent.file("p/served")
-            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
-            let innerReal = try #require(ServedFolder.realPath(inner.path))
-            let replaced = try #require(FolderChanges.watching(innerReal))
-            #expect(replaced.generation() != nil)
-            #expect(rename(parent.file("p").path, parent.file("q").path) == 0)
-            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+            let replaced = try watchedThenReplaced(in: parent)
             let start = ContinuousClock.now
             while replaced.generation() != nil, ContinuousClock.now - start < .seconds(30) {
                 Thread.sleep(forTimeInterval: 0.01)
             }
             #expect(replaced.generation() == nil)
+        }
+
+        /// A readiness loop's thread asks without a system call or a clock reading once past
+        /// its turn's checkpoint: the folder's identity is then checked at the checkpoint, so
+        /// a folder replaced under its path is still found out on that thread.
+        @Test func aFolderReplacedIsFoundOutAtTheCheckpointsOfALoopThread() throws {
+            let parent = try TemporaryFolder()
+            let replaced = try watchedThenReplaced(in: parent)
+            // A thread of its own, as a loop's: the checkpoint's mark is per thread.
+            let found = Locked(false)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                let start = ContinuousClock.now
+                var gone = false
+                while !gone, ContinuousClock.now - start < .seconds(30) {
+                    ChangeCheckpoint.readingInput()
+                    ChangeCheckpoint.passed()
+                    gone = replaced.generation() == nil
+                    if !gone { Thread.sleep(forTimeInterval: 0.01) }
+                }
+                found.withLock { $0 = gone }
+                ChangeCheckpoint.readingInput()
+                done.signal()
+            }.start()
+            done.wait()
+            #expect(found.current)
+        }
+
+        /// The changes of `parent/p/served`, watched, then replaced by another folder under
+        /// the same path (its parent renamed away and made again).
+        private func watchedThenReplaced(in parent: TemporaryFolder) throws -> FolderChanges {
+            let inner = parent.file("p/served")
+            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+            let real = try #require(ServedFolder.realPath(inner.path))
+            let changes = try #require(FolderChanges.watching(real))
+            #expect(changes.generation() != nil)
+            #expect(rename(parent.file("p").path, parent.file("q").path) == 0)
+            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+            return changes
         }
 
         /// No answer is older than a change made before it was asked: 300 changes of one
