@@ -116,6 +116,13 @@ public enum JSONWriter {
 
     // MARK: - Strings
 
+    /// Appends `text` as it is (JSON the caller wrote): a fixed piece of an answer, copied
+    /// from the binary without the retain, release and lazy start a stored array costs.
+    @inline(__always)
+    package static func writeRaw(_ text: StaticString, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     /// Writes a quoted, escaped string, copying runs that need no escaping in one go.
     package static func writeString(_ string: String, into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))

@@ -12,7 +12,7 @@ extension AgentService {
         do {
             let item = try get(params, session: session)
             return RPCResponse.success(id: id) { line in
-                line.append(contentsOf: Self.itemResultStart)
+                JSONWriter.writeRaw(Self.itemResultStart, into: &line)
                 WireItem.write(item, into: &line)
                 line.append(UInt8(ascii: "}"))
             }
@@ -22,7 +22,7 @@ extension AgentService {
     }
 
     /// What ``Wire/ItemResult`` writes before its item.
-    private static let itemResultStart = Array(#"{"item":"#.utf8)
+    private static let itemResultStart: StaticString = #"{"item":"#
 
     /// The item a `get` answers with, its reveal audited.
     private func get(_ params: Wire.GetParams, session: AgentSessionState) throws -> PreferenceItem {

@@ -45,9 +45,19 @@ package final class AgentService: Sendable {
 
     /// The answer to one line, streamed when it is a listing; nil for a notification.
     package func answer(to line: [UInt8], session: AgentSessionState) -> Answer? {
+        var recent = FlatRequest.RecentStrings()
+        return answer(to: line, session: session, recent: &recent)
+    }
+
+    /// As ``answer(to:session:)``, reading a flat `get`'s strings through `recent`, the
+    /// connection's strings of its last requests.
+    /// - Parameter flatTried: the caller found already that the line is no flat `get`.
+    package func answer(
+        to line: [UInt8], session: AgentSessionState, recent: inout FlatRequest.RecentStrings, flatTried: Bool = false
+    ) -> Answer? {
         // Nearly every `get` is a flat line: read without a JSON tree, answered without one.
-        if session.isAuthenticated, let get = Wire.GetParams.flat(line) {
-            return .line(answerGet(get.params, id: get.id, session: session))
+        if !flatTried, session.isAuthenticated, let answer = answerFlatGet(line, session: session, recent: &recent) {
+            return .line(answer)
         }
         let request: RPCRequest
         do {
@@ -78,6 +88,16 @@ package final class AgentService: Sendable {
             guard request.id != nil else { return nil }
             return .line(RPCResponse.failure(id: answerID, error: Self.rpcError(error)))
         }
+    }
+
+    /// The answer to `line` when it is a flat `get` (see ``Wire/GetParams/flat(_:recent:)``);
+    /// nil for any other line, which ``answer(to:session:recent:flatTried:)`` reads. The
+    /// session must be authenticated.
+    package func answerFlatGet(_ line: [UInt8], session: AgentSessionState, recent: inout FlatRequest.RecentStrings)
+        -> [UInt8]?
+    {
+        guard let get = Wire.GetParams.flat(line, recent: &recent) else { return nil }
+        return answerGet(get.params, id: get.id, session: session)
     }
 
     /// Runs one request.

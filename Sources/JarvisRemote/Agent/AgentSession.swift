@@ -8,6 +8,9 @@ final class AgentSession: LineSession {
     /// later requests skip the lock that telling it again takes. Read and written only on the
     /// server's loop thread, which calls ``received(line:on:)``.
     nonisolated(unsafe) private var toldAuthenticated = false
+    /// The strings of the connection's last requests, handed out again to requests that hold
+    /// the same ones. Only the loop thread touches it, as `toldAuthenticated`.
+    nonisolated(unsafe) private var recentStrings = FlatRequest.RecentStrings()
 
     /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
     init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
@@ -23,7 +26,17 @@ final class AgentSession: LineSession {
     }
 
     func received(line: [UInt8], on connection: LineConnection) {
-        switch service.answer(to: line, session: state) {
+        // Once authenticated, a flat `get` (nearly every request) changes neither the session's
+        // standing nor what waits for a reply: answered without asking either (three locks).
+        // Only another request can end the authentication (failed `hello`s), and the close
+        // it asks for stops every later line before it is handed on.
+        if toldAuthenticated {
+            if let answer = service.answerFlatGet(line, session: state, recent: &recentStrings) {
+                connection.send(answer)
+                return
+            }
+        }
+        switch service.answer(to: line, session: state, recent: &recentStrings, flatTried: toldAuthenticated) {
         case .line(let bytes)?: connection.send(bytes)
         case .stream(let producer)?: connection.send(producing: producer)
         case nil: break

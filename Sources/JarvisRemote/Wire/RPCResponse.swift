@@ -13,16 +13,16 @@ package enum RPCResponse {
     package static func success(id: JSONValue, writing writeResult: (inout [UInt8]) -> Void) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(512)
-        line.append(contentsOf: successStart)
+        JSONWriter.writeRaw(successStart, into: &line)
         JSONWriter.write(id, into: &line)
-        line.append(contentsOf: successMiddle)
+        JSONWriter.writeRaw(successMiddle, into: &line)
         writeResult(&line)
         line.append(UInt8(ascii: "}"))
         return line
     }
 
-    private static let successStart = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
-    private static let successMiddle = Array(#","result":"#.utf8)
+    private static let successStart: StaticString = #"{"jsonrpc":"2.0","id":"#
+    private static let successMiddle: StaticString = #","result":"#
 
     /// `{"jsonrpc":"2.0","id":…,"error":{…}}`
     package static func failure(id: JSONValue, error: RPCError) -> [UInt8] {

@@ -90,14 +90,20 @@ extension Wire {
         /// its params as ``init(params:)`` reads the same params. Nil when the line is not a
         /// flat `get` or ``init(params:)`` would refuse its params, so that the full decoder
         /// reads it and gives its usual error.
-        package static func flat(_ line: [UInt8]) -> (id: JSONValue, params: GetParams)? {
+        package static func flat(_ line: [UInt8]) -> Flat? {
+            var recent = FlatRequest.RecentStrings()
+            return flat(line, recent: &recent)
+        }
+
+        /// As ``flat(_:)``, handing out again the strings `recent` holds.
+        package static func flat(_ line: [UInt8], recent: inout FlatRequest.RecentStrings) -> Flat? {
             var scanner: String?
             var container: String?
             var key: String?
             var pointer: JSONPointer?
             var reveal: Bool?
             var pointerSeen = false
-            let head = FlatRequest.read(line) { name, value in
+            let head = FlatRequest.read(line, recent: &recent) { name, value in
                 switch (name, value) {
                 case (.scanner, .string(let text)) where scanner == nil: scanner = text
                 case (.container, .string(let text)) where container == nil: container = text
@@ -115,7 +121,16 @@ extension Wire {
             }
             guard let head, head.method == method, let container, let key else { return nil }
             let place = Place(scanner: scanner, container: container, key: key, pointer: pointer)
-            return (head.id, GetParams(place, reveal: reveal ?? false))
+            return Flat(id: head.id, params: GetParams(place, reveal: reveal ?? false))
+        }
+
+        /// A flat `get`: its id and its params. A type of its own, not a tuple: an optional
+        /// tuple was destroyed through the runtime's generic value witnesses on every `get`.
+        package struct Flat {
+            /// The request's id.
+            package let id: JSONValue
+            /// The request's params.
+            package let params: GetParams
         }
     }
 

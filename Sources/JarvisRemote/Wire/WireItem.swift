@@ -33,55 +33,55 @@ package enum WireItem {
             JSONWriter.write(encode(item), into: &line)
             return
         }
-        line.append(contentsOf: Members.scanner)
+        JSONWriter.writeRaw(Members.scanner, into: &line)
         JSONWriter.writeString(item.address.scanner, into: &line)
-        line.append(contentsOf: Members.container)
+        JSONWriter.writeRaw(Members.container, into: &line)
         JSONWriter.writeString(item.address.container, into: &line)
-        line.append(contentsOf: Members.key)
+        JSONWriter.writeRaw(Members.key, into: &line)
         JSONWriter.writeString(item.address.key, into: &line)
-        line.append(contentsOf: Members.type)
+        JSONWriter.writeRaw(Members.type, into: &line)
         JSONWriter.writeString(item.type.rawValue, into: &line)
         if let value = item.value {
-            line.append(contentsOf: Members.value)
+            JSONWriter.writeRaw(Members.value, into: &line)
             if case .string(let text) = value {
                 JSONWriter.writeString(text, into: &line)
             } else {
                 JSONWriter.write(value.json, into: &line)
             }
         }
-        line.append(contentsOf: Members.revision)
+        JSONWriter.writeRaw(Members.revision, into: &line)
         item.revision.writeJSON(into: &line)
         if let mask = item.mask {
-            line.append(contentsOf: Members.maskedLength)
+            JSONWriter.writeRaw(Members.maskedLength, into: &line)
             line.append(contentsOf: String(mask.length).utf8)
-            line.append(contentsOf: Members.fingerprint)
+            JSONWriter.writeRaw(Members.fingerprint, into: &line)
             JSONWriter.writeString(mask.fingerprint, into: &line)
         }
         if item.layer != .stored {
-            line.append(contentsOf: Members.layer)
+            JSONWriter.writeRaw(Members.layer, into: &line)
             JSONWriter.writeString(item.layer.rawValue, into: &line)
         }
         if let encoding = item.encoding {
-            line.append(contentsOf: Members.encoding)
+            JSONWriter.writeRaw(Members.encoding, into: &line)
             JSONWriter.writeString(encoding.rawValue, into: &line)
         }
-        if !item.isWritable { line.append(contentsOf: Members.readOnly) }
+        if !item.isWritable { JSONWriter.writeRaw(Members.readOnly, into: &line) }
         line.append(UInt8(ascii: "}"))
     }
 
     /// The members' names as ``write(_:into:)`` puts them, each with what goes before it.
     private enum Members {
-        static let scanner = Array(#"{"scanner":"#.utf8)
-        static let container = Array(#","container":"#.utf8)
-        static let key = Array(#","key":"#.utf8)
-        static let type = Array(#","type":"#.utf8)
-        static let value = Array(#","value":"#.utf8)
-        static let revision = Array(#","revision":"#.utf8)
-        static let maskedLength = Array(#","masked":true,"length":"#.utf8)
-        static let fingerprint = Array(#","fingerprint":"#.utf8)
-        static let layer = Array(#","layer":"#.utf8)
-        static let encoding = Array(#","encoding":"#.utf8)
-        static let readOnly = Array(#","readOnly":true"#.utf8)
+        static let scanner: StaticString = #"{"scanner":"#
+        static let container: StaticString = #","container":"#
+        static let key: StaticString = #","key":"#
+        static let type: StaticString = #","type":"#
+        static let value: StaticString = #","value":"#
+        static let revision: StaticString = #","revision":"#
+        static let maskedLength: StaticString = #","masked":true,"length":"#
+        static let fingerprint: StaticString = #","fingerprint":"#
+        static let layer: StaticString = #","layer":"#
+        static let encoding: StaticString = #","encoding":"#
+        static let readOnly: StaticString = #","readOnly":true"#
     }
 
     /// Reads an item sent by an agent.

@@ -144,6 +144,43 @@ import Testing
         #expect(readFast > 1_000)
     }
 
+    /// A connection's remembered strings change nothing a line reads: 5,000 seeded `get`s of
+    /// names long and short, some of them one byte off a remembered one, read alike with and
+    /// without them; a name read again is the remembered string itself; and no more than four
+    /// strings of at most 256 bytes are kept, whatever the lines hold.
+    @Test func rememberedStringsReadAsTheLineSpellsThem() throws {
+        var recent = FlatRequest.RecentStrings()
+        var random = SeededGenerator(seed: 0x0005_7121_9654)
+        let names =
+            (0..<8).map { "com.example.container.\($0)" } + ["short", "exactly-16-bytes", String(repeating: "x", count: 300)]
+        for round in 0..<5_000 {
+            let container = names[Int(random.next() % UInt64(names.count))]
+            var key = Array(names[Int(random.next() % UInt64(names.count))].utf8)
+            if random.next() % 4 == 0 { key[Int(random.next() % UInt64(key.count))] = UInt8(ascii: "q") }
+            let line = Array(
+                #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"\#(container)","key":"\#(String(decoding: key, as: UTF8.self))"}}"#
+                    .utf8)
+            let plain = try #require(Wire.GetParams.flat(line), "round \(round)")
+            let remembered = try #require(Wire.GetParams.flat(line, recent: &recent), "round \(round)")
+            #expect(remembered.params == plain.params, "round \(round)")
+            #expect(recent.count <= 4)
+        }
+        func storage(_ text: String) -> UnsafePointer<UInt8>? {
+            text.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ?? nil
+        }
+        var fresh = FlatRequest.RecentStrings()
+        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"com.example.app.long","key":"k"}}"#.utf8)
+        let first = try #require(Wire.GetParams.flat(line, recent: &fresh))
+        let second = try #require(Wire.GetParams.flat(line, recent: &fresh))
+        #expect(storage(first.params.place.container) == storage(second.params.place.container))
+        #expect(fresh.count == 1)
+        // Too long to be kept: read anew each time.
+        let long = String(repeating: "y", count: 257)
+        let longLine = Array(#"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"\#(long)","key":"k"}}"#.utf8)
+        #expect(try #require(Wire.GetParams.flat(longLine, recent: &fresh)).params.place.container == long)
+        #expect(fresh.count == 1)
+    }
+
     // MARK: - Answers
 
     @Test func theItemWriterWritesWhatTheEncoderGives() {
