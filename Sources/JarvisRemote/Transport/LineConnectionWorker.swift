@@ -40,7 +40,13 @@ final class LineConnectionWorker {
     /// The loop's time of the current turn: every reading of the clock a request made (its
     /// read, its write, its deadlines) costs a call the turn's one reading spares.
     private let time: LoopTime
-    @exclusivity(unchecked) private var phase = Phase.serving
+    @exclusivity(unchecked) private var phase = Phase.serving {
+        didSet { isServing = false }
+    }
+    /// Whether `phase` is still `.serving` (it never goes back): asked several times per
+    /// request, where looking at the enum itself copied it through the runtime (its clock
+    /// instants make its layout one the compiler does not know).
+    @exclusivity(unchecked) private var isServing = true
     /// What the loop's queue watches the socket for now.
     @exclusivity(unchecked) var registered: EventInterest = .read
     /// Set by the loop while it answers a turn's requests: replies are made but not written
@@ -92,9 +98,10 @@ final class LineConnectionWorker {
     /// something is waiting to be written.
     var interest: EventInterest {
         var wanted: EventInterest = []
-        switch phase {
-        case .serving, .draining: wanted.insert(.read)
-        case .flushing: break
+        if isServing {
+            wanted.insert(.read)
+        } else if case .draining = phase {
+            wanted.insert(.read)
         }
         if outgoingOffset < outgoing.count { wanted.insert(.write) }
         return wanted
@@ -103,7 +110,7 @@ final class LineConnectionWorker {
     /// When the loop must call ``advance(input:now:)`` even if nothing happens: the idle
     /// timeout, the authentication deadline or the end of a graceful close.
     var deadline: ContinuousClock.Instant? {
-        if let deadline = phase.deadline { return deadline }
+        if !isServing, let deadline = phase.deadline { return deadline }
         var next: ContinuousClock.Instant?
         if let idleTimeout { next = lastActivity + idleTimeout }
         // The loop asks every connection at every turn: once trusted, never take the lock again.
@@ -132,7 +139,7 @@ final class LineConnectionWorker {
             if let request = takeQueuedOutput() {
                 beginClosing(request)
             }
-            if let reason = phase.reason, !reason.flushesOutput {
+            if !isServing, let reason = phase.reason, !reason.flushesOutput {
                 _ = flush()
                 return reason
             }
@@ -147,24 +154,21 @@ final class LineConnectionWorker {
             if drained, hasMoreOutput || (queuedMeanwhile ?? connection.shared.withLock({ !$0.queued.isEmpty })) {
                 continue
             }
-            if case .flushing(let reason, let deadline) = phase, drained {
+            if !isServing, drained, case .flushing(let reason, let deadline) = phase {
                 socket.shutdownWrite()
                 phase = .draining(reason, deadline: deadline)
             }
             if input {
                 input = false
-                switch phase {
-                case .draining(let reason, _):
-                    if drainInput(buffer) { return reason }
-                case .flushing:
-                    break
-                case .serving:
+                if isServing {
                     if let ended = readInput(buffer) { return ended }
                     // Replies the session sent are written before the loop waits again.
                     continue
                 }
+                // While flushing, input waits; while draining, it is read and dropped.
+                if case .draining(let reason, _) = phase, drainInput(buffer) { return reason }
             }
-            if let deadline = phase.deadline, let reason = phase.reason, time.now >= deadline {
+            if !isServing, let deadline = phase.deadline, let reason = phase.reason, time.now >= deadline {
                 return reason
             }
             if checkDeadlines() { continue }
@@ -178,7 +182,7 @@ final class LineConnectionWorker {
     ///
     /// - Returns: why the connection ended, once it did; then call ``finish(_:)``.
     func writeHeld(buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason? {
-        guard case .serving = phase else { return advance(input: false, buffer: buffer) }
+        guard isServing else { return advance(input: false, buffer: buffer) }
         let (failure, queuedMeanwhile) = flush()
         if let failure { return failure }
         if outgoingOffset >= outgoing.count, hasMoreOutput || queuedMeanwhile == true {
@@ -253,8 +257,9 @@ final class LineConnectionWorker {
                 continue
             }
             guard pendingStart < pending.count else { break }
-            let next = pending[pendingStart]
-            pending[pendingStart] = .bytes([])
+            // Moved out, not copied: a copy took a retain, and emptying the slot a release.
+            var next = LineConnection.Output.bytes([])
+            swap(&next, &pending[pendingStart])
             pendingStart += 1
             switch next {
             case .bytes(let bytes) where outgoing.isEmpty:
@@ -329,7 +334,7 @@ final class LineConnectionWorker {
     /// hands nothing on yet; the loop reads every ready connection so, passes the
     /// ``ChangeCheckpoint``, then calls ``advance(input:buffer:)``, which answers what was read.
     func readAhead(_ buffer: UnsafeMutableRawBufferPointer) {
-        guard case .serving = phase, readAheadOutcome == nil else { return }
+        guard isServing, readAheadOutcome == nil else { return }
         readAheadOutcome = readSocket(buffer)
     }
 
@@ -403,7 +408,7 @@ final class LineConnectionWorker {
     }
 
     private func beginClosing(_ reason: LineConnection.CloseReason) {
-        guard case .serving = phase else { return }
+        guard isServing else { return }
         connection.requestClose(reason)
         // The first request wins, so report whatever the connection actually recorded.
         let recorded = connection.shared.current.closeRequest ?? reason
@@ -413,7 +418,7 @@ final class LineConnectionWorker {
     /// Ends a connection whose idle time or authentication deadline has passed.
     /// - Returns: true when it began closing.
     private func checkDeadlines() -> Bool {
-        guard case .serving = phase else { return false }
+        guard isServing else { return false }
         let now = time.now
         // Once trusted, never again (`trusted` is set where the deadline is asked for).
         if !trusted, case .unauthenticated(let deadline) = connection.shared.withLock({ $0.trust }), now >= deadline {
