@@ -69,6 +69,14 @@ public struct Revision: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Writes the sixteen digits to `target` when the revision is the usual sixteen
+    /// lowercase hex digits; false (nothing written) for any other text.
+    package func writeDigits(to target: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard case .digits(let value) = storage else { return false }
+        Self.writeDigits(of: value, to: target)
+        return true
+    }
+
     /// Sixteen lower-case digits, zero-padded.
     private static func writeDigits(of value: UInt64, to target: UnsafeMutablePointer<UInt8>) {
         let digits: StaticString = "0123456789abcdef"

@@ -1,3 +1,4 @@
+import Foundation
 import JarvisCore
 
 /// The wire shape of items, shared by the agent, the client and the schema's results
@@ -67,6 +68,118 @@ package enum WireItem {
         }
         if !item.isWritable { JSONWriter.writeRaw(Members.readOnly, into: &line) }
         line.append(UInt8(ascii: "}"))
+    }
+
+    /// The whole answer to a `get`, `{"jsonrpc":"2.0","id":…,"result":{"item":…}}`, the bytes
+    /// ``write(_:into:)`` and ``RPCResponse`` write, made in one allocation and with one copy
+    /// per piece; nil when a piece needs more than copying (an escape, a value other than a
+    /// string, a member beyond the common ones), which the caller then writes piece by piece.
+    /// An answer written piece by piece cost a `get` more than its lookup.
+    package static func getAnswer(id: JSONValue, item: PreferenceItem) -> [UInt8]? {
+        guard item.pointer == nil, !item.isPlaceholder, item.notes.isEmpty, item.catalog == nil, item.mask == nil,
+            item.layer == .stored, item.encoding == nil
+        else { return nil }
+        let idText: String
+        let idQuoted: Bool
+        switch id {
+        case .number(let number): (idText, idQuoted) = (number.text, false)
+        case .string(let text): (idText, idQuoted) = (text, true)
+        default: return nil
+        }
+        let value: String?
+        switch item.value {
+        case nil: value = nil
+        case .string(let text)?: value = text
+        default: return nil
+        }
+        let scanner = item.address.scanner
+        let container = item.address.container
+        let key = item.address.key
+        let type = item.type.rawValue
+        // Exactly what is written below (each text with its two quotes, the revision's sixteen
+        // digits with theirs); one byte more, for the newline the transport adds.
+        var length =
+            Pieces.head.utf8CodeUnitCount + idText.utf8.count + (idQuoted ? 2 : 0) + Pieces.result.utf8CodeUnitCount
+            + Members.scanner.utf8CodeUnitCount
+            + scanner.utf8.count + 2 + Members.container.utf8CodeUnitCount + container.utf8.count + 2
+            + Members.key.utf8CodeUnitCount + key.utf8.count + 2 + Members.type.utf8CodeUnitCount + type.utf8.count + 2
+            + Members.revision.utf8CodeUnitCount + 18 + Pieces.tail.utf8CodeUnitCount
+        if let value { length += Members.value.utf8CodeUnitCount + value.utf8.count + 2 }
+        if !item.isWritable { length += Members.readOnly.utf8CodeUnitCount }
+        var plain = true
+        let line = [UInt8](unsafeUninitializedCapacity: length + 1) { buffer, count in
+            guard let start = buffer.baseAddress else { return }
+            var cursor = Cursor(at: start)
+            cursor.raw(Pieces.head)
+            guard cursor.text(idText, quoted: idQuoted) else { return plain = false }
+            cursor.raw(Pieces.result)
+            cursor.raw(Members.scanner)
+            guard cursor.text(scanner) else { return plain = false }
+            cursor.raw(Members.container)
+            guard cursor.text(container) else { return plain = false }
+            cursor.raw(Members.key)
+            guard cursor.text(key) else { return plain = false }
+            cursor.raw(Members.type)
+            guard cursor.text(type) else { return plain = false }
+            if let value {
+                cursor.raw(Members.value)
+                guard cursor.text(value) else { return plain = false }
+            }
+            cursor.raw(Members.revision)
+            guard item.revision.writeDigits(to: cursor.at + 1) else { return plain = false }
+            cursor.at.pointee = UInt8(ascii: "\"")
+            cursor.at[17] = UInt8(ascii: "\"")
+            cursor.at += 18
+            if !item.isWritable { cursor.raw(Members.readOnly) }
+            cursor.raw(Pieces.tail)
+            count = cursor.at - start
+            // The length above is exact: the tests hold every kind of piece to it.
+            precondition(count == length, "a get's answer was not the length it was counted at")
+        }
+        return plain ? line : nil
+    }
+
+    /// Where ``getAnswer(id:item:)`` writes next.
+    private struct Cursor {
+        var at: UnsafeMutablePointer<UInt8>
+
+        mutating func raw(_ text: StaticString) {
+            memcpy(at, text.utf8Start, text.utf8CodeUnitCount)
+            at += text.utf8CodeUnitCount
+        }
+
+        /// The text between quotes (or none), when it needs no escape; false (nothing
+        /// written past the quote) when it does.
+        mutating func text(_ text: String, quoted: Bool = true) -> Bool {
+            let target = at
+            let copied = text.utf8.withContiguousStorageIfAvailable { utf8 -> Int? in
+                guard PlainByteScan.plainPrefixLength(UnsafeRawBufferPointer(utf8), stop: .writerEscapes) == utf8.count
+                else { return nil }
+                var next = target
+                if quoted {
+                    next.pointee = UInt8(ascii: "\"")
+                    next += 1
+                }
+                if let base = utf8.baseAddress { memcpy(next, base, utf8.count) }
+                next += utf8.count
+                if quoted {
+                    next.pointee = UInt8(ascii: "\"")
+                    next += 1
+                }
+                return next - target
+            }
+            guard let written = copied ?? nil else { return false }
+            at += written
+            return true
+        }
+    }
+
+    /// The answer's pieces around the item in ``getAnswer(id:item:)`` (the item's own are
+    /// ``Members``).
+    private enum Pieces {
+        static let head: StaticString = #"{"jsonrpc":"2.0","id":"#
+        static let result: StaticString = #","result":{"item":"#
+        static let tail: StaticString = "}}}"
     }
 
     /// The members' names as ``write(_:into:)`` puts them, each with what goes before it.
