@@ -17,6 +17,12 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         text = String(value)
     }
 
+    /// A number from text its caller checked already follows the grammar (a reader that
+    /// took it from a request byte by byte): not checked again.
+    package init(checkedText text: String) {
+        self.text = text
+    }
+
     /// A real number written with the shortest text that reads back as the same `Double`.
     ///
     /// Returns nil for NaN and infinities, which JSON cannot express. The text always has a

@@ -19,8 +19,8 @@ final class LineServerLoop {
     private let waker: LoopWaker
     private let listeners: [LineServer.Listener]
     @exclusivity(unchecked) private var workers: [UInt64: LineConnectionWorker] = [:]
-    /// Connection ids by socket descriptor (unique while the socket is open).
-    @exclusivity(unchecked) private var byDescriptor: [Int32: UInt64] = [:]
+    /// Connections by socket descriptor (unique while the socket is open).
+    @exclusivity(unchecked) private var byDescriptor: [Int32: LineConnectionWorker] = [:]
     private let buffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: LineConnectionWorker.readSize, alignment: 16)
     /// While the server is full, listeners are not watched until a slot frees or this passes;
@@ -60,7 +60,7 @@ final class LineServerLoop {
             // before its request was sent, with one check of them per turn.
             var readAny = false
             for event in events where event.readable || event.hangup {
-                guard let id = byDescriptor[event.descriptor], let worker = workers[id] else { continue }
+                guard let worker = byDescriptor[event.descriptor] else { continue }
                 if !readAny { ChangeCheckpoint.readingInput() }
                 readAny = true
                 worker.readAhead(buffer)
@@ -70,8 +70,8 @@ final class LineServerLoop {
             for event in events {
                 if event.descriptor == waker.readEnd {
                     woken = true
-                } else if let id = byDescriptor[event.descriptor] {
-                    answer(id, input: event.readable || event.hangup)
+                } else if let worker = byDescriptor[event.descriptor] {
+                    answer(worker, input: event.readable || event.hangup)
                 } else if listeners.contains(where: { $0.socket.fileDescriptor == event.descriptor }) {
                     listenerReady = true
                 }
@@ -108,12 +108,12 @@ final class LineServerLoop {
     /// Connections whose replies this turn made and not yet wrote.
     @exclusivity(unchecked) private var held: [(id: UInt64, worker: LineConnectionWorker)] = []
 
-    /// Answers what connection `id` read this turn without writing the replies yet: the loop
+    /// Answers what `worker`'s connection read this turn without writing the replies yet: the loop
     /// writes every connection's replies once the turn's requests are answered, as Redis does.
     /// Each write wakes a client; written together rather than one between two answers, the
     /// agent's CPU per `get` under 64 clients fell by about a tenth (docs/BENCHMARKS.md).
-    private func answer(_ id: UInt64, input: Bool) {
-        guard let worker = workers[id] else { return }
+    private func answer(_ worker: LineConnectionWorker, input: Bool) {
+        let id = worker.connection.id
         worker.holdsWrites = true
         let ended = worker.advance(input: input, buffer: buffer)
         worker.holdsWrites = false
@@ -256,7 +256,7 @@ final class LineServerLoop {
             return
         }
         workers[connection.id] = worker
-        byDescriptor[fd] = connection.id
+        byDescriptor[fd] = worker
         // A session may have sent a greeting, or the peer may already have written.
         advance(connection.id, input: true)
     }

@@ -186,11 +186,9 @@ package enum FlatRequest {
             if at < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[at]) {
                 return nil
             }
-            if digits > start {
-                guard value != 0 else { return nil }
-                value = -value
-            }
-            return .number(JSONNumber(value))
+            if digits > start, value == 0 { return nil }
+            // The text as sent: a whole number without leading zeros, as JSON writes one.
+            return .number(JSONNumber(checkedText: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)))
         }
 
         /// A request's member name: one of the four a request has, or nil (the full decoder
