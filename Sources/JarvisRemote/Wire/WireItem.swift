@@ -106,10 +106,15 @@ package enum WireItem {
             + Members.revision.utf8CodeUnitCount + 18 + Pieces.tail.utf8CodeUnitCount
         if let value { length += Members.value.utf8CodeUnitCount + value.utf8.count + 2 }
         if !item.isWritable { length += Members.readOnly.utf8CodeUnitCount }
+        // Written in a temporary buffer (on the stack when small), then copied into the
+        // answer at once: an array made uninitialised found its storage type through the
+        // runtime on every call.
+        var line: [UInt8] = []
+        line.reserveCapacity(length + 1)
         var plain = true
-        let line = [UInt8](unsafeUninitializedCapacity: length + 1) { buffer, count in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
             guard let start = buffer.baseAddress else { return }
-            var cursor = Cursor(at: start)
+            var cursor = Cursor(at: start, end: start + length)
             cursor.raw(Pieces.head)
             guard cursor.text(idText, quoted: idQuoted) else { return plain = false }
             cursor.raw(Pieces.result)
@@ -126,24 +131,29 @@ package enum WireItem {
                 guard cursor.text(value) else { return plain = false }
             }
             cursor.raw(Members.revision)
+            precondition(cursor.end - cursor.at >= 18, "a get's answer is longer than it was counted")
             guard item.revision.writeDigits(to: cursor.at + 1) else { return plain = false }
             cursor.at.pointee = UInt8(ascii: "\"")
             cursor.at[17] = UInt8(ascii: "\"")
             cursor.at += 18
             if !item.isWritable { cursor.raw(Members.readOnly) }
             cursor.raw(Pieces.tail)
-            count = cursor.at - start
             // The length above is exact: the tests hold every kind of piece to it.
-            precondition(count == length, "a get's answer was not the length it was counted at")
+            precondition(cursor.at - start == length, "a get's answer was not the length it was counted at")
+            line.append(contentsOf: UnsafeBufferPointer(start: start, count: length))
         }
         return plain ? line : nil
     }
 
     /// Where ``getAnswer(id:item:)`` writes next.
+    /// Every write is checked against `end`: a miscounted length stops the agent rather than
+    /// write past the buffer (the tests hold every kind of piece to the count).
     private struct Cursor {
         var at: UnsafeMutablePointer<UInt8>
+        let end: UnsafeMutablePointer<UInt8>
 
         mutating func raw(_ text: StaticString) {
+            precondition(end - at >= text.utf8CodeUnitCount, "a get's answer is longer than it was counted")
             memcpy(at, text.utf8Start, text.utf8CodeUnitCount)
             at += text.utf8CodeUnitCount
         }
@@ -152,7 +162,9 @@ package enum WireItem {
         /// written past the quote) when it does.
         mutating func text(_ text: String, quoted: Bool = true) -> Bool {
             let target = at
+            let room = end - at
             let copied = text.utf8.withContiguousStorageIfAvailable { utf8 -> Int? in
+                precondition(room >= utf8.count + (quoted ? 2 : 0), "a get's answer is longer than it was counted")
                 guard PlainByteScan.plainPrefixLength(UnsafeRawBufferPointer(utf8), stop: .writerEscapes) == utf8.count
                 else { return nil }
                 var next = target
