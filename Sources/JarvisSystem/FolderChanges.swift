@@ -74,12 +74,15 @@ package final class FolderChanges: @unchecked Sendable {
         }
 
         deinit {
-            Self.live.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) }
+            // Not removed from `live` here: the last reference may go inside `drainAll`, under
+            // that registry's lock. Its entry, now empty, is dropped by the next `drainAll` or
+            // `watching`.
             close(descriptor)
             buffer.deallocate()
         }
 
-        /// Every instance, for ``drainAll()``.
+        /// Every instance, for ``drainAll()``; an entry whose instance is gone stays until the
+        /// next ``drainAll()`` or ``watching(_:)`` drops it.
         private static let live = Locked<[ObjectIdentifier: WeakChanges]>([:])
 
         private struct WeakChanges: @unchecked Sendable {
@@ -89,8 +92,15 @@ package final class FolderChanges: @unchecked Sendable {
         /// Reads every instance's pending changes now (one `read` each): what
         /// ``ChangeCheckpoint/passed()`` does between reading requests and answering them.
         static func drainAll() {
-            let all = live.withLock { $0.values.compactMap(\.changes) }
-            for changes in all { changes.drain() }
+            // Under the registry's lock, as `noteLocalWrite` takes them (the registry's, then
+            // each instance's): no array of the instances is made for every turn of a loop.
+            live.withLock { live in
+                var anyGone = false
+                for entry in live.values {
+                    if let changes = entry.changes { changes.drain() } else { anyGone = true }
+                }
+                if anyGone { live = live.filter { $0.value.changes != nil } }
+            }
         }
 
         /// Moves every instance's count on: this process changed a file in some folder (it
@@ -128,7 +138,10 @@ package final class FolderChanges: @unchecked Sendable {
                 return nil
             }
             let changes = FolderChanges(descriptor: descriptor, folderWatch: watch, path: path, identity: identity)
-            live.withLock { $0[ObjectIdentifier(changes)] = WeakChanges(changes: changes) }
+            live.withLock { live in
+                live = live.filter { $0.value.changes != nil }
+                live[ObjectIdentifier(changes)] = WeakChanges(changes: changes)
+            }
             return changes
         }
 

@@ -7,10 +7,10 @@ final class AgentSession: LineSession {
     /// Whether the connection was told it is authenticated (which it never forgets), so that
     /// later requests skip the lock that telling it again takes. Read and written only on the
     /// server's loop thread, which calls ``received(line:on:)``.
-    nonisolated(unsafe) private var toldAuthenticated = false
+    @exclusivity(unchecked) nonisolated(unsafe) private var toldAuthenticated = false
     /// The strings of the connection's last requests, handed out again to requests that hold
     /// the same ones. Only the loop thread touches it, as `toldAuthenticated`.
-    nonisolated(unsafe) private var recentStrings = FlatRequest.RecentStrings()
+    @exclusivity(unchecked) nonisolated(unsafe) private var recentStrings = FlatRequest.RecentStrings()
 
     /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
     init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {

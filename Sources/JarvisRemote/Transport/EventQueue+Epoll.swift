@@ -32,16 +32,15 @@
             _ = epoll_ctl(descriptor, EPOLL_CTL_DEL, fd, &event)
         }
 
-        func wait(timeout: Int32) throws(SocketError) -> [ReadyEvent] {
+        func wait(timeout: Int32, into ready: inout [ReadyEvent]) throws(SocketError) {
+            ready.removeAll(keepingCapacity: true)
             let count = buffer.withUnsafeMutableBufferPointer { raw in
                 epoll_wait(descriptor, raw.baseAddress, Int32(raw.count), timeout)
             }
             if count < 0 {
-                if Glibc.errno == EINTR { return [] }
+                if Glibc.errno == EINTR { return }
                 throw .system("epoll_wait")
             }
-            var ready: [ReadyEvent] = []
-            ready.reserveCapacity(Int(count))
             for index in 0..<Int(count) {
                 let flags = buffer[index].events
                 ready.append(
@@ -51,7 +50,6 @@
                         writable: flags & EPOLLOUT.rawValue != 0,
                         hangup: flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0))
             }
-            return ready
         }
 
         func close() {

@@ -39,7 +39,8 @@
             }
         }
 
-        func wait(timeout: Int32) throws(SocketError) -> [ReadyEvent] {
+        func wait(timeout: Int32, into ready: inout [ReadyEvent]) throws(SocketError) {
+            ready.removeAll(keepingCapacity: true)
             var limit = timespec(tv_sec: Int(timeout / 1000), tv_nsec: Int(timeout % 1000) * 1_000_000)
             let count = buffer.withUnsafeMutableBufferPointer { raw in
                 timeout < 0
@@ -47,11 +48,10 @@
                     : kevent(descriptor, nil, 0, raw.baseAddress, Int32(raw.count), &limit)
             }
             if count < 0 {
-                if Darwin.errno == EINTR { return [] }
+                if Darwin.errno == EINTR { return }
                 throw .system("kevent")
             }
             // A descriptor ready both ways comes as two events; merge them into one.
-            var ready: [ReadyEvent] = []
             var positions: [Int32: Int] = [:]
             for index in 0..<Int(count) {
                 let event = buffer[index]
@@ -65,7 +65,6 @@
                 if event.filter == Int16(EVFILT_WRITE) { ready[position].writable = true }
                 if event.flags & UInt16(EV_EOF | EV_ERROR) != 0 { ready[position].hangup = true }
             }
-            return ready
         }
 
         func close() {

@@ -11,7 +11,9 @@
 /// ```swift
 /// let queue = try makeEventQueue()
 /// try queue.add(socket, interest: .read)
-/// for event in try queue.wait(timeout: -1) where event.readable { /* read */ }
+/// var ready: [ReadyEvent] = []
+/// try queue.wait(timeout: -1, into: &ready)
+/// for event in ready where event.readable { /* read */ }
 /// ```
 package protocol EventQueue: AnyObject {
     /// Starts watching `descriptor` for `interest`.
@@ -22,8 +24,9 @@ package protocol EventQueue: AnyObject {
     /// Stops watching `descriptor`; call it before closing the descriptor.
     func remove(_ descriptor: Int32)
     /// Waits until some descriptor is ready or `timeout` milliseconds pass (-1: no limit).
-    /// - Returns: the ready descriptors; empty after the timeout or a signal.
-    func wait(timeout: Int32) throws(SocketError) -> [ReadyEvent]
+    /// - Parameter ready: replaced by the ready descriptors (empty after the timeout or a
+    ///   signal); its storage is kept, so a loop that passes the same array makes none per turn.
+    func wait(timeout: Int32, into ready: inout [ReadyEvent]) throws(SocketError)
     /// Releases the queue's own descriptor.
     func close()
 }

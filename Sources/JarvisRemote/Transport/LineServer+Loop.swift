@@ -26,6 +26,8 @@ final class LineServerLoop {
     /// While the server is full, listeners are not watched until a slot frees or this passes;
     /// then waiting clients are accepted and refused.
     @exclusivity(unchecked) private var pausedUntil: ContinuousClock.Instant?
+    /// The turn's ready descriptors, in storage kept from turn to turn.
+    @exclusivity(unchecked) private var events: [ReadyEvent] = []
     /// The clock as read once per turn, shared with the workers.
     private let time = LoopTime()
 
@@ -44,10 +46,9 @@ final class LineServerLoop {
     func run() {
         var nearest: ContinuousClock.Instant?
         while server.state.withLock({ $0.isRunning }) {
-            let events: [ReadyEvent]
             do {
                 nearest = nearestDeadline()
-                events = try queue.wait(timeout: nearest.map { PollTimeout.milliseconds(until: $0) } ?? -1)
+                try queue.wait(timeout: nearest.map { PollTimeout.milliseconds(until: $0) } ?? -1, into: &events)
             } catch {
                 // Only a broken queue gets here (EBADF, EINVAL); nothing can be served.
                 break

@@ -128,6 +128,34 @@ import Testing
             #expect(found.current)
         }
 
+        /// A watch whose last reference goes while a loop thread reads every watch's changes
+        /// (so it may end inside that reading) ends cleanly: 1,000 watches made and dropped on
+        /// one thread while another passes checkpoints without pause.
+        @Test func watchesDroppedWhileALoopReadsThemEndCleanly() throws {
+            let real = try #require(ServedFolder.realPath(folder.url.path))
+            let stop = Locked(false)
+            let loopDone = DispatchSemaphore(value: 0)
+            Thread {
+                while !stop.current {
+                    ChangeCheckpoint.readingInput()
+                    ChangeCheckpoint.passed()
+                }
+                ChangeCheckpoint.readingInput()
+                loopDone.signal()
+            }.start()
+            let makerDone = DispatchSemaphore(value: 0)
+            Thread {
+                for _ in 0..<1_000 {
+                    let changes = FolderChanges.watching(real)
+                    _ = changes?.generation()
+                }
+                makerDone.signal()
+            }.start()
+            #expect(makerDone.wait(timeout: .now() + 120) == .success, "making and dropping watches stalled")
+            stop.withLock { $0 = true }
+            #expect(loopDone.wait(timeout: .now() + 120) == .success, "the loop thread stalled")
+        }
+
         /// The changes of `parent/p/served`, watched, then replaced by another folder under
         /// the same path (its parent renamed away and made again).
         private func watchedThenReplaced(in parent: TemporaryFolder) throws -> FolderChanges {
