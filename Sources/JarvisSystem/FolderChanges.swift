@@ -151,6 +151,16 @@ package final class FolderChanges: @unchecked Sendable {
             return (UInt64(status.st_dev), UInt64(status.st_ino))
         }
 
+        /// Whether the folder is still there as far as its changes tell, when this thread
+        /// passed a ``ChangeCheckpoint`` since it last read a request (the checkpoint's reading
+        /// stands: no system call); nil on any other thread, which asks ``generation()``.
+        package func isThereSinceCheckpoint() -> Bool? {
+            guard ChangeCheckpoint.isPassedOnThisThread else { return nil }
+            lock.lock()
+            defer { lock.unlock() }
+            return !broken
+        }
+
         /// The number of changes heard so far, after reading every pending one; nil when the
         /// folder can no longer be trusted to tell (look every time). On a loop thread that has
         /// passed a ``ChangeCheckpoint`` since it last read a request, the checkpoint's reading
@@ -238,6 +248,7 @@ package final class FolderChanges: @unchecked Sendable {
 
         /// Never reached: there are no instances here.
         package func generation() -> UInt64? { nil }
+        package func isThereSinceCheckpoint() -> Bool? { nil }
 
         /// Never reached: there are no instances here.
         package func watchFile(named name: String, inode: UInt64) -> Bool { false }

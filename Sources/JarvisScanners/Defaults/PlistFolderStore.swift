@@ -93,9 +93,10 @@ final class PlistFolderStore: DefaultsStore {
 
     /// Whether the folder exists and is a folder: one `stat`, unless one just found it.
     private func folderIsThere() -> Bool {
-        // A folder whose changes are heard is there while they are: its removal, a move or
-        // another folder at its path ends them (no clock, no lock of its own).
-        if served.changeGeneration() != nil { return true }
+        // On a loop thread past its checkpoint, a folder whose changes are heard is there
+        // while they are: its removal, a move or another folder at its path ends them (no
+        // clock; anywhere else, asking the changes would cost a system call).
+        if served.isThereSinceCheckpoint() == true { return true }
         let now = ContinuousClock.now
         if let seen = folderSeen.current, now - seen < Self.folderSeenLifetime { return true }
         var status = stat()

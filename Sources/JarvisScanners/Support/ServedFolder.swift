@@ -133,6 +133,12 @@ struct ServedFolder: Sendable {
         return status.st_mode & S_IFMT != S_IFLNK
     }
 
+    /// Whether the folder is there as its heard changes tell, on a loop thread past its
+    /// turn's checkpoint (``FolderChanges/isThereSinceCheckpoint()``); nil anywhere else.
+    func isThereSinceCheckpoint() -> Bool? {
+        changes?.isThereSinceCheckpoint()
+    }
+
     /// The folder's change count (``FolderChanges/generation()``); nil where changes are not
     /// heard, or no longer.
     func changeGeneration() -> UInt64? {

@@ -84,10 +84,7 @@ import Testing
 
         @Test func aFolderRemovedOrReplacedIsNeverTrustedAgain() throws {
             let parent = try TemporaryFolder()
-            let served = parent.file("served")
-            try FileManager.default.createDirectory(at: served, withIntermediateDirectories: false)
-            let real = try #require(ServedFolder.realPath(served.path))
-            let removed = try #require(FolderChanges.watching(real))
+            let (served, removed) = try watchedFolder(in: parent)
             #expect(removed.generation() != nil)
             try FileManager.default.removeItem(at: served)
             #expect(removed.generation() == nil)
@@ -128,6 +125,31 @@ import Testing
             #expect(found.current)
         }
 
+        /// On a loop thread past its checkpoint, whether the folder is there is known from its
+        /// changes (no system call); a removal read at the next checkpoint says it is gone; any
+        /// other thread is told to ask.
+        @Test func aLoopThreadPastItsCheckpointKnowsWhetherTheFolderIsThere() throws {
+            let parent = try TemporaryFolder()
+            let (served, changes) = try watchedFolder(in: parent)
+            #expect(changes.isThereSinceCheckpoint() == nil)
+            let seen = Locked<[Bool?]>([])
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                ChangeCheckpoint.readingInput()
+                ChangeCheckpoint.passed()
+                let before = changes.isThereSinceCheckpoint()
+                try? FileManager.default.removeItem(at: served)
+                ChangeCheckpoint.readingInput()
+                let reading = changes.isThereSinceCheckpoint()
+                ChangeCheckpoint.passed()
+                seen.withLock { $0 = [before, reading, changes.isThereSinceCheckpoint()] }
+                ChangeCheckpoint.readingInput()
+                done.signal()
+            }.start()
+            done.wait()
+            #expect(seen.current == [true, nil, false])
+        }
+
         /// A watch whose last reference goes while a loop thread reads every watch's changes
         /// (so it may end inside that reading) ends cleanly: 1,000 watches made and dropped on
         /// one thread while another passes checkpoints without pause.
@@ -154,6 +176,14 @@ import Testing
             #expect(makerDone.wait(timeout: .now() + 120) == .success, "making and dropping watches stalled")
             stop.withLock { $0 = true }
             #expect(loopDone.wait(timeout: .now() + 120) == .success, "the loop thread stalled")
+        }
+
+        /// A new folder `parent/served` and its changes, watched.
+        private func watchedFolder(in parent: TemporaryFolder) throws -> (URL, FolderChanges) {
+            let served = parent.file("served")
+            try FileManager.default.createDirectory(at: served, withIntermediateDirectories: false)
+            let real = try #require(ServedFolder.realPath(served.path))
+            return (served, try #require(FolderChanges.watching(real)))
         }
 
         /// The changes of `parent/p/served`, watched, then replaced by another folder under
