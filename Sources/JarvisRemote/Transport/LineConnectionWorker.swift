@@ -9,7 +9,7 @@ import JarvisSystem
 /// The state of one connection on its server's readiness loop, which does all of its
 /// socket I/O.
 ///
-/// The loop calls ``advance(input:now:)`` when the socket is ready, when the connection was
+/// The loop calls ``advance(input:buffer:)`` when the socket is ready, when the connection was
 /// woken (output queued, a close asked for) and when its ``deadline`` passed; between calls
 /// the connection costs no thread and no CPU. Writes are non-blocking from a local buffer of
 /// at most about one chunk; writing is of interest only while it is non-empty, and a streamed
@@ -50,8 +50,8 @@ final class LineConnectionWorker {
     /// What the loop's queue watches the socket for now.
     @exclusivity(unchecked) var registered: EventInterest = .read
     /// Set by the loop while it answers a turn's requests: replies are made but not written
-    /// until the loop calls ``advance(input:buffer:)`` again once every request of the turn is
-    /// answered, so the turn's writes (each of which wakes a client) come together.
+    /// until the loop calls ``writeHeld(buffer:)`` once every request of the turn is answered,
+    /// so the turn's writes (each of which wakes a client) come together.
     @exclusivity(unchecked) var holdsWrites = false
 
     /// How long a graceful close may spend flushing replies and draining input.
@@ -107,7 +107,7 @@ final class LineConnectionWorker {
         return wanted
     }
 
-    /// When the loop must call ``advance(input:now:)`` even if nothing happens: the idle
+    /// When the loop must call ``advance(input:buffer:)`` even if nothing happens: the idle
     /// timeout, the authentication deadline or the end of a graceful close.
     var deadline: ContinuousClock.Instant? {
         if !isServing, let deadline = phase.deadline { return deadline }

@@ -96,8 +96,8 @@ package enum WireItem {
         let container = item.address.container
         let key = item.address.key
         let type = item.type.rawValue
-        // Exactly what is written below (each text with its two quotes, the revision's sixteen
-        // digits with theirs); one byte more, for the newline the transport adds.
+        // Exactly what is written below: each text with its two quotes, the revision's sixteen
+        // digits with theirs.
         var length =
             Pieces.head.utf8CodeUnitCount + idText.utf8.count + (idQuoted ? 2 : 0) + Pieces.result.utf8CodeUnitCount
             + Members.scanner.utf8CodeUnitCount
@@ -110,7 +110,7 @@ package enum WireItem {
         // answer at once: an array made uninitialised found its storage type through the
         // runtime on every call.
         var line: [UInt8] = []
-        line.reserveCapacity(length + 1)
+        line.reserveCapacity(length + 1)  // and the newline the transport adds
         var plain = true
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
             guard let start = buffer.baseAddress else { return }
@@ -145,8 +145,7 @@ package enum WireItem {
         return plain ? line : nil
     }
 
-    /// Where ``getAnswer(id:item:)`` writes next.
-    /// Every write is checked against `end`: a miscounted length stops the agent rather than
+    /// Where ``getAnswer(id:item:)`` writes next. Every write is checked against `end`: a miscounted length stops the agent rather than
     /// write past the buffer (the tests hold every kind of piece to the count).
     private struct Cursor {
         var at: UnsafeMutablePointer<UInt8>
@@ -159,7 +158,7 @@ package enum WireItem {
         }
 
         /// The text between quotes (or none), when it needs no escape; false (nothing
-        /// written past the quote) when it does.
+        /// written) when it does.
         mutating func text(_ text: String, quoted: Bool = true) -> Bool {
             let target = at
             let room = end - at
