@@ -30,11 +30,9 @@ final class AgentSession: LineSession {
         // standing nor what waits for a reply: answered without asking either (three locks).
         // Only another request can end the authentication (failed `hello`s), and the close
         // it asks for stops every later line before it is handed on.
-        if toldAuthenticated {
-            if let answer = service.answerFlatGet(line, session: state, recent: &recentStrings) {
-                connection.send(answer)
-                return
-            }
+        if toldAuthenticated, let answer = service.answerFlatGet(line, session: state, recent: &recentStrings) {
+            connection.send(answer)
+            return
         }
         switch service.answer(to: line, session: state, recent: &recentStrings, flatTried: toldAuthenticated) {
         case .line(let bytes)?: connection.send(bytes)

@@ -9,7 +9,7 @@ import JarvisSystem
 /// The state of one connection on its server's readiness loop, which does all of its
 /// socket I/O.
 ///
-/// The loop calls ``advance(input:buffer:)`` when the socket is ready, when the connection was
+/// The loop calls ``advance(input:buffer:holdingWrites:)`` when the socket is ready, when the connection was
 /// woken (output queued, a close asked for) and when its ``deadline`` passed; between calls
 /// the connection costs no thread and no CPU. Writes are non-blocking from a local buffer of
 /// at most about one chunk; writing is of interest only while it is non-empty, and a streamed
@@ -49,10 +49,6 @@ final class LineConnectionWorker {
     @exclusivity(unchecked) private var isServing = true
     /// What the loop's queue watches the socket for now.
     @exclusivity(unchecked) var registered: EventInterest = .read
-    /// Set by the loop while it answers a turn's requests: replies are made but not written
-    /// until the loop calls ``writeHeld(buffer:)`` once every request of the turn is answered,
-    /// so the turn's writes (each of which wakes a client) come together.
-    @exclusivity(unchecked) var holdsWrites = false
 
     /// How long a graceful close may spend flushing replies and draining input.
     static let lingerTimeout: Duration = .seconds(2)
@@ -107,7 +103,7 @@ final class LineConnectionWorker {
         return wanted
     }
 
-    /// When the loop must call ``advance(input:buffer:)`` even if nothing happens: the idle
+    /// When the loop must call ``advance(input:buffer:holdingWrites:)`` even if nothing happens: the idle
     /// timeout, the authentication deadline or the end of a graceful close.
     var deadline: ContinuousClock.Instant? {
         if !isServing, let deadline = phase.deadline { return deadline }
@@ -131,9 +127,15 @@ final class LineConnectionWorker {
     /// writes, reads once if `input` (handing complete lines to the session, on this thread),
     /// and acts on passed deadlines.
     ///
-    /// - Parameter buffer: the loop's read buffer, shared by its connections.
+    /// - Parameters:
+    ///   - buffer: the loop's read buffer, shared by its connections.
+    ///   - holdingWrites: make replies but do not write them yet; the loop passes it while it
+    ///     answers a turn's requests and calls ``writeHeld(buffer:)`` once all are answered,
+    ///     so the turn's writes (each of which wakes a client) come together.
     /// - Returns: why the connection ended, once it did; then call ``finish(_:)``.
-    func advance(input: Bool, buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason? {
+    func advance(
+        input: Bool, buffer: UnsafeMutableRawBufferPointer, holdingWrites: Bool = false
+    ) -> LineConnection.CloseReason? {
         var input = input
         while true {
             if let request = takeQueuedOutput() {
@@ -144,7 +146,7 @@ final class LineConnectionWorker {
                 return reason
             }
             fillOutgoing()
-            let (failure, queuedMeanwhile) = holdsWrites ? (nil, nil) : flush()
+            let (failure, queuedMeanwhile) = holdingWrites ? (nil, nil) : flush()
             if let failure {
                 return failure
             }
@@ -176,7 +178,7 @@ final class LineConnectionWorker {
         }
     }
 
-    /// Writes what ``advance(input:buffer:)`` made while ``holdsWrites`` was set: one write
+    /// Writes what ``advance(input:buffer:holdingWrites:)`` made holding its writes: one write
     /// when that is all there is to do, as it mostly is (a reply); anything more (output
     /// queued meanwhile, a stream's next chunk, a close) goes the whole way through `advance`.
     ///
@@ -332,7 +334,7 @@ final class LineConnectionWorker {
 
     /// The first half of a turn: reads once from a serving connection into its framer and
     /// hands nothing on yet; the loop reads every ready connection so, passes the
-    /// ``ChangeCheckpoint``, then calls ``advance(input:buffer:)``, which answers what was read.
+    /// ``ChangeCheckpoint``, then calls ``advance(input:buffer:holdingWrites:)``, which answers what was read.
     func readAhead(_ buffer: UnsafeMutableRawBufferPointer) {
         guard isServing, readAheadOutcome == nil else { return }
         readAheadOutcome = readSocket(buffer)

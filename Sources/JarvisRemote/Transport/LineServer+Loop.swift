@@ -115,10 +115,7 @@ final class LineServerLoop {
     /// agent's CPU per `get` under 64 clients fell by about a tenth (docs/BENCHMARKS.md).
     private func answer(_ worker: LineConnectionWorker, input: Bool) {
         let id = worker.connection.id
-        worker.holdsWrites = true
-        let ended = worker.advance(input: input, buffer: buffer)
-        worker.holdsWrites = false
-        if let ended {
+        if let ended = worker.advance(input: input, buffer: buffer, holdingWrites: true) {
             end(id, worker, ended)
             return
         }

@@ -47,14 +47,6 @@ package enum FlatRequest {
         }
     }
 
-    /// Reads `line` with no strings remembered from other requests.
-    package static func read(
-        _ line: [UInt8], param: (_ name: Name, _ value: Scalar) -> Bool
-    ) -> (id: JSONValue, method: String)? {
-        var recent = RecentStrings()
-        return read(line, recent: &recent, param: param)
-    }
-
     /// The strings a connection's last requests held (a container's and a key's name, mostly
     /// the same from one request to the next), so that a request holding the same bytes gets
     /// the same string instead of a new one: a string too long to be stored inline is an

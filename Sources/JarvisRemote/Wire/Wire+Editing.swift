@@ -90,12 +90,8 @@ extension Wire {
         /// its params as ``init(params:)`` reads the same params. Nil when the line is not a
         /// flat `get` or ``init(params:)`` would refuse its params, so that the full decoder
         /// reads it and gives its usual error.
-        package static func flat(_ line: [UInt8]) -> Flat? {
-            var recent = FlatRequest.RecentStrings()
-            return flat(line, recent: &recent)
-        }
-
-        /// As ``flat(_:)``, handing out again the strings `recent` holds.
+        /// - Parameter recent: the connection's strings of its last requests, handed out again
+        ///   to a request that holds the same (see ``FlatRequest/RecentStrings``).
         package static func flat(_ line: [UInt8], recent: inout FlatRequest.RecentStrings) -> Flat? {
             var scanner: String?
             var container: String?

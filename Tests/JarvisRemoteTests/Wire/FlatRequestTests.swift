@@ -312,6 +312,22 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
+extension FlatRequest {
+    /// Reads `line` with no strings remembered from other requests.
+    static func read(_ line: [UInt8], param: (_ name: Name, _ value: Scalar) -> Bool) -> (id: JSONValue, method: String)? {
+        var recent = RecentStrings()
+        return read(line, recent: &recent, param: param)
+    }
+}
+
+extension Wire.GetParams {
+    /// Reads a flat `get` line with no strings remembered from other requests.
+    static func flat(_ line: [UInt8]) -> Flat? {
+        var recent = FlatRequest.RecentStrings()
+        return flat(line, recent: &recent)
+    }
+}
+
 extension FlatRequest.Name {
     /// The name as sent, to compare with the full decoder's params.
     fileprivate var text: String {
