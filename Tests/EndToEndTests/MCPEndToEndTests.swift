@@ -16,7 +16,7 @@ import Testing
             "app.suite", in: folder, ["count": 42, "name": "Ada", "profile": ["port": 8080, "host": "example.org"]])
     }
 
-    @Test(.enabled(if: MCPPython.shouldRun)) func initializeListsAndCallsEveryToolAndAuditsTheClientName() throws {
+    @Test(.enabled(if: MCPPython.shouldRun, MCPPython.skipHint)) func initializeListsAndCallsEveryToolAndAuditsTheClientName() throws {
         let files = sandbox.root.appendingPathComponent("files")
         try FileManager.default.createDirectory(
             at: files.appendingPathComponent("env"), withIntermediateDirectories: true)
@@ -31,7 +31,7 @@ import Testing
         #expect(records.allSatisfy { $0["client"] == .string(Self.clientName) })
     }
 
-    @Test(.enabled(if: MCPPython.shouldRun)) func aProductionAgentGetsNoWritingToolsAndTheClientHearsOfChanges() throws
+    @Test(.enabled(if: MCPPython.shouldRun, MCPPython.skipHint)) func aProductionAgentGetsNoWritingToolsAndTheClientHearsOfChanges() throws
     {
         _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "prod", "--production"])
         try runScenario("production", ["AGENT_NAME": "prod"])
@@ -39,21 +39,21 @@ import Testing
         #expect(values["x"] == nil)
     }
 
-    @Test(.enabled(if: MCPPython.shouldRun)) func aSubscriptionHearsOfAChangeMadeWithTheCLI() throws {
+    @Test(.enabled(if: MCPPython.shouldRun, MCPPython.skipHint)) func aSubscriptionHearsOfAChangeMadeWithTheCLI() throws {
         _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "app"])
         try runScenario("subscription")
     }
 
-    @Test(.enabled(if: MCPPython.shouldRun)) func badInputIsAnsweredWithErrorsAndTheServerStaysUp() throws {
+    @Test(.enabled(if: MCPPython.shouldRun, MCPPython.skipHint)) func badInputIsAnsweredWithErrorsAndTheServerStaysUp() throws {
         _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--name", "app"])
         try runScenario("bad-input")
     }
 
-    @Test(.enabled(if: MCPPython.shouldRun)) func anAgentChosenByNameRestartsWithEditingAndTheToolsFollow() throws {
+    @Test(.enabled(if: MCPPython.shouldRun, MCPPython.skipHint)) func anAgentChosenByNameRestartsWithEditingAndTheToolsFollow() throws {
         try runScenario("restart", ["PHOENIX_DIR": folder.path])
     }
 
-    @Test(.enabled(if: MCPPython.shouldRun)) func secretsStayMaskedUnlessBothTheServerAndTheAgentAllowReveal() throws {
+    @Test(.enabled(if: MCPPython.shouldRun, MCPPython.skipHint)) func secretsStayMaskedUnlessBothTheServerAndTheAgentAllowReveal() throws {
         let secrets = sandbox.root.appendingPathComponent("vault")
         try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true)
         try Data("hunter2".utf8).write(to: secrets.appendingPathComponent("db_password"))
@@ -181,6 +181,14 @@ enum MCPPython {
     /// Locally the SDK tests are skipped without the venv; in CI (`CI` set) they run and fail.
     static var shouldRun: Bool {
         FileManager.default.isExecutableFile(atPath: candidate.path) || ProcessInfo.processInfo.environment["CI"] != nil
+    }
+
+    /// What a skipped SDK test prints: how to get the SDK, or which variable to set.
+    static var skipHint: Comment {
+        Comment(
+            rawValue:
+                "needs the MCP Python SDK at \(candidate.path): python3 -m venv .build/mcp-venv && .build/mcp-venv/bin/pip install mcp (as .ci/run does), or set JARVIS_MCP_PYTHON to a Python that has it"
+        )
     }
 
     static func interpreter() throws -> URL {

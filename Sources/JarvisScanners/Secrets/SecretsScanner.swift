@@ -123,11 +123,18 @@ public struct SecretsScanner: PreferenceScanner {
 
 extension PreferenceScanner where Self == SecretsScanner {
     /// Secrets of this machine: the Keychain on Apple platforms, the Secret Service keyring
-    /// (GNOME Keyring, KWallet) elsewhere when `secretService` is true, and each folder of
-    /// secret files (`/run/secrets`, a Kubernetes secret volume, `$CREDENTIALS_DIRECTORY`).
-    public static func secrets(folders: [URL] = [], secretService: Bool = true) -> SecretsScanner {
+    /// (GNOME Keyring, KWallet) elsewhere when asked for, and each folder of secret files
+    /// (`/run/secrets`, a Kubernetes secret volume, `$CREDENTIALS_DIRECTORY`).
+    ///
+    /// - Parameters:
+    ///   - folders: folders of secret files, one file per secret.
+    ///   - secretService: whether to serve the desktop keyring. By default (`nil`) only when
+    ///     no folder is named: `.secrets()` is the keyring, `.secrets(folders: […])` the folders
+    ///     alone, so a headless service never reports a missing D-Bus session. Ignored on Apple
+    ///     platforms, where the Keychain is always served.
+    public static func secrets(folders: [URL] = [], secretService: Bool? = nil) -> SecretsScanner {
         SecretsScanner(
-            backends: SecretsScanner.platformBackends(secretService: secretService)
+            backends: SecretsScanner.platformBackends(secretService: secretService ?? folders.isEmpty)
                 + folders.map { SecretFilesBackend(folder: $0) })
     }
 }

@@ -175,7 +175,7 @@ extension Inspector {
         screen.set(2 + lines.count + 1, "  press any key to go back", .dim)
     }
 
-    /// The `?` screen; the README's keys table says the same.
+    /// The `?` screen; the keys table of docs/CLI.md says the same.
     static let keyHelp = """
         Keys
           ↑ ↓  k j         move (PgUp PgDn Home End jump)

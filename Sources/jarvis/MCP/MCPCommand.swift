@@ -22,7 +22,7 @@ enum MCPCommand: Command {
 
           The writing tools (set, delete, reset) are offered only while an agent allows editing;
           the client is told (notifications/tools/list_changed) when that changes. Changes are
-          recorded in the agent's audit trail under the MCP client's name. See the README for
+          recorded in the agent's audit trail under the MCP client's name. See docs/MCP.md for
           the Claude Code, Cursor and VS Code configuration.
         """
 

@@ -13,7 +13,12 @@ struct NetworkDiscoveryTests {
         #expect(error.message.contains("must listen on TCP"))
     }
 
-    @Test(.enabled(if: !NetworkDiscovery.isAvailable)) func withoutBonjourEveryCallSaysSoAndHowToConnect() throws {
+    @Test(
+        .enabled(
+            if: !NetworkDiscovery.isAvailable,
+            "tests the refusal where Bonjour is missing (Linux); where it exists the macOS job builds the real browser and advertiser"
+        ))
+    func withoutBonjourEveryCallSaysSoAndHowToConnect() throws {
         let browsing = try #require(throws: JarvisError.self) { try NetworkDiscovery.browse(timeout: .seconds(1)) }
         #expect(browsing.code == .unavailable)
         #expect(browsing.message.contains("not available on this platform"))

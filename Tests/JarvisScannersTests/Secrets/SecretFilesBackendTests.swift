@@ -166,6 +166,22 @@ final class SecretFilesBackendTests {
         #expect(SecretsScanner.secrets(folders: [folder]).info.unavailableReason == nil)
     }
 
+    /// Naming folders serves those folders alone: a headless service that asks for its secret
+    /// files gets no desktop keyring (and no D-Bus problem in every listing) unless it asks.
+    @Test func foldersAloneLeaveTheKeyringOut() {
+        // On Linux the folders alone; Apple platforms keep the process's own Keychain.
+        let alone = SecretsScanner.secrets(folders: [folder]).backends.map(\.name)
+        #expect(alone == SecretsScanner.platformBackends(secretService: false).map(\.name) + ["files"])
+        #if os(Linux)
+            #expect(alone == ["files"])
+        #endif
+        let both = SecretsScanner.secrets(folders: [folder], secretService: true).backends.map(\.name)
+        #expect(both == SecretsScanner.platformBackends(secretService: true).map(\.name) + ["files"])
+        #expect(
+            SecretsScanner.secrets().backends.map(\.name)
+                == SecretsScanner.platformBackends(secretService: true).map(\.name))
+    }
+
     /// A set replaces the file from its stamp alone: the old contents are never read, so even
     /// a file over the size Jarvis reads is replaced, and the answer is what was written.
     @Test func aSetReplacesASecretFileWithoutReadingIt() throws {

@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// A Linux service that embeds the Jarvis agent, serves its config files and secret files, and
+// stops cleanly on SIGTERM (as systemd stops it).
+let package = Package(
+    name: "LinuxService",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(name: "Jarvis", path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "LinuxService",
+            dependencies: [
+                .product(name: "JarvisCore", package: "Jarvis"),
+                .product(name: "JarvisRemote", package: "Jarvis"),
+                .product(name: "JarvisScanners", package: "Jarvis"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
