@@ -65,54 +65,19 @@ enum ValueText {
             })
     }
 
-    /// Parses `text` as the type a flag asked for; `nil` type means JSON in the wire encoding.
+    /// Parses `text` as the type a flag asked for (``ValueReading/value(_:as:wireEncoding:)``);
+    /// `nil` type means JSON in the wire encoding, whatever its type.
     static func parse(_ text: String, as type: PreferenceType?) throws(JarvisError) -> PreferenceValue {
-        switch type {
-        case .string?:
-            return .string(text)
-        case .integer?:
-            guard let value = PreferenceValue.integer(decimal: text) else {
-                throw JarvisError(.typeMismatch, "'\(text)' is not a whole number (--int)")
-            }
-            return value
-        case .real?:
-            let lowered = text.lowercased()
-            let special: [String: Double] = [
-                "nan": .nan, "inf": .infinity, "infinity": .infinity, "-inf": -.infinity, "-infinity": -.infinity,
-            ]
-            if let value = special[lowered] { return .real(value) }
-            // The literal decides, so `1e400` stays 1e400 instead of becoming infinity.
-            if let value = PreferenceValue.real(literal: text) { return value }
-            guard let value = Double(text), value.isFinite else {
-                throw JarvisError(.typeMismatch, "'\(text)' is not a number (--real)")
-            }
-            return .real(value)
-        case .boolean?:
-            switch text.lowercased() {
-            case "true", "yes", "1", "on": return .boolean(true)
-            case "false", "no", "0", "off": return .boolean(false)
-            default: throw JarvisError(.typeMismatch, "'\(text)' is not a boolean (--bool takes true or false)")
-            }
-        case .date?:
-            guard let date = DateText.parse(text) else {
-                throw JarvisError(
-                    .typeMismatch, "'\(text)' is not an ISO 8601 date such as 2024-01-15T10:00:00Z (--date)")
-            }
-            return .date(date)
-        case .data?:
-            guard let data = Data(base64Encoded: text) else {
-                throw JarvisError(.typeMismatch, "'\(text)' is not base64 (--data)")
-            }
-            return .data(data)
-        case .array?, .dictionary?, nil:
+        guard let type, !type.isContainer else {
             let json: JSONValue
             do {
                 json = try JSONParser.parse(text)
             } catch {
-                throw JarvisError(.typeMismatch, "the value is not JSON (--json): \(error.description)")
+                throw JarvisError(.typeMismatch, "the value is not JSON (--type json): \(error.description)")
             }
             return try PreferenceValue(json: json)
         }
+        return try ValueReading.value(text, as: type)
     }
 
     /// A value as `jarvis get` prints it: scalars plain, dictionaries and arrays as indented
