@@ -8,12 +8,15 @@ let package = Package(
     name: "Jarvis",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
+        // What an app links and imports to embed the agent: `import Jarvis` brings the agent,
+        // its default scanners and the core types.
+        .library(name: "Jarvis", targets: ["Jarvis"]),
         .library(name: "JarvisCore", targets: ["JarvisCore"]),
         .library(name: "JarvisScanners", targets: ["JarvisScanners"]),
-        // Hosts link this product to embed the agent: it carries the scanners (and the agent's
-        // default ones) as it always did. Targets inside the package depend on the JarvisRemote
-        // target alone, so the `jarvis` CLI links no scanner.
-        .library(name: "JarvisRemote", targets: ["JarvisRemote", "JarvisScanners"]),
+        // Kept for hosts written before the `Jarvis` product: it carries the scanners and the
+        // `Jarvis` module as it carried them before. Targets inside the package depend on the
+        // JarvisRemote target alone, so the `jarvis` CLI links no scanner.
+        .library(name: "JarvisRemote", targets: ["JarvisRemote", "JarvisScanners", "Jarvis"]),
         .library(name: "JarvisInspector", targets: ["JarvisInspector"]),
         .library(name: "JarvisUI", targets: ["JarvisUI"]),
         .executable(name: "jarvis", targets: ["jarvis"]),
@@ -26,14 +29,20 @@ let package = Package(
         // system calls, file stamps, folder change counts, and the Simulator folder model.
         // No scanner.
         .target(name: "JarvisSystem", dependencies: ["JarvisCore", "CJarvisEpoll"]),
-        .target(name: "JarvisScanners", dependencies: ["JarvisCore", "JarvisSystem", "JarvisRemote"]),
+        .target(name: "JarvisScanners", dependencies: ["JarvisCore", "JarvisSystem"]),
         // The Linux headers Swift's Glibc module does not expose: epoll and statfs (empty on
         // other systems).
         .systemLibrary(name: "CJarvisEpoll"),
-        .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisSystem", "CJarvisEpoll"]),
+        // Sockets, the readiness loop, line framing and output budgets; knows no JSON and no
+        // agent, as FlyingSocks sits below FlyingFox.
+        .target(name: "JarvisTransport", dependencies: ["JarvisCore", "JarvisSystem", "CJarvisEpoll"]),
+        // The agent, its wire protocol and its clients, over the transport.
+        .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisSystem", "JarvisTransport", "CJarvisEpoll"]),
+        // The module an app imports: the agent with its default scanners.
+        .target(name: "Jarvis", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
         // The demo's sample data and scanners, for the executables only: an app that embeds
         // the agent never ships it.
-        .target(name: "JarvisDemo", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
+        .target(name: "JarvisDemo", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "Jarvis"]),
         // The inspector model every interactive face sits on; platform-neutral, no UI framework.
         .target(name: "JarvisInspector", dependencies: ["JarvisCore", "JarvisRemote"]),
         // The in-app SwiftUI panel; its sources compile only where SwiftUI exists.
@@ -43,19 +52,21 @@ let package = Package(
         .executableTarget(
             name: "jarvis-agent",
             dependencies: [
-                "JarvisCore", "JarvisSystem", "JarvisScanners", "JarvisRemote", "JarvisDemo", "JarvisCommandLine",
+                "JarvisCore", "JarvisSystem", "JarvisScanners", "JarvisRemote", "Jarvis", "JarvisDemo",
+                "JarvisCommandLine",
             ]),
         .executableTarget(
             name: "jarvis",
             // `jarvis demo` runs the `jarvis-agent` built beside it, so the CLI links no scanner
             // (a dependency on that executable would link its libraries into this one).
-            dependencies: ["JarvisCore", "JarvisRemote", "JarvisInspector", "JarvisCommandLine"]),
+            dependencies: ["JarvisCore", "JarvisTransport", "JarvisRemote", "JarvisInspector", "JarvisCommandLine"]),
         // The benchmark runs the real `jarvis` and `jarvis-agent` binaries as children, so it
         // depends on them to have `swift run jarvis-bench` build them too.
         .executableTarget(
             name: "jarvis-bench",
             dependencies: [
-                "JarvisCore", "JarvisScanners", "JarvisRemote", "JarvisCommandLine", "jarvis", "jarvis-agent",
+                "JarvisCore", "JarvisScanners", "JarvisTransport", "JarvisRemote", "Jarvis", "JarvisCommandLine",
+                "jarvis", "jarvis-agent",
             ]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisScanners"]),
@@ -63,15 +74,16 @@ let package = Package(
         .testTarget(
             name: "JarvisInspectorTests", dependencies: ["JarvisInspector", "JarvisCore", "JarvisRemote", "JarvisScanners"]),
         .testTarget(
-            name: "JarvisRemoteTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisRemote", "JarvisScanners"]),
+            name: "JarvisRemoteTests",
+            dependencies: ["JarvisCore", "JarvisSystem", "JarvisTransport", "JarvisRemote", "JarvisScanners", "Jarvis"]),
         // The CLI's own logic (the MCP server's framing, URIs and schema checks), imported with
         // @testable from the executable.
-        .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore", "JarvisRemote"]),
+        .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore", "JarvisTransport", "JarvisRemote"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "JarvisCore", "JarvisSystem", "JarvisRemote", "JarvisScanners", "JarvisDemo", "jarvis", "jarvis-agent",
-                "jarvis-bench",
+                "JarvisCore", "JarvisSystem", "JarvisTransport", "JarvisRemote", "JarvisScanners", "Jarvis", "JarvisDemo",
+                "jarvis", "jarvis-agent", "jarvis-bench",
             ]
         ),
     ],

@@ -10,9 +10,7 @@ let package = Package(
         .executableTarget(
             name: "DemoHost",
             dependencies: [
-                .product(name: "JarvisCore", package: "Jarvis"),
-                .product(name: "JarvisScanners", package: "Jarvis"),
-                .product(name: "JarvisRemote", package: "Jarvis"),
+                .product(name: "Jarvis", package: "Jarvis")
             ]
         )
     ],

@@ -1,6 +1,7 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
     import Foundation
+    import Jarvis
     import JarvisCore
     import JarvisRemote
 

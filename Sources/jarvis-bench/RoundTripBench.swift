@@ -1,3 +1,4 @@
+import JarvisTransport
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
     import Foundation

@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import JarvisRemote
+import JarvisTransport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import JarvisRemote
+import JarvisTransport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import JarvisRemote
+import JarvisTransport
 import Testing
 
 /// `jarvis mcp` and `jarvis-agent` read lines with one codec: the same hostile line gets the

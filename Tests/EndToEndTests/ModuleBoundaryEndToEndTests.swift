@@ -1,12 +1,11 @@
 import Foundation
-import JarvisCore
-import JarvisRemote
-import JarvisScanners
+// `import Jarvis` alone, as an app writes it: the agent, its default scanners and the core types.
+import Jarvis
 import Testing
 
 /// Layers call only downward: the `jarvis` client links no scanner (and no libsecret
-/// loader), while a host that links `JarvisRemote` and `JarvisScanners` still starts the
-/// agent with the default scanners, and `jarvis demo` still serves the demo.
+/// loader), while a host that imports `Jarvis` starts the agent with the default scanners,
+/// and `jarvis demo` still serves the demo.
 @Suite(.serialized) struct ModuleBoundaryEndToEndTests {
     /// Whether the binary's bytes contain `marker`.
     private func binary(_ name: String, contains marker: String) throws -> Bool {

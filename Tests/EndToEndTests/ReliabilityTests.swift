@@ -3,6 +3,7 @@ import JarvisCore
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// Hostile input, floods and concurrency against the real `jarvis-agent` binary: after each,
 /// the host process is alive and a new client is served correctly.

@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import JarvisRemote
+import JarvisTransport
 import Testing
 
 /// `jarvis watch` and the agent's idle cost, with the real binaries.

@@ -3,6 +3,7 @@ import JarvisCore
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 #if canImport(Glibc)
     import Glibc

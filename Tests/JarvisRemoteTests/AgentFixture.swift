@@ -3,6 +3,7 @@ import JarvisCore
 import JarvisScanners
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// A real in-process agent on a private runtime folder, with a memory scanner and optionally
 /// TCP on a free loopback port; stopped when released.

@@ -4,6 +4,7 @@ import JarvisScanners
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// Any runtime folder works, however long its path: the agent serves from a short private
 /// folder, or from loopback TCP with its token, and clients find it by name with no flag.

@@ -4,6 +4,7 @@ import JarvisScanners
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// The agent over a real Unix socket: every value type round-trips, and bad input on a raw
 /// connection is answered or dropped cleanly while the agent keeps serving.

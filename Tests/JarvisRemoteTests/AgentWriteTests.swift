@@ -4,6 +4,7 @@ import JarvisScanners
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// A real memory scanner that counts what the hub asks of it: `containers()`, single-container
 /// lookups and reads.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 @Suite struct LineFramerTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -3,6 +3,7 @@ import JarvisCore
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// Streamed lines, the shared output budget and the authentication deadline of `LineServer`.
 @Suite struct LineServerStreamingTests {

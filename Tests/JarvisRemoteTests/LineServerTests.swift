@@ -3,6 +3,7 @@ import JarvisCore
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// Serialized because the descriptor-leak test counts the whole process's descriptors.
 @Suite(.serialized) struct LineServerTests {

@@ -2,6 +2,7 @@ import Foundation
 import JarvisCore
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// A fresh folder with a short path (Unix socket paths must stay under 104–108 bytes).
 final class TemporaryFolder {

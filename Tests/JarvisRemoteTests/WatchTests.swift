@@ -4,6 +4,7 @@ import JarvisScanners
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// A real scanner over a folder of flat JSON files (`<container>.json`), watched as a folder.
 struct JSONFolderScanner: PreferenceScanner {

@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTransport
 
 /// Answers decoded requests with the hub: the glue between the wire codec and the core.
 ///

@@ -1,4 +1,5 @@
 import JarvisCore
+import JarvisTransport
 
 /// One client connection of the agent: hands each line to the service and sends the answer.
 final class AgentSession: LineSession {

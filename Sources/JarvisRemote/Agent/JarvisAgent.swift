@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import JarvisSystem
+import JarvisTransport
 
 /// The agent a host embeds: a hub of scanners served on a Unix domain socket, and a discovery
 /// file so that `jarvis` finds it.
@@ -125,8 +126,8 @@ public final class JarvisAgent: Sendable {
 
     /// Starts an agent serving the given scanners.
     ///
-    /// With `import JarvisScanners`, `start(configuration:options:)` serves the built-in
-    /// default (every defaults suite of the process) without naming it.
+    /// With `import Jarvis`, `start(configuration:options:)` serves the built-in default
+    /// (every defaults suite of the process) without naming it.
     /// - Parameters:
     ///   - configuration: what may be shown and changed; `.production` makes it read-only.
     ///   - scanners: the scanners to register, e.g. `[.defaults(), .jsonFiles(in: [folder])]`.

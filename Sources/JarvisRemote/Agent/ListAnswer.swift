@@ -1,4 +1,5 @@
 import JarvisCore
+import JarvisTransport
 
 /// The answer to `list`, encoded a chunk at a time while the client reads it.
 ///

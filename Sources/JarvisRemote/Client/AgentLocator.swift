@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTransport
 
 /// Turns what a user typed (`--agent`, `JARVIS_AGENT`) into an endpoint: a name, a pid, a
 /// Simulator app's bundle id, a socket path or `tcp://host:port`; with nothing typed, the one

@@ -1,5 +1,6 @@
 import Dispatch
 import JarvisCore
+import JarvisTransport
 
 /// The async face of ``JarvisClient``, for hosts and tools written with Swift concurrency.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTransport
 
 /// A connection to an agent, for the `jarvis` CLI and for a host's own tests.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTransport
 
 /// Where an agent serves, chosen at start so that any runtime folder works: a Unix socket
 /// path must be shorter than the system's limit (108 bytes on Linux, 104 on Apple systems),

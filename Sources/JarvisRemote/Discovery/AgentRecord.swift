@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTransport
 
 /// The small JSON file a running agent leaves in the runtime folder so that clients find it.
 ///

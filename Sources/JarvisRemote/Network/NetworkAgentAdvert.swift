@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTransport
 
 /// What an agent tells the local network about itself with Bonjour (`_jarvis._tcp`), in its
 /// TXT record: enough to pick the right agent before connecting. Never the token.

@@ -1,3 +1,4 @@
+import JarvisTransport
 #if canImport(Network)
     import Dispatch
     import Foundation

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import JarvisCore
+import JarvisTransport
 
 /// Turns changes to the host's storage into `changed` notifications, while and only while
 /// somebody watches.

@@ -1,4 +1,5 @@
 import JarvisCore
+import JarvisTransport
 
 /// One line a JSON-RPC 2.0 peer sent: a request or notification to serve, or an answer to a
 /// request of the reader's own.

@@ -2,6 +2,7 @@ import Foundation
 import JarvisCore
 import JarvisInspector
 import JarvisRemote
+import JarvisTransport
 
 /// `jarvis inspect`: a full-screen browser of an agent's preferences, with editing and live
 /// updates, drawn from the shared inspector model (``InspectorSession``).

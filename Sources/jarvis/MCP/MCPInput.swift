@@ -1,5 +1,6 @@
 import Foundation
 import JarvisRemote
+import JarvisTransport
 
 /// Reads the client's lines from a file descriptor (standard input) with the agent's
 /// ``LineFramer``, so both faces frame alike: the same limit handling, memory bounded by the

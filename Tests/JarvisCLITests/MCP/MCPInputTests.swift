@@ -1,5 +1,6 @@
 import Foundation
 import JarvisRemote
+import JarvisTransport
 import Testing
 
 @testable import jarvis

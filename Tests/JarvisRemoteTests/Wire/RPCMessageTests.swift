@@ -2,6 +2,7 @@ import JarvisCore
 import Testing
 
 @testable import JarvisRemote
+@testable import JarvisTransport
 
 /// The one request decoder, with byte strings: the agent's rules and MCP's differ only where
 /// MCP narrows JSON-RPC 2.0 (ids) or JSON-RPC leaves a choice (unknown members).

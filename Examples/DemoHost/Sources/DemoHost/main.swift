@@ -1,8 +1,6 @@
 import Dispatch
 import Foundation
-import JarvisCore
-import JarvisRemote
-import JarvisScanners
+import Jarvis
 
 // The app's own settings code: typed keys, a Codable struct stored as JSON data, an
 // app-group suite, date-keyed entries. Nothing here knows about Jarvis.
