@@ -21,6 +21,31 @@ package enum Suggestion {
         }
     }
 
+    /// The existing name a new one is most likely a typo of: one or two edits away (one for
+    /// names of 3 to 5 characters, none for shorter ones), ignoring case; nil when none is.
+    /// Names that differ only in their digits (`server1`, `server2`, `count` and `count2`) are
+    /// not typos of each other: numbered names are made on purpose.
+    package static func typo(of word: String, among candidates: [String]) -> String? {
+        let target = Array(word.lowercased())
+        let limit = min(2, target.count / 3)
+        guard target.count >= 3 else { return nil }
+        let shape = digitless(word)
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates where candidate != word {
+            let lowered = candidate.lowercased()
+            if lowered != word.lowercased(), digitless(candidate) == shape { continue }
+            let distance = editDistance(target, Array(lowered), limit: limit)
+            guard distance <= limit else { continue }
+            if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance) }
+        }
+        return best?.candidate
+    }
+
+    /// The name without its digits, lowercased.
+    private static func digitless(_ word: String) -> String {
+        String(word.lowercased().filter { !($0.isASCII && $0.isNumber) })
+    }
+
     /// ` Did you mean 'X'?` for the nearest candidate, or an empty string.
     package static func phrase(for word: String, among candidates: [String]) -> String {
         nearest(to: word, among: candidates).map { " Did you mean '\($0)'?" } ?? ""

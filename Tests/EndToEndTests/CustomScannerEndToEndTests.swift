@@ -42,7 +42,11 @@ import Testing
         let set = try sandbox.jarvis("set", "features", "new_onboarding", "true", "--bool")
         #expect(set.status == 0, "\(set.stderr)")
         #expect(flags.values.current["new_onboarding"] == true)
-        let refused = try sandbox.jarvis("set", "features", "new_onboarding", "maybe")
+        // Without a type the flag stays a boolean, so the CLI refuses "maybe" itself...
+        let kept = try sandbox.jarvis("set", "features", "new_onboarding", "maybe")
+        #expect(kept.status == 64 && kept.stderr.contains("is not a boolean"), "\(kept.stderr)")
+        // ...and asked to store text, the scanner's own refusal reaches the user.
+        let refused = try sandbox.jarvis("set", "features", "new_onboarding", "maybe", "--string")
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("feature flags are booleans"))
         let removed = try sandbox.jarvis("rm", "flags:features", "--match", "dark_*")

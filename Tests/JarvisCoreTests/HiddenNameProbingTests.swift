@@ -114,4 +114,26 @@ final class ProbeCountingScanner: PreferenceScanner {
             #expect(try count(pattern) == all, "\(pattern)")
         }
     }
+
+    /// Issue 28 item 6: a missing container's error offers to create it only for a write that
+    /// would, naming the scanners that create containers; a hidden name answers the same.
+    @Test func aMissingContainerIsOfferedForCreationOnlyByAWriteThatWould() throws {
+        var configuration = JarvisConfiguration.debug
+        configuration.hide(containers: "private_*", in: "probe")
+        let hub = JarvisHub(configuration: configuration)
+        hub.register(ProbeCountingScanner(containers: ["app", "private_data"]))
+        func message(_ name: String, creating: Bool) -> String? {
+            let error = #expect(throws: JarvisError.self) { try hub.owner(ofContainer: name, creating: creating) }
+            return error?.message.replacingOccurrences(of: name, with: "X")
+        }
+        let read = message("nowhere", creating: false)
+        #expect(read == "no container 'X' in any scanner (run `jarvis ls` to see what exists)")
+        let write = message("nowhere", creating: true)
+        #expect(write == "no container 'X' in any scanner (run `jarvis ls` to see what exists); to create it, name its scanner: probe:X")
+        #expect(message("private_data", creating: false) == read)
+        #expect(message("private_data", creating: true) == write)
+        // Editing off: nothing can be created, so nothing is offered.
+        try hub.update(configuration: .production)
+        #expect(message("nowhere", creating: true) == read)
+    }
 }

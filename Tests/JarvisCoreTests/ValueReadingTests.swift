@@ -41,6 +41,11 @@ import Testing
         #expect(port.value == .integer(9090))
         #expect(port.basis == .chosen)
         #expect(port.note == "stored as an integer; send type \"string\" to store the text")
+        // Where the container refuses the literal's type, the text itself is what to store.
+        #expect(port.asText?.value == .string("9090"))
+        #expect(port.asText?.note == "stored as a string")
+        #expect(try ValueReading("hello", current: nil).asText == nil)
+        #expect(try ValueReading("9090", current: .integer).asText == nil)
         #expect(try ValueReading("true", current: nil).value == .boolean(true))
         #expect(try ValueReading("2.5", current: nil).value == .real(2.5))
         #expect(try ValueReading("1e400", current: nil).value == PreferenceValue.real(literal: "1e400"))

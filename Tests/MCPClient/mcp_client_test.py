@@ -214,8 +214,14 @@ async def scenario_tools(client, notifications):
     before = structured(await client.call_tool("export_snapshot", {"container": suite}))
     check(before["snapshot"]["format"] == "jarvis-snapshot" and before["snapshot"]["items"], f"export: {before}")
 
+    # tmp_b is one letter from tmp_a: a new key that close is refused as a likely typo
+    # unless the call says create.
+    typo = await client.call_tool("set_preference", {"container": suite, "key": "coutn", "value": 1})
+    check(get(typo, "is_error") and "Did you mean" in text(typo) and "count" in text(typo) and "create" in text(typo),
+          f"typo: {text(typo)}")
     for key in ("tmp_a", "tmp_b"):
-        structured(await client.call_tool("set_preference", {"container": suite, "key": key, "value": "x"}))
+        structured(await client.call_tool(
+            "set_preference", {"container": suite, "key": key, "value": "x", "create": True}))
     dry = structured(await client.call_tool(
         "delete_preference", {"container": suite, "match": "tmp_*", "dryRun": True}))
     check(dry["dryRun"] is True and sorted(dry["keys"]) == ["tmp_a", "tmp_b"], f"dry run: {dry}")

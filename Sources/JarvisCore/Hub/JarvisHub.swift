@@ -217,21 +217,37 @@ public final class JarvisHub: Sendable {
     ///   follows may pass on instead of asking again.
     /// - Throws: ``JarvisError`` `.notFound` when no scanner has it (a hidden one included),
     ///   `.invalidParams` when several do.
-    package func owner(ofContainer name: String) throws(JarvisError) -> (scanner: String, container: ContainerInfo) {
+    /// - Parameter creating: the request is a `set` of a whole key, which would create a
+    ///   missing container in a scanner that creates them: the error then names those
+    ///   scanners (and only then, so no answer offers what cannot be done).
+    package func owner(ofContainer name: String, creating: Bool = false) throws(JarvisError) -> (
+        scanner: String, container: ContainerInfo
+    ) {
         var owners: [(scanner: String, container: ContainerInfo)] = []
+        // Scanners that would create the container when a write names them: the only ones a
+        // hint may offer (a JSON file is never created).
+        var creators: [String] = []
         for rules in enabledRules() {
             let scanner = rules.scanner
-            // A hidden name is looked up as its stand-in, so it costs what a missing one costs.
+            // A hidden name is looked up as its stand-in, so it costs what a missing one costs
+            // and answers what a missing one answers.
             let lookup = rules.lookup(container: name, key: nil, absent: absentName)
-            guard scanner.info.unavailableReason == nil, let found = try? scanner.container(named: lookup.container),
-                found.exists, lookup.isShown
+            guard scanner.info.unavailableReason == nil, let found = try? scanner.container(named: lookup.container)
             else { continue }
+            if creating, !found.exists, found.isWritable, scanner.info.isWritable, rules.configuration.editingEnabled {
+                creators.append(scanner.id)
+            }
+            guard found.exists, lookup.isShown else { continue }
             owners.append((scanner.id, found))
         }
         switch owners.count {
         case 1: return owners[0]
         case 0:
-            throw JarvisError(.notFound, "no container '\(name)' in any scanner; name the scanner to create one")
+            let create =
+                creators.isEmpty
+                ? "" : "; to create it, name its scanner: " + creators.sorted().map { "\($0):\(name)" }.joined(separator: " or ")
+            throw JarvisError(
+                .notFound, "no container '\(name)' in any scanner (run `jarvis ls` to see what exists)\(create)")
         default:
             throw JarvisError(
                 .invalidParams,

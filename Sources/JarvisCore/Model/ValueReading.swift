@@ -35,6 +35,10 @@ public struct ValueReading: Sendable, Hashable {
     public var value: PreferenceValue
     /// Why it has its type.
     public var basis: Basis
+    /// The text itself, when a new place's type was chosen from a literal in it: what to
+    /// store instead where the container refuses that type (a secret holds only text);
+    /// nil otherwise.
+    public var fallback: PreferenceValue?
 
     /// What to tell the person about the type, e.g. `stored as an integer; send type "string"
     /// to store the text`; nil unless a new place's type was chosen.
@@ -57,6 +61,7 @@ public struct ValueReading: Sendable, Hashable {
     public init(
         _ text: String, as asked: PreferenceType? = nil, current: PreferenceType?, wireEncoding: Bool = false
     ) throws(JarvisError) {
+        fallback = nil
         if let asked {
             value = try Self.value(text, as: asked, wireEncoding: wireEncoding)
             basis = .asked
@@ -67,8 +72,12 @@ public struct ValueReading: Sendable, Hashable {
                 throw Self.refusal(text, current: current, reason: error.message)
             }
             basis = .kept
+        } else if let literal = Self.literal(text) {
+            value = literal
+            basis = .chosen
+            fallback = .string(text)
         } else {
-            value = Self.literal(text) ?? .string(text)
+            value = .string(text)
             basis = .chosen
         }
     }
@@ -113,6 +122,12 @@ public struct ValueReading: Sendable, Hashable {
     private init(value: PreferenceValue, basis: Basis) {
         self.value = value
         self.basis = basis
+        fallback = nil
+    }
+
+    /// The reading with ``fallback`` stored instead: the text, kept as a string.
+    public var asText: ValueReading? {
+        fallback.map { ValueReading(value: $0, basis: .chosen) }
     }
 
     /// Reads `text` as a value of `type`, refusing text the type cannot hold. Surrounding

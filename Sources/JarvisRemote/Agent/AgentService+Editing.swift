@@ -40,7 +40,7 @@ extension AgentService {
 
     func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Wire.SetParams(params: raw)
-        let (address, known) = try located(params.place)
+        let (address, known) = try located(params.place, creating: params.place.pointer == nil)
         let value = try params.decodedValue()
         try value.checkDepth(below: params.place.pointer?.tokens.count ?? 0)
         let edit: JarvisHub.Edit = params.place.pointer.map { .setInside($0, value) } ?? .set(value)

@@ -199,12 +199,15 @@ package final class AgentService: Sendable {
 
     /// The address of a request (without `scanner`, the container must belong to exactly one)
     /// and, when finding its scanner meant looking the container up, the container as found
-    /// (a write passes it on rather than asking again).
-    func located(_ place: Wire.Place) throws -> (address: PreferenceAddress, container: ContainerInfo?) {
+    /// (a write passes it on rather than asking again). `creating` is true for a `set` of a
+    /// whole key, which may create the container (``JarvisHub/owner(ofContainer:creating:)``).
+    func located(_ place: Wire.Place, creating: Bool = false) throws -> (
+        address: PreferenceAddress, container: ContainerInfo?
+    ) {
         if let scanner = place.scanner {
             return (PreferenceAddress(scanner: scanner, container: place.container, key: place.key), nil)
         }
-        let owner = try hub.owner(ofContainer: place.container)
+        let owner = try hub.owner(ofContainer: place.container, creating: creating)
         return (PreferenceAddress(scanner: owner.scanner, container: place.container, key: place.key), owner.container)
     }
 }

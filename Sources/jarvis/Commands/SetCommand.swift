@@ -2,33 +2,40 @@ import JarvisCommandLine
 import JarvisCore
 import JarvisRemote
 
-/// `jarvis set`: store a value with the type a flag chooses.
+/// `jarvis set`: store a value, keeping the type it has unless a flag chooses another.
 enum SetCommand: Command {
     static let name = "set"
-    static let summary = "store a value (--string --int --real --bool --date --data, or --type json)"
+    static let summary = "store a value, keeping its type unless a flag (--int, --string, …) asks"
     static let usage = """
         jarvis set CONTAINER KEY VALUE [TYPE] [--expect REVISION] [--new]
 
           KEY is a key, or a JSON Pointer starting with the key (/profile/tags/0, /tags/- appends):
           only that place changes, everything around it keeps its value and type.
 
-          TYPE is one of (default --string), or --type NAME with the name after the dashes:
+          Without TYPE, VALUE is read as the type the value has (the stored one, else the key
+          catalog's): 9090 stays a number, true a boolean; text that does not fit is refused
+          with the flag that changes the type. A new key takes the type of a JSON number or
+          boolean (9090, 2.5, true), else it is a string; a note says which.
+
+          TYPE is one of, or --type NAME with the name after the dashes:
             --string  text            --int   a whole number     --real  a number
             --bool    true or false   --date  ISO 8601 (2024-01-15T10:00:00Z)
             --data    base64          --type json  JSON for arrays and dictionaries, in the wire encoding
           --expect REVISION   write only if the value still has this revision (see `get --json`)
+          --new               create a key that looks like a typo (see below)
           --json              print what was stored as JSON (as `get --json`). Given with no
                               type, it also reads the value as JSON, as it did before --type.
 
         Examples:
-          jarvis set com.example.demo.prefs launch_count 5 --int
+          jarvis set files:service.json port 9090
           jarvis set com.example.demo.prefs tags '["a","b"]' --type json
           jarvis set com.example.demo.prefs /profile/tags/0 swift
-          jarvis set files:app.json /server/port 9090 --int
+          jarvis set com.example.demo.prefs build 42 --string
 
-          A key that does not exist yet is created, with a note. In a container whose keys
-          the host's key catalog declares, a key it does not declare needs --new: it is
-          most likely a typo, and jarvis names the nearest key.
+          A new key one or two letters from an existing one (or a member beside its siblings)
+          is most likely a typo: jarvis names the nearest and writes nothing unless --new is
+          given. So is any key the host's key catalog does not declare, in a container whose
+          keys it declares.
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
@@ -53,21 +60,47 @@ enum SetCommand: Command {
                     + "reading the value as JSON because of --json; write `--type json` for the value's type (--json alone will only choose the output format in a later release)"
             )
         }
-        let type: PreferenceType? = types.first ?? .string
-        // Text the chosen type cannot hold is a mistake on the command line (status 64).
-        let value: PreferenceValue
-        do {
-            value = try ValueText.parse(arguments.positionals[2], as: type)
-        } catch {
-            throw UsageError(error.message, command: name)
-        }
+        let text = arguments.positionals[2]
+        // Text the asked type cannot hold is a mistake on the command line (status 64), found
+        // before anything is asked of the agent.
+        var asked: PreferenceValue?
+        if let type = types.first { asked = try usage { () throws(JarvisError) in try ValueText.parse(text, as: type) } }
         let client = try context.connect()
         let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
-        let created = try checkNewKey(place, client: client, context: context, allowed: new)
-        let item = try context.suggesting(client, place) { () throws(JarvisError) in
-            try client.set(place, to: value, expectedRevision: expected.map(Revision.init))
+        let target = try usage { () throws(JarvisError) in
+            try SetTarget(place, client: client, allowNew: new, newHint: "Add --new to create it anyway.")
         }
-        if created { Terminal.err(Terminal.yellow("note: ") + "created the new key '\(Terminal.escaped(place.key))'") }
+        // Without a type, the text is read as the type the place has (a type changes only
+        // when asked), or, for a new place, as the JSON literal it is.
+        var reading: ValueReading?
+        if asked == nil {
+            reading = try usage { () throws(JarvisError) in
+                try ValueReading(text, current: target.current, wireEncoding: true)
+            }
+        }
+        let revision = expected.map(Revision.init)
+        let write = { (value: PreferenceValue) throws(JarvisError) -> PreferenceItem in
+            try context.suggesting(client, place) { () throws(JarvisError) -> PreferenceItem in
+                try client.set(place, to: value, expectedRevision: revision)
+            }
+        }
+        let item: PreferenceItem
+        var note: String?
+        if let reading {
+            let stored = try SetTarget.store(reading, write)
+            item = stored.result
+            note = stored.note
+        } else {
+            item = try write(asked ?? .string(text))
+        }
+        let typeNote = note.map { ValueText.forCommandLine($0) }
+        if target.createsKey {
+            Terminal.err(
+                Terminal.yellow("note: ") + "created the new key '\(Terminal.escaped(place.key))'"
+                    + (typeNote.map { ", \($0)" } ?? ""))
+        } else if let typeNote {
+            Terminal.err(Terminal.yellow("note: ") + "new member: " + typeNote)
+        }
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
         } else {
@@ -78,25 +111,18 @@ enum SetCommand: Command {
         for note in item.notes { Terminal.err(Terminal.yellow("note: ") + note) }
     }
 
-    /// Whether the set creates a key, and whether it may: in a container whose keys the host's
-    /// catalog describes, a key it does not declare is most likely a typo, so it needs `--new`.
-    /// - Throws: ``UsageError`` naming the nearest key when `--new` is missing.
-    private static func checkNewKey(_ place: Wire.Place, client: JarvisClient, context: Context, allowed: Bool) throws
-        -> Bool
-    {
-        guard place.pointer == nil else { return false }
-        let existing: Result<PreferenceItem, JarvisError> = Result { () throws(JarvisError) in try client.get(place) }
-        if case .failure(let error) = existing, error.code == .notFound {
-            // A container that does not exist yet is created: nothing to compare with.
-            let listing = try? client.listing(
-                Wire.ListParams(scanner: place.scanner, container: Context.literalPattern(place.container)))
-            let covered = listing?.items.contains { $0.catalog != nil } ?? false
-            guard covered, !allowed else { return true }
-            let nearest = Suggestion.phrase(for: place.key, among: context.keys(client, place))
-            throw UsageError(
-                "'\(place.key)' is not a key of \(place.container), whose keys the host's key catalog declares.\(nearest) Add --new to create it anyway.",
-                command: name)
+    /// Runs `body`, turning a refusal of what was typed (a value that does not fit, a likely
+    /// typo) into a usage error (status 64) whose message names the CLI's flags rather than
+    /// the wire's type names; other errors pass as they are.
+    private static func usage<T>(_ body: () throws(JarvisError) -> T) throws -> T {
+        let result = Result { () throws(JarvisError) in try body() }
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(let error) where error.code == .typeMismatch || error.code == .invalidParams:
+            throw UsageError(ValueText.forCommandLine(error.message), command: name)
+        case .failure(let error):
+            throw error
         }
-        return false
     }
 }

@@ -60,7 +60,7 @@ enum MCPToolCatalog {
             MCPTool(
                 name: "set_preference", title: "Set a preference",
                 description:
-                    "Stores a value (creating the key if needed). `value` is JSON in the wire encoding: strings, numbers, booleans, arrays and objects as is; {\"$date\":\"2024-01-15T10:00:00Z\"}, {\"$data\":\"base64\"}, {\"$real\":1.0} for the rest. With `type`, a date may be a plain ISO 8601 string and data plain base64. With `pointer`, changes one place inside the value and keeps everything around it. With `expectedRevision`, writes only if nobody changed the value since.",
+                    "Stores a value. `value` is JSON in the wire encoding: strings, numbers, booleans, arrays and objects as is; {\"$date\":\"2024-01-15T10:00:00Z\"}, {\"$data\":\"base64\"}, {\"$real\":1.0} for the rest. Without `type`, the value keeps the type the key has (or its catalog declares): \"9090\" for an integer key stores 9090, 9090 for a string key stores \"9090\", and a value that does not fit is refused naming the type to send; a new key takes the value's JSON type, and a string holding a number or true/false is stored as that number or boolean (send type \"string\" to keep it text). With `type`, the value is stored as that type (a date may be a plain ISO 8601 string, data plain base64). A new key one or two letters from an existing one, or one the host's key catalog does not declare where it declares keys, is refused with the nearest name unless `create` is true. With `pointer`, changes one place inside the value and keeps everything around it. With `expectedRevision`, writes only if nobody changed the value since.",
                 input: MCPSchema.input(
                     [
                         agent, scanner, container, key,
@@ -69,9 +69,14 @@ enum MCPToolCatalog {
                             "type",
                             MCPSchema.oneOf(
                                 PreferenceType.allCases.map(\.rawValue),
-                                "the value's type; inferred from the JSON when absent")
+                                "the value's type; when absent, the key's type is kept (a new key's is chosen from the value)")
                         ),
                         pointer, expectedRevision,
+                        (
+                            "create",
+                            MCPSchema.boolean(
+                                "create a new key even when it looks like a typo of an existing one or the key catalog does not declare it")
+                        ),
                     ], required: ["container", "key", "value"]),
                 output: MCPSchema.output([("item", MCPSchema.item)], required: ["item"]),
                 writes: true, destructive: true, idempotent: true),

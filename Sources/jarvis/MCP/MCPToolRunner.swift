@@ -80,20 +80,49 @@ struct MCPToolRunner: Sendable {
         let agent = try bridge.agent(for: arguments.string("agent"))
         let params = Wire.GetParams(try arguments.place(), reveal: try reveal(arguments, agent))
         let item = try perform(agent, params) { client throws(JarvisError) in
-            try client.get(params.place, reveal: params.reveal)
+            try PlaceNames.suggesting(client, params.place) { () throws(JarvisError) in
+                try client.get(params.place, reveal: params.reveal)
+            }
         }
         return itemResult(item, verb: nil)
     }
 
     private func setPreference(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
         let agent = try writable(arguments)
-        let params = Wire.SetParams(
-            try arguments.place(), type: try arguments.type(), value: arguments.object["value"] ?? .null,
-            expectedRevision: arguments.revision())
-        let result = try perform(agent, params) { client throws(JarvisError) in
-            try client.call(params, expecting: Wire.ItemResult.self)
+        let place = try arguments.place()
+        let type = try arguments.type()
+        let sent = arguments.object["value"] ?? .null
+        let params = Wire.SetParams(place, type: type, value: sent, expectedRevision: arguments.revision())
+        // What is there decides the type (a type changes only when asked) and whether a new
+        // name is a typo; nothing is written when either refuses.
+        let target = try perform(agent, params) { client throws(JarvisError) in
+            try SetTarget(
+                place, client: client, allowNew: arguments.bool("create") == true,
+                newHint: "Pass create: true to create it anyway.")
         }
-        return itemResult(result.item, verb: "set")
+        let reading = type == nil ? try ValueReading(json: sent, current: target.current) : nil
+        let write = { (params: Wire.SetParams) throws(JarvisError) -> Wire.ItemResult in
+            try perform(agent, params) { client throws(JarvisError) -> Wire.ItemResult in
+                try PlaceNames.suggesting(client, place) { () throws(JarvisError) -> Wire.ItemResult in
+                    try client.call(params, expecting: Wire.ItemResult.self)
+                }
+            }
+        }
+        let result: Wire.ItemResult
+        var note: String?
+        if let reading {
+            let stored = try SetTarget.store(reading) { value throws(JarvisError) -> Wire.ItemResult in
+                try write(Wire.SetParams(place, value: value, expectedRevision: params.expectedRevision))
+            }
+            result = stored.result
+            note = stored.note
+        } else {
+            result = try write(params)
+        }
+        var answer = itemResult(result.item, verb: "set")
+        let notes = (target.createsKey ? ["this created a new key"] : []) + (note.map { [$0] } ?? [])
+        if !notes.isEmpty { answer.text += "\nNote: " + notes.joined(separator: "; ") + "." }
+        return answer
     }
 
     private func deletePreference(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
@@ -111,7 +140,9 @@ struct MCPToolRunner: Sendable {
         guard let match else {
             let params = Wire.DeleteParams(try arguments.place(), expectedRevision: arguments.revision())
             let item = try perform(agent, params) { client throws(JarvisError) in
-                try client.delete(params.place, expectedRevision: params.expectedRevision)
+                try PlaceNames.suggesting(client, params.place) { () throws(JarvisError) in
+                    try client.delete(params.place, expectedRevision: params.expectedRevision)
+                }
             }
             return itemResult(item, verb: "deleted")
         }
