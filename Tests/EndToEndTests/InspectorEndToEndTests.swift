@@ -113,6 +113,53 @@ struct InspectorEndToEndTests {
         try tmux.wait(for: "INSPECT-EXITED-0")
     }
 
+    @Test func aMaskedSecretIsReplacedOnlyOnPurposeNeverByAnEmptyField() throws {
+        let vault = sandbox.root.appendingPathComponent("vault")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        let token = vault.appendingPathComponent("api_token")
+        try Data("hunter2".utf8).write(to: token)
+        chmod(token.path, 0o600)
+        try sandbox.startAgent(["--secrets-dir", vault.path])
+        let jarvis = try Binaries.url("jarvis").path
+        let tmux = try Tmux(
+            command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment,
+            folder: sandbox.root, columns: 80, rows: 24)
+        try tmux.wait(for: "vault")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "api_token")
+        // e on the mask opens no field (Enter used to store "" over the secret): it says why.
+        try tmux.type("e")
+        try tmux.wait(for: "api_token is a masked secret")
+        #expect(try !tmux.screen().contains("Enter saves"))
+        try tmux.keys("Enter")
+        try tmux.keys("Escape")
+        try tmux.wait(for: "api_token")
+        #expect(try String(contentsOf: token, encoding: .utf8) == "hunter2")
+        // R replaces on purpose: an empty field is refused, typing shows dots, and y/n asks.
+        try tmux.type("R")
+        try tmux.wait(for: "replace secret api_token")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "an empty value is never saved over a secret")
+        try tmux.type("s3cret")
+        try tmux.wait(for: "••••••")
+        #expect(try !tmux.screen().contains("s3cret"))
+        try tmux.keys("Enter")
+        try tmux.wait(for: "Replace the secret api_token")
+        try tmux.type("n")
+        try tmux.wait(for: "not saved")
+        #expect(try String(contentsOf: token, encoding: .utf8) == "hunter2")
+        try tmux.type("R")
+        try tmux.wait(for: "replace secret api_token")
+        try tmux.type("s3cret")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "(y/n)")
+        try tmux.type("y")
+        try tmux.wait(for: "replaced secret api_token")
+        #expect(try String(contentsOf: token, encoding: .utf8) == "s3cret")
+        try tmux.type("q")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+
     @Test func productionShowsTheBadgeAndTheAgentsRefusal() throws {
         try sandbox.startAgent(["--defaults-dir", folder.path, "--production"])
         let jarvis = try Binaries.url("jarvis").path

@@ -8,7 +8,14 @@ import Testing
 /// The inspector model against real scanners (a property-list suite, a JSON file, secret
 /// files) through a real agent: in process, and over its socket.
 @Suite struct InspectorSessionTests {
-    enum Kind: CaseIterable { case inProcess, remote }
+    enum Kind: CaseIterable {
+        case inProcess, remote
+
+        /// A fresh source of this kind on `agent`.
+        func source(_ agent: JarvisAgent) throws -> any InspectorSource {
+            self == .inProcess ? InProcessSource(agent: agent) : try RemoteSource(endpoint: agent.endpoint)
+        }
+    }
 
     /// A loaded session of `kind` on the fixture, and what keeps it alive.
     func session(
@@ -18,12 +25,7 @@ import Testing
         throws -> (InspectorSession, JarvisAgent)
     {
         let agent = try fixture.agent(configuration)
-        let source: any InspectorSource
-        switch kind {
-        case .inProcess: source = InProcessSource(agent: agent)
-        case .remote: source = try RemoteSource(endpoint: agent.endpoint)
-        }
-        let session = InspectorSession(source: source)
+        let session = InspectorSession(source: try kind.source(agent))
         try session.load()
         return (session, agent)
     }
@@ -243,9 +245,7 @@ import Testing
         let fixture = try InspectorFixture()
         let agent = try fixture.agent()
         defer { agent.stop() }
-        let source: any InspectorSource =
-            kind == .inProcess ? InProcessSource(agent: agent) : try RemoteSource(endpoint: agent.endpoint)
-        let session = InspectorSession(source: source)
+        let session = InspectorSession(source: try kind.source(agent))
         defer { session.close() }
         let told = Locked(0)
         session.onChange { told.withLock { $0 += 1 } }

@@ -23,7 +23,7 @@ public struct InspectorDetail: Sendable, Hashable {
 extension InspectorState {
     /// The detail of a key (`pointer` empty) or of a member inside it; nil when it is gone.
     public func detail(
-        _ address: PreferenceAddress, _ pointer: JSONPointer = JSONPointer(tokens: []), limit: Int = 256 * 1024
+        _ address: PreferenceAddress, _ pointer: JSONPointer = JSONPointer(tokens: []), limit: Int = detailLimit
     )
         -> InspectorDetail?
     {

@@ -109,7 +109,10 @@ extension InspectorState {
             isEditable: writable && !item.isMasked && !item.isPlaceholder,
             // Deleting an unset or registered-only key has nothing to delete.
             isDeletable: writable && !unset && item.layer == .stored,
-            isRevealable: item.isMasked && canReveal, encoding: item.encoding)
+            isRevealable: item.isMasked && canReveal,
+            isResettable: writable && !unset && item.layer == .stored && item.catalog != nil,
+            isReplaceable: writable && item.isMasked && !item.isPlaceholder,
+            encoding: item.encoding)
     }
 
     private func memberRows(

@@ -27,8 +27,17 @@ public struct InspectorState: Sendable {
     /// Containers the agent hid as system domains (a count, so the UI can say so).
     public private(set) var hiddenSystemContainers = 0
 
+    /// What the last change from elsewhere did, for a status line (`theme: light → dark`),
+    /// named even when the key is filtered out of view; nil before any.
+    public private(set) var lastChange: InspectorMessage?
+    /// How many changes from elsewhere have arrived: a face compares it to know news came.
+    public private(set) var changeCount = 0
+
     /// How long a changed row stays marked.
     public static let highlight: Duration = .seconds(2)
+    /// The most characters of a value a detail shows, in every face; larger values are cut
+    /// with a line saying so.
+    public static let detailLimit = 256 * 1024
 
     /// An empty state for an agent.
     public init(hello: Wire.HelloResult) { self.hello = hello }
@@ -80,6 +89,30 @@ public struct InspectorState: Sendable {
         if revealed[item.address]?.revision != item.revision { revealed[item.address] = nil }
     }
 
+    /// Takes a key's removal: a catalogued key stays, unset, with its default (as `ls` shows
+    /// it); any other key is forgotten.
+    public mutating func removeStored(_ address: PreferenceAddress) {
+        guard let old = items[address] else { return }
+        guard let unset = Self.unset(old) else { return remove(address) }
+        items[address] = unset
+        revealed[address] = nil
+    }
+
+    /// The unset item a catalogued key becomes when what was stored goes; nil for a key the
+    /// catalog does not declare.
+    static func unset(_ item: PreferenceItem) -> PreferenceItem? {
+        guard var note = item.catalog else { return nil }
+        note.isUnset = true
+        if item.isMasked {
+            note.defaultValue = nil
+            note.allowedValues = nil
+        }
+        var unset = PreferenceItem(
+            address: item.address, type: item.type, value: nil, revision: .absent, isWritable: item.isWritable)
+        unset.catalog = note
+        return unset
+    }
+
     /// Forgets a key.
     public mutating func remove(_ address: PreferenceAddress) {
         items[address] = nil
@@ -95,22 +128,42 @@ public struct InspectorState: Sendable {
 
     /// Applies one `changed` notification; returns how many keys it changed. The user's own
     /// edits come back as events too and are not marked.
+    /// - Parameter marking: whether changed keys are marked for ``highlight`` (false when a
+    ///   load replays what arrived while it read).
     @discardableResult
-    public mutating func apply(_ notification: ChangeNotification, now: ContinuousClock.Instant) -> Int {
+    public mutating func apply(_ notification: ChangeNotification, now: ContinuousClock.Instant, marking: Bool = true)
+        -> Int
+    {
         var applied = 0
+        var described: [String] = []
         for change in notification.changes {
             let address = change.address
             if let item = change.item {
                 guard items[address]?.revision != item.revision || items[address]?.layer != item.layer else { continue }
                 keep(item)
             } else {
-                guard items[address] != nil else { continue }
-                remove(address)
+                guard let old = items[address], !Self.isUnset(old) else { continue }
+                removeStored(address)
             }
-            changedAt[address] = now
+            if marking { changedAt[address] = now }
             applied += 1
+            if described.count < 1 { described.append(Self.describe(change, now: items[address])) }
+        }
+        if marking, applied > 0 {
+            changeCount += applied
+            lastChange = InspectorMessage(
+                described.joined() + (applied > 1 ? " (and \(applied - 1) more)" : ""), .warning)
         }
         return applied
+    }
+
+    /// `theme: light → dark`, `theme: removed (unset, default: system)`, `new_key: added = 1`.
+    static func describe(_ change: ChangeNotification.Change, now: PreferenceItem?) -> String {
+        let name = change.address.key
+        let after = now.map { preview($0, limit: 30) } ?? "removed"
+        guard let old = change.old else { return "\(name): added = \(after)" }
+        if change.item == nil { return "\(name): removed" + (now == nil ? "" : " (now \(after))") }
+        return "\(name): \(preview(old, limit: 30)) → \(after)"
     }
 
     /// Whether a key changed within ``highlight`` of `now`.

@@ -50,6 +50,14 @@ public struct ValueDraft: Sendable, Hashable {
     /// JSON text uses the wire encoding (`$date`, `$data`) because the value holds dates or
     /// data that plain JSON cannot; false everywhere else.
     public var usesWireEncoding: Bool
+    /// Whether this replaces a masked secret the user has not seen: made only by
+    /// ``InspectorSession/replacementDraft(for:)``, refused empty, and sent only once the
+    /// user answered ``confirmation``.
+    public var replacesSecret = false
+    /// The question a face asks before sending (yes or no), e.g. when the draft replaces a
+    /// secret; nil when a save needs no confirmation. Pass `confirmed: true` to
+    /// ``InspectorSession/save(_:text:confirmed:)`` once the user said yes.
+    public var confirmation: String?
 
     /// A draft with every field given.
     public init(

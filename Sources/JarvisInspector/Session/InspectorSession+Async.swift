@@ -37,9 +37,11 @@ extension InspectorSession {
         try await background { () throws(JarvisError) in try self.reveal(address) }
     }
 
-    /// ``save(_:text:)`` off the caller's thread.
-    public func save(_ draft: ValueDraft, text: String) async throws(JarvisError) -> SaveOutcome {
-        try await background { () throws(JarvisError) in try self.save(draft, text: text) }
+    /// ``save(_:text:confirmed:)`` off the caller's thread.
+    public func save(_ draft: ValueDraft, text: String, confirmed: Bool = false) async throws(JarvisError)
+        -> SaveOutcome
+    {
+        try await background { () throws(JarvisError) in try self.save(draft, text: text, confirmed: confirmed) }
     }
 
     /// ``delete(_:)`` off the caller's thread.
@@ -64,6 +66,11 @@ extension InspectorSession {
         try await background { () throws(JarvisError) in
             try self.delete(scanner: scanner, container: container, matching: glob)
         }
+    }
+
+    /// ``delete(_:)-(InspectorDeletion)`` off the caller's thread.
+    public func delete(_ deletion: InspectorDeletion) async throws(JarvisError) -> InspectorDeletion.Outcome {
+        try await background { () throws(JarvisError) in try self.delete(deletion) }
     }
 
     /// ``reset(_:)`` off the caller's thread.

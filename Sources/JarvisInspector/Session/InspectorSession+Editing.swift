@@ -27,16 +27,34 @@ extension InspectorSession {
                 choices: catalog?.allowedValues ?? [], range: catalog?.range, expectedRevision: .absent)
         }
         guard let value = item.value else {
-            // A masked secret is replaced without being shown.
-            return ValueDraft(
-                address: address, type: item.type, text: "", choices: catalog?.allowedValues ?? [],
-                range: catalog?.range, expectedRevision: item.revision)
+            // Editing starts from the value: a masked secret has none to start from, and an
+            // empty field saved over it would wipe it. Replacing it is its own intent.
+            throw Self.maskedRefusal(item, canReveal: state.canReveal)
         }
         try Self.checkEditableSize(value, address.key)
         var draft = Self.draft(address, pointer, value: value, revision: item.revision)
         draft.choices = catalog?.allowedValues ?? []
         draft.range = catalog?.range
         draft.editor = ValueDraft.editor(for: draft.type, choices: draft.choices)
+        return draft
+    }
+
+    /// The draft for replacing a masked secret without seeing it: an empty field, refused
+    /// empty, with a ``ValueDraft/confirmation`` the user must answer before it is sent.
+    /// A revealed secret is edited with ``draft(for:)`` instead, from its value.
+    /// - Throws: ``JarvisError`` `.readOnly` when no edit may be offered, `.invalidParams`
+    ///   when the key is not a masked secret, `.notFound` when it is gone.
+    public func replacementDraft(for address: PreferenceAddress) throws(JarvisError) -> ValueDraft {
+        let state = self.state
+        guard let item = state.shown(address) else { throw JarvisError(.notFound, "\(address.key) no longer exists") }
+        try Self.checkEditable(state, item)
+        guard let mask = item.mask, item.value == nil else {
+            throw JarvisError(.invalidParams, "\(address.key) is not a masked secret; edit it instead")
+        }
+        var draft = ValueDraft(address: address, type: item.type, text: "", expectedRevision: item.revision)
+        draft.replacesSecret = true
+        draft.confirmation =
+            "Replace the secret \(address.key) (\(mask.length) \(item.type == .string ? "characters" : "bytes"), fingerprint \(mask.fingerprint))? The old value is lost."
         return draft
     }
 
@@ -60,14 +78,16 @@ extension InspectorSession {
         {
             throw JarvisError(.readOnly, "\(container.name) is read-only")
         }
-        let initial: String
-        switch type {
-        case .array: initial = "[]"
-        case .dictionary: initial = "{}"
-        case .boolean: initial = "false"
-        default: initial = ""
+        let types = state.types(scanner: scanner)
+        guard types.contains(type) else {
+            throw JarvisError(
+                .typeMismatch,
+                "\(container) cannot store \(type.rawValue); choose one of: \(types.map(\.rawValue).joined(separator: ", "))"
+            )
         }
-        return ValueDraft(address: address, type: type, text: initial, expectedRevision: .absent, isNew: true)
+        return ValueDraft(
+            address: address, type: type, text: ValueDraft.initialText(for: type), expectedRevision: .absent,
+            isNew: true)
     }
 
     /// Sends a draft: checks the text against the type and the catalog first, then sets the
@@ -76,8 +96,13 @@ extension InspectorSession {
     ///   it is now when someone else changed it.
     /// - Throws: ``JarvisError`` for text the type or catalog refuses (nothing is sent) and for
     ///   the agent's refusals, with its message.
-    public func save(_ draft: ValueDraft, text: String) throws(JarvisError) -> SaveOutcome {
-        let value = try draft.value(from: text)
+    /// - Parameter confirmed: the user answered yes to ``ValueDraft/confirmation``; a draft
+    ///   that asks one is refused (`.invalidParams`, nothing sent) without it.
+    public func save(_ draft: ValueDraft, text: String, confirmed: Bool = false) throws(JarvisError) -> SaveOutcome {
+        let value = try check(draft, text: text)
+        if let question = draft.confirmation, !confirmed {
+            throw JarvisError(.invalidParams, "not saved: confirm first: \(question)")
+        }
         let place = Wire.Place(draft.address, pointer: draft.pointer.isWhole ? nil : draft.pointer)
         do {
             let stored = try source.call(
@@ -92,6 +117,28 @@ extension InspectorSession {
         } catch  where error.code == .conflict {
             return .conflict(try refresh(draft.address))
         }
+    }
+
+    /// The same draft at the key's revision now, for after a conflict: the user has seen
+    /// the other writer's value in the conflict message, and saving this overwrites it.
+    public func redraft(_ draft: ValueDraft) -> ValueDraft {
+        var again = draft
+        if let item = state.items[draft.address], !InspectorState.isUnset(item) {
+            again.expectedRevision = item.revision
+        } else {
+            again.expectedRevision = .absent
+        }
+        return again
+    }
+
+    /// What ``save(_:text:confirmed:)`` would send, without sending it: a face calls it
+    /// before asking a draft's ``ValueDraft/confirmation``, so the question is never asked
+    /// about text that would be refused.
+    /// - Throws: ``JarvisError`` for text the type or the catalog refuses, an empty
+    ///   replacement of a secret, or an ordinary draft over a masked secret.
+    public func check(_ draft: ValueDraft, text: String) throws(JarvisError) -> PreferenceValue {
+        try Self.checkSecretReplacement(draft, text: text, state: state)
+        return try draft.value(from: text)
     }
 
     /// Deletes a key, or a member inside its value, sending the revision it was read at.
@@ -146,6 +193,32 @@ extension InspectorSession {
         return result.keys
     }
 
+    /// Deletes exactly the keys of a previewed ``InspectorDeletion``, each at the revision it
+    /// was shown at: a key changed since is kept and reported, never deleted unseen.
+    /// - Throws: ``JarvisError`` `.readOnly` when the agent allows no edits; the agent's other
+    ///   refusals are reported per key in the outcome.
+    public func delete(_ deletion: InspectorDeletion) throws(JarvisError) -> InspectorDeletion.Outcome {
+        let state = self.state
+        guard state.canEdit else { throw Self.readOnly(state) }
+        var outcome = InspectorDeletion.Outcome()
+        for entry in deletion.entries {
+            do {
+                _ = try source.call(
+                    Wire.DeleteParams(Wire.Place(entry.address), expectedRevision: entry.revision),
+                    expecting: Wire.ItemResult.self)
+                outcome.deleted.append(entry.address)
+            } catch  where error.code == .conflict {
+                outcome.changed.append(entry.address)
+            } catch  where error.code == .unavailable {
+                throw error
+            } catch {
+                outcome.refused[entry.address.key] = error.message
+            }
+            _ = try? refresh(entry.address)
+        }
+        return outcome
+    }
+
     /// Removes what is stored so the catalog's or registered default applies again.
     /// - Returns: the key now (its default, or an unset catalog item); nil when nothing remains.
     @discardableResult
@@ -156,7 +229,7 @@ extension InspectorSession {
         let result = try source.call(
             Wire.ResetParams(Wire.Place(address), expectedRevision: item.revision), expecting: Wire.ResetResult.self)
         try update { (state: inout InspectorState) throws(JarvisError) in
-            if let now = result.item { state.store(now) } else { state.remove(address) }
+            if let now = result.item { state.store(now) } else { state.removeStored(address) }
         }
         return result.item
     }
@@ -167,9 +240,9 @@ extension InspectorSession {
     private func refresh(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem? {
         let now = try fetch(address)
         try update { (state: inout InspectorState) throws(JarvisError) in
-            if let now { state.store(now) } else { state.remove(address) }
+            if let now { state.store(now) } else { state.removeStored(address) }
         }
-        return now
+        return state.items[address]
     }
 
     private func fetch(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem? {
@@ -213,6 +286,29 @@ extension InspectorSession {
             .tooLarge,
             "\(name) is too large to edit here (over \(maxDraftCharacters / 1024) KiB as text); open its members and edit them, or set it whole with `jarvis set`"
         )
+    }
+
+    /// What editing a masked secret says instead of opening an empty field.
+    static func maskedRefusal(_ item: PreferenceItem, canReveal: Bool) -> JarvisError {
+        JarvisError(
+            .invalidParams,
+            canReveal
+                ? "\(item.address.key) is a masked secret: reveal it to edit its value, or replace it with a new one"
+                : "\(item.address.key) is a masked secret: replace it with a new one (this agent does not allow revealing)"
+        )
+    }
+
+    /// A masked secret is written only by a confirmed, non-empty replacement: never by an
+    /// ordinary draft (the field would have been empty, not the secret).
+    static func checkSecretReplacement(_ draft: ValueDraft, text: String, state: InspectorState) throws(JarvisError) {
+        if draft.replacesSecret {
+            guard !text.isEmpty else {
+                throw JarvisError(
+                    .typeMismatch, "type the new secret: an empty value is never saved over a secret")
+            }
+        } else if !draft.isNew, let item = state.shown(draft.address), item.isMasked, item.value == nil {
+            throw maskedRefusal(item, canReveal: state.canReveal)
+        }
     }
 
     static func checkEditable(_ state: InspectorState, _ item: PreferenceItem) throws(JarvisError) {

@@ -21,8 +21,16 @@ public final class InspectorSession: Sendable {
     private struct Box: Sendable {
         var state: InspectorState
         var feed: (any InspectorFeed)?
+        /// The ``onChange(_:)`` handler, and every ``observe(_:)`` handler by its number.
         var observer: (@Sendable () -> Void)?
+        var observers: [Int: @Sendable () -> Void] = [:]
+        var nextObserver = 0
         var loaded = false
+        /// While a load reads its pages: the changes that arrived meanwhile, applied again
+        /// over what the pages said (a page read before a change would revert it).
+        var journal: [ChangeNotification]?
+
+        var handlers: [@Sendable () -> Void] { (observer.map { [$0] } ?? []) + observers.values }
     }
 
     /// The outcome of a save.
@@ -44,18 +52,30 @@ public final class InspectorSession: Sendable {
     /// Everything known now.
     public var state: InspectorState { box.withLock { $0.state } }
 
-    /// Sets the one handler told after every change of ``state`` (on the thread that changed
-    /// it: a UI hops to its own actor).
+    /// Sets the face's own handler, told after every change of ``state`` (on the thread that
+    /// changed it: a UI hops to its own actor); nil removes it. Other observers added with
+    /// ``observe(_:)`` are told too and are not replaced.
     public func onChange(_ handler: (@Sendable () -> Void)?) {
         box.withLock { $0.observer = handler }
     }
 
-    func update<T>(_ body: (inout InspectorState) throws(JarvisError) -> T) throws(JarvisError) -> T {
-        let (result, observer) = try box.withLock {
-            (box: inout Box) throws(JarvisError) -> (T, (@Sendable () -> Void)?) in
-            (try body(&box.state), box.observer)
+    /// Adds a handler told after every change of ``state``, beside any others, until the
+    /// returned observation is cancelled or released.
+    public func observe(_ handler: @escaping @Sendable () -> Void) -> InspectorObservation {
+        let number = box.withLock { box -> Int in
+            box.nextObserver += 1
+            box.observers[box.nextObserver] = handler
+            return box.nextObserver
         }
-        observer?()
+        return InspectorObservation { [weak self] in self?.box.withLock { $0.observers[number] = nil } }
+    }
+
+    func update<T>(_ body: (inout InspectorState) throws(JarvisError) -> T) throws(JarvisError) -> T {
+        let (result, handlers) = try box.withLock {
+            (box: inout Box) throws(JarvisError) -> (T, [@Sendable () -> Void]) in
+            (try body(&box.state), box.handlers)
+        }
+        for handler in handlers { handler() }
         return result
     }
 
@@ -66,24 +86,35 @@ public final class InspectorSession: Sendable {
     public func load() throws(JarvisError) {
         let scanners = try source.call(Wire.ScannersParams(), expecting: Wire.ScannersResult.self).scanners
         let containers = try source.call(Wire.ContainersParams(), expecting: Wire.ContainersResult.self).containers
+        box.withLock { $0.journal = $0.journal ?? [] }
         var request = Wire.ListParams()
         request.limit = Wire.maxPageSize
         var items: [PreferenceItem] = []
         var problems: [Wire.Container] = []
         var hidden = 0
-        repeat {
-            let page = try source.call(request, expecting: Wire.ListPage.self)
-            items += page.items
-            problems += page.problems
-            hidden = max(hidden, page.hiddenSystemContainers)
-            request.cursor = page.nextCursor
-        } while request.cursor != nil
-        try update { (state: inout InspectorState) throws(JarvisError) in
-            state.replace(
+        do throws(JarvisError) {
+            repeat {
+                let page = try source.call(request, expecting: Wire.ListPage.self)
+                items += page.items
+                problems += page.problems
+                hidden = max(hidden, page.hiddenSystemContainers)
+                request.cursor = page.nextCursor
+            } while request.cursor != nil
+        } catch {
+            box.withLock { $0.journal = nil }
+            throw error
+        }
+        let handlers = box.withLock { box -> [@Sendable () -> Void] in
+            box.state.replace(
                 scanners: scanners, containers: containers, items: items, problems: problems,
                 hiddenSystemContainers: hidden)
+            // What changed while the pages were read is newer than the page that held it.
+            for notification in box.journal ?? [] { box.state.apply(notification, now: .now, marking: false) }
+            box.journal = nil
+            box.loaded = true
+            return box.handlers
         }
-        box.withLock { $0.loaded = true }
+        for handler in handlers { handler() }
     }
 
     /// Subscribes to every visible change; changed keys are marked for ``InspectorState/highlight``.
@@ -111,16 +142,19 @@ public final class InspectorSession: Sendable {
     }
 
     private func take(_ event: InspectorFeedEvent) {
-        _ = try? update { (state: inout InspectorState) throws(JarvisError) in
+        let handlers = box.withLock { box -> [@Sendable () -> Void] in
             switch event {
             case .changed(let notification):
-                state.apply(notification, now: .now)
+                box.state.apply(notification, now: .now)
+                box.journal?.append(notification)
             case .ended(let message):
-                state.isLive = false
-                state.liveProblem = message
+                box.state.isLive = false
+                box.state.liveProblem = message
+                box.feed = nil
             }
+            return box.handlers
         }
-        if case .ended = event { box.withLock { $0.feed = nil } }
+        for handler in handlers { handler() }
     }
 
     /// Drops change marks that have ended (a face calls it when it redraws).
@@ -138,13 +172,19 @@ public final class InspectorSession: Sendable {
         return item
     }
 
-    /// Stops live updates and closes the source.
+    /// Stops live updates and closes the source. Releasing the session does the same: a
+    /// face that forgets to close leaves no subscription, thread or socket behind.
     public func close() {
         let feed = box.withLock { box -> (any InspectorFeed)? in
             defer { box.feed = nil }
             return box.feed
         }
         feed?.stop()
+        source.close()
+    }
+
+    deinit {
+        box.withLock { $0.feed }?.stop()
         source.close()
     }
 }

@@ -94,6 +94,9 @@ package final class ChangeEngine: Sendable {
         state = Locked(State(backlog: ChangeBacklog(capacity: backlog)))
     }
 
+    /// How many subscriptions are live, across every client (for leak tests).
+    package var subscriptionCount: Int { state.withLock { $0.subscriptions.count } }
+
     /// Starts a subscription. Its lines are held until ``release(_:)``.
     /// - Parameter since: resume after this sequence number: the missed events are queued first.
     package func subscribe(_ filter: Filter, since: Int64?, sink: @escaping Sink) -> Subscribed {

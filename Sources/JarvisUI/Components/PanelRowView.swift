@@ -31,9 +31,9 @@
                         .font(.caption)
                         .foregroundStyle(.red)
                 }
-                let marks = row.flags.filter { $0 != .changed }
+                let marks = row.labels
                 if !marks.isEmpty {
-                    Text(marks.map(\.rawValue).joined(separator: " · "))
+                    Text(marks.joined(separator: " · "))
                         .font(.caption2)
                         .foregroundStyle(.secondary)
                 }

@@ -11,15 +11,14 @@
         /// One key's or member's detail and editor.
         case detail(PreferenceAddress, JSONPointer)
 
-        /// Where a row leads: containers and nested values open as lists, the rest as detail.
+        /// Where a row leads, as the model decides (``InspectorRow/destination``); nil for a
+        /// scanner, which the home screen shows as a segment.
         init?(_ row: InspectorRow) {
-            switch row.target {
-            case .scanner: return nil
-            case .container(let scanner, let name): self = .container(scanner: scanner, name: name)
-            case .key(let address):
-                self = .detail(address, JSONPointer(tokens: []))
-            case .member(let address, let pointer):
-                self = row.isOpenable ? .members(address, pointer) : .detail(address, pointer)
+            switch row.destination {
+            case .level(.keys(let scanner, let container)): self = .container(scanner: scanner, name: container)
+            case .level(.value(let address, let pointer)): self = .members(address, pointer)
+            case .level(.scanners), .level(.containers): return nil
+            case .detail(let address, let pointer): self = .detail(address, pointer)
             }
         }
     }

@@ -48,7 +48,8 @@
 
         /// The model's sections for a segment and a search, computed once per change.
         public func sections(scanner: String?, query: String) -> [InspectorSection] {
-            if let cached = cachedSections, cached.version == version, cached.scanner == scanner, cached.query == query {
+            if let cached = cachedSections, cached.version == version, cached.scanner == scanner, cached.query == query
+            {
                 return cached.sections
             }
             let sections = state.sections(scanner: scanner, filter: InspectorFilter(query))
@@ -93,21 +94,21 @@
             refresh()
         }
 
-        /// Saves an edit; returns the message to show at the field, or nil when saved.
-        public func save(_ draft: ValueDraft, text: String) async -> String? {
+        /// Saves an edit; nil when saved, else what to show at the field and the draft to keep
+        /// editing (after a conflict it is at the revision now: saving again overwrites).
+        /// - Parameter confirmed: the user answered yes to the draft's
+        ///   ``ValueDraft/confirmation`` (replacing a secret); without it such a draft is refused.
+        public func save(_ draft: ValueDraft, text: String, confirmed: Bool = false) async -> (
+            problem: String, draft: ValueDraft
+        )? {
             do {
-                switch try await session.save(draft, text: text) {
-                case .saved(let item):
-                    message = item.notes.first.map { "Saved. Note: \($0)" } ?? "Saved \(draft.title)"
-                    refresh()
-                    return nil
-                case .conflict(let current):
-                    refresh()
-                    let now = current.map { InspectorState.preview($0, limit: 60) } ?? "removed"
-                    return "Not saved: someone else changed it since you opened it. It is now \(now)."
-                }
+                let outcome = try await session.save(draft, text: text, confirmed: confirmed)
+                refresh()
+                if case .conflict = outcome { return (outcome.message(draft).text, session.redraft(draft)) }
+                message = outcome.message(draft).text
+                return nil
             } catch {
-                return error.message
+                return (error.message, draft)
             }
         }
 
@@ -115,36 +116,21 @@
         @discardableResult
         public func delete(_ target: InspectorRow.Target) async -> String? {
             do {
-                if let current = try await session.delete(target) {
-                    refresh()
-                    return
-                        "Not deleted: someone else changed it. It is now \(InspectorState.preview(current, limit: 60))."
-                }
-                message = "Deleted"
+                let current = try await session.delete(target)
                 refresh()
-                return nil
+                let said = InspectorMessage.deleted(target, now: current)
+                message = said.text
+                return current == nil ? nil : said.text
             } catch {
                 message = error.message
                 return error.message
             }
         }
 
-        /// The keys a bulk delete would remove.
-        public func deletePreview(scanner: String, container: String, matching glob: String) async -> Result<
-            [String], JarvisError
-        > {
+        /// Deletes exactly the keys of a previewed deletion (the rows a filter showed).
+        public func delete(_ deletion: InspectorDeletion) async {
             do {
-                return .success(try await session.deletePreview(scanner: scanner, container: container, matching: glob))
-            } catch {
-                return .failure(error)
-            }
-        }
-
-        /// Deletes the keys a glob matches in a container.
-        public func deleteMatching(scanner: String, container: String, glob: String) async {
-            do {
-                let keys = try await session.delete(scanner: scanner, container: container, matching: glob)
-                message = "Deleted \(keys.count) key\(keys.count == 1 ? "" : "s")"
+                message = try await session.delete(deletion).message.text
             } catch {
                 message = error.message
             }
@@ -154,8 +140,7 @@
         /// Resets a key to its default.
         public func reset(_ address: PreferenceAddress) async {
             do {
-                try await session.reset(address)
-                message = "Reset \(address.key)"
+                message = InspectorMessage.reset(address, now: try await session.reset(address)).text
             } catch {
                 message = error.message
             }

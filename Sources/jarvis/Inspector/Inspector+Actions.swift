@@ -8,12 +8,40 @@ extension Inspector {
     /// read-only agent nothing is offered: the status says why.
     func beginEdit(_ target: InspectorRow.Target) {
         guard let session = connection?.session else { return }
+        if let address = target.address, target.pointer.isWhole, session.state.row(for: address)?.isReplaceable == true
+        {
+            // The model refuses to start an edit from a mask; say which keys do what.
+            let revealKey = session.state.canReveal ? "r reveals it to edit, " : ""
+            status = ("\(address.key) is a masked secret: \(revealKey)R replaces it with a new one", .warning)
+            return
+        }
         do {
             let draft = try session.draft(for: target)
             mode = .prompt(
                 Prompt(
                     purpose: .edit(draft), title: "edit \(draft.title) (\(draft.hint)); Enter saves, Esc cancels",
                     editor: LineEditor(draft.editor == .json ? oneLine(draft.text) : draft.text)))
+        } catch {
+            status = (error.message, .error)
+        }
+    }
+
+    /// Opens the prompt that replaces a masked secret without showing it: refused empty,
+    /// and sent only after a y/n question.
+    func beginReplace(_ target: InspectorRow.Target) {
+        guard let session = connection?.session else { return }
+        guard case .key(let address) = target else {
+            status = ("R replaces a whole masked secret; choose one", .warning)
+            return
+        }
+        do {
+            let draft = try session.replacementDraft(for: address)
+            mode = .prompt(
+                Prompt(
+                    purpose: .edit(draft),
+                    title:
+                        "replace secret \(draft.title) (\(draft.hint)): type the new value; Enter asks first, Esc cancels",
+                    editor: LineEditor(), secret: true))
         } catch {
             status = (error.message, .error)
         }
@@ -55,25 +83,23 @@ extension Inspector {
                 title: "new key in \(place.0):\(place.1): its name (Esc cancels)", editor: LineEditor()))
     }
 
-    /// Asks for a bulk delete of what the filter matches on a keys page, after a preview.
+    /// Asks for a delete of exactly the rows the filter shows, naming them first.
     func beginBulkDelete() {
-        guard let page = pages.last, let session = connection?.session else { return }
-        guard case .list(.keys(let scanner, let container)) = page.level, !page.filter.isEmpty else {
-            status = ("filter the keys with / first; D deletes what the filter matches", .warning)
+        guard let page = pages.last, let state = connection?.state else { return }
+        guard case .list = page.level, !page.filter.isEmpty else {
+            status = ("filter the keys with / first; D deletes the keys the filter shows", .warning)
             return
         }
-        let filter = InspectorFilter(page.filter)
-        let glob = filter.isGlob ? page.filter : "*\(page.filter)*"
-        do {
-            let keys = try session.deletePreview(scanner: scanner, container: container, matching: glob)
-            guard !keys.isEmpty else {
-                status = ("no stored key matches \(glob)", .plain)
-                return
-            }
-            mode = .confirmBulk(scanner: scanner, container: container, glob: glob, keys: keys)
-        } catch {
-            status = ("cannot preview: \(error.message)", .error)
+        guard state.canEdit else {
+            status = (InspectorSession.readOnlyMessage(state), .error)
+            return
         }
+        let deletion = state.deletion(of: rows(for: page, width: terminal.size.columns).compactMap(\.model))
+        guard !deletion.entries.isEmpty else {
+            status = (deletion.question, .plain)
+            return
+        }
+        mode = .confirmBulk(deletion)
     }
 
     /// Handles a key while a prompt is open.
@@ -97,8 +123,25 @@ extension Inspector {
         let text = prompt.editor.text
         switch prompt.purpose {
         case .edit(let draft):
+            if draft.confirmation != nil {
+                do {
+                    _ = try session.check(draft, text: text)
+                    mode = .confirmSave(draft, text: text)
+                } catch {
+                    prompt.error = error.message + " (Esc cancels)"
+                    mode = .prompt(prompt)
+                }
+                return
+            }
             do {
                 let outcome = try session.save(draft, text: text)
+                if case .conflict = outcome {
+                    // The user's text stays: Enter overwrites what is there now, Esc keeps it.
+                    prompt.purpose = .edit(session.redraft(draft))
+                    prompt.error = outcome.message(draft).text
+                    mode = .prompt(prompt)
+                    return
+                }
                 mode = .browse
                 report(outcome, draft: draft)
             } catch  where error.code == .typeMismatch || error.code == .invalidParams {
@@ -144,25 +187,23 @@ extension Inspector {
         }
     }
 
+    /// Sends a draft the user confirmed.
+    func save(_ draft: ValueDraft, text: String, confirmed: Bool) {
+        guard let session = connection?.session else { return }
+        do {
+            report(try session.save(draft, text: text, confirmed: confirmed), draft: draft)
+        } catch {
+            status = ("set refused: \(error.message)", .error)
+        }
+    }
+
     private func existingType(_ address: PreferenceAddress) -> PreferenceType? {
         connection?.state.items[address]?.type
     }
 
     private func report(_ outcome: InspectorSession.SaveOutcome, draft: ValueDraft) {
-        switch outcome {
-        case .saved(let item):
-            let shown = item.value.map { ValueFormat.preview($0, limit: 50) } ?? ""
-            status = ("saved \(draft.title) = \(Terminal.escaped(shown)) (revision \(item.revision.text))", .plain)
-            // A note (a date the storage rounded) matters more than the confirmation.
-            if let note = item.notes.first { status = ("saved; note: " + note, .warning) }
-            if draft.isNew { select(draft.address) }
-        case .conflict(let current):
-            let now = current.map { InspectorState.preview($0, limit: 40) } ?? "removed"
-            status = (
-                "not saved: someone else changed \(draft.address.key) since you read it; it is now \(Terminal.escaped(now))",
-                .error
-            )
-        }
+        show(outcome.message(draft))
+        if case .saved = outcome, draft.isNew { select(draft.address) }
     }
 
     /// Moves the cursor of a keys page onto `address`.
@@ -196,34 +237,40 @@ extension Inspector {
     /// Deletes a key or member after the user confirmed.
     func delete(_ target: InspectorRow.Target) {
         guard let session = connection?.session, let address = target.address else { return }
-        let name = address.key + (target.pointer.isWhole ? "" : target.pointer.description)
         do {
-            if let current = try session.delete(target) {
-                status = (
-                    "not deleted: someone else changed \(address.key); it is now \(Terminal.escaped(InspectorState.preview(current, limit: 40)))",
-                    .error
-                )
-                return
-            }
-            if case .detail(let shown, let pointer)? = pages.last?.level, shown == address, pointer == target.pointer {
+            let current = try session.delete(target)
+            show(InspectorMessage.deleted(target, now: current))
+            if current == nil, case .detail(let shown, let pointer)? = pages.last?.level, shown == address,
+                pointer == target.pointer
+            {
                 pages.removeLast()
             }
-            status = ("deleted \(name)", .plain)
         } catch {
-            status = ("delete refused: \(error.message)", .error)
+            show(.refused("delete", error))
         }
     }
 
-    /// Deletes what a bulk delete previewed.
-    func deleteMatching(scanner: String, container: String, glob: String) {
+    /// Deletes the keys a bulk delete showed.
+    func deleteShown(_ deletion: InspectorDeletion) {
         guard let session = connection?.session, let index = pages.indices.last else { return }
         do {
-            let keys = try session.delete(scanner: scanner, container: container, matching: glob)
+            let outcome = try session.delete(deletion)
             pages[index].filter = ""
-            status = ("deleted \(keys.count) key\(keys.count == 1 ? "" : "s") matching \(glob)", .plain)
+            show(outcome.message)
         } catch {
-            status = ("delete refused: \(error.message)", .error)
+            show(.refused("delete", error))
         }
+    }
+
+    /// Puts a model message on the status line.
+    func show(_ message: InspectorMessage) {
+        let style: ScreenBuffer.Style
+        switch message.kind {
+        case .info: style = .plain
+        case .warning: style = .warning
+        case .error: style = .error
+        }
+        status = (Terminal.escaped(message.text), style)
     }
 
     /// Removes the stored value so the default applies again.
@@ -232,14 +279,16 @@ extension Inspector {
             status = ("u resets a whole key; choose a key", .warning)
             return
         }
+        let state = session.state
+        guard state.canEdit else { return status = (InspectorSession.readOnlyMessage(state), .error) }
+        guard let row = state.row(for: address), row.isResettable else {
+            if let row = state.row(for: address) { show(InspectorMessage.cannotReset(row)) }
+            return
+        }
         do {
-            let now = try session.reset(address)
-            status = (
-                "reset \(address.key): " + (now.map { InspectorState.preview($0, limit: 40) } ?? "nothing is stored"),
-                .plain
-            )
+            show(InspectorMessage.reset(address, now: try session.reset(address)))
         } catch {
-            status = ("reset refused: \(error.message)", .error)
+            show(.refused("reset", error))
         }
     }
 

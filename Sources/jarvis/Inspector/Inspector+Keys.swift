@@ -23,12 +23,19 @@ extension Inspector {
             } else {
                 status = ("not deleted", .plain)
             }
-        case .confirmBulk(let scanner, let container, let glob, _):
+        case .confirmBulk(let deletion):
             mode = .browse
             if key == .character("y") || key == .character("Y") {
-                deleteMatching(scanner: scanner, container: container, glob: glob)
+                deleteShown(deletion)
             } else {
                 status = ("nothing deleted", .plain)
+            }
+        case .confirmSave(let draft, let text):
+            mode = .browse
+            if key == .character("y") || key == .character("Y") {
+                save(draft, text: text, confirmed: true)
+            } else {
+                status = ("not saved: \(draft.title) is unchanged", .plain)
             }
         case .browse:
             status = nil
@@ -96,6 +103,8 @@ extension Inspector {
             if let target = selectedTarget() { reset(target) }
         case .character("r"):
             if let target = selectedTarget() { reveal(target) }
+        case .character("R"):
+            if let target = selectedTarget() { beginReplace(target) }
         case .character("n"):
             beginNew()
         case .character("v"):
@@ -152,19 +161,9 @@ extension Inspector {
             close()
             open(endpoint)
         case .model(let row):
-            switch row.target {
-            case .scanner(let id):
-                pages.append(Page(level: .list(.containers(scanner: id))))
-            case .container(let scanner, let name):
-                pages.append(Page(level: .list(.keys(scanner: scanner, container: name))))
-            case .key(let address):
-                pages.append(
-                    Page(
-                        level: row.isOpenable
-                            ? .list(.value(address, JSONPointer(tokens: [])))
-                            : .detail(address, JSONPointer(tokens: []))))
-            case .member(let address, let pointer):
-                pages.append(Page(level: row.isOpenable ? .list(.value(address, pointer)) : .detail(address, pointer)))
+            switch row.destination {
+            case .level(let level): pages.append(Page(level: .list(level)))
+            case .detail(let address, let pointer): pages.append(Page(level: .detail(address, pointer)))
             }
         }
     }

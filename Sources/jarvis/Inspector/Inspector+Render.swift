@@ -3,15 +3,49 @@ import JarvisCore
 import JarvisInspector
 
 extension Inspector {
-    /// The key hints on the last line, per level.
+    /// The key hints on the last line: only what the row under the cursor and the agent
+    /// allow (no edit, delete or reset in a read-only agent).
     func hints(_ level: Level?) -> String {
+        let state = connection?.state
+        var parts: [String]
         switch level {
         case .agents?, .list(.scanners)?, .list(.containers)?:
-            return "↑↓ move  Enter open  Esc back  / filter  ? help  q quit"
-        case .list(.keys)?: return "Enter open  e edit  n new  d del  u reset  r reveal  / filter  ? help  q quit"
-        case .list(.value)?: return "Enter open  v view  e edit  d del  / filter  Esc back  ? help  q quit"
-        case .detail?: return "↑↓ scroll  e edit  d delete  u reset  r reveal  Esc back  ? help  q quit"
+            parts = ["↑↓ move", "Enter open", "Esc back", "/ filter"]
+        case .list?:
+            parts = ["Enter open"]
+            if case .list(.value)? = level { parts.append("v view") }
+            parts += actionHints(selectedRow())
+            if state?.canEdit == true { parts.append("n new") }
+            parts += ["/ filter", "Esc back"]
+        case .detail?:
+            parts = ["↑↓ scroll"] + actionHints(selectedRow()) + ["Esc back"]
         case nil: return "q quit"
+        }
+        return (parts + ["? help", "q quit"]).joined(separator: "  ")
+    }
+
+    private func actionHints(_ row: InspectorRow?) -> [String] {
+        guard let row else { return [] }
+        var parts: [String] = []
+        if row.isEditable { parts.append("e edit") }
+        if row.isReplaceable { parts.append("R replace") }
+        if row.isRevealable { parts.append("r reveal") }
+        if row.isDeletable { parts.append("d delete") }
+        if row.isResettable { parts.append("u reset") }
+        return parts
+    }
+
+    /// The model's row under the cursor, or of the detail on screen.
+    func selectedRow() -> InspectorRow? {
+        guard let page = pages.last, let state = connection?.state else { return nil }
+        switch page.level {
+        case .detail(let address, let pointer):
+            return state.detail(address, pointer, limit: 0)?.row
+        case .list:
+            let rows = rows(for: page, width: terminal.size.columns)
+            return rows.indices.contains(page.cursor) ? rows[page.cursor].model : nil
+        case .agents:
+            return nil
         }
     }
 
@@ -37,37 +71,50 @@ extension Inspector {
             screen.set(2, "Not connected to an agent.", .warning)
         }
         let bottom = size.rows - 1
+        // The last lines: a message or question above, then hints or the line being typed,
+        // each wrapped whole to the width (never cut off in an 80-column terminal).
+        var message: (text: String, style: ScreenBuffer.Style)?
+        var input: (prefix: String, editor: LineEditor, secret: Bool)?
         switch mode {
         case .browse, .help:
-            if let status { screen.set(bottom - 1, status.text, status.style) }
-            screen.set(bottom, hints(pages.last?.level), .dim)
+            message = status
         case .filter(let editor):
-            screen.set(bottom - 1, "filter: type to narrow, Enter keeps it, Esc clears", .dim)
-            let shown = editor.visible(width: size.columns - 2)
-            screen.set(bottom, [.plain("/" + shown.text)])
-            cursorPosition = (bottom, 1 + shown.cursor)
+            message = ("filter: type to narrow, Enter keeps it, Esc clears", .dim)
+            input = ("/", editor, false)
         case .prompt(let prompt):
-            screen.set(bottom - 1, prompt.error ?? prompt.title, prompt.error == nil ? .bold : .error)
-            let shown = editor(prompt.editor, width: size.columns - 2)
-            screen.set(bottom, [.plain("> " + shown.text)])
-            cursorPosition = (bottom, 2 + shown.cursor)
+            message = (Terminal.escaped(prompt.error ?? prompt.title), prompt.error == nil ? .bold : .error)
+            input = ("> ", prompt.editor, prompt.secret)
         case .confirmDelete(let target):
             let address = target.address
             let name = (address?.key ?? "") + (target.pointer.isWhole ? "" : target.pointer.description)
-            screen.set(
-                bottom - 1,
+            message = (
                 Terminal.escaped("Delete \(address?.scanner ?? ""):\(address?.container ?? "") \(name)? (y/n)"),
-                .warning)
-            screen.set(bottom, hints(pages.last?.level), .dim)
-        case .confirmBulk(_, let container, let glob, let keys):
-            let list = keys.prefix(6).joined(separator: ", ") + (keys.count > 6 ? ", …" : "")
-            screen.set(
-                bottom - 1,
-                Terminal.escaped(
-                    "Delete \(keys.count) key\(keys.count == 1 ? "" : "s") of \(container) matching \(glob): \(list)? (y/n)"
-                ),
-                .warning)
-            screen.set(bottom, hints(pages.last?.level), .dim)
+                .warning
+            )
+        case .confirmSave(let draft, _):
+            message = (Terminal.escaped((draft.confirmation ?? "Save \(draft.title)?") + " (y/n)"), .warning)
+        case .confirmBulk(let deletion):
+            message = (Terminal.escaped(deletion.question + " (y/n)"), .warning)
+        }
+        var line = bottom
+        if let input {
+            let shown = input.editor.visible(width: max(2, size.columns - input.prefix.count - 1))
+            let text = input.secret ? String(repeating: "•", count: shown.text.count) : shown.text
+            screen.set(bottom, [.plain(input.prefix + text)])
+            cursorPosition = (bottom, input.prefix.count + shown.cursor)
+            line -= 1
+        } else {
+            let lines = Self.wrap(hints(pages.last?.level), width: size.columns, separator: "  ")
+            for text in lines.reversed() {
+                screen.set(line, text, .dim)
+                line -= 1
+            }
+        }
+        if let message {
+            let lines = Self.wrap(message.text, width: size.columns, separator: " ").suffix(max(1, line - 2))
+            for (offset, text) in lines.enumerated() {
+                screen.set(line - lines.count + 1 + offset, text, message.style)
+            }
         }
         var bytes = screen.render()
         if let cursorPosition {
@@ -76,8 +123,28 @@ extension Inspector {
         terminal.write(bytes)
     }
 
-    private func editor(_ editor: LineEditor, width: Int) -> (text: String, cursor: Int) {
-        editor.visible(width: max(2, width - 1))
+    /// Text broken into lines of at most `width` characters at `separator`s (a word longer
+    /// than a line is cut across lines).
+    static func wrap(_ text: String, width: Int, separator: String) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var line = ""
+        for word in text.components(separatedBy: separator) {
+            if line.isEmpty {
+                line = word
+            } else if line.count + separator.count + word.count <= width {
+                line += separator + word
+            } else {
+                lines.append(line)
+                line = word
+            }
+            while line.count > width {
+                lines.append(String(line.prefix(width)))
+                line = String(line.dropFirst(width))
+            }
+        }
+        lines.append(line)
+        return lines
     }
 
     private func drawTitle(_ screen: inout ScreenBuffer) {
@@ -188,9 +255,10 @@ extension Inspector {
                            (checked against the type and the key catalog; sends the revision)
           n                add a key: name, then type, then value
           d                delete the key or nested member (asks y/n)
-          D                delete every key the filter matches (shows them, asks y/n)
-          u                reset the key: remove what is stored so its default applies
+          D                delete exactly the keys the filter shows (names them, asks y/n)
+          u                reset a catalogued key: remove what is stored so its default applies
           r                reveal a secret, where the agent allows it
+          R                replace a masked secret without seeing it (asks y/n)
           Ctrl-L           reload everything from the agent
           ?                this help
           q  Ctrl-C        quit

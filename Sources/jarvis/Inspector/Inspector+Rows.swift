@@ -92,9 +92,7 @@ extension Inspector {
             ]
         case .keys, .value:
             let keyColumn = keyWidth(width)
-            let flags = row.flags.filter { $0 != .changed && $0 != .unset }.map { flag in
-                flag == .encoded ? row.encoding?.rawValue ?? flag.rawValue : flag.rawValue
-            }
+            let flags = row.labels
             let flagText = flags.isEmpty ? "" : "  (" + flags.joined(separator: ", ") + ")"
             // The marks stay whole: the value gives way.
             let room = max(8, width - 2 - keyColumn - 11 - flagText.count)

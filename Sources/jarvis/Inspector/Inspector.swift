@@ -35,7 +35,10 @@ final class Inspector {
         case filter(LineEditor)
         case prompt(Prompt)
         case confirmDelete(InspectorRow.Target)
-        case confirmBulk(scanner: String, container: String, glob: String, keys: [String])
+        /// The rows the filter shows, to delete after y.
+        case confirmBulk(InspectorDeletion)
+        /// A draft whose save asks first (replacing a secret), with the text to send.
+        case confirmSave(ValueDraft, text: String)
         case help
     }
 
@@ -50,6 +53,8 @@ final class Inspector {
         var title: String
         var editor: LineEditor
         var error: String?
+        /// Typed characters show as dots (a secret being replaced).
+        var secret = false
     }
 
     /// The agent being inspected.
@@ -69,7 +74,11 @@ final class Inspector {
     var connection: Connection?
     var pages: [Page]
     var mode: Mode = .browse
-    var status: (text: String, style: ScreenBuffer.Style)?
+    var status: (text: String, style: ScreenBuffer.Style)? {
+        didSet { statusIsChange = false }
+    }
+    /// The status line names a change from elsewhere (a newer one may replace it).
+    var statusIsChange = false
     var running = true
     private var decoder = KeyDecoder()
 
@@ -194,14 +203,16 @@ final class Inspector {
             if descriptors.count > 2, descriptors[2].revents != 0, let connection {
                 connection.wake.drain()
                 let state = connection.state
-                let changed = state.changedAt.count
                 if let problem = state.liveProblem, !state.isLive {
                     status = (problem, .warning)
-                } else if changed > lastChangeCount, case .browse = mode, status == nil {
+                } else if state.changeCount > lastChangeCount, let change = state.lastChange, case .browse = mode,
+                    status == nil || statusIsChange
+                {
                     // Never over the answer to the user's own action.
-                    status = ("changes from the agent", .plain)
+                    show(change)
+                    statusIsChange = true
                 }
-                lastChangeCount = changed
+                lastChangeCount = state.changeCount
             }
             let input = descriptors[0].revents
             if input & Int16(POLLIN) != 0 {

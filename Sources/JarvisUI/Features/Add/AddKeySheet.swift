@@ -17,12 +17,14 @@
         init(store: PanelStore, scanner: String?, container: String? = nil) {
             self.store = store
             self.scanner = scanner
-            let first = store.state.containers.first { scanner == nil || $0.scanner == scanner }
-            _container = State(
-                initialValue: container.map { (scanner ?? "") + "\u{0}" + $0 } ?? first.map {
-                    $0.scanner + "\u{0}" + $0.name
-                } ?? "")
+            let first = store.state.addChoices(scanner: scanner).first
+            _container = State(initialValue: container.map { (scanner ?? "") + "\u{0}" + $0 } ?? first?.id ?? "")
         }
+
+        /// The model's places for a new key: writable containers only, catalogued keys first.
+        private var choices: [InspectorAddChoice] { store.state.addChoices(scanner: scanner) }
+
+        private var chosen: InspectorAddChoice? { choices.first { $0.id == container } }
 
         var body: some View {
             NavigationStack {
@@ -34,11 +36,16 @@
                     } else {
                         Section("Where") {
                             Picker("Container", selection: $container) {
-                                ForEach(
-                                    store.state.containers.filter { scanner == nil || $0.scanner == scanner },
-                                    id: \.self
-                                ) {
-                                    Text("\($0.name) (\($0.scanner))").tag($0.scanner + "\u{0}" + $0.name)
+                                ForEach(choices) { Text($0.title).tag($0.id) }
+                            }
+                        }
+                        if let suggestions = chosen?.suggestions, !suggestions.isEmpty {
+                            Section("Declared, not set") {
+                                ForEach(suggestions, id: \.self) { suggestion in
+                                    Button(suggestion.key) {
+                                        name = suggestion.key
+                                        type = suggestion.type
+                                    }
                                 }
                             }
                         }
@@ -46,7 +53,9 @@
                             TextField("Name", text: $name)
                                 .autocorrectionDisabled()
                             Picker("Type", selection: $type) {
-                                ForEach(PreferenceType.allCases, id: \.self) { Text($0.rawValue).tag($0) }
+                                ForEach(chosen?.types ?? PreferenceType.allCases, id: \.self) {
+                                    Text($0.rawValue).tag($0)
+                                }
                             }
                         }
                         if let problem {

@@ -16,7 +16,7 @@
 
         var body: some View {
             let state = store.state
-            if let detail = state.detail(address, pointer, limit: 64 * 1024) {
+            if let detail = state.detail(address, pointer) {
                 content(detail, state)
             } else {
                 PanelEmptyView(title: "Gone", message: "\(address.key) no longer exists.", systemImage: "questionmark")
@@ -68,21 +68,23 @@
                     Section {
                         Button("Edit") { beginEdit(row) }
                     }
+                } else if row.isReplaceable {
+                    Section {
+                        Button("Replace Secret…") { beginReplace() }
+                    }
                 }
                 if let refusal {
                     Section { Text(refusal).foregroundStyle(.red) }
                 }
-                if state.canEdit, pointer.isWhole, row.isDeletable || row.has(.registeredDefault) {
+                if row.isResettable || row.isDeletable {
                     Section {
-                        if state.items[address]?.catalog != nil || row.has(.registeredDefault) {
+                        if row.isResettable {
                             Button("Reset to default") { Task { await store.reset(address) } }
                         }
                         if row.isDeletable {
                             Button("Delete", role: .destructive) { confirmingDelete = true }
                         }
                     }
-                } else if row.isDeletable {
-                    Section { Button("Delete", role: .destructive) { confirmingDelete = true } }
                 }
             }
             .navigationTitle(pointer.isWhole ? address.key : (pointer.tokens.last ?? address.key))
@@ -97,6 +99,15 @@
                         }
                     }
                 }
+            }
+        }
+
+        private func beginReplace() {
+            do {
+                editing = try store.session.replacementDraft(for: address)
+                refusal = nil
+            } catch {
+                refusal = error.message
             }
         }
 

@@ -9,15 +9,16 @@
     /// conflict is shown at the field.
     struct ValueEditorView: View {
         @ObservedObject var store: PanelStore
-        let draft: ValueDraft
+        @State private var draft: ValueDraft
         let done: () -> Void
         @State private var text: String
         @State private var problem: String?
         @State private var saving = false
+        @State private var confirming = false
 
         init(store: PanelStore, draft: ValueDraft, done: @escaping () -> Void) {
             self.store = store
-            self.draft = draft
+            _draft = State(initialValue: draft)
             self.done = done
             _text = State(initialValue: draft.text)
         }
@@ -38,9 +39,22 @@
                 }
             }
             .onChange(of: text) { _ in problem = nil }
+            .confirmationDialog(
+                draft.confirmation ?? "", isPresented: $confirming, titleVisibility: .visible
+            ) {
+                Button(draft.replacesSecret ? "Replace" : "Save", role: .destructive) { send(confirmed: true) }
+            }
         }
 
         @ViewBuilder private var control: some View {
+            if draft.replacesSecret {
+                SecureField(draft.title, text: $text)
+            } else {
+                typedControl
+            }
+        }
+
+        @ViewBuilder private var typedControl: some View {
             switch draft.editor {
             case .toggle:
                 Toggle(draft.title, isOn: Binding(get: { text == "true" }, set: { text = $0 ? "true" : "false" }))
@@ -76,12 +90,25 @@
         }
 
         private func save() {
+            guard draft.confirmation != nil else { return send(confirmed: false) }
+            // Ask only about text the model would send.
+            do {
+                _ = try store.session.check(draft, text: text)
+                confirming = true
+            } catch {
+                problem = error.message
+            }
+        }
+
+        private func send(confirmed: Bool) {
             saving = true
             Task {
-                let refused = await store.save(draft, text: text)
+                let refused = await store.save(draft, text: text, confirmed: confirmed)
                 saving = false
                 if let refused {
-                    problem = refused
+                    // The text stays; after a conflict the draft is at the revision now.
+                    problem = refused.problem
+                    draft = refused.draft
                 } else {
                     done()
                 }

@@ -9,7 +9,7 @@
         let level: InspectorLevel
         @State private var query = ""
         @State private var pendingDelete: InspectorRow?
-        @State private var bulkPreview: [String]?
+        @State private var bulkPreview: InspectorDeletion?
         @State private var adding = false
 
         var body: some View {
@@ -37,7 +37,7 @@
             .navigationTitle(level.path.last ?? "")
             .toolbar {
                 ToolbarItemGroup(placement: .primaryAction) {
-                    if case .keys(let scanner, let container) = level, state.canEdit {
+                    if case .keys = level, state.canEdit {
                         Button {
                             adding = true
                         } label: {
@@ -45,15 +45,9 @@
                         }
                         if !query.isEmpty {
                             Button(role: .destructive) {
-                                Task {
-                                    if case .success(let keys) = await store.deletePreview(
-                                        scanner: scanner, container: container, matching: glob)
-                                    {
-                                        bulkPreview = keys
-                                    }
-                                }
+                                bulkPreview = state.deletion(of: rows)
                             } label: {
-                                Label("Delete matches", systemImage: "trash")
+                                Label("Delete shown", systemImage: "trash")
                             }
                         }
                     }
@@ -73,28 +67,15 @@
                 Text(row.preview)
             }
             .confirmationDialog(
-                bulkTitle, isPresented: bulkBinding, titleVisibility: .visible, presenting: bulkPreview
-            ) { keys in
-                if case .keys(let scanner, let container) = level, !keys.isEmpty {
-                    Button("Delete \(keys.count)", role: .destructive) {
-                        Task { await store.deleteMatching(scanner: scanner, container: container, glob: glob) }
+                bulkPreview?.question ?? "", isPresented: bulkBinding, titleVisibility: .visible,
+                presenting: bulkPreview
+            ) { deletion in
+                if !deletion.entries.isEmpty {
+                    Button("Delete \(deletion.entries.count)", role: .destructive) {
+                        Task { await store.delete(deletion) }
                     }
                 }
-            } message: { keys in
-                Text(
-                    keys.isEmpty
-                        ? "No stored key matches."
-                        : keys.prefix(20).joined(separator: ", ") + (keys.count > 20 ? ", …" : ""))
             }
-        }
-
-        /// The filter as a glob: a plain text matches anywhere in the name.
-        private var glob: String {
-            InspectorFilter(query).isGlob ? query : "*\(query)*"
-        }
-
-        private var bulkTitle: String {
-            "Delete \(bulkPreview?.count ?? 0) key\(bulkPreview?.count == 1 ? "" : "s") matching \(glob)?"
         }
 
         private var deleteBinding: Binding<Bool> {

@@ -1,0 +1,83 @@
+import JarvisCore
+
+/// A sentence a face shows after an action or a change (a status line, a banner, a toast),
+/// written once here so every face says the same thing.
+public struct InspectorMessage: Sendable, Hashable {
+    /// How a face styles it.
+    public enum Kind: String, Sendable, Hashable {
+        /// What happened, as asked.
+        case info
+        /// Worth reading: a note from the storage, nothing done, a change from elsewhere.
+        case warning
+        /// Refused or failed: nothing was written.
+        case error
+    }
+
+    /// The text, plain (a face escapes it for its medium).
+    public var text: String
+    /// How to style it.
+    public var kind: Kind
+
+    /// A message of `kind`.
+    public init(_ text: String, _ kind: Kind = .info) {
+        self.text = text
+        self.kind = kind
+    }
+
+    /// A refusal or failure in the agent's words, after what was being done (`set refused`).
+    public static func refused(_ action: String, _ error: JarvisError) -> InspectorMessage {
+        InspectorMessage("\(action) refused: \(error.message)", .error)
+    }
+
+    /// Why a row offers no reset.
+    public static func cannotReset(_ row: InspectorRow) -> InspectorMessage {
+        if row.has(.unset) { return InspectorMessage("\(row.title) is unset already: its default applies", .warning) }
+        if !row.isEditable && !row.isReplaceable {
+            return InspectorMessage("\(row.title) cannot be changed here", .warning)
+        }
+        return InspectorMessage(
+            "\(row.title) is not in the key catalog: there is no default to go back to; delete it instead", .warning)
+    }
+
+    /// After a delete of one key or member: done, or kept because someone else changed it.
+    public static func deleted(_ target: InspectorRow.Target, now: PreferenceItem?) -> InspectorMessage {
+        let address = target.address
+        let name = (address?.key ?? "") + (target.pointer.isWhole ? "" : target.pointer.description)
+        guard let now else { return InspectorMessage("deleted \(name)") }
+        return InspectorMessage(
+            "not deleted: someone else changed \(address?.key ?? name); it is now \(Self.now(now))", .error)
+    }
+
+    /// After a reset: the default that applies now.
+    public static func reset(_ address: PreferenceAddress, now: PreferenceItem?) -> InspectorMessage {
+        InspectorMessage(
+            "reset \(address.key): " + (now.map { InspectorState.preview($0, limit: 60) } ?? "nothing is stored"))
+    }
+
+    /// What a key is now, for a conflict: its value, or that it was removed.
+    static func now(_ item: PreferenceItem?) -> String {
+        item.map { InspectorState.preview($0, limit: 60) } ?? "removed"
+    }
+}
+
+extension InspectorSession.SaveOutcome {
+    /// What a face says after a save of `draft`: the place and its new value (the leaf's
+    /// value after a nested edit), a note the storage made, or the conflict and the value now.
+    public func message(_ draft: ValueDraft) -> InspectorMessage {
+        switch self {
+        case .saved(let item):
+            if draft.replacesSecret {
+                return InspectorMessage("replaced secret \(draft.title) (revision \(item.revision.text))")
+            }
+            // A note (a date the storage rounded) matters more than the confirmation.
+            if let note = item.notes.first { return InspectorMessage("saved \(draft.title); note: \(note)", .warning) }
+            let value = item.value.flatMap { try? draft.pointer.value(in: $0) }
+            let shown = value.map { ValueFormat.preview($0, limit: 50) } ?? InspectorState.preview(item, limit: 50)
+            return InspectorMessage("saved \(draft.title) = \(shown) (revision \(item.revision.text))")
+        case .conflict(let current):
+            return InspectorMessage(
+                "not saved: someone else changed \(draft.address.key) since you read it; it is now \(InspectorMessage.now(current)). Your text is kept: save again to overwrite, or cancel to keep theirs",
+                .error)
+        }
+    }
+}
