@@ -45,6 +45,12 @@ let package = Package(
         .target(name: "JarvisDemo", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote", "Jarvis"]),
         // The inspector model every interactive face sits on; platform-neutral, no UI framework.
         .target(name: "JarvisInspector", dependencies: ["JarvisCore", "JarvisRemote"]),
+        // `jarvis web`: a loopback HTTP server and the page it serves, kept as plain HTML, CSS and
+        // JavaScript files in Page/ and compiled into the binary (no build step, nothing from
+        // the network).
+        .target(
+            name: "JarvisWeb", dependencies: ["JarvisCore", "JarvisTransport", "JarvisRemote", "JarvisInspector"],
+            resources: [.embedInCode("Page")]),
         // The in-app SwiftUI panel; its sources compile only where SwiftUI exists.
         .target(name: "JarvisUI", dependencies: ["JarvisInspector", "JarvisRemote", "JarvisCore"]),
         // The command-line parser of the three executables; internal, not a product.
@@ -59,7 +65,7 @@ let package = Package(
             name: "jarvis",
             // `jarvis demo` runs the `jarvis-agent` built beside it, so the CLI links no scanner
             // (a dependency on that executable would link its libraries into this one).
-            dependencies: ["JarvisCore", "JarvisTransport", "JarvisRemote", "JarvisInspector", "JarvisCommandLine"]),
+            dependencies: ["JarvisCore", "JarvisTransport", "JarvisRemote", "JarvisInspector", "JarvisWeb", "JarvisCommandLine"]),
         // The benchmark runs the real `jarvis` and `jarvis-agent` binaries as children, so it
         // depends on them to have `swift run jarvis-bench` build them too.
         .executableTarget(
@@ -78,6 +84,7 @@ let package = Package(
             dependencies: ["JarvisCore", "JarvisSystem", "JarvisTransport", "JarvisRemote", "JarvisScanners", "Jarvis"]),
         // The CLI's own logic (the MCP server's framing, URIs and schema checks), imported with
         // @testable from the executable.
+        .testTarget(name: "JarvisWebTests", dependencies: ["JarvisWeb", "JarvisCore"]),
         .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore", "JarvisTransport", "JarvisRemote"]),
         .testTarget(
             name: "EndToEndTests",

@@ -16,7 +16,7 @@ protocol Command: Sendable {
 let commands: [any Command.Type] = [
     AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ResetCommand.self,
     WatchCommand.self, HistoryCommand.self, InspectCommand.self, ExportCommand.self, ImportCommand.self,
-    DiffCommand.self, DemoCommand.self, MCPCommand.self,
+    DiffCommand.self, DemoCommand.self, MCPCommand.self, WebCommand.self,
     HelpCommand.self,
 ]
 

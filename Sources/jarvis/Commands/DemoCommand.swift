@@ -13,7 +13,8 @@ enum DemoCommand: Command {
           Starts a demo agent (sample data in a fresh temporary folder) and opens
           `jarvis inspect` on it; quitting the inspector stops the demo agent it started.
           When standard output is not a terminal, it leaves the agent running in the
-          background, lists what it serves and prints commands to try. --stop ends demo agents.
+          background, lists what it serves and prints commands to try (`jarvis web` opens it in
+          your browser). --stop ends demo agents.
         """
 
     static let agentName = "jarvis-demo"
@@ -40,6 +41,7 @@ enum DemoCommand: Command {
             """
 
             Try next:
+              jarvis web      (the inspector in your browser, live)
               jarvis get com.example.demo.prefs user_name
               jarvis set com.example.demo.prefs launch_count 5 --int
               jarvis rm  com.example.demo.prefs user_name

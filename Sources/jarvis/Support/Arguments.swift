@@ -7,7 +7,7 @@ extension CommandLineArguments {
     /// Options of `jarvis` that take a value; everything else starting with `--` is a flag.
     static let valued: Set<String> = [
         "--agent", "--token", "--token-file", "--scanner", "--key", "--container", "--expect", "--name", "--match", "--defaults-dir",
-        "--files", "--secrets-dir", "--listen", "--since", "--limit", "--format", "--output", "--timeout", "--action", "--type",
+        "--files", "--secrets-dir", "--listen", "--since", "--limit", "--format", "--output", "--timeout", "--action", "--type", "--port",
     ]
 
     /// Splits the arguments of `jarvis`.

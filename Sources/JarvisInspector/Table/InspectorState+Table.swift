@@ -1,0 +1,41 @@
+import JarvisCore
+
+extension InspectorState {
+    /// The key rows of a flat table: every key of the agent, of one scanner or of one
+    /// container, narrowed by the search text and by every chosen chip (all must match),
+    /// sorted naturally by key (`key_2` before `key_10`), then by container.
+    /// - Parameters:
+    ///   - scanner: nil for every scanner.
+    ///   - container: nil for every container of the scanner.
+    public func tableRows(
+        scanner: String?, container: String?, filter: InspectorFilter = InspectorFilter(),
+        chips: Set<InspectorChip> = [], previewLimit: Int = 120, now: ContinuousClock.Instant = .now
+    ) -> [InspectorRow] {
+        var addresses = items.keys.filter { address in
+            (scanner == nil || address.scanner == scanner) && (container == nil || address.container == container)
+        }
+        addresses.sort { lhs, rhs in
+            if lhs.key != rhs.key { return NaturalOrder.precedes(lhs.key, rhs.key) }
+            if lhs.container != rhs.container { return NaturalOrder.precedes(lhs.container, rhs.container) }
+            return lhs.scanner < rhs.scanner
+        }
+        var rows: [InspectorRow] = []
+        rows.reserveCapacity(addresses.count)
+        for address in addresses {
+            guard let row = row(for: address, previewLimit: previewLimit, now: now) else { continue }
+            guard filter.isEmpty || filter.matches(row) else { continue }
+            guard chips.allSatisfy({ $0.matches(row, items[address]) }) else { continue }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Whether the table would offer a reset for a key: it is editable, something is stored
+    /// and a default (the catalog's or a registered one) would apply once it is removed.
+    public func canReset(_ address: PreferenceAddress) -> Bool {
+        guard canEdit, let item = items[address], item.isWritable, !item.isPlaceholder, item.layer == .stored,
+            !Self.isUnset(item)
+        else { return false }
+        return item.catalog?.defaultValue != nil
+    }
+}

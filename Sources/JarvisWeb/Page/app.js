@@ -1,0 +1,201 @@
+// The browser inspector: draws the view `jarvis web` sends (the inspector model's rows,
+// detail, draft and messages) and sends back what the person does. No decision the model
+// makes is taken here.
+
+import * as api from './api.js';
+import { el, button, clear, $ } from './dom.js';
+import { KeyTable, emptyText } from './table.js';
+import { DetailPane } from './detail.js';
+import * as dialogs from './dialogs.js';
+
+class App {
+  constructor() {
+    this.view = null;
+    this.table = new KeyTable({ onOpen: (row) => this.send('open', { target: row.target }), onCursor: () => {} });
+    this.detail = new DetailPane(this);
+    this.filterTimer = null;
+    this.stream = null;
+    const filter = $('filter');
+    filter.addEventListener('input', () => {
+      clearTimeout(this.filterTimer);
+      this.filterTimer = setTimeout(() => { this.filterTimer = null; this.send('filter', { text: filter.value }); }, 120);
+    });
+    filter.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') { event.preventDefault(); this.table.focus(); }
+      if (event.key === 'ArrowDown' || event.key === 'Enter') { event.preventDefault(); this.table.focus(); }
+    });
+    $('add').addEventListener('click', () => this.send('addStart'));
+    $('delete-filtered').addEventListener('click', () => this.send('deletePreview'));
+    document.addEventListener('keydown', (event) => this.key(event));
+    $('dialog').addEventListener('close', () => { if (this.view?.bulk) this.send('bulkCancel'); });
+  }
+
+  async start() {
+    try {
+      this.draw(await api.openPage());
+    } catch (error) {
+      this.say(`cannot open the inspector: ${error.message || error}`, 'error');
+      return;
+    }
+    this.connect();
+  }
+
+  connect() {
+    this.stream = api.live((view) => this.draw(view), (source) => {
+      if (source.readyState === EventSource.CLOSED) {
+        this.say('the connection to jarvis web was lost; is it still running? Reload the page when it is.', 'error');
+        $('live').textContent = 'disconnected';
+      }
+    });
+  }
+
+  async send(intent, fields = {}, { quiet = false } = {}) {
+    if (this.filterTimer && intent !== 'filter') {
+      // What was typed in the filter goes first, so the next answer does not undo it.
+      clearTimeout(this.filterTimer);
+      this.filterTimer = null;
+      await this.send('filter', { text: $('filter').value }, { quiet });
+    }
+    try {
+      const view = await api.intent(intent, fields);
+      this.draw(view);
+      return view;
+    } catch (error) {
+      if (!quiet) this.say(String(error.message || error), 'error');
+      return null;
+    }
+  }
+
+  say(text, kind) {
+    const message = $('message');
+    message.textContent = text;
+    message.dataset.kind = kind;
+  }
+
+  draw(view) {
+    if (!view || (this.view && view.version < this.view.version && !view.members)) return;
+    const previous = this.view;
+    this.view = view;
+    $('agent-name').textContent = view.agent ? `${view.agent.name} · pid ${view.agent.pid} · ${view.agent.platform}` : 'no agent';
+    const state = view.connection?.state;
+    $('live').textContent = { live: '● live', gone: 'reconnecting…', static: 'not live', none: '' }[state] ?? '';
+    $('live').dataset.state = state || 'none';
+    const banner = $('banner');
+    banner.hidden = !view.banner;
+    banner.textContent = view.banner || '';
+    const gone = $('gone');
+    gone.hidden = state !== 'gone';
+    gone.textContent = state === 'gone' ? view.connection.message : '';
+    document.body.classList.toggle('is-gone', state === 'gone');
+    const filter = $('filter');
+    if (document.activeElement !== filter && !this.filterTimer && filter.value !== view.filter) filter.value = view.filter;
+    $('add').hidden = !view.canEdit;
+    $('delete-filtered').hidden = !view.canBulkDelete;
+    this.drawChips(view);
+    this.drawSidebar(view);
+    if (view.message) this.say(view.message.text, view.message.kind);
+    else if (!previous || previous.message) this.say(view.connection?.state === 'none' ? (view.connection.message || '') : '', 'info');
+    const selectedID = view.detail ? view.detail.row.id : null;
+    this.table.update(view.table, selectedID, emptyText(view));
+    this.detail.render(view);
+    if (view.bulk && !(previous && previous.bulk)) dialogs.bulkPreview(this, view.bulk);
+    if (view.add && !(previous && previous.add)) dialogs.addKey(this, view.add);
+  }
+
+  drawChips(view) {
+    const box = $('chips');
+    const signature = JSON.stringify(view.chips);
+    if (box.dataset.signature === signature) return;
+    box.dataset.signature = signature;
+    clear(box);
+    for (const chip of view.chips) {
+      box.append(el('button', {
+        type: 'button', class: 'chip', text: chip.label, 'aria-pressed': chip.on ? 'true' : 'false',
+        onclick: () => this.send('chip', { id: chip.id, on: !chip.on }),
+      }));
+    }
+  }
+
+  drawSidebar(view) {
+    const side = $('sidebar');
+    const signature = JSON.stringify([view.agents, view.scanners, view.scope, view.agent && view.agent.pid]);
+    if (side.dataset.signature === signature) return;
+    side.dataset.signature = signature;
+    clear(side);
+    side.append(el('h2', { text: 'Agents' }));
+    const groups = new Map();
+    for (const agent of view.agents) {
+      if (!groups.has(agent.group)) groups.set(agent.group, []);
+      groups.get(agent.group).push(agent);
+    }
+    for (const [group, agents] of groups) {
+      side.append(el('h3', { class: 'group', text: group }));
+      const list = el('ul', { class: 'agents' });
+      for (const agent of agents) {
+        list.append(el('li', {}, el('button', {
+          type: 'button', class: 'agent', 'aria-current': agent.current ? 'true' : null,
+          'aria-label': `${agent.title}, ${agent.subtitle}`,
+          onclick: () => this.send('agent', { id: agent.id }),
+        }, el('span', { class: 'name', text: agent.title }), el('span', { class: 'sub', text: agent.subtitle }))));
+      }
+      side.append(list);
+    }
+    if (!view.agents.length) side.append(el('p', { class: 'hint', text: 'No agent is running. Start your app or `jarvis demo`.' }));
+    if (!view.agent) return;
+    side.append(el('h2', { text: 'Storage' }));
+    const tree = el('ul', { class: 'scopes' });
+    const scope = view.scope || {};
+    const total = view.scanners.reduce((sum, scanner) => sum + scanner.count, 0);
+    const item = (label, count, current, fields, problem, depth) => el('li', {},
+      el('button', {
+        type: 'button', class: `scope depth-${depth}`, 'aria-current': current ? 'true' : null,
+        'aria-label': `${label}, ${count} key${count === 1 ? '' : 's'}${problem ? `, ${problem}` : ''}`,
+        onclick: () => this.send('scope', fields),
+      }, el('span', { class: 'name', text: label }), el('span', { class: 'badge', text: String(count) }),
+      problem ? el('span', { class: 'problem', text: problem }) : null));
+    tree.append(item('All keys', total, !scope.scanner && !scope.container, {}, null, 0));
+    for (const scanner of view.scanners) {
+      tree.append(item(scanner.title, scanner.count, scope.scanner === scanner.id && !scope.container, { scanner: scanner.id }, scanner.problem, 1));
+      for (const container of scanner.containers) {
+        tree.append(item(container.name, container.count, scope.scanner === scanner.id && scope.container === container.name,
+          { scanner: scanner.id, container: container.name }, container.problem, 2));
+      }
+    }
+    side.append(tree);
+  }
+
+  confirmDelete(detail) { dialogs.confirmDelete(this, detail); }
+  confirmReveal(detail) { dialogs.confirmReveal(this, detail); }
+
+  key(event) {
+    const target = event.target;
+    const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+    if ($('dialog').open) return;
+    if (event.key === 'Escape') {
+      if (this.view?.draft) { event.preventDefault(); this.send('cancel'); this.table.focus(); return; }
+      if (typing) return;
+      if (this.view?.detail) {
+        event.preventDefault();
+        const pointer = this.view.detail.row.target.p;
+        if (pointer) {
+          // Up one level inside the value, then back to the key.
+          const up = pointer.split('/').slice(0, -1).join('/');
+          this.send('open', { target: { ...this.view.detail.row.target, p: up } });
+        } else {
+          this.send('close');
+        }
+        this.table.focus();
+      }
+      return;
+    }
+    if (typing || event.metaKey || event.ctrlKey || event.altKey) return;
+    if (event.key === '/') { event.preventDefault(); $('filter').focus(); $('filter').select(); return; }
+    if (event.key === 'e' && this.view?.detail?.actions.edit) {
+      event.preventDefault();
+      this.send('edit', { target: this.view.detail.row.target });
+    }
+  }
+}
+
+const app = new App();
+app.start();

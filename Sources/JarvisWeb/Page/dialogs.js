@@ -1,0 +1,76 @@
+// Questions asked before something is done: delete, reveal, delete what the filter shows,
+// add a key. The model decided what may be offered; these only ask the person.
+
+import { el, button, clear, $ } from './dom.js';
+
+function show(title, body, actions) {
+  const dialog = $('dialog');
+  clear(dialog);
+  dialog.setAttribute('aria-label', title);
+  dialog.append(el('h2', { text: title }), ...body, el('div', { class: 'actions' }, ...actions));
+  if (!dialog.open) dialog.showModal();
+  return dialog;
+}
+
+export function closeDialog() {
+  const dialog = $('dialog');
+  if (dialog.open) dialog.close();
+}
+
+export function confirmDelete(app, detail) {
+  show(`Delete ${detail.title}?`, [el('p', { text: 'It is removed from the agent at once.' })], [
+    button('Delete', () => { closeDialog(); app.send('delete', { target: detail.row.target }); }, { class: 'danger' }),
+    button('Cancel', closeDialog),
+  ]);
+}
+
+export function confirmReveal(app, detail) {
+  show(`Reveal ${detail.title}?`, [
+    el('p', { text: 'The secret is sent to this page and shown. The agent records every reveal in its audit trail.' }),
+  ], [
+    button('Reveal', () => { closeDialog(); app.send('reveal', { target: detail.row.target }); }),
+    button('Cancel', closeDialog),
+  ]);
+}
+
+export function bulkPreview(app, bulk) {
+  const list = el('ul', { class: 'bulk-list', 'aria-label': 'Keys to delete' });
+  for (const key of bulk.keys) list.append(el('li', { text: key }));
+  show(`Delete ${bulk.count} key${bulk.count === 1 ? '' : 's'}?`, [
+    el('p', { text: 'Exactly these keys, which the filter shows, are deleted:' }), list,
+  ], [
+    button(`Delete ${bulk.count} key${bulk.count === 1 ? '' : 's'}`, () => { closeDialog(); app.send('deleteFiltered'); }, { class: 'danger' }),
+    button('Cancel', () => { closeDialog(); app.send('bulkCancel'); }),
+  ]);
+}
+
+export function addKey(app, add) {
+  const container = el('select', { 'aria-label': 'Container' });
+  add.containers.forEach((entry, index) => container.append(el('option', { value: String(index), text: `${entry.scanner} · ${entry.container}` })));
+  const key = el('input', { type: 'text', 'aria-label': 'Key name', spellcheck: 'false', autocomplete: 'off' });
+  const type = el('select', { 'aria-label': 'Type' });
+  for (const name of add.types) type.append(el('option', { value: name, text: name }));
+  const create = (entry, name, typeName) => {
+    closeDialog();
+    app.send('addCreate', { scanner: entry.scanner, container: entry.container, key: name, type: typeName });
+  };
+  const suggestions = el('ul', { class: 'suggestions', 'aria-label': 'Declared keys with nothing stored' });
+  for (const suggestion of add.suggestions) {
+    suggestions.append(el('li', {}, button(`${suggestion.key} (${suggestion.type}, ${suggestion.container})`,
+      () => create(suggestion, suggestion.key, suggestion.type))));
+  }
+  const body = [];
+  if (add.suggestions.length) body.push(el('h3', { text: 'Declared by the key catalog, not stored yet' }), suggestions);
+  body.push(el('div', { class: 'form-grid' },
+    el('label', { text: 'Container' }), container,
+    el('label', { text: 'Key name' }), key,
+    el('label', { text: 'Type' }), type));
+  show('Add key', body, [
+    button('Create', () => {
+      const entry = add.containers[Number(container.value)];
+      if (entry) create(entry, key.value, type.value);
+    }),
+    button('Cancel', () => { closeDialog(); app.send('addCancel'); }),
+  ]);
+  setTimeout(() => key.focus(), 0);
+}

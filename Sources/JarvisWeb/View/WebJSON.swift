@@ -1,0 +1,140 @@
+import JarvisCore
+import JarvisInspector
+
+/// The inspector model as the page reads it: rows, targets, details and drafts as JSON.
+///
+/// Only what the model decided goes out: names, previews, flags and what may be offered. The
+/// page draws it and sends targets back as they came.
+enum WebJSON {
+    static func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
+    static func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+    static func object(_ pairs: [(String, JSONValue)]) -> JSONValue { .object(JSONObject(pairs)) }
+
+    /// A key or member target: `{s, c, k, p}` (p: the pointer inside the key, "" for the whole key).
+    static func target(_ target: InspectorRow.Target) -> JSONValue {
+        switch target {
+        case .key(let address):
+            return object([("s", .string(address.scanner)), ("c", .string(address.container)), ("k", .string(address.key)), ("p", "")])
+        case .member(let address, let pointer):
+            return object([
+                ("s", .string(address.scanner)), ("c", .string(address.container)), ("k", .string(address.key)),
+                ("p", .string(pointer.description)),
+            ])
+        case .scanner(let id):
+            return object([("s", .string(id))])
+        case .container(let scanner, let name):
+            return object([("s", .string(scanner)), ("c", .string(name))])
+        }
+    }
+
+    /// A target the page sent back.
+    static func target(from json: JSONValue?) throws(JarvisError) -> InspectorRow.Target {
+        guard let json, let scanner = json["s"]?.stringValue, let container = json["c"]?.stringValue,
+            let key = json["k"]?.stringValue
+        else { throw JarvisError(.invalidParams, "the request names no key") }
+        let address = PreferenceAddress(scanner: scanner, container: container, key: key)
+        let pointerText = json["p"]?.stringValue ?? ""
+        guard !pointerText.isEmpty else { return .key(address) }
+        return .member(address, try JSONPointer(parsing: pointerText))
+    }
+
+    /// One table or tree row.
+    static func row(_ row: InspectorRow, old: String? = nil) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("id", .string(rowID(row.target))),
+            ("target", target(row.target)),
+            ("key", .string(row.title)),
+            ("container", text(row.subtitle)),
+            ("type", text(row.type?.rawValue)),
+            ("preview", .string(row.preview)),
+            ("flags", .array(row.flags.map { .string($0.rawValue) })),
+            ("openable", .bool(row.isOpenable)),
+            ("editable", .bool(row.isEditable)),
+            ("deletable", .bool(row.isDeletable)),
+            ("revealable", .bool(row.isRevealable)),
+        ]
+        if let count = row.count { pairs.append(("count", int(count))) }
+        if let old { pairs.append(("old", .string(old))) }
+        return object(pairs)
+    }
+
+    /// A stable identity for a row, for the page's DOM and selection.
+    static func rowID(_ target: InspectorRow.Target) -> String {
+        switch target {
+        case .key(let address): address.scanner + "\u{1F}" + address.container + "\u{1F}" + address.key
+        case .member(let address, let pointer):
+            address.scanner + "\u{1F}" + address.container + "\u{1F}" + address.key + "\u{1F}" + pointer.description
+        case .scanner(let id): id
+        case .container(let scanner, let name): scanner + "\u{1F}" + name
+        }
+    }
+
+    /// A detail pane.
+    static func detail(
+        _ detail: InspectorDetail, copy: InspectorCopy?, canReset: Bool, json: String?
+    ) -> JSONValue {
+        let row = detail.row
+        var pairs: [(String, JSONValue)] = [
+            ("row", Self.row(row)),
+            ("title", .string(copy?.pointer ?? row.title)),
+            ("facts", .array(detail.facts.map { object([("label", .string($0.label)), ("text", .string($0.text))]) })),
+            ("value", text(detail.valueText)),
+            ("json", text(json)),
+            ("note", text(detail.note)),
+            ("tree", .bool(row.isOpenable)),
+            (
+                "actions",
+                object([
+                    ("edit", .bool(row.isEditable)), ("delete", .bool(row.isDeletable)),
+                    ("reveal", .bool(row.isRevealable)), ("reset", .bool(canReset)),
+                ])
+            ),
+        ]
+        if let copy {
+            pairs.append(
+                (
+                    "copy",
+                    object([
+                        ("key", .string(copy.key)), ("value", text(copy.value)), ("pointer", .string(copy.pointer)),
+                        ("command", text(copy.command)),
+                    ])
+                ))
+        }
+        return object(pairs)
+    }
+
+    /// An edit in progress.
+    static func draft(_ draft: ValueDraft, text: String, error: String?) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("title", .string(draft.title)),
+            ("target", target(draft.pointer.isWhole ? .key(draft.address) : .member(draft.address, draft.pointer))),
+            ("type", .string(draft.type.rawValue)),
+            ("editor", .string(editorName(draft.editor))),
+            ("text", .string(text)),
+            ("hint", .string(draft.hint)),
+            ("choices", .array(draft.choices.map { .string(ValueFormat.editText($0)) })),
+            ("isNew", .bool(draft.isNew)),
+            ("error", WebJSON.text(error)),
+        ]
+        if let range = draft.range {
+            pairs.append(("min", JSONNumber(range.lowerBound).map(JSONValue.number) ?? .null))
+            pairs.append(("max", JSONNumber(range.upperBound).map(JSONValue.number) ?? .null))
+        }
+        return object(pairs)
+    }
+
+    static func editorName(_ editor: ValueDraft.Editor) -> String {
+        switch editor {
+        case .text: "text"
+        case .integer: "integer"
+        case .real: "real"
+        case .toggle: "toggle"
+        case .date: "date"
+        case .data: "data"
+        case .choice: "choice"
+        case .json: "json"
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import JarvisCore
+import JarvisInspector
+import JarvisRemote
+
+extension WebPage {
+    /// Everything the page draws now but the table's rows (fetched by window).
+    func view() -> JSONValue {
+        let now = ContinuousClock.now
+        let news = changed.withLock { flag -> Bool in
+            defer { flag = false }
+            return flag
+        }
+        if news { rowsDirty = true }
+        connection?.session.expireHighlights()
+        let rows = currentRows(now: now)
+        version += 1
+        var pairs: [(String, JSONValue)] = [
+            ("version", WebJSON.int(version)),
+            ("agents", agentsJSON()),
+            ("filter", .string(filter.text)),
+            (
+                "chips",
+                .array(
+                    InspectorChip.all.map { chip in
+                        WebJSON.object([
+                            ("id", .string(chip.id)), ("label", .string(chip.description)), ("on", .bool(chips.contains(chip))),
+                        ])
+                    })
+            ),
+            ("table", WebJSON.object([("total", WebJSON.int(rows.count)), ("version", WebJSON.int(rowsVersion))])),
+            ("message", message.map { WebJSON.object([("text", .string($0.text)), ("kind", .string($0.kind))]) } ?? .null),
+        ]
+        guard let connection else {
+            pairs.append(("agent", .null))
+            pairs.append(("connection", WebJSON.object([("state", "none"), ("message", WebJSON.text(connectProblem))])))
+            pairs.append(("canEdit", false))
+            pairs.append(("scanners", .array([])))
+            return WebJSON.object(pairs)
+        }
+        let state = connection.session.state
+        let hello = state.hello
+        pairs.append(
+            (
+                "agent",
+                WebJSON.object([
+                    ("name", .string(hello.agent)), ("pid", WebJSON.int(Int(hello.pid))),
+                    ("platform", .string(hello.platform)), ("address", .string(connection.endpoint.description)),
+                ])
+            ))
+        let live: JSONValue
+        if isGone {
+            live = WebJSON.object([
+                ("state", "gone"),
+                (
+                    "message",
+                    .string(
+                        "\(hello.agent) is gone (\(state.liveProblem ?? "its connection ended")); showing what it last had, reconnecting by name"
+                    )
+                ),
+            ])
+        } else if state.isLive {
+            live = WebJSON.object([("state", "live"), ("message", .null)])
+        } else {
+            live = WebJSON.object([("state", "static"), ("message", WebJSON.text(state.liveProblem))])
+        }
+        pairs.append(("connection", live))
+        pairs.append(("banner", WebJSON.text(state.banner)))
+        pairs.append(("canEdit", .bool(canEdit)))
+        pairs.append(("scanners", scannersJSON(state)))
+        pairs.append(
+            (
+                "scope",
+                WebJSON.object([
+                    ("scanner", WebJSON.text(scope.scanner)), ("container", WebJSON.text(scope.container)),
+                    ("title", .string(scopeTitle(state))),
+                ])
+            ))
+        if let selected, let address = selected.address, let detail = state.detail(address, selected.pointer) {
+            let json = state.value(at: address, selected.pointer).map { value in
+                ValueFormat.full(value, limit: 256 * 1024)
+            }
+            var shown = WebJSON.detail(
+                detail, copy: state.copyTexts(for: selected),
+                canReset: canEdit && selected.pointer.isWhole && state.canReset(address), json: json)
+            if !canEdit, case .object(var object) = shown, case .object(var actions)? = object["actions"] {
+                actions["edit"] = false
+                actions["delete"] = false
+                actions["reset"] = false
+                object["actions"] = .object(actions)
+                shown = .object(object)
+            }
+            pairs.append(("detail", shown))
+        } else {
+            pairs.append(("detail", .null))
+        }
+        pairs.append(("draft", draft.map { WebJSON.draft($0, text: draftText, error: draftError) } ?? .null))
+        pairs.append(("conflict", conflict ?? .null))
+        pairs.append(
+            (
+                "bulk",
+                bulk.map { keys in
+                    WebJSON.object([
+                        ("count", WebJSON.int(keys.count)),
+                        ("keys", .array(keys.map { .string($0.container + " · " + $0.key) })),
+                    ])
+                } ?? .null
+            ))
+        pairs.append(("add", adding && canEdit ? addJSON(state) : .null))
+        pairs.append(("canBulkDelete", .bool(canEdit && !rows.isEmpty && (!filter.isEmpty || !chips.isEmpty))))
+        return WebJSON.object(pairs)
+    }
+
+    /// When the stream must redraw even without news: a change mark ends.
+    func nextDeadline() -> ContinuousClock.Instant? {
+        connection?.session.state.nextHighlightEnd(now: .now)
+    }
+
+    private func scopeTitle(_ state: InspectorState) -> String {
+        if let container = scope.container { return container }
+        if let scanner = scope.scanner { return state.scanners.first { $0.id == scanner }?.name ?? scanner }
+        return "All keys"
+    }
+
+    private func scannersJSON(_ state: InspectorState) -> JSONValue {
+        var perContainer: [String: Int] = [:]
+        var perScanner: [String: Int] = [:]
+        for address in state.items.keys {
+            perScanner[address.scanner, default: 0] += 1
+            perContainer[address.scanner + "\u{0}" + address.container, default: 0] += 1
+        }
+        return .array(
+            state.scanners.map { scanner in
+                WebJSON.object([
+                    ("id", .string(scanner.id)), ("title", .string(scanner.name)),
+                    ("count", WebJSON.int(perScanner[scanner.id] ?? 0)),
+                    ("problem", scanner.available ? .null : .string(scanner.reason ?? "unavailable")),
+                    (
+                        "containers",
+                        .array(
+                            state.containers(of: scanner.id).map { container in
+                                WebJSON.object([
+                                    ("name", .string(container.name)),
+                                    ("count", WebJSON.int(perContainer[scanner.id + "\u{0}" + container.name] ?? 0)),
+                                    ("problem", WebJSON.text(container.problem)),
+                                    ("readOnly", .bool(!container.writable || !state.canEdit)),
+                                ])
+                            })
+                    ),
+                ])
+            })
+    }
+
+    private func addJSON(_ state: InspectorState) -> JSONValue {
+        let writable = state.containers.filter { $0.writable && $0.problem == nil }
+            .filter { scope.scanner == nil || $0.scanner == scope.scanner }
+            .filter { scope.container == nil || $0.name == scope.container }
+        // The catalog's declared keys with nothing stored are offered first.
+        let suggestions = state.items.values.filter { item in
+            InspectorState.isUnset(item) && item.isWritable
+                && writable.contains { $0.scanner == item.address.scanner && $0.name == item.address.container }
+        }.sorted { NaturalOrder.precedes($0.address.key, $1.address.key) }
+        return WebJSON.object([
+            (
+                "containers",
+                .array(
+                    writable.map {
+                        WebJSON.object([("scanner", .string($0.scanner)), ("container", .string($0.name))])
+                    })
+            ),
+            (
+                "suggestions",
+                .array(
+                    suggestions.prefix(200).map {
+                        WebJSON.object([
+                            ("scanner", .string($0.address.scanner)), ("container", .string($0.address.container)),
+                            ("key", .string($0.address.key)), ("type", .string($0.type.rawValue)),
+                        ])
+                    })
+            ),
+            ("types", .array(PreferenceType.allCases.map { .string($0.rawValue) })),
+        ])
+    }
+
+    /// The agents to pick from: local programs, Simulator apps grouped by device, and the
+    /// one `--agent` named. Read from the runtime folder at most once a second.
+    private func agentsJSON() -> JSONValue {
+        let now = ContinuousClock.now
+        let records: [AgentRecord]
+        if let last = lastAgents, now - last.at < .seconds(1) {
+            records = last.records
+        } else {
+            records = (try? AgentDirectory.running()) ?? []
+            lastAgents = (now, records)
+        }
+        let current = connection?.session.state.hello
+        var list: [JSONValue] = records.map { record in
+            WebJSON.object([
+                ("id", .string(String(record.pid))),
+                ("title", .string(record.name)),
+                ("subtitle", .string("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? ""))),
+                ("group", .string(record.device.map { "Simulator · " + $0 } ?? "This computer")),
+                ("current", .bool(current.map { Int64(record.pid) == $0.pid && record.name == $0.agent } ?? false)),
+            ])
+        }
+        if let selector = options.selector, selector.hasPrefix("tcp://") {
+            list.append(
+                WebJSON.object([
+                    ("id", .string(selector)), ("title", .string(current?.agent ?? selector)),
+                    ("subtitle", .string(selector)), ("group", "Network"),
+                    ("current", .bool(connection?.selector == selector)),
+                ]))
+        }
+        return .array(list)
+    }
+}

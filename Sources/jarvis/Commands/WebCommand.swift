@@ -1,0 +1,54 @@
+import Foundation
+import JarvisCore
+import JarvisWeb
+
+/// `jarvis web`: the browser inspector, served on the loopback address.
+enum WebCommand: Command {
+    static let name = "web"
+    static let summary = "browse and edit an agent's preferences in your web browser, live"
+    static let usage = """
+        jarvis web [--agent NAME|PID|PATH] [--port N] [--no-open]
+
+          Serves the inspector on http://127.0.0.1 (this machine only) and opens it in your
+          browser: the running agents, their scanners and containers, a filterable key table,
+          each value as a tree and as JSON, editing with the editor that fits its type, and
+          live updates. The printed address carries a one-time secret; the browser trades it
+          for a cookie, so nobody else (another user of this machine, another web site) can
+          use the page. Nothing is loaded from the network. Ctrl-C stops it.
+
+          --port N    listen on port N (default: any free port)
+          --no-open   print the address without opening a browser
+        """
+
+    static func run(_ arguments: inout Arguments, context: Context) throws {
+        let port = try arguments.option("--port", expecting: "a port number from 0 to 65535") { UInt16($0) }
+        let noOpen = arguments.flag("--no-open")
+        try arguments.finish(maxPositionals: 0, command: name)
+        let server = try WebServer(port: port ?? 0, agent: context.agentSelector, token: context.token)
+        let address = server.address
+        Terminal.out("Jarvis web inspector: \(address)")
+        Terminal.out(Terminal.dim("Open that address in your browser (it works once); Ctrl-C stops the server."))
+        if !noOpen { openBrowser(address) }
+        server.run()
+    }
+
+    /// Opens the default browser where a desktop exists; silent where none does.
+    private static func openBrowser(_ address: String) {
+        #if os(macOS) || os(Linux)
+            let environment = ProcessInfo.processInfo.environment
+            #if os(macOS)
+                let opener = "/usr/bin/open"
+            #else
+                guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
+                guard let opener = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+                else { return }
+            #endif
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: opener)
+            process.arguments = [address]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
+        #endif
+    }
+}

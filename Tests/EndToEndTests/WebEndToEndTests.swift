@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// `jarvis web` in a real Chromium, driven by Playwright for Python
+/// (Tests/WebClient/web_test.py): each scenario starts its own agents and `jarvis web` in
+/// this sandbox and finds everything by the names a person reads.
+@Suite(.serialized) struct WebEndToEndTests {
+    let sandbox: Sandbox
+
+    init() throws { sandbox = try Sandbox() }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func browseAndFilterWithKeysShownAsText() throws {
+        try run("browse")
+    }
+
+    private func run(_ scenario: String, _ extra: [String: String] = [:]) throws {
+        let python = try WebBrowser.interpreter()
+        sandbox.environmentOverrides["JARVIS_BIN"] = try Binaries.url("jarvis").path
+        sandbox.environmentOverrides["JARVIS_AGENT_BIN"] = try Binaries.url("jarvis-agent").path
+        sandbox.environmentOverrides["WORK"] = sandbox.root.path
+        sandbox.environmentOverrides["CHROMIUM"] = WebBrowser.chromium
+        for (key, value) in extra { sandbox.environmentOverrides[key] = value }
+        let result = try sandbox.run(python, [WebBrowser.script.path, scenario], limit: 300)
+        #expect(result.status == 0, "scenario \(scenario) failed:\n\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.hasSuffix("ok\n"))
+    }
+}
+
+/// The Python with Playwright (`JARVIS_WEB_PYTHON`, else `.build/web-venv/bin/python`, which
+/// `.ci/run` makes) and Debian's Chromium (`CHROMIUM`, else /usr/bin/chromium). Playwright
+/// never downloads a browser here: it launches the system's with `executable_path`.
+enum WebBrowser {
+    static let script = MCPPython.packageRoot.appendingPathComponent("Tests/WebClient/web_test.py")
+
+    static var python: URL {
+        if let path = ProcessInfo.processInfo.environment["JARVIS_WEB_PYTHON"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return MCPPython.packageRoot.appendingPathComponent(".build/web-venv/bin/python")
+    }
+
+    static var chromium: String {
+        ProcessInfo.processInfo.environment["CHROMIUM"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/bin/chromium"
+    }
+
+    /// Locally the browser tests are skipped without Chromium and Playwright; in CI (`CI`
+    /// set) they run and fail.
+    static var shouldRun: Bool {
+        (FileManager.default.isExecutableFile(atPath: python.path)
+            && FileManager.default.isExecutableFile(atPath: chromium)) || OptionalTool.inCI
+    }
+
+    static func interpreter() throws -> URL {
+        guard FileManager.default.isExecutableFile(atPath: chromium) else {
+            throw HarnessError("no Chromium at \(chromium); install it with `apt-get install chromium` (as .ci/run does) or set CHROMIUM")
+        }
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw HarnessError(
+                "no Python with Playwright at \(python.path); run `python3 -m venv .build/web-venv && .build/web-venv/bin/pip install playwright` (as .ci/run does; never `playwright install`) or set JARVIS_WEB_PYTHON"
+            )
+        }
+        return python
+    }
+}

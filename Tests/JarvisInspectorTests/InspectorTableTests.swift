@@ -1,0 +1,78 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+import Testing
+
+@testable import JarvisInspector
+
+/// The flat key table the browser inspector draws: natural order, chips, what may be reset,
+/// and what is offered to copy, on real scanners through a real agent.
+@Suite struct InspectorTableTests {
+    @Test func namesWithNumbersSortByValue() {
+        let names = ["key_10", "Key_2", "key_1", "key_02", "alpha", "key_2", "b", "key_100"]
+        #expect(
+            names.sorted(by: NaturalOrder.precedes) == ["alpha", "b", "key_1", "Key_2", "key_2", "key_02", "key_10", "key_100"])
+        #expect(!NaturalOrder.precedes("a", "a"))
+    }
+
+    func loaded(_ fixture: InspectorFixture) throws -> (InspectorSession, JarvisAgent) {
+        let agent = try fixture.agent()
+        let session = InspectorSession(source: InProcessSource(agent: agent))
+        try session.load()
+        return (session, agent)
+    }
+
+    @Test func theTableNarrowsByScopeFilterAndChips() throws {
+        let fixture = try InspectorFixture()
+        try fixture.writeSuite("numbers", ["key_10": 10, "key_2": 2, "key_1": 1, "name": "x"])
+        let (session, agent) = try loaded(fixture)
+        defer { session.close(); agent.stop() }
+        let state = session.state
+        #expect(state.tableRows(scanner: "defaults", container: "numbers").map(\.title) == ["key_1", "key_2", "key_10", "name"])
+        #expect(
+            state.tableRows(scanner: "defaults", container: "numbers", chips: [.type(.integer)]).map(\.title)
+                == ["key_1", "key_2", "key_10"])
+        #expect(state.tableRows(scanner: nil, container: nil, chips: [.secrets]).map(\.title) == ["api_token"])
+        #expect(state.tableRows(scanner: nil, container: nil, chips: [.unset]).map(\.title) == ["theme"])
+        // Declared by the catalog: theme and launch_count; everything else stored is undeclared.
+        let undeclared = state.tableRows(scanner: "defaults", container: "com.example.app", chips: [.undeclared])
+        #expect(undeclared.map(\.title) == ["profile", "user_name", "volume"])
+        #expect(
+            state.tableRows(scanner: nil, container: nil, filter: InspectorFilter("key_?"), chips: [.type(.integer)])
+                .map(\.title) == ["key_1", "key_2"])
+        #expect(InspectorChip(id: "type:integer") == .type(.integer))
+        #expect(InspectorChip(id: "nonsense") == nil)
+    }
+
+    @Test func resetIsOfferedWhereADefaultWouldApply() throws {
+        let fixture = try InspectorFixture()
+        let (session, agent) = try loaded(fixture)
+        defer { session.close(); agent.stop() }
+        let state = session.state
+        let address = { (key: String) in PreferenceAddress(scanner: "defaults", container: "com.example.app", key: key) }
+        #expect(state.canReset(address("launch_count")))
+        #expect(!state.canReset(address("theme")))  // unset: nothing to remove
+        #expect(!state.canReset(address("user_name")))  // no default
+    }
+
+    @Test func copyTextsGiveTheKeyTheValueThePointerAndASetCommand() throws {
+        let fixture = try InspectorFixture()
+        let (session, agent) = try loaded(fixture)
+        defer { session.close(); agent.stop() }
+        let state = session.state
+        let port = PreferenceAddress(scanner: "files", container: "app.json", key: "server")
+        let copy = try #require(state.copyTexts(for: .member(port, JSONPointer(tokens: ["port"]))))
+        #expect(copy.key == "server")
+        #expect(copy.value == "8080")
+        #expect(copy.pointer == "/server/port")
+        #expect(copy.command == "jarvis set files:app.json /server/port 8080 --int")
+        let name = PreferenceAddress(scanner: "defaults", container: "com.example.app", key: "user_name")
+        #expect(
+            state.copyTexts(for: .key(name), agent: "my app")?.command
+                == "jarvis set --agent 'my app' defaults:com.example.app user_name Ada --string")
+        let secret = try #require(state.items.keys.first { $0.scanner == "secrets" })
+        let masked = try #require(state.copyTexts(for: .key(secret)))
+        #expect(masked.value == nil && masked.command == nil)
+        #expect(InspectorState.shellQuoted("it's") == #"'it'\''s'"#)
+    }
+}

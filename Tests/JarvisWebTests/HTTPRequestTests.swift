@@ -1,0 +1,44 @@
+import Testing
+
+@testable import JarvisWeb
+
+@Suite struct HTTPRequestTests {
+    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test func readsARequestWithQueryHeadersAndBody() {
+        let text = "POST /api/pages/a%20b/intent?from=10&name=x%2Fy+z HTTP/1.1\r\nHost: 127.0.0.1:1\r\nContent-Length: 4\r\nX-A:  b \r\n\r\nbodyEXTRA"
+        guard case .request(let request, let consumed) = HTTPRequest.parse(bytes(text)) else {
+            Issue.record("not read"); return
+        }
+        #expect(request.method == "POST")
+        #expect(request.path == "/api/pages/a b/intent")
+        #expect(request.query == ["from": "10", "name": "x/y z"])
+        #expect(request.headers["host"] == "127.0.0.1:1")
+        #expect(request.headers["x-a"] == "b")
+        #expect(request.body == bytes("body"))
+        #expect(consumed == text.utf8.count - 5)
+    }
+
+    @Test func waitsForTheWholeRequest() {
+        #expect(HTTPRequest.parse(bytes("GET / HTTP/1.1\r\nHost: x")) == .incomplete)
+        #expect(HTTPRequest.parse(bytes("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")) == .incomplete)
+    }
+
+    @Test func refusesWhatIsTooLargeOrMalformed() {
+        let limits = HTTPRequest.Limits(head: 64, body: 8)
+        let longHead = "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 100)
+        guard case .refused(431, _) = HTTPRequest.parse(bytes(longHead), limits: limits) else {
+            Issue.record("a long head was not refused"); return
+        }
+        guard case .refused(413, _) = HTTPRequest.parse(bytes("POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\n"), limits: limits)
+        else { Issue.record("a long body was not refused"); return }
+        guard case .refused(411, _) = HTTPRequest.parse(bytes("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"))
+        else { Issue.record("a chunked body was not refused"); return }
+        guard case .refused(400, _) = HTTPRequest.parse(bytes("GARBAGE\r\n\r\n")) else {
+            Issue.record("garbage was not refused"); return
+        }
+        guard case .refused(400, _) = HTTPRequest.parse(bytes("GET /%zz HTTP/1.1\r\n\r\n")) else {
+            Issue.record("a bad escape was not refused"); return
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Testing
+
+@testable import JarvisWeb
+
+@Suite struct WebGuardTests {
+    func request(
+        _ method: String = "GET", _ path: String = "/", query: [String: String] = [:], headers: [String: String]
+    ) -> HTTPRequest {
+        HTTPRequest(method: method, path: path, query: query, headers: headers, body: [])
+    }
+
+    @Test func theSecretWorksOnceAndGivesTheCookie() {
+        let guardian = WebGuard(port: 4000, secret: "s3cret", session: "cookie")
+        let first = request(query: ["k": "s3cret"], headers: ["host": "127.0.0.1:4000"])
+        #expect(guardian.check(first) == .exchange)
+        #expect(guardian.check(first) != .exchange)
+        #expect(guardian.pendingSecret == nil)
+        #expect(guardian.cookie.contains("HttpOnly") && guardian.cookie.contains("SameSite=Strict"))
+        let withCookie = request(headers: ["host": "127.0.0.1:4000", "cookie": "a=b; jarvis_web=cookie"])
+        #expect(guardian.check(withCookie) == .allow)
+    }
+
+    @Test func aWrongSecretOrNoCookieIsRefused() {
+        let guardian = WebGuard(port: 4000, secret: "s3cret", session: "cookie")
+        guard case .refuse(403, _) = guardian.check(request(query: ["k": "guess"], headers: ["host": "127.0.0.1:4000"]))
+        else { Issue.record("a wrong secret was accepted"); return }
+        guard case .refuse(403, _) = guardian.check(request(headers: ["host": "127.0.0.1:4000", "cookie": "jarvis_web=other"]))
+        else { Issue.record("a wrong cookie was accepted"); return }
+        #expect(guardian.pendingSecret == "s3cret")
+    }
+
+    @Test func aForeignHostIsRefusedEvenWithTheCookie() {
+        let guardian = WebGuard(port: 4000, secret: "s", session: "cookie")
+        for host in ["evil.example:4000", "127.0.0.1:4001", "127.0.0.1", ""] {
+            let verdict = guardian.check(request(headers: ["host": host, "cookie": "jarvis_web=cookie"]))
+            guard case .refuse(421, _) = verdict else { Issue.record("host \(host) was accepted"); continue }
+        }
+        #expect(guardian.check(request(headers: ["host": "localhost:4000", "cookie": "jarvis_web=cookie"])) == .allow)
+    }
+
+    @Test func aForeignOriginIsRefusedAndAPostNeedsOne() {
+        let guardian = WebGuard(port: 4000, secret: "s", session: "cookie")
+        let own = ["host": "127.0.0.1:4000", "cookie": "jarvis_web=cookie"]
+        var foreign = own
+        foreign["origin"] = "http://evil.example"
+        guard case .refuse(403, _) = guardian.check(request("POST", "/api/pages", headers: foreign)) else {
+            Issue.record("a foreign origin was accepted"); return
+        }
+        guard case .refuse(403, _) = guardian.check(request("GET", "/api/pages/x/events", headers: foreign)) else {
+            Issue.record("a foreign origin's stream was accepted"); return
+        }
+        guard case .refuse(403, _) = guardian.check(request("POST", "/api/pages", headers: own)) else {
+            Issue.record("a POST without Origin was accepted"); return
+        }
+        var same = own
+        same["origin"] = "http://127.0.0.1:4000"
+        #expect(guardian.check(request("POST", "/api/pages", headers: same)) == .allow)
+        var crossSite = own
+        crossSite["sec-fetch-site"] = "cross-site"
+        guard case .refuse(403, _) = guardian.check(request(headers: crossSite)) else {
+            Issue.record("a cross-site fetch was accepted"); return
+        }
+    }
+}
