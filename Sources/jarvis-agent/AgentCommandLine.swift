@@ -9,6 +9,9 @@ struct AgentCommandLine {
     var filesDirectories: [URL] = []
     /// `--exclude GLOB`: files and folders under `--files` left out (repeatable).
     var excluded: [GlobPattern] = []
+    /// `--hide-container GLOB` and `--hide-key GLOB`: hide rules for every scanner (repeatable).
+    var hiddenContainers: [GlobPattern] = []
+    var hiddenKeys: [GlobPattern] = []
     var secretsDirectories: [URL] = []
     var secretService = false
     var demo = false
@@ -44,6 +47,10 @@ struct AgentCommandLine {
                                of the `files` scanner named by its path inside DIR (repeatable)
           --exclude GLOB       leave out files and folders under --files whose path or name matches
                                (repeatable); node_modules, .git, build folders are always left out
+          --hide-container GLOB
+                               hide every container whose name matches, in every scanner, as if it did
+                               not exist (repeatable); a name matches in any Unicode spelling (NFC, NFD)
+          --hide-key GLOB      hide every key whose name matches, in every container (repeatable)
           --secrets-dir DIR    serve DIR as a folder of secret files, one file per secret (/run/secrets,
                                a Kubernetes secret volume, $CREDENTIALS_DIRECTORY) (repeatable)
           --secret-service     serve the desktop keyring's default collection (GNOME Keyring, KWallet)
@@ -81,8 +88,8 @@ struct AgentCommandLine {
 
     /// Options that take a value; everything else starting with `--` is a flag.
     static let valued: Set<String> = [
-        "--defaults-dir", "--files", "--exclude", "--secrets-dir", "--name", "--listen", "--max-connections", "--idle-timeout",
-        "--device", "--app", "--token-file", "--auth-timeout",
+        "--defaults-dir", "--files", "--exclude", "--hide-container", "--hide-key", "--secrets-dir", "--name",
+        "--listen", "--max-connections", "--idle-timeout", "--device", "--app", "--token-file", "--auth-timeout",
     ]
 
     /// The tool as its usage errors and `--help` name it.
@@ -100,6 +107,8 @@ struct AgentCommandLine {
         defaultsDirectories = arguments.values("--defaults-dir").map(folder)
         filesDirectories = arguments.values("--files").map(folder)
         excluded = arguments.values("--exclude").map { GlobPattern($0) }
+        hiddenContainers = arguments.values("--hide-container").map { GlobPattern($0) }
+        hiddenKeys = arguments.values("--hide-key").map { GlobPattern($0) }
         secretsDirectories = arguments.values("--secrets-dir").map(folder)
         secretService = arguments.flag("--secret-service")
         demo = arguments.flag("--demo")

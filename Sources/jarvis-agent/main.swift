@@ -38,6 +38,8 @@ var configuration: JarvisConfiguration = options.production ? .production : .deb
 if options.readOnly { configuration.allowsEditing = false }
 if options.allowReveal { configuration.allowsReveal = true }
 if options.systemDomains { configuration.includesSystemContainers = true }
+options.hiddenContainers.forEach { configuration.hide(containers: $0) }
+options.hiddenKeys.forEach { configuration.hide(keys: $0) }
 do {
     try configuration.validate()
 } catch {

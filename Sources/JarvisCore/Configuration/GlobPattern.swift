@@ -1,6 +1,10 @@
 /// A shell-style pattern for container and key names: `*` (any run, `/` included), `?` (one
 /// character), `[abc]`, `[a-z]`, `[!abc]`, and `\` to take the next character literally.
 ///
+/// Names are compared in Unicode's composed form (NFC, see `String.composedName`): the
+/// pattern when it is parsed and the name when it is matched, so a rule written `señor`
+/// matches `sen\u{0303}or` and the other way round, as `String`'s `==` and every lookup do.
+///
 /// Parsed once, matched many times: listings check every key against every pattern.
 public struct GlobPattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     private enum Token: Sendable, Hashable {
@@ -19,7 +23,7 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible, Expressi
     public init(_ pattern: String) {
         description = pattern
         var tokens: [Token] = []
-        let scalars = Array(pattern.unicodeScalars)
+        let scalars = Array(pattern.composedName.unicodeScalars)
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
@@ -63,14 +67,15 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible, Expressi
     /// Whether the pattern has no wildcards, so it names exactly one string.
     public var isExact: Bool { literalText != nil }
 
-    /// Whether `text` matches the whole pattern.
+    /// Whether `text` matches the whole pattern, whatever the Unicode spelling of either.
     public func matches(_ text: String) -> Bool {
+        // `==` compares canonically equivalent spellings as equal.
         if let literalText { return text == literalText }
         return matchTokens(text)
     }
 
     private func matchTokens(_ text: String) -> Bool {
-        let input = Array(text.unicodeScalars)
+        let input = Array(text.composedName.unicodeScalars)
         var t = 0
         var p = 0
         var starToken = -1
