@@ -87,11 +87,14 @@ public struct JSONFilesScanner: PreferenceScanner {
     public func container(named name: String) throws -> ContainerInfo? {
         guard let (folder, stamp) = locate(name) else {
             // A file that is there but left out is named as such, not as missing.
-            guard let reason = notServedReason(name), matches(name),
+            guard let reason = notServedReason(name) ?? served.lazy.compactMap({ self.linkReason(name, in: $0) }).first,
+                matches(name),
                 served.contains(where: { FileManager.default.fileExists(atPath: $0.path(of: name)) })
             else { return nil }
             return ContainerInfo(
-                name, problem: "not served: \(name): \(reason); serve its folder with --files of its own, or change --exclude",
+                name,
+                problem:
+                    "not served: \(name): \(reason); serve its folder with --files of its own, or change --exclude",
                 isWritable: false)
         }
         switch document(name, in: folder, stamp: stamp) {
@@ -163,6 +166,10 @@ public struct JSONFilesScanner: PreferenceScanner {
         // Resolved once beneath the folder: a link inside is written at its target (the link
         // kept); one that leads outside, or swapped in during the write, is never written through.
         let slot = try folder.writableSlot(of: request.container, container: request.container)
+        // Resolved again for the write: a link swapped in since `locate` leads nowhere excluded either.
+        if !excluded.isEmpty, slot.display != request.container, let reason = notServedReason(slot.display) {
+            throw JarvisError(.notFound, "not served: \(request.container): it leads to \(slot.display): \(reason)")
+        }
         // The version the hub read just before (every read goes through the cache), so a
         // change another program made to this key since then is a conflict too.
         let path = folder.path(of: request.container)
@@ -221,6 +228,7 @@ public struct JSONFilesScanner: PreferenceScanner {
             guard stat(folder.path(of: container), &status) == 0,
                 status.st_mode & S_IFMT != S_IFDIR
             else { continue }
+            guard linkReason(container, in: folder) == nil else { return nil }
             return (folder, FileStamp(status: status))
         }
         return nil
@@ -271,6 +279,17 @@ public struct JSONFilesScanner: PreferenceScanner {
         return nil
     }
 
+    /// Why a name is not served for what it leads to: a link inside the folder to a file
+    /// (or through a folder) that `exclude` leaves out serves it under no other name, as hide
+    /// rules follow links. Nil when the name is no such link, or nothing is excluded (then no
+    /// look is taken: a skipped folder is left out to save time, not to keep it from anyone).
+    func linkReason(_ relative: String, in folder: ServedFolder) -> String? {
+        guard !excluded.isEmpty, let target = folder.alias(of: relative), let reason = notServedReason(target) else {
+            return nil
+        }
+        return "it leads to \(target): \(reason)"
+    }
+
     private func matches(_ relativePath: String) -> Bool {
         let name = String(relativePath.split(separator: "/").last ?? "")
         return patterns.contains { $0.matches($0.description.contains("/") ? relativePath : name) }
@@ -296,7 +315,7 @@ public struct JSONFilesScanner: PreferenceScanner {
                 enumerator.skipDescendants()
                 continue
             }
-            guard notServedReason(relative) == nil else { continue }
+            guard notServedReason(relative) == nil, linkReason(relative, in: folder) == nil else { continue }
             var isDirectory: ObjCBool = false
             // `fileExists` follows links: a dangling link or a link to a folder is no file.
             guard folder.place(of: relative) != .missing,
