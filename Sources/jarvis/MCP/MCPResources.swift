@@ -19,12 +19,18 @@ struct MCPResources: Sendable {
             for container in containers {
                 let (scanner, name) = (container.scanner, container.name)
                 let uri = MCPResourceURI(agent: label, scanner: scanner, container: name)
-                var description = "The \(scanner) container \(name) of the agent \(agent.name): its items as JSON"
+                // Names from storage are quoted as tool text quotes them (``MCPToolText/quoted(_:limit:)``).
+                let quoted = MCPToolText.quoted(name)
+                let agentName = MCPToolText.quoted(agent.name, limit: 64)
+                var description = "The \(scanner) container \(quoted) of the agent \(agentName): its items as JSON"
                 if !container.writable { description += " (read-only)" }
-                if let problem = container.problem { description += "; it cannot be read: \(problem)" }
+                if let problem = container.problem {
+                    description += "; it cannot be read: \(MCPToolText.printable(problem))"
+                }
                 resources.append([
                     "uri": .string(uri.description), "name": .string("\(scanner):\(name)"),
-                    "title": .string("\(name) (\(scanner), \(label))"), "description": .string(description),
+                    "title": .string("\(quoted) (\(scanner), \(MCPToolText.quoted(label, limit: 64)))"),
+                    "description": .string(description),
                     "mimeType": .string(Self.mimeType),
                 ])
             }

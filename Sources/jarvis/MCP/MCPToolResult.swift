@@ -16,8 +16,9 @@ struct MCPToolResult: Sendable {
     }
 
     /// A failed call for an agent's error, with its stable code first.
+    /// The message may quote names from storage, so it is made printable on one line.
     static func failure(_ error: JarvisError) -> MCPToolResult {
-        failure("\(error.code.rawValue): \(error.message)")
+        failure("\(error.code.rawValue): \(MCPToolText.printable(error.message))")
     }
 
     /// The `tools/call` result.

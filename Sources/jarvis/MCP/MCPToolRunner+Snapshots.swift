@@ -15,11 +15,12 @@ extension MCPToolRunner {
                 "key": .string(item.address.key),
             ]
         }
-        var text = "Snapshot of \(snapshot.items.count) stored value(s) from agent '\(agent.name)'"
+        var text =
+            "Snapshot of \(snapshot.items.count) stored value(s) from agent \(MCPToolText.quoted(agent.name, limit: 64))"
         if !leftOut.isEmpty { text += "; \(leftOut.count) masked secret(s) left out" }
         text +=
             ". The document is in structuredContent.snapshot (pass it to diff_snapshots as from or to):\n"
-            + JSONWriter.string(snapshot.json)
+            + MCPToolText.escapingLayout(JSONWriter.string(snapshot.json))
         return MCPToolResult(
             text: text, structured: .object(["snapshot": snapshot.json, "leftOut": .array(addresses)]))
     }
@@ -34,7 +35,9 @@ extension MCPToolRunner {
             sides.append((side.label, side.snapshot.filtered(scanner: scanner, container: container, key: key)))
         }
         let diff = SnapshotDiff(from: sides[0].items, to: sides[1].items)
-        let text = "--- \(sides[0].label)\n+++ \(sides[1].label)\n" + MCPToolText.diff(diff)
+        let text =
+            "--- \(MCPToolText.printable(sides[0].label))\n+++ \(MCPToolText.printable(sides[1].label))\n"
+            + MCPToolText.diff(diff)
         return MCPToolResult(text: text, structured: DiffCommand.json(diff))
     }
 
@@ -66,7 +69,9 @@ extension MCPToolRunner {
     /// started the server in (its project) are read, never through a link out of it, and an
     /// error never quotes the file's content: a model could otherwise read any file this user
     /// can, a byte at a time, from the parse errors.
-    static func readSnapshotFile(_ path: String, name: String, folder: String = FileManager.default.currentDirectoryPath)
+    static func readSnapshotFile(
+        _ path: String, name: String, folder: String = FileManager.default.currentDirectoryPath
+    )
         throws(JarvisError) -> JarvisSnapshot
     {
         let refusal = JarvisError(

@@ -51,7 +51,7 @@ struct MCPToolRunner: Sendable {
             let allows =
                 agent.isProduction ? "production: read-only" : (agent.allowsEditing ? "editing allowed" : "read-only")
             return
-                "\(MCPAgentBridge.label(of: agent, among: agents)) (pid \(agent.pid.map(String.init) ?? "?"), \(allows), reveal \(agent.allowsReveal ? "allowed" : "off"), scanners \(agent.scanners.joined(separator: ", ")))"
+                "\(MCPToolText.quoted(MCPAgentBridge.label(of: agent, among: agents), limit: 64)) (pid \(agent.pid.map(String.init) ?? "?"), \(allows), reveal \(agent.allowsReveal ? "allowed" : "off"), scanners \(agent.scanners.map { MCPToolText.quoted($0, limit: 64) }.joined(separator: ", ")))"
         }
         return MCPToolResult(
             text: "\(agents.count) agent(s):\n" + lines.joined(separator: "\n"), structured: .object(structured))
@@ -151,13 +151,15 @@ struct MCPToolRunner: Sendable {
             dryRun: arguments.bool("dryRun") ?? false)
         let result = try perform(agent, params) { client throws(JarvisError) in try client.deleteKeys(params) }
         let keys = result.keys
-        let place = "\(result.scanner):\(result.container)"
+        let place = "\(result.scanner):\(MCPToolText.quoted(result.container))"
+        let pattern = MCPToolText.quoted(match)
         let head =
             result.dryRun
-            ? "Would delete \(keys.count) key(s) matching '\(match)' from \(place) (dry run: nothing was changed)"
-            : "Deleted \(keys.count) key(s) matching '\(match)' from \(place)"
+            ? "Would delete \(keys.count) key(s) matching \(pattern) from \(place) (dry run: nothing was changed)"
+            : "Deleted \(keys.count) key(s) matching \(pattern) from \(place)"
         return MCPToolResult(
-            text: ([head + (keys.isEmpty ? "." : ":")] + keys).joined(separator: "\n"), structured: result.json)
+            text: ([head + (keys.isEmpty ? "." : ":")] + keys.map { MCPToolText.quoted($0) }).joined(separator: "\n"),
+            structured: result.json)
     }
 
     private func resetPreference(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {

@@ -20,7 +20,7 @@ enum MCPToolText {
             }
         }
         let meaning = item.catalog?.description.map { " — " + delimited(.string($0)) } ?? ""
-        return "\(Context.place(item)) = \(value(item)) (\(notes.joined(separator: ", ")))\(meaning)"
+        return "\(place(item)) = \(value(item)) (\(notes.joined(separator: ", ")))\(meaning)"
     }
 
     /// A stored value between « and », as JSON: its quotes and line breaks are escaped and any
@@ -28,7 +28,8 @@ enum MCPToolText {
     /// tool's own words (a fake ` (string, revision …)` or a fake next line).
     static func value(_ item: PreferenceItem) -> String {
         if let mask = item.mask {
-            return "«masked secret: \(mask.length) \(item.type == .string ? "characters" : "bytes"), fingerprint \(mask.fingerprint)»"
+            return
+                "«masked secret: \(mask.length) \(item.type == .string ? "characters" : "bytes"), fingerprint \(mask.fingerprint)»"
         }
         guard let value = item.value else { return "«no value»" }
         return delimited(value)
@@ -44,8 +45,7 @@ enum MCPToolText {
             json = JSONWriter.string((try? value.plainJSON()) ?? value.json)
             if json.count > 400 { json = String(json.prefix(400)) + " …" }
         }
-        json = json.replacingOccurrences(of: "«", with: "\\u00ab").replacingOccurrences(of: "»", with: "\\u00bb")
-        return "«" + json + "»"
+        return "«" + escapingLayout(json) + "»"
     }
 
     private static func number(_ value: Double) -> String {
@@ -60,23 +60,25 @@ enum MCPToolText {
 
     /// Containers a listing could not read.
     static func problems(_ problems: [Wire.Container]) -> String {
-        problems.map { "problem in \($0.scanner):\($0.name): \($0.problem ?? "")" }.joined(separator: "\n")
+        problems.map { "problem in \($0.scanner):\(quoted($0.name)): \(printable($0.problem ?? ""))" }
+            .joined(separator: "\n")
     }
 
-    /// One audit record.
+    /// One audit record; its names and the client's name quoted (see ``quoted(_:limit:)``).
     static func record(_ record: Wire.HistoryRecord) -> String {
         let address = record.address
+        let place = "\(address.scanner):\(quoted(address.container)) \(quoted(address.key))"
         return
-            "\(DateText.format(record.time)) \(record.action) \(address.scanner):\(address.container) \(address.key) by \(record.client ?? "unnamed client") (\(record.transport)), revision \(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")"
+            "\(DateText.format(record.time)) \(record.action) \(place) by \(clientName(record.client)) (\(record.transport)), revision \(printable(record.oldRevision ?? "none")) -> \(printable(record.newRevision ?? "none"))"
     }
 
     /// A diff, as `jarvis diff` prints it.
     static func diff(_ diff: SnapshotDiff) -> String {
         var lines: [String] = []
-        for item in diff.added { lines.append("+ \(Context.place(item)) = \(value(item)) (\(item.type))") }
-        for item in diff.removed { lines.append("- \(Context.place(item)) = \(value(item)) (\(item.type))") }
+        for item in diff.added { lines.append("+ \(place(item)) = \(value(item)) (\(item.type))") }
+        for item in diff.removed { lines.append("- \(place(item)) = \(value(item)) (\(item.type))") }
         for change in diff.changed {
-            lines.append("~ \(Context.place(change.new)): \(value(change.old)) → \(value(change.new)) (\(change.new.type))")
+            lines.append("~ \(place(change.new)): \(value(change.old)) → \(value(change.new)) (\(change.new.type))")
         }
         lines.append(
             "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, \(diff.unchanged.count) unchanged"
