@@ -16,6 +16,12 @@ final class MCPServer: Sendable {
     /// The stateless revisions (no handshake: `server/discover`, the version and client in each
     /// request's `_meta`, `resultType` on results, `subscriptions/listen`).
     static let modernVersions = ["2026-07-28"]
+    /// The most `subscriptions/listen` streams a session keeps open; one more is refused.
+    static let maxListens = 16
+    /// The most open streams that carry one resource; a further one is not honored for it.
+    static let maxListensPerResource = 4
+    /// The most resources one stream names that are looked at; the rest are not honored.
+    static let maxResourcesPerListen = 256
     static let versionKey = "io.modelcontextprotocol/protocolVersion"
     static let clientInfoKey = "io.modelcontextprotocol/clientInfo"
     static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
@@ -46,6 +52,8 @@ final class MCPServer: Sendable {
         var listedResources = false
         /// Open `subscriptions/listen` streams (2026-07-28), by their request id's text.
         var listens: [String: Listen] = [:]
+        /// How many listen streams were opened, to order them.
+        var opened = 0
         /// Resources subscribed with `resources/subscribe` (the 2025 revisions).
         var subscribed: Set<MCPResourceURI> = []
     }
@@ -53,6 +61,8 @@ final class MCPServer: Sendable {
     /// One `subscriptions/listen` stream and what it agreed to carry.
     private struct Listen {
         var id: JSONValue
+        /// When it was opened among the session's streams: a change is told on the oldest.
+        var order: Int
         var tools: Bool
         var resources: Bool
         var uris: Set<MCPResourceURI>
@@ -247,19 +257,35 @@ final class MCPServer: Sendable {
                 "subscriptions/listen belongs to revision \(Self.modernVersions.joined()); name it in _meta")
         }
         try checkModern(modern, params)
+        let key = JSONWriter.string(id)
+        let (open, carrying) = state.withLock { state in
+            (state.listens.count - (state.listens[key] == nil ? 0 : 1), state.listens.values.map(\.uris))
+        }
+        guard open < Self.maxListens else {
+            throw .invalidRequest(
+                "this session already has \(Self.maxListens) subscriptions/listen streams open; cancel one (notifications/cancelled with its request id) or name more resources on one stream"
+            )
+        }
         let filter = params["notifications"]?.objectValue ?? [:]
         var uris: Set<MCPResourceURI> = []
-        for text in filter["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-            // Only resources that exist and can be watched are honored; the acknowledgement says which.
+        let named = filter["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        for text in named.prefix(Self.maxResourcesPerListen) {
+            // Only resources that exist and can be watched are honored, on a few streams at
+            // most; the acknowledgement says which.
             guard let (uri, agent) = try? resources.resolve(text),
+                carrying.filter({ $0.contains(uri) }).count < Self.maxListensPerResource,
                 (try? subscriptions.subscribe(uri, agent: agent)) != nil
             else { continue }
             uris.insert(uri)
         }
-        let stream = Listen(
-            id: id, tools: filter["toolsListChanged"] == .bool(true),
-            resources: filter["resourcesListChanged"] == .bool(true), uris: uris)
-        state.withLock { $0.listens[JSONWriter.string(id)] = stream }
+        let stream = state.withLock { state -> Listen in
+            state.opened += 1
+            let made = Listen(
+                id: id, order: state.opened, tools: filter["toolsListChanged"] == .bool(true),
+                resources: filter["resourcesListChanged"] == .bool(true), uris: uris)
+            state.listens[key] = made
+            return made
+        }
         var honored = JSONObject()
         if stream.tools { honored["toolsListChanged"] = true }
         if stream.resources { honored["resourcesListChanged"] = true }
@@ -285,14 +311,21 @@ final class MCPServer: Sendable {
         if !used { subscriptions.unsubscribe(uri) }
     }
 
-    /// A subscribed resource changed: told plainly to a 2025 subscriber, and on each listen
-    /// stream that asked for it.
+    /// A subscribed resource changed: told once to the session, whatever the number of its
+    /// subscriptions: plainly to a 2025 subscriber, else on the oldest listen stream that
+    /// asked for it.
     private func resourceUpdated(_ uri: MCPResourceURI) {
-        let (plain, streams) = state.withLock { state in
-            (state.subscribed.contains(uri), state.listens.values.filter { $0.uris.contains(uri) }.map(\.id))
+        let (plain, oldest) = state.withLock { state in
+            (
+                state.subscribed.contains(uri),
+                state.listens.values.filter { $0.uris.contains(uri) }.min { $0.order < $1.order }?.id
+            )
         }
-        if plain { output.notify("notifications/resources/updated", ["uri": .string(uri.description)]) }
-        for id in streams {
+        if plain {
+            output.notify("notifications/resources/updated", ["uri": .string(uri.description)])
+            return
+        }
+        if let id = oldest {
             output.notify(
                 "notifications/resources/updated",
                 ["uri": .string(uri.description), "_meta": [Self.subscriptionKey: id]])
