@@ -40,7 +40,8 @@ final class SimulatorDefaultsStore: DefaultsStore {
                 info.unavailableReason = "no Simulator devices in \(simulators.devicesFolder.path)"
             } else {
                 // The state is not in the suites' names (they stay put across a boot): say it here.
-                let states = devices.map { "\(SimulatorSuiteTable.label(of: $0, among: devices)) (\($0.state))" }
+                let labels = SimulatorSuiteTable.labels(of: devices)
+                let states = devices.map { "\(labels[$0.udid] ?? $0.udid) (\($0.state))" }
                 info.displayName += ": " + states.joined(separator: ", ")
             }
         } catch {

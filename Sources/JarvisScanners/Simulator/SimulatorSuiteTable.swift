@@ -11,6 +11,10 @@ import JarvisSystem
 /// several served devices share a name, the runtime is added (`iPhone 15 (iOS 17.0)`), and
 /// the UDID when that is not enough. The device's state is not part of the name, so an
 /// address stays the same when the device boots or shuts down.
+///
+/// A name is never ambiguous: a `/` inside a device's name or an id is written `%2F` (and a
+/// `%` `%25`), so a device `A/b` with an app `c` is `A%2Fb/c/…` and a device `A` with an app
+/// `b/c` is `A/b%2Fc/…`; two devices whose labels still meet are named by their UDIDs.
 struct SimulatorSuiteTable: Sendable {
     /// One app or App Group container on one device.
     struct Owner: Sendable {
@@ -26,13 +30,39 @@ struct SimulatorSuiteTable: Sendable {
     /// - Throws: ``JarvisError`` `.notFound` when the selector names no device.
     init(simulators: SimulatorSet, selector: String?, apps: [GlobPattern]) throws(JarvisError) {
         let devices = try simulators.devices(matching: selector)
+        let labels = Self.labels(of: devices)
         for device in devices {
-            let label = Self.label(of: device, among: devices)
+            guard let label = labels[device.udid] else { continue }
             for container in device.applications().items + device.appGroups().items
             where apps.isEmpty || apps.contains(where: { $0.matches(container.identifier) }) {
-                owners["\(label)/\(container.identifier)"] = Owner(device: device, container: container)
+                // An app and an App Group of one id on one device: the app keeps the name.
+                let prefix = label + "/" + Self.escaped(container.identifier)
+                if owners[prefix] == nil { owners[prefix] = Owner(device: device, container: container) }
             }
         }
+    }
+
+    /// Each device's label as names hold it (escaped), by UDID, no two alike: devices whose
+    /// labels meet (a device named `iPhone 15 (X)` beside another `iPhone 15` whose UDID is
+    /// `X`) are labelled with their name and UDID, then with the UDID alone; a device that
+    /// still meets another is left out, never served under another's name.
+    static func labels(of devices: [SimulatorDevice]) -> [String: String] {
+        var labels: [String: String] = [:]
+        for device in devices { labels[device.udid] = escaped(label(of: device, among: devices)) }
+        let fallbacks: [(SimulatorDevice) -> String] = [{ "\($0.name) (\($0.udid))" }, { $0.udid }]
+        for fallback in fallbacks {
+            let counts = Dictionary(labels.values.map { ($0, 1) }, uniquingKeysWith: +)
+            for device in devices where labels[device.udid].map({ counts[$0, default: 0] > 1 }) == true {
+                labels[device.udid] = escaped(fallback(device))
+            }
+        }
+        let counts = Dictionary(labels.values.map { ($0, 1) }, uniquingKeysWith: +)
+        return labels.filter { counts[$0.value, default: 0] == 1 }
+    }
+
+    /// A part of a name with `%` and `/` written `%25` and `%2F`.
+    static func escaped(_ part: String) -> String {
+        part.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
     }
 
     /// The owner and suite of a container name; nil when the name is not one of this table's.

@@ -102,6 +102,45 @@ struct SimulatorDefaultsStoreTests {
         #expect(SimulatorSuiteTable.label(of: other, among: all) == "iPad")
     }
 
+    /// Issue 27: a device `A/b` with an app `c`, and a device `A` with an app `b/c`, were both
+    /// `A/b/c/…`: one device's suite disappeared and writes went to the other's.
+    @Test func namesHoldingASlashNeverCollide() throws {
+        try tree.device(udid: "SLASH-1", name: "A/b", state: 1)
+        try tree.device(udid: "SLASH-2", name: "A", state: 1)
+        let firstApp = try tree.container(device: "SLASH-1", kind: "application", identifier: "c")
+        let second = try tree.container(device: "SLASH-2", kind: "application", identifier: "b/c")
+        try suite(in: firstApp, "s", ["owner": "first"])
+        try suite(in: second, "s", ["owner": "second"])
+        // A device whose own name reads as another's label with its runtime: never the same name.
+        try tree.device(udid: "TWIN-1", name: "iPhone 15", state: 1)
+        try tree.device(udid: "TWIN-2", name: "iPhone 15 (TWIN-1)", state: 1)
+        let twinOne = try tree.container(device: "TWIN-1", kind: "application", identifier: "t")
+        let twinTwo = try tree.container(device: "TWIN-2", kind: "application", identifier: "t")
+        try suite(in: twinOne, "s", ["owner": "twin one"])
+        try suite(in: twinTwo, "s", ["owner": "twin two"])
+        let hub = JarvisHub()
+        hub.register(scanner(editor: RecordingEditor()))
+        let names = try hub.containers().map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        let owners = try hub.list(ListQuery(key: "owner")).items.compactMap { item -> String? in
+            guard case .string(let owner) = item.value else { return nil }
+            return "\(item.address.container) \(owner)"
+        }
+        #expect(owners.count == 4, "\(owners)")
+        #expect(owners.contains("A%2Fb/c/s first") && owners.contains("A/b%2Fc/s second"), "\(owners)")
+        // Each name reads and writes its own suite.
+        try hub.set(PreferenceAddress(scanner: "defaults", container: "A/b%2Fc/s", key: "owner"), to: "second, edited")
+        let first = PreferenceAddress(scanner: "defaults", container: "A%2Fb/c/s", key: "owner")
+        #expect(try hub.get(first).value == "first")
+        #expect(
+            try hub.get(PreferenceAddress(scanner: "defaults", container: "A/b%2Fc/s", key: "owner")).value
+                == "second, edited")
+        // The raw, ambiguous spelling names nothing.
+        #expect(throws: JarvisError.self) {
+            try hub.get(PreferenceAddress(scanner: "defaults", container: "A/b/c/s", key: "owner"))
+        }
+    }
+
     @Test func aShutDownDevicesBinaryPlistIsEditedInPlaceAndStaysBinary() throws {
         let editor = RecordingEditor()
         let scanner = scanner(editor: editor)
