@@ -15,8 +15,8 @@ extension InspectorState {
             (scanner == nil || address.scanner == scanner) && (container == nil || address.container == container)
         }
         addresses.sort { lhs, rhs in
-            if lhs.key != rhs.key { return NaturalOrder.precedes(lhs.key, rhs.key) }
-            if lhs.container != rhs.container { return NaturalOrder.precedes(lhs.container, rhs.container) }
+            if lhs.key != rhs.key { return lhs.key.naturallyBefore(rhs.key) }
+            if lhs.container != rhs.container { return lhs.container.naturallyBefore(rhs.container) }
             return lhs.scanner < rhs.scanner
         }
         var rows: [InspectorRow] = []

@@ -46,17 +46,23 @@ export function bulkPreview(app, bulk) {
 
 export function addKey(app, add) {
   const container = el('select', { 'aria-label': 'Container' });
-  add.containers.forEach((entry, index) => container.append(el('option', { value: String(index), text: `${entry.scanner} · ${entry.container}` })));
+  add.containers.forEach((entry, index) => container.append(el('option', { value: String(index), text: entry.title })));
   const key = el('input', { type: 'text', 'aria-label': 'Key name', spellcheck: 'false', autocomplete: 'off' });
   const type = el('select', { 'aria-label': 'Type' });
-  for (const name of add.types) type.append(el('option', { value: name, text: name }));
+  // The types the chosen container takes, as the model listed them.
+  const types = () => {
+    clear(type);
+    for (const name of add.containers[Number(container.value)]?.types || []) type.append(el('option', { value: name, text: name }));
+  };
+  container.addEventListener('change', types);
+  types();
   const create = (entry, name, typeName) => {
     closeDialog();
     app.send('addCreate', { scanner: entry.scanner, container: entry.container, key: name, type: typeName });
   };
   const suggestions = el('ul', { class: 'suggestions', 'aria-label': 'Declared keys with nothing stored' });
   for (const suggestion of add.suggestions) {
-    suggestions.append(el('li', {}, button(`${suggestion.key} (${suggestion.type}, ${suggestion.container})`,
+    suggestions.append(el('li', {}, button(`${suggestion.key} (${suggestion.type}, ${suggestion.container})${suggestion.about ? ' — ' + suggestion.about : ''}`,
       () => create(suggestion, suggestion.key, suggestion.type))));
   }
   const body = [];

@@ -150,34 +150,35 @@ extension WebPage {
             })
     }
 
+    /// What "Add key" offers, as the model decided: the writable containers of the scope,
+    /// the types each takes, and the catalog's declared keys with nothing stored first.
     private func addJSON(_ state: InspectorState) -> JSONValue {
-        let writable = state.containers.filter { $0.writable && $0.problem == nil }
-            .filter { scope.scanner == nil || $0.scanner == scope.scanner }
-            .filter { scope.container == nil || $0.name == scope.container }
-        // The catalog's declared keys with nothing stored are offered first.
-        let suggestions = state.items.values.filter { item in
-            InspectorState.isUnset(item) && item.isWritable
-                && writable.contains { $0.scanner == item.address.scanner && $0.name == item.address.container }
-        }.sorted { NaturalOrder.precedes($0.address.key, $1.address.key) }
+        let choices = state.addChoices(scanner: scope.scanner).filter { scope.container == nil || $0.container == scope.container }
         return WebJSON.object([
             (
                 "containers",
                 .array(
-                    writable.map {
-                        WebJSON.object([("scanner", .string($0.scanner)), ("container", .string($0.name))])
+                    choices.map { choice in
+                        WebJSON.object([
+                            ("scanner", .string(choice.scanner)), ("container", .string(choice.container)),
+                            ("title", .string(choice.title)),
+                            ("types", .array(choice.types.map { .string($0.rawValue) })),
+                        ])
                     })
             ),
             (
                 "suggestions",
                 .array(
-                    suggestions.prefix(200).map {
-                        WebJSON.object([
-                            ("scanner", .string($0.address.scanner)), ("container", .string($0.address.container)),
-                            ("key", .string($0.address.key)), ("type", .string($0.type.rawValue)),
-                        ])
+                    choices.flatMap { choice in
+                        choice.suggestions.prefix(200).map { suggestion in
+                            WebJSON.object([
+                                ("scanner", .string(choice.scanner)), ("container", .string(choice.container)),
+                                ("key", .string(suggestion.key)), ("type", .string(suggestion.type.rawValue)),
+                                ("about", WebJSON.text(suggestion.description)),
+                            ])
+                        }
                     })
             ),
-            ("types", .array(PreferenceType.allCases.map { .string($0.rawValue) })),
         ])
     }
 
