@@ -54,6 +54,22 @@ final class LineConnectionWorker {
     static let lingerTimeout: Duration = .seconds(2)
     /// About how many bytes of a streamed line are made at a time.
     static let chunkSize = 64 * 1024
+    /// The most one connection writes in one turn of the loop (Redis's
+    /// `NET_MAX_WRITES_PER_EVENT`): a client reading a long listing as fast as it can takes
+    /// its share and lets every other connection's answers go out before its next one.
+    static let maxWritePerTurn = 64 * 1024
+    /// Bytes written in the loop's turn `writingTurn`.
+    @exclusivity(unchecked) private var writtenInTurn = 0
+    @exclusivity(unchecked) private var writingTurn: UInt64 = 0
+
+    /// Bytes written so far in the loop's current turn.
+    private var writtenThisTurn: Int {
+        get { writingTurn == time.turn ? writtenInTurn : 0 }
+        set {
+            writingTurn = time.turn
+            writtenInTurn = newValue
+        }
+    }
     /// How much one read takes from a socket.
     static let readSize = 64 * 1024
 
@@ -99,7 +115,8 @@ final class LineConnectionWorker {
         } else if case .draining = phase {
             wanted.insert(.read)
         }
-        if outgoingOffset < outgoing.count { wanted.insert(.write) }
+        // Output left over after a turn's share (``maxWritePerTurn``) is written next turn.
+        if outgoingOffset < outgoing.count || hasMoreOutput { wanted.insert(.write) }
         return wanted
     }
 
@@ -153,7 +170,9 @@ final class LineConnectionWorker {
             let drained = outgoingOffset >= outgoing.count
             // More output is ready and the socket took everything: make the next chunk now,
             // not after a wake-up that may never come.
-            if drained, hasMoreOutput || (queuedMeanwhile ?? connection.shared.withLock({ !$0.queued.isEmpty })) {
+            if drained, writtenThisTurn < Self.maxWritePerTurn,
+                hasMoreOutput || (queuedMeanwhile ?? connection.shared.withLock({ !$0.queued.isEmpty }))
+            {
                 continue
             }
             if !isServing, drained, case .flushing(let reason, let deadline) = phase {
@@ -290,16 +309,18 @@ final class LineConnectionWorker {
     private func flush() -> (failure: LineConnection.CloseReason?, queuedMeanwhile: Bool?) {
         var written = 0
         var failure: LineConnection.CloseReason?
-        while outgoingOffset < outgoing.count {
+        while outgoingOffset < outgoing.count, writtenThisTurn < Self.maxWritePerTurn {
+            let end = outgoingOffset + min(outgoing.count - outgoingOffset, Self.maxWritePerTurn - writtenThisTurn)
             let result = outgoing.withUnsafeBytes { raw in
                 Result { () throws(SocketError) in
-                    try socket.write(UnsafeRawBufferPointer(rebasing: raw[outgoingOffset...]))
+                    try socket.write(UnsafeRawBufferPointer(rebasing: raw[outgoingOffset..<end]))
                 }
             }
             switch result {
             case .success(let count):
                 outgoingOffset += count
                 written += count
+                writtenThisTurn += count
                 continue
             case .failure(let error) where error.isWouldBlock:
                 break

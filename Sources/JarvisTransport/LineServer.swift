@@ -10,7 +10,9 @@ import JarvisCore
 /// `Thread`: never the main thread and never the Swift concurrency pool, which must not be
 /// blocked by I/O. It sleeps with no timeout unless a deadline applies (idle timeout,
 /// authentication, a closing connection), so an idle server uses no CPU, and 64 idle clients
-/// cost 64 descriptors, not 64 threads. Call `stop()` before dropping the server: its thread
+/// cost 64 descriptors, not 64 threads. A session answers on the loop only what costs no
+/// waiting and hands the rest to a ``WorkPool``; each turn writes at most 64 KiB per
+/// connection, so one fast reader of a long answer delays no other connection. Call `stop()` before dropping the server: its thread
 /// keeps it alive until then.
 package final class LineServer: Sendable {
     /// The endpoints asked for; see `boundEndpoints` for the real TCP ports.

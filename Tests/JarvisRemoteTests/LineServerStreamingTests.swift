@@ -35,8 +35,12 @@ import Testing
         struct Chunks: LineProducer {
             var left: Int
             let progress: Locked<Progress>
+            /// CPU time each chunk costs to make, as encoding a listing's items does.
+            var cost: Duration = .zero
 
             mutating func produce(into buffer: inout [UInt8], size: Int) -> Bool {
+                let busyUntil = ContinuousClock.now + cost
+                while ContinuousClock.now < busyUntil {}
                 buffer += [UInt8](repeating: 0x78, count: 64 * 1024)
                 left -= 1
                 progress.withLock { progress in
@@ -51,6 +55,9 @@ import Testing
             let text = String(decoding: line, as: UTF8.self)
             if text.hasPrefix("stream ") {
                 connection.send(producing: Chunks(left: Int(text.dropFirst(7)) ?? 1, progress: progress))
+            } else if text.hasPrefix("costly ") {
+                connection.send(
+                    producing: Chunks(left: Int(text.dropFirst(7)) ?? 1, progress: progress, cost: .milliseconds(1)))
             } else if text == "auth" {
                 connection.authenticated()
                 connection.send(Array("ok".utf8))
@@ -108,6 +115,47 @@ import Testing
         try socket.writeAll(Array("after\n".utf8), timeout: .seconds(5))
         let count = try socket.read(into: buffer)
         #expect(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]), as: UTF8.self) == "after\n")
+    }
+
+    @Test func aClientReadingALongLineAsFastAsItCanDelaysNobodyElse() throws {
+        let progress = Locked(StreamSession.Progress())
+        let (server, endpoint) = try startServer(limits: LineServerLimits(), progress: progress)
+        defer { server.stop() }
+        // 32 MiB, each 64 KiB costing 1 ms to make, read as fast as a thread can, while
+        // another client's echoes are timed: the loop makes one chunk per turn for the reader,
+        // and answers the echo in between.
+        let reader = try Socket.connect(to: endpoint, timeout: .seconds(5))
+        defer { reader.close() }
+        let other = try LineClient(endpoint: endpoint, timeout: .seconds(5))
+        try other.send("ready")
+        #expect(try other.receiveText() == "ready")
+        try reader.writeAll(Array("costly 512\n".utf8), timeout: .seconds(5))
+        let finished = Locked<Int?>(nil)
+        let thread = Thread {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { buffer.deallocate() }
+            var received = 0
+            while let count = try? reader.read(into: buffer), count > 0 {
+                received += count
+                if buffer[count - 1] == 0x0A { break }
+            }
+            finished.withLock { $0 = received }
+        }
+        thread.start()
+        var latencies: [Duration] = []
+        while finished.current == nil, latencies.count < 2000 {
+            let start = ContinuousClock.now
+            try other.send("ping")
+            #expect(try other.receiveText() == "ping")
+            latencies.append(.now - start)
+        }
+        #expect(eventually(timeout: .seconds(30)) { finished.current != nil })
+        #expect(finished.current == 512 * 64 * 1024 + 1)
+        latencies.sort()
+        if !latencies.isEmpty {
+            let worst = latencies[latencies.count * 99 / 100]
+            #expect(worst < .milliseconds(50), "p99 of an echo beside a fast reader: \(worst) of \(latencies.count)")
+        }
     }
 
     @Test func aClientAskingForStreamsWithoutReadingIsDropped() throws {

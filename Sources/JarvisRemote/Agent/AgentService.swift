@@ -16,9 +16,18 @@ package final class AgentService: Sendable {
     package let tcpEndpoint: Locked<Endpoint?>
     /// Watches the hub's scanners while clients subscribe.
     package let engine: ChangeEngine
+    /// Where requests that may wait on storage or another process run, off the readiness loop.
+    package let work: WorkPool
+    /// How long a request that runs on ``work`` may take before its client is told it timed out.
+    package let requestTimeout: Duration
 
-    package init(hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int, audit: AgentAudit = AgentAudit()) {
+    package init(
+        hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int, audit: AgentAudit = AgentAudit(),
+        requestTimeout: Duration = .seconds(15), work: WorkPool = WorkPool()
+    ) {
         self.hub = hub
+        self.requestTimeout = requestTimeout
+        self.work = work
         engine = ChangeEngine(hub: hub)
         self.identity = identity
         self.maxLineLength = maxLineLength
@@ -60,19 +69,47 @@ package final class AgentService: Sendable {
         if !flatTried, session.isAuthenticated, let answer = answerFlatGet(line, session: session, recent: &recent) {
             return .line(answer)
         }
+        switch decode(line, session: session) {
+        case .answered(let answer): return answer
+        case .request(let request): return answer(request, session: session)
+        }
+    }
+
+    /// A line read as a request, or already answered (it was no request, or may not run yet).
+    package enum Decoded: Sendable {
+        case answered(Answer?)
+        case request(RPCRequest)
+    }
+
+    /// Reads `line`; answers it at once when it is malformed or may not run before `hello`.
+    /// Costs no storage access: the agent's loop thread calls it for every line that is not a
+    /// flat `get`, and runs only the requests that may wait elsewhere.
+    package func decode(_ line: [UInt8], session: AgentSessionState) -> Decoded {
         let request: RPCRequest
         do {
             request = try RPCRequest.decode(line)
         } catch {
             if !session.isAuthenticated { session.refusedUnauthenticated() }
-            return .line(RPCResponse.failure(id: error.id, error: error.error))
+            return .answered(.line(RPCResponse.failure(id: error.id, error: error.error)))
         }
-        let answerID = request.id ?? .null
         if !session.isAuthenticated, request.method != AgentMethod.hello.rawValue {
             session.refusedUnauthenticated()
-            guard request.id != nil else { return nil }
-            return .line(RPCResponse.failure(id: answerID, error: Self.unauthenticated))
+            guard let id = request.id else { return .answered(nil) }
+            return .answered(.line(RPCResponse.failure(id: id, error: Self.unauthenticated)))
         }
+        return .request(request)
+    }
+
+    /// Whether `request` is answered from memory alone (`ping`, `hello`): the loop thread
+    /// answers it itself.
+    package func answersAtOnce(_ request: RPCRequest) -> Bool {
+        request.method == AgentMethod.ping.rawValue || request.method == AgentMethod.hello.rawValue
+    }
+
+    /// The answer to a decoded request that may run (see ``decode(_:session:)``); nil for a
+    /// notification.
+    package func answer(_ request: RPCRequest, session: AgentSessionState) -> Answer? {
+        let answerID = request.id ?? .null
         do {
             if request.method == AgentMethod.list.rawValue, request.id != nil {
                 let (pager, reveals) = try streamedList(request.params)

@@ -1,21 +1,28 @@
+import Dispatch
 import JarvisCore
 import JarvisTransport
 
 /// One client connection of the agent: hands each line to the service and sends the answer.
+///
+/// A flat `get` (nearly every request, answered from what the scanners hold) is answered on
+/// the server's loop thread. Every other request, which may wait on storage or another
+/// process (a write's `fsync`, a keyring, `simctl`, the first parse of a large file), runs on
+/// the agent's ``WorkPool`` through this connection's ``WorkLane``, so one client's slow
+/// storage never delays another client's answer. Answers keep the order of the requests: once
+/// a request waits in the lane, every later one of this connection goes there too.
 final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
-    /// Whether the connection was told it is authenticated (which it never forgets), so that
-    /// later requests skip the lock that telling it again takes. Read and written only on the
-    /// server's loop thread, which calls ``received(line:on:)``.
-    @exclusivity(unchecked) nonisolated(unsafe) private var toldAuthenticated = false
-    /// The strings of the connection's last requests, handed out again to requests that hold
-    /// the same ones. Only the loop thread touches it, as `toldAuthenticated`.
+    private let lane: WorkLane
+    /// The strings of the connection's last flat `get`s, handed out again to requests that
+    /// hold the same ones. Only the server's loop thread, which calls ``received(line:on:)``
+    /// one line at a time, touches it.
     @exclusivity(unchecked) nonisolated(unsafe) private var recentStrings = FlatRequest.RecentStrings()
 
     /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
     init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
         self.service = service
+        lane = service.work.lane()
         switch connection.endpoint {
         case .unix:
             state = AgentSessionState(transport: .unix, peer: connection.peer)
@@ -27,24 +34,70 @@ final class AgentSession: LineSession {
     }
 
     func received(line: [UInt8], on connection: LineConnection) {
-        // Once authenticated, a flat `get` (nearly every request) changes neither the session's
-        // standing nor what waits for a reply: answered without asking either (three locks).
-        // Only another request can end the authentication (failed `hello`s), and the close
-        // it asks for stops every later line before it is handed on.
-        if toldAuthenticated, let answer = service.answerFlatGet(line, session: state, recent: &recentStrings) {
+        let idle = !lane.isBusy
+        // Only another request can end the authentication (failed `hello`s), and it is
+        // answered before this one: while the lane is idle, the standing read here is current.
+        if idle, state.isAuthenticated,
+            let answer = service.answerFlatGet(line, session: state, recent: &recentStrings)
+        {
             connection.send(answer)
             return
         }
-        switch service.answer(to: line, session: state, recent: &recentStrings, flatTried: toldAuthenticated) {
+        switch service.decode(line, session: state) {
+        case .answered(let answer):
+            guard idle else { return submit(.answered(answer), on: connection) }
+            send(answer, on: connection)
+        case .request(let request):
+            guard idle, service.answersAtOnce(request) else { return submit(.request(request), on: connection) }
+            send(service.answer(request, session: state), on: connection)
+        }
+    }
+
+    /// Runs `decoded` in the connection's lane, after the requests before it; its client is
+    /// told it timed out if it has not been answered within the service's request timeout.
+    private func submit(_ decoded: AgentService.Decoded, on connection: LineConnection) {
+        let service = service
+        let state = state
+        let answered = Locked(false)
+        let number = lane.submit { [weak connection, weak self] in
+            guard let connection, let self else { return }
+            let answer: AgentService.Answer?
+            switch decoded {
+            case .answered(let ready): answer = ready
+            case .request(let request): answer = service.answer(request, session: state)
+            }
+            guard Self.claim(answered) else { return }
+            send(answer, on: connection)
+        }
+        guard case .request(let request) = decoded, let id = request.id else { return }
+        let timeout = service.requestTimeout
+        let lane = lane
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) { [weak connection] in
+            guard Self.claim(answered) else { return }
+            // The stuck call keeps its thread; this connection's later requests go on without it.
+            lane.abandon(number)
+            connection?.send(RPCResponse.failure(id: id, error: .timedOut(after: timeout)))
+        }
+    }
+
+    /// True for the one caller that answers a request: its answer, or its timeout.
+    private static func claim(_ answered: Locked<Bool>) -> Bool {
+        answered.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
+
+    /// Sends an answer, then acts on the session's standing and on what waited for the reply.
+    private func send(_ answer: AgentService.Answer?, on connection: LineConnection) {
+        switch answer {
         case .line(let bytes)?: connection.send(bytes)
         case .stream(let producer)?: connection.send(producing: producer)
         case nil: break
         }
         let standing = state.standing
-        if standing.isAuthenticated, !toldAuthenticated {
-            connection.authenticated()
-            toldAuthenticated = true
-        }
+        if standing.isAuthenticated, !connection.isAuthenticated { connection.authenticated() }
         state.watch.replied()
         // Too many unauthenticated requests: flush the last refusal and hang up.
         if standing.mustClose { connection.close() }

@@ -49,7 +49,10 @@ package final class AgentSessionState: Sendable {
     /// The name the client gave in `hello`.
     package var clientName: String? { state.withLock { $0.clientName } }
     /// Whether requests other than `hello` may run.
-    package var isAuthenticated: Bool { standing.isAuthenticated }
+    package var isAuthenticated: Bool {
+        // Without a token to present (an owner-only Unix socket) nothing ever takes it away.
+        requiredToken == nil || standing.isAuthenticated
+    }
     /// Whether requests other than `hello` may run, and whether the session must close the
     /// connection (after too many failed attempts), under one lock.
     package var standing: (isAuthenticated: Bool, mustClose: Bool) {

@@ -55,6 +55,10 @@ public final class JarvisAgent: Sendable {
         /// Where a short private socket folder is made when the runtime folder's path is too
         /// long for a socket; tests point it at a folder that refuses one, to reach loopback TCP.
         package var shortSocketParent = AgentPlacement.shortParent
+        /// How long a request that may wait on storage or another process (a write, a
+        /// listing, a keyring) may take before its client gets a timeout error; the agent
+        /// keeps serving every other client meanwhile.
+        package var requestTimeout: Duration = .seconds(15)
 
         /// Creates options; the defaults suit almost every host.
         public init(
@@ -160,7 +164,7 @@ public final class JarvisAgent: Sendable {
         self.hub = hub
         let service = AgentService(
             hub: hub, identity: identity, maxLineLength: options.maxLineLength,
-            audit: AgentAudit(capacity: options.auditCapacity))
+            audit: AgentAudit(capacity: options.auditCapacity), requestTimeout: options.requestTimeout)
         self.service = service
         var limits = LineServerLimits()
         limits.maxLineLength = options.maxLineLength

@@ -51,6 +51,16 @@ package struct RPCError: Error, Sendable, Hashable {
             name: JarvisError.Code.tooLarge.rawValue)
     }
 
+    /// A request whose storage did not answer within `timeout`: its client is told so, and the
+    /// agent keeps serving every other request.
+    package static func timedOut(after timeout: Duration) -> RPCError {
+        RPCError(
+            code: -32007,
+            message:
+                "the request did not finish within \(timeout.components.seconds) s: its storage (a file, a keyring, a Simulator) is not answering; the agent keeps serving other requests, so try again later",
+            name: JarvisError.Code.unavailable.rawValue)
+    }
+
     /// The agent's own codes, by Jarvis error code.
     package static let agentCodes: [(JarvisError.Code, Int)] = [
         (.unauthorized, -32001), (.readOnly, -32002), (.notFound, -32003), (.conflict, -32004),
