@@ -134,27 +134,38 @@ package final class LineConnection: Sendable {
     /// Queues `line` plus `\n` for the peer. Thread-safe and never blocks.
     ///
     /// If the server's queued output would pass `maxPendingOutputBytes` while this peer
-    /// already has answers waiting, the connection is dropped instead
+    /// already has answers waiting, or `line` alone is larger than a connection's allowance
+    /// and does not fit in what is left, the connection is dropped instead
     /// (`CloseReason.outputOverflow`): a stuck debugger must not grow the host app's memory
-    /// without bound.
+    /// without bound. Answers pass a refusal (``send(_:refusal:)``) so that their client is
+    /// told instead.
     package func send(_ line: consuming [UInt8]) {
+        send(line, refusal: nil)
+    }
+
+    /// Queues `line` plus `\n` as ``send(_:)`` does; but when `line` is larger than what the
+    /// output budget can still hold, queues `refusal(size, limit)` instead (a short error
+    /// for the peer, given the line's size and the budget's limit in bytes) and the
+    /// connection stays open. Thread-safe and never blocks.
+    package func send(_ line: consuming [UInt8], refusal: ((_ size: Int, _ limit: Int) -> [UInt8])?) {
         // Taken over, not copied: the newline goes on the caller's own buffer.
         var line = line
         line.append(0x0A)
         shared.withLock { state in
             guard case .open = state.lifecycle else { return }
-            let size = line.count
-            guard budget.reserve(size, holding: state.unsent) else {
-                overflow(&state)
-                return
+            if !budget.reserve(line.count, holding: state.unsent) {
+                guard let refusal, line.count > budget.allowance else { return overflow(&state) }
+                line = refusal(line.count - 1, budget.limit)
+                line.append(0x0A)
+                guard budget.reserve(line.count, holding: state.unsent) else { return overflow(&state) }
             }
+            state.unsent += line.count
             if case .bytes = state.queued.last, case .bytes(var bytes) = state.queued.removeLast() {
                 bytes.append(contentsOf: line)
                 state.queued.append(.bytes(bytes))
             } else {
                 state.queued.append(.bytes(line))
             }
-            state.unsent += size
             wake(&state)
         }
     }

@@ -23,10 +23,13 @@ package final class OutputBudget: Sendable {
     }
 
     /// Takes `count` bytes for a connection that already holds `holding`; false when the
-    /// budget is spent and that connection holds more than its allowance.
+    /// budget is spent and that connection holds more than its allowance, or when one line
+    /// larger than the allowance does not fit in what is left: the allowance lets a connection
+    /// queue an ordinary answer, never one that alone passes the budget.
     func reserve(_ count: Int, holding: Int) -> Bool {
         total.withLock { total in
-            guard total + count <= limit || holding < allowance else { return false }
+            let fits = count <= limit && total <= limit - count
+            guard fits || (holding < allowance && count <= allowance) else { return false }
             total += count
             return true
         }

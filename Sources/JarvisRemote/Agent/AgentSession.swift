@@ -40,16 +40,31 @@ final class AgentSession: LineSession {
         if idle, state.isAuthenticated,
             let answer = service.answerFlatGet(line, session: state, recent: &recentStrings)
         {
-            connection.send(answer)
+            connection.send(answer, refusal: Self.refusal(for: Self.id(of: line)))
             return
         }
         switch service.decode(line, session: state) {
         case .answered(let answer):
             guard idle else { return submit(.answered(answer), on: connection) }
-            send(answer, on: connection)
+            send(answer, id: nil, on: connection)
         case .request(let request):
             guard idle, service.answersAtOnce(request) else { return submit(.request(request), on: connection) }
-            send(service.answer(request, session: state), on: connection)
+            send(service.answer(request, session: state), id: request.id, on: connection)
+        }
+    }
+
+    /// What a connection queues instead of an answer larger than the output it may still
+    /// queue: an error naming the size and the limit.
+    private static func refusal(for id: @autoclosure @escaping () -> JSONValue?) -> (Int, Int) -> [UInt8] {
+        { size, limit in RPCResponse.failure(id: id() ?? .null, error: .answerTooLarge(size: size, limit: limit)) }
+    }
+
+    /// The id of the request in `line`; nil for a notification or a line that is no request.
+    private static func id(of line: [UInt8]) -> JSONValue? {
+        do {
+            return try RPCRequest.decode(line).id
+        } catch {
+            return nil
         }
     }
 
@@ -67,7 +82,11 @@ final class AgentSession: LineSession {
             case .request(let request): answer = service.answer(request, session: state)
             }
             guard Self.claim(answered) else { return }
-            send(answer, on: connection)
+            if case .request(let request) = decoded {
+                send(answer, id: request.id, on: connection)
+            } else {
+                send(answer, id: nil, on: connection)
+            }
         }
         guard case .request(let request) = decoded, let id = request.id else { return }
         let timeout = service.requestTimeout
@@ -90,9 +109,12 @@ final class AgentSession: LineSession {
     }
 
     /// Sends an answer, then acts on the session's standing and on what waited for the reply.
-    private func send(_ answer: AgentService.Answer?, on connection: LineConnection) {
+    ///
+    /// - Parameter id: the request's id, for the error sent when the answer is larger than the
+    ///   connection may still queue; nil for short answers (errors, refusals).
+    private func send(_ answer: AgentService.Answer?, id: JSONValue?, on connection: LineConnection) {
         switch answer {
-        case .line(let bytes)?: connection.send(bytes)
+        case .line(let bytes)?: connection.send(bytes, refusal: id.map { id in Self.refusal(for: id) })
         case .stream(let producer)?: connection.send(producing: producer)
         case nil: break
         }

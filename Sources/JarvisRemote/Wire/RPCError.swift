@@ -61,6 +61,16 @@ package struct RPCError: Error, Sendable, Hashable {
             name: JarvisError.Code.unavailable.rawValue)
     }
 
+    /// An answer of `size` bytes, more than the output the agent may still queue for its
+    /// clients (`limit` bytes for all of them together): refused rather than held in memory.
+    package static func answerTooLarge(size: Int, limit: Int) -> RPCError {
+        RPCError(
+            code: -32006,
+            message:
+                "the answer is \(size) bytes, more than the agent can queue now (\(limit) bytes for all clients together, JarvisAgent.Options.maxPendingOutputBytes), so it was left out (a change the request made stands); ask for part of the value with pointer, try again when other clients have read their answers, or raise the limit in the host",
+            name: JarvisError.Code.tooLarge.rawValue)
+    }
+
     /// The agent's own codes, by Jarvis error code.
     package static let agentCodes: [(JarvisError.Code, Int)] = [
         (.unauthorized, -32001), (.readOnly, -32002), (.notFound, -32003), (.conflict, -32004),
