@@ -13,6 +13,44 @@ import Testing
         try run("browse")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aNestedLeafOfAJSONFileIsEditedInItsLineOnly() throws {
+        try run("nested_edit")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aChangeMadeWithJarvisSetAppearsWithoutAReload() throws {
+        try run("live")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
+        try run("conflict")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func productionShowsNoEditControlAnywhere() throws {
+        try run("production")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aMaskedSecretReachesThePageOnlyAfterAConsentedReveal() throws {
+        try run("secret")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentRestartedUnderThePageIsFoundAgainByName() throws {
+        try run("restart")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func everythingWorksFromTheKeyboard() throws {
+        try run("keyboard")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func foreignHostsAndOriginsAreRefused() throws {
+        try run("security")
+    }
+
+    /// The README's pictures (docs/images/web-light.png and web-dark.png) come from here, so
+    /// they show the page as it is.
+    @Test(.enabled(if: WebBrowser.shouldRun)) func screenshotsLightAndDark() throws {
+        try run("screenshots", ["SCREENSHOTS": MCPPython.packageRoot.appendingPathComponent("docs/images").path])
+    }
+
     private func run(_ scenario: String, _ extra: [String: String] = [:]) throws {
         let python = try WebBrowser.interpreter()
         sandbox.environmentOverrides["JARVIS_BIN"] = try Binaries.url("jarvis").path

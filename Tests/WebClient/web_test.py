@@ -203,6 +203,288 @@ def scenario_browse(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def files_agent(name="files"):
+    folder = os.path.join(WORK, "config")
+    path = os.path.join(folder, "app.json")
+    write(path, '{\n  "server": {\n    "host": "localhost",\n    "port": 8080\n  },\n  "name": "Ada",\n  "debug": true\n}\n')
+    return Agent("--files", folder, "--name", name), path
+
+
+def open_key(page, key):
+    grid_row(page, key).click()
+    expect(page.get_by_role("complementary", name="Detail").locator(".detail-title")).to_have_text(key)
+
+
+def detail(page):
+    return page.get_by_role("complementary", name="Detail")
+
+
+def scenario_nested_edit(playwright):
+    """Drill into a nested value of a JSON file, edit one leaf: the file changes in that line only."""
+    agent, path = files_agent()
+    before = read(path).splitlines()
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "app.json")
+    open_key(page, "server")
+    tree = detail(page).get_by_role("tree", name="Value tree")
+    tree.get_by_role("treeitem", name="port").locator(".tree-label").click()
+    expect(detail(page).locator(".detail-title")).to_have_text("server/port")
+    detail(page).get_by_role("button", name="Edit").click()
+    field = detail(page).get_by_label("Value", exact=True)
+    expect(field).to_have_value("8080")
+    field.fill("9090")
+    detail(page).get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status").filter(has_text="saved")).to_be_visible()
+    after = wait_until(lambda: (lambda lines: lines if lines != before else None)(read(path).splitlines()), "the file to change")
+    changed = [(old, new) for old, new in zip(before, after) if old != new]
+    check(len(before) == len(after) and changed == [('    "port": 8080', '    "port": 9090')], f"the file changed elsewhere: {changed} {after}")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_live(playwright):
+    """A change made with `jarvis set` appears without a reload, marked with old -> new."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "app.json")
+    expect(grid_row(page, "name")).to_contain_text("Ada")
+    jarvis("set", "files:app.json", "name", "Grace")
+    row = grid_row(page, "name")
+    expect(row).to_contain_text("Grace")
+    expect(row.locator(".old")).to_have_text("Ada")
+    expect(row.locator(".flag-changed")).to_be_visible()
+    jarvis("set", "files:app.json", "fresh_key", "new", "--new")
+    expect(grid_row(page, "fresh_key")).to_have_count(1)
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_conflict(playwright):
+    """A save that meets a newer value shows base, theirs and yours; writing mine keeps the draft's text."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "app.json")
+    open_key(page, "name")
+    detail(page).get_by_role("button", name="Edit").click()
+    detail(page).get_by_label("Value", exact=True).fill("Mine")
+    jarvis("set", "files:app.json", "name", "Theirs")
+    expect(grid_row(page, "name")).to_contain_text("Theirs")
+    detail(page).get_by_role("button", name="Save").click()
+    conflict = detail(page).get_by_role("alert", name="Conflict")
+    expect(conflict).to_contain_text("Ada")
+    expect(conflict).to_contain_text("Theirs")
+    expect(conflict).to_contain_text("Mine")
+    expect(detail(page).get_by_label("Value", exact=True)).to_have_value("Mine")
+    check('"Theirs"' in read(path), "their value was overwritten before the choice")
+    conflict.get_by_role("button", name="Write mine").click()
+    wait_until(lambda: '"Mine"' in read(path), "my value to be written")
+    expect(grid_row(page, "name")).to_contain_text("Mine")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+EDIT_CONTROLS = ["Edit", "Save", "Delete", "Reset to default", "Add key", "Delete filtered", "Reveal"]
+
+
+def scenario_production(playwright):
+    """Production: a READ-ONLY banner and no edit, add, delete or reset control anywhere."""
+    prefs = os.path.join(WORK, "prefs")
+    write(os.path.join(prefs, "app.suite.plist"), plist({"user_name": "Ada", "count": 3}))
+    agent = Agent("--defaults-dir", prefs, "--name", "prod", "--production")
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    expect(page.get_by_role("alert").filter(has_text="READ-ONLY (production)")).to_be_visible()
+    open_key(page, "user_name")
+    expect(detail(page)).to_contain_text("Ada")
+    page.keyboard.press("e")
+    page.get_by_role("searchbox", name="Filter").fill("user")
+    expect(page.locator(".viewport .row")).to_have_count(1)
+    for name in EDIT_CONTROLS:
+        check(page.get_by_role("button", name=name, exact=True).count() == 0, f"production offers {name}")
+    check(page.get_by_label("Value", exact=True).count() == 0, "production opened an editor")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_secret(playwright):
+    """A masked secret's value is in no response the page received until a consented reveal."""
+    vault = os.path.join(WORK, "vault")
+    write(os.path.join(vault, "db_password"), "hunter2-sekret")
+    os.chmod(os.path.join(vault, "db_password"), 0o600)
+    agent = Agent("--secrets-dir", vault, "--name", "vault", "--allow-reveal")
+    web = Web()
+    browser, context = launch(playwright)
+    bodies = []
+
+    def keep(response):
+        try:
+            bodies.append(response.body())
+        except Exception:
+            pass  # a stream still open has no body yet; its events are checked in the page
+
+    context.on("response", keep)
+    page = open_page(context, web)
+    open_key(page, "db_password")
+    expect(detail(page)).to_contain_text("fingerprint")
+    detail(page).get_by_role("button", name="Reveal").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("audit")
+    check(all(b"hunter2-sekret" not in body for body in bodies), "the secret reached the page before the reveal")
+    check("hunter2-sekret" not in page.content(), "the secret is in the page before the reveal")
+    dialog.get_by_role("button", name="Cancel").click()
+    check("hunter2-sekret" not in page.content(), "the secret is in the page after a cancelled reveal")
+    detail(page).get_by_role("button", name="Reveal").click()
+    page.get_by_role("dialog").get_by_role("button", name="Reveal").click()
+    expect(detail(page)).to_contain_text("hunter2-sekret")
+    check(not page.evaluate("() => Object.keys(localStorage).length + Object.keys(sessionStorage).length"), "the page stored something")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_restart(playwright):
+    """The agent restarted under the page: data stays, no edit while gone, then it catches up by name."""
+    prefs = os.path.join(WORK, "prefs")
+    suite = os.path.join(prefs, "app.suite.plist")
+    write(suite, plist({"user_name": "Ada", "count": 3}))
+    agent = Agent("--defaults-dir", prefs, "--name", "phoenix")
+    web = Web("--agent", "phoenix")
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    open_key(page, "user_name")
+    expect(detail(page).get_by_role("button", name="Edit")).to_be_visible()
+    agent.stop()
+    expect(page.get_by_role("alert").filter(has_text="is gone")).to_be_visible()
+    expect(grid_row(page, "user_name")).to_contain_text("Ada")
+    expect(detail(page).get_by_role("button", name="Edit")).to_have_count(0)
+    write(suite, plist({"user_name": "Grace", "count": 3}))
+    agent.start()
+    expect(page.get_by_role("alert").filter(has_text="is gone")).to_be_hidden()
+    expect(grid_row(page, "user_name")).to_contain_text("Grace")
+    expect(page.get_by_role("status").filter(has_text="1 key changed while it was gone")).to_be_visible()
+    expect(detail(page).get_by_role("button", name="Edit")).to_be_visible()
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_keyboard(playwright):
+    """Keyboard only: / filters, arrows move, Enter opens, e edits, Escape goes back."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    expect(grid_row(page, "name")).to_have_count(1)
+    page.keyboard.press("/")
+    expect(page.get_by_role("searchbox", name="Filter")).to_be_focused()
+    page.keyboard.type("nam*")
+    expect(page.locator(".viewport .row")).to_have_count(1)
+    for _ in range(4):
+        page.keyboard.press("Backspace")
+    expect(page.locator(".viewport .row")).to_have_count(3)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("grid", name="Keys")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(detail(page).locator(".detail-title")).to_have_text("name")
+    page.keyboard.press("e")
+    field = detail(page).get_by_label("Value", exact=True)
+    expect(field).to_be_focused()
+    field.press("Control+a")
+    page.keyboard.type("Typed")
+    page.keyboard.press("Control+Enter")
+    wait_until(lambda: '"Typed"' in read(path), "the keyboard edit to be saved")
+    expect(grid_row(page, "name")).to_contain_text("Typed")
+    page.keyboard.press("Escape")
+    expect(detail(page).locator(".detail-title")).to_have_count(0)
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def request(port, method, path, headers, body=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request(method, path, body=body, headers=headers)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, dict(response.getheaders()), data
+
+
+def scenario_security(playwright):
+    """Foreign Host or Origin refused, the secret works once, the cookie is HttpOnly and SameSite=Strict."""
+    agent, path = files_agent()
+    web = Web()
+    secret_path = urllib.parse.urlsplit(web.url)
+    own = f"127.0.0.1:{web.port}"
+    # A DNS-rebound name with the right secret is refused, and does not use the secret up.
+    status, _, _ = request(web.port, "GET", f"/?{secret_path.query}", {"Host": f"evil.example:{web.port}"})
+    check(status == 421, f"a foreign Host got {status}")
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    cookies = context.cookies()
+    check(len(cookies) == 1 and cookies[0]["httpOnly"] and cookies[0]["sameSite"] == "Strict", f"cookie: {cookies}")
+    cookie = f"{cookies[0]['name']}={cookies[0]['value']}"
+    status, _, _ = request(web.port, "GET", f"/?{secret_path.query}", {"Host": own})
+    check(status == 403, f"the secret worked twice: {status}")
+    status, _, _ = request(web.port, "GET", "/", {"Host": own})
+    check(status == 403, f"no cookie got {status}")
+    status, headers, _ = request(web.port, "GET", "/", {"Host": own, "Cookie": cookie})
+    check(status == 200, f"the cookie got {status}")
+    csp = headers.get("Content-Security-Policy", "")
+    check("script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe" not in csp, f"CSP: {csp}")
+    check(headers.get("Cache-Control") == "no-store", f"Cache-Control: {headers.get('Cache-Control')}")
+    status, _, _ = request(web.port, "GET", "/", {"Host": f"evil.example:{web.port}", "Cookie": cookie})
+    check(status == 421, f"a foreign Host with the cookie got {status}")
+    status, _, _ = request(web.port, "POST", "/api/pages", {"Host": own, "Cookie": cookie, "Origin": "http://evil.example",
+                                                           "Content-Type": "application/json"}, b"{}")
+    check(status == 403, f"a foreign Origin got {status}")
+    status, _, _ = request(web.port, "POST", "/api/pages", {"Host": own, "Cookie": cookie, "Content-Type": "application/json"}, b"{}")
+    check(status == 403, f"a POST without Origin got {status}")
+    status, _, _ = request(web.port, "POST", "/api/pages", {"Host": own, "Cookie": cookie, "Origin": f"http://{own}",
+                                                           "Content-Length": str(50 * 1024 * 1024)})
+    check(status == 413, f"a 50 MB body got {status}")
+    # A page from another site cannot read the API: the browser sends no cookie and the server refuses.
+    other = context.new_page()
+    other.goto("data:text/html,<p>elsewhere</p>")
+    result = other.evaluate(f"""async () => {{
+        try {{ const r = await fetch('http://{own}/api/pages', {{method: 'POST', credentials: 'include', body: '{{}}'}}); return r.status; }}
+        catch (e) {{ return 'blocked'; }} }}""")
+    check(result in ("blocked", 403), f"another site reached the API: {result}")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_screenshots(playwright):
+    """The README's pictures, light and dark, of the demo agent (written to SCREENSHOTS)."""
+    folder = os.environ["SCREENSHOTS"]
+    os.makedirs(folder, exist_ok=True)
+    agent = Agent("--demo", "--allow-reveal", "--name", "jarvis-demo")
+    web = Web()
+    for scheme in ("light", "dark"):
+        browser, context = launch(playwright, scheme)
+        if scheme == "dark":
+            # The first page traded the one-time secret; a second browser reuses its cookie.
+            context.add_cookies(COOKIES)
+            page = context.new_page()
+            PAGES.append(page)
+            page.goto(f"http://127.0.0.1:{web.port}/")
+        else:
+            page = open_page(context, web)
+            COOKIES.extend(context.cookies())
+        expect(page.get_by_role("grid", name="Keys")).to_be_visible()
+        scope(page, "com.example.demo.prefs")
+        row = page.locator(".viewport .row").filter(has=page.locator(".cell.type").get_by_text("dictionary", exact=True)).first
+        row.click()
+        tree = detail(page).get_by_role("tree", name="Value tree")
+        expect(tree.get_by_role("treeitem").first).to_be_visible()
+        opener = tree.locator("[aria-expanded=false] > .tree-label").first
+        if opener.count():
+            opener.click()
+        expect(page.locator(".row.changed")).to_have_count(0)
+        page.screenshot(path=os.path.join(folder, f"web-{scheme}.png"))
+        browser.close()
+
+
+COOKIES = []
+
+
 SCENARIOS = {name[len("scenario_"):]: value for name, value in globals().items() if name.startswith("scenario_")}
 
 

@@ -16,7 +16,11 @@ export class DetailPane {
 
   render(view) {
     const draft = view.draft;
-    const signature = JSON.stringify([view.detail, view.conflict, view.canEdit, this.tab, draft && { ...draft, text: null, error: null }]);
+    // While editing, the editor depends on the draft alone: a change elsewhere in the value
+    // must not redraw it under the person's hands.
+    const signature = draft
+      ? JSON.stringify([view.conflict, { ...draft, text: null, error: null }])
+      : JSON.stringify([view.detail, view.canEdit, this.tab]);
     if (draft && this.draftSignature === signature) {
       // The user is typing: only the error under the field changes.
       const error = this.root.querySelector('.draft-error');
@@ -25,14 +29,18 @@ export class DetailPane {
       return;
     }
     if (!draft && this.detailSignature === signature) return;
+    // What the person typed survives a redraw of the same draft (a conflict arriving).
+    const typed = draft && this.draftTitle === draft.title ? this.readField?.() : undefined;
     this.draftSignature = draft ? signature : null;
     this.detailSignature = signature;
+    this.draftTitle = draft ? draft.title : null;
     clear(this.root);
     if (view.conflict) this.root.append(this.conflict(view.conflict));
     if (draft) {
-      this.root.append(this.editor(draft));
+      this.root.append(this.editor(typed === undefined ? draft : { ...draft, text: typed }));
       return;
     }
+    this.readField = null;
     const detail = view.detail;
     if (!detail) {
       this.root.append(el('p', { class: 'hint', text: view.agent ? 'Choose a key to see its value.' : '' }));
@@ -54,7 +62,7 @@ export class DetailPane {
   }
 
   value(detail) {
-    const box = el('section', { class: 'value-box', 'aria-label': 'Value' });
+    const box = el('section', { class: 'value-box', 'aria-label': 'Stored value' });
     if (detail.tree) {
       const tabs = el('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Show the value as' });
       for (const [id, label] of [['tree', 'Tree'], ['json', 'JSON']]) {
@@ -188,6 +196,7 @@ export class DetailPane {
         field.value = draft.text;
         read = () => field.value;
     }
+    this.readField = read;
     const check = () => {
       clearTimeout(this.checkTimer);
       this.checkTimer = setTimeout(() => this.app.send('check', { text: read() }, { quiet: true }), 150);

@@ -78,7 +78,7 @@ enum WebJSON {
         let row = detail.row
         var pairs: [(String, JSONValue)] = [
             ("row", Self.row(row)),
-            ("title", .string(copy?.pointer ?? row.title)),
+            ("title", .string(title(row.target))),
             ("facts", .array(detail.facts.map { object([("label", .string($0.label)), ("text", .string($0.text))]) })),
             ("value", text(detail.valueText)),
             ("json", text(json)),
@@ -103,6 +103,13 @@ enum WebJSON {
                 ))
         }
         return object(pairs)
+    }
+
+    /// A key's name, or the key and the pointer of a member inside it (`server/port`), as a
+    /// draft's title reads.
+    static func title(_ target: InspectorRow.Target) -> String {
+        guard let address = target.address else { return "" }
+        return target.pointer.isWhole ? address.key : address.key + target.pointer.description
     }
 
     /// An edit in progress.

@@ -187,8 +187,11 @@ final class WebPage: @unchecked Sendable {
         let all = currentRows(now: .now)
         let lower = max(0, min(start, all.count))
         let upper = max(lower, min(all.count, lower + max(0, min(count, 500))))
-        let window = all[lower..<upper].map { row in
-            WebJSON.row(row, old: row.has(.changed) ? row.target.address.flatMap { oldPreviews[$0] } : nil)
+        let window = all[lower..<upper].map { shown in
+            var row = shown
+            // Inside one container, its name beside every key says nothing.
+            if scope.container != nil { row.subtitle = nil }
+            return WebJSON.row(row, old: row.has(.changed) ? row.target.address.flatMap { oldPreviews[$0] } : nil)
         }
         return WebJSON.object([
             ("version", WebJSON.int(rowsVersion)), ("total", WebJSON.int(all.count)), ("from", WebJSON.int(lower)),
