@@ -154,10 +154,8 @@ import Testing
             includeContainers: [GlobPattern(rule("contraseña.json"))], includeKeys: [GlobPattern(rule("the?e"))])
         configuration.scanners["defaults"] = ScannerRules(includeKeys: [GlobPattern(rule("contraseña_[a-z]pi"))])
         let hub = stores.hub(configuration)
-        // A file is opened by the file system, which on Linux tells spellings apart: asked
-        // for in its stored spelling. Keys are looked up by Jarvis, in any spelling.
         #expect(
-            try hub.get(PreferenceAddress(scanner: "files", container: stored("contraseña.json"), key: "theme")).value
+            try hub.get(PreferenceAddress(scanner: "files", container: asked("contraseña.json"), key: "theme")).value
                 == "s3cret")
         #expect(
             try hub.get(PreferenceAddress(scanner: "defaults", container: "app", key: asked("contraseña_api"))).value
@@ -200,6 +198,32 @@ import Testing
         #expect(try hub.list(ListQuery(scanner: "defaults", undeclared: true)).items.map(\.address.key) == ["theme"])
         let address = PreferenceAddress(scanner: "defaults", container: "app", key: asked("contraseña_api"))
         #expect(throws: JarvisError.self) { try hub.set(address, to: 1) }
+    }
+
+    /// Files, suites and secrets are found in either spelling, on Linux (whose file systems
+    /// tell spellings apart) as on Apple's volumes, and a write goes to the stored file.
+    @Test(arguments: spellings) func storedNamesAreFoundInEverySpelling(
+        rule: Spelling, stored: Spelling, asked: Spelling
+    ) throws {
+        let stores = try Stores(stored: stored)
+        defer { stores.remove() }
+        let hub = stores.hub(.debug)
+        let addresses = [
+            PreferenceAddress(scanner: "files", container: asked("contraseña.json"), key: "theme"),
+            PreferenceAddress(scanner: "defaults", container: asked("datos_contraseña"), key: "theme"),
+            PreferenceAddress(
+                scanner: "secrets", container: stores.secrets.lastPathComponent, key: asked("contraseña_api")),
+        ]
+        for address in addresses {
+            #expect(try hub.get(address).value == "s3cret" || hub.get(address).isMasked, "\(address)")
+            try hub.set(address, to: "changed")
+        }
+        // Written into the stored files: no file of the other spelling was made.
+        for folder in [stores.json, stores.defaults, stores.secrets] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(Set(names.map { $0.precomposedStringWithCanonicalMapping }).count == names.count, "\(names)")
+        }
+        #expect(try hub.get(addresses[0]).value == "changed" && hub.get(addresses[1]).value == "changed")
     }
 
     @Test func patternsMatchWhateverEitherSideSpelling() {

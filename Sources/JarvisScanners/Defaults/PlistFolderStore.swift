@@ -54,7 +54,14 @@ final class PlistFolderStore: DefaultsStore {
         served = ServedFolder(folder, ignoresCase: ignoresCase, hearsChanges: true)
     }
 
-    func storedNames(suite: String) -> StoredNames {
+    /// The suite as its file's name is stored (see ``ServedFolder/storedSpelling(of:)``).
+    private func stored(_ suite: String) -> String {
+        let file = served.storedSpelling(of: suite + ".plist")
+        return file.hasSuffix(".plist") ? String(file.dropLast(".plist".count)) : suite
+    }
+
+    func storedNames(suite asked: String) -> StoredNames {
+        let suite = stored(asked)
         // A system domain by its own name is hidden whatever the folder holds: decided before
         // the file system is asked, so one that exists and one that does not answer alike.
         if let system = Self.systemByName(suite, includeSystemDomains: includeSystemDomains) { return system }
@@ -133,9 +140,10 @@ final class PlistFolderStore: DefaultsStore {
         }
     }
 
-    func container(named name: String) throws -> ContainerInfo? {
-        guard DefaultsSuite.isCreatable(name) else { return nil }
-        guard let loaded = try load(name) else { return ContainerInfo(name, exists: false) }
+    func container(named asked: String) throws -> ContainerInfo? {
+        guard DefaultsSuite.isCreatable(asked) else { return nil }
+        let name = stored(asked)
+        guard let loaded = try load(name) else { return ContainerInfo(asked, exists: false) }
         return info(name, loaded)
     }
 
@@ -149,14 +157,16 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func entry(_ key: String, in suite: String) throws -> ScannedEntry? {
-        guard let (entries, readOnly) = try readable(suite), let position = entries.index[key] else { return nil }
+        guard let (entries, readOnly) = try readable(stored(suite)), let position = entries.index[key] else {
+            return nil
+        }
         var found = entries.sorted[position]
         if readOnly { found.isWritable = false }
         return found
     }
 
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
-        guard let (entries, readOnly) = try readable(suite) else { return [] }
+        guard let (entries, readOnly) = try readable(stored(suite)) else { return [] }
         var found =
             keys.map { keys in keys.compactMap { key in entries.index[key].map { entries.sorted[$0] } } }
             ?? entries.sorted
@@ -180,10 +190,11 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func storedObject(forKey key: String, in suite: String) throws -> Any? {
-        try parse(suite)?.dictionary[key]
+        try parse(stored(suite))?.dictionary[key]
     }
 
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry? {
+    func setObject(_ object: Any?, forKey key: String, in asked: String) throws -> ScannedEntry? {
+        let suite = stored(asked)
         // A link inside the folder has its target replaced, the link kept (dotfile managers
         // link plists); one that leads outside is never written through.
         try DefaultsSuite.validate(suite)

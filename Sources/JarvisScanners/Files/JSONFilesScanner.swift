@@ -84,7 +84,8 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// The file of that name, found without listing the folders; nil when there is none
     /// (files are never created).
-    public func container(named name: String) throws -> ContainerInfo? {
+    public func container(named asked: String) throws -> ContainerInfo? {
+        let name = storedSpelling(of: asked)
         guard let (folder, stamp) = locate(name) else {
             // A file that is there but left out is named as such, not as missing.
             guard let reason = notServedReason(name) ?? served.lazy.compactMap({ self.linkReason(name, in: $0) }).first,
@@ -104,7 +105,9 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     /// The top-level keys of one file.
-    public func read(_ request: ReadRequest) throws -> [ScannedEntry] {
+    public func read(_ asked: ReadRequest) throws -> [ScannedEntry] {
+        var request = asked
+        request.container = storedSpelling(of: asked.container)
         guard let (folder, stamp) = locate(request.container) else { return [] }
         // The document's own array, shared with every other reader of this version.
         var entries = try document(request.container, in: folder, stamp: stamp).get().entries
@@ -151,9 +154,12 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// Sets or removes one top-level key, replaces the file atomically, and returns the key as
     /// the file now holds it, parsed from the bytes written (nothing is read back); the parse
     /// is cached as that version of the file, so the next read opens nothing.
-    public func store(_ request: WriteRequest) throws -> WriteResult {
+    public func store(_ asked: WriteRequest) throws -> WriteResult {
+        var stored = asked
+        stored.container = storedSpelling(of: asked.container)
+        let request = stored
         // Per file, not per scanner: a slow write to one file never holds up another.
-        try writes.withLock(request.container) { () throws(JarvisError) -> WriteResult in try commit(request) }
+        return try writes.withLock(request.container) { () throws(JarvisError) -> WriteResult in try commit(request) }
     }
 
     private func commit(_ request: WriteRequest) throws(JarvisError) -> WriteResult {
@@ -279,6 +285,15 @@ public struct JSONFilesScanner: PreferenceScanner {
         return nil
     }
 
+    /// The name as one of the served folders stores it (see ``ServedFolder/storedSpelling(of:)``).
+    private func storedSpelling(of name: String) -> String {
+        for folder in served {
+            let stored = folder.storedSpelling(of: name)
+            if stored.utf8.elementsEqual(name.utf8) == false { return stored }
+        }
+        return name
+    }
+
     /// Why a name is not served for what it leads to: a link inside the folder to a file
     /// (or through a folder) that `exclude` leaves out serves it under no other name, as hide
     /// rules follow links. Nil when the name is no such link, or nothing is excluded (then no
@@ -328,9 +343,10 @@ public struct JSONFilesScanner: PreferenceScanner {
 
     /// A link's target inside the folder is an alias, so hide rules on the target apply to
     /// the link; on a case-insensitive volume they match without case.
-    public func storedNames(container: String, key: String?) -> StoredNames {
+    public func storedNames(container asked: String, key: String?) -> StoredNames {
         // Keys live inside the file: their names are only themselves.
         guard key == nil, let first = served.first else { return StoredNames() }
+        let container = storedSpelling(of: asked)
         // One served folder (the usual case): no need to find which folder holds the name.
         let folder =
             served.count == 1 ? first : served.first(where: { $0.place(of: container) != .missing }) ?? first

@@ -49,7 +49,7 @@ struct SecretFilesBackend: SecretBackend {
     func read(_ request: ReadRequest) throws -> [ScannedEntry] {
         let names: [String]
         if let keys = request.keys {
-            names = keys.filter { Self.isValidName($0) }
+            names = keys.filter { Self.isValidName($0) }.map { served.storedSpelling(of: $0) }
         } else {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
@@ -70,7 +70,9 @@ struct SecretFilesBackend: SecretBackend {
     /// Replaces or removes one secret file and returns the key as written: the new file is
     /// made without reading the old one's contents (only its stamp is checked before the
     /// replace), and nothing is read back.
-    func store(_ request: WriteRequest) throws -> WriteResult {
+    func store(_ asked: WriteRequest) throws -> WriteResult {
+        var request = asked
+        request.key = served.storedSpelling(of: asked.key)
         guard Self.isValidName(request.key) else {
             throw JarvisError(
                 .invalidParams,
@@ -102,7 +104,8 @@ struct SecretFilesBackend: SecretBackend {
 
     /// A key that is a link to another file in the folder has that file's name as an alias.
     func storedNames(key: String) -> StoredNames {
-        StoredNames(aliases: served.alias(of: key).map { [$0] } ?? [], ignoresCase: served.ignoresCase)
+        let alias = served.alias(of: served.storedSpelling(of: key))
+        return StoredNames(aliases: alias.map { [$0] } ?? [], ignoresCase: served.ignoresCase)
     }
 
     /// The largest secret file read.
