@@ -5,8 +5,8 @@ import Testing
 
 @testable import JarvisInspector
 
-/// The flat key table the browser inspector draws: natural order, chips, what may be reset,
-/// and what is offered to copy, on real scanners through a real agent.
+/// The flat key table the browser inspector draws: natural order, chips, and what is offered
+/// to copy, on real scanners through a real agent.
 @Suite struct InspectorTableTests {
     func loaded(_ fixture: InspectorFixture) throws -> (InspectorSession, JarvisAgent) {
         let agent = try fixture.agent()
@@ -35,17 +35,6 @@ import Testing
                 .map(\.title) == ["key_1", "key_2"])
         #expect(InspectorChip(id: "type:integer") == .type(.integer))
         #expect(InspectorChip(id: "nonsense") == nil)
-    }
-
-    @Test func resetIsOfferedWhereADefaultWouldApply() throws {
-        let fixture = try InspectorFixture()
-        let (session, agent) = try loaded(fixture)
-        defer { session.close(); agent.stop() }
-        let state = session.state
-        let address = { (key: String) in PreferenceAddress(scanner: "defaults", container: "com.example.app", key: key) }
-        #expect(state.canReset(address("launch_count")))
-        #expect(!state.canReset(address("theme")))  // unset: nothing to remove
-        #expect(!state.canReset(address("user_name")))  // no default
     }
 
     @Test func copyTextsGiveTheKeyTheValueThePointerAndASetCommand() throws {

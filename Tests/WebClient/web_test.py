@@ -200,6 +200,19 @@ def scenario_browse(playwright):
     page.get_by_role("button", name="Integer").click()
     expect(page.locator(".viewport .row")).to_have_count(4)
     expect(page.get_by_role("button", name="Integer")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Integer").click()
+    expect(page.locator(".viewport .row")).to_have_count(5)
+    # Delete what the filter shows, after a preview listing exactly those rows.
+    page.get_by_role("searchbox", name="Filter").fill("key_?")
+    expect(page.locator(".viewport .row")).to_have_count(2)
+    page.get_by_role("button", name="Delete filtered").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("list", name="Keys to delete").get_by_role("listitem")).to_have_text(
+        ["app.suite · key_1", "app.suite · key_2"])
+    dialog.get_by_role("button", name="Delete 2 keys").click()
+    expect(page.locator(".viewport .row")).to_have_count(0)
+    listing = jarvis("ls", "app.suite")
+    check("key_10" in listing and "key_1 " not in listing and "key_2" not in listing, f"after the bulk delete: {listing}")
     check(not page.errors, f"page errors: {page.errors}")
 
 

@@ -29,13 +29,4 @@ extension InspectorState {
         }
         return rows
     }
-
-    /// Whether the table would offer a reset for a key: it is editable, something is stored
-    /// and a default (the catalog's or a registered one) would apply once it is removed.
-    public func canReset(_ address: PreferenceAddress) -> Bool {
-        guard canEdit, let item = items[address], item.isWritable, !item.isPlaceholder, item.layer == .stored,
-            !Self.isUnset(item)
-        else { return false }
-        return item.catalog?.defaultValue != nil
-    }
 }

@@ -37,7 +37,7 @@ export function bulkPreview(app, bulk) {
   const list = el('ul', { class: 'bulk-list', 'aria-label': 'Keys to delete' });
   for (const key of bulk.keys) list.append(el('li', { text: key }));
   show(`Delete ${bulk.count} key${bulk.count === 1 ? '' : 's'}?`, [
-    el('p', { text: 'Exactly these keys, which the filter shows, are deleted:' }), list,
+    el('p', { text: bulk.question }), list,
   ], [
     button(`Delete ${bulk.count} key${bulk.count === 1 ? '' : 's'}`, () => { closeDialog(); app.send('deleteFiltered'); }, { class: 'danger' }),
     button('Cancel', () => { closeDialog(); app.send('bulkCancel'); }),

@@ -117,27 +117,16 @@ extension WebPage {
                 }
             }
         case "deletePreview":
-            guard canEdit else { throw readOnly() }
-            bulk = currentRows(now: .now).filter(\.isDeletable).compactMap(\.target.address)
+            guard canEdit, let state = connection?.session.state else { throw readOnly() }
+            // Exactly the rows the filter shows, each at the revision it has now (the model's decision).
+            bulk = state.deletion(of: currentRows(now: .now))
         case "deleteFiltered":
-            guard let keys = bulk else { throw JarvisError(.invalidParams, "preview what the filter shows first") }
+            guard let deletion = bulk else { throw JarvisError(.invalidParams, "preview what the filter shows first") }
             let session = try liveSession()
-            var deleted = 0
-            var skipped: [String] = []
-            for address in keys {
-                do throws(JarvisError) {
-                    if try session.delete(.key(address)) == nil { deleted += 1 } else { skipped.append(address.key) }
-                } catch {
-                    skipped.append(address.key)
-                }
-            }
+            let outcome = try session.delete(deletion)
             bulk = nil
             selected = nil
-            message = (
-                "deleted \(deleted) key\(deleted == 1 ? "" : "s")"
-                    + (skipped.isEmpty ? "" : "; not deleted (changed meanwhile or refused): " + skipped.prefix(20).joined(separator: ", ")),
-                skipped.isEmpty ? "info" : "error"
-            )
+            message = (outcome.message.text, outcome.message.kind.rawValue)
         case "bulkCancel":
             bulk = nil
         case "reset":

@@ -81,7 +81,7 @@ extension WebPage {
             }
             var shown = WebJSON.detail(
                 detail, copy: state.copyTexts(for: selected),
-                canReset: canEdit && selected.pointer.isWhole && state.canReset(address), json: json)
+                canReset: canEdit && detail.row.isResettable, json: json)
             if !canEdit, case .object(var object) = shown, case .object(var actions)? = object["actions"] {
                 actions["edit"] = false
                 actions["delete"] = false
@@ -98,10 +98,12 @@ extension WebPage {
         pairs.append(
             (
                 "bulk",
-                bulk.map { keys in
+                bulk.map { deletion in
                     WebJSON.object([
-                        ("count", WebJSON.int(keys.count)),
-                        ("keys", .array(keys.map { .string($0.container + " · " + $0.key) })),
+                        ("count", WebJSON.int(deletion.entries.count)),
+                        ("skipped", WebJSON.int(deletion.skipped)),
+                        ("question", .string(deletion.question)),
+                        ("keys", .array(deletion.entries.map { .string($0.address.container + " · " + $0.address.key) })),
                     ])
                 } ?? .null
             ))

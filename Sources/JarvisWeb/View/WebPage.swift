@@ -47,7 +47,7 @@ final class WebPage: @unchecked Sendable {
     var draftError: String?
     var conflict: JSONValue?
     var conflictYours: String?
-    var bulk: [PreferenceAddress]?
+    var bulk: InspectorDeletion?
     var adding = false
     var message: (text: String, kind: String)?
     var rows: [InspectorRow] = []
