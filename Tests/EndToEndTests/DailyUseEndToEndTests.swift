@@ -179,4 +179,35 @@ struct TerminalWidthEndToEndTests {
         let line = piped.stdout.split(separator: "\n").first { $0.contains("a_rather_long_key_name") } ?? ""
         #expect(line.count > 80, "\(line)")
     }
+
+    /// In 80 columns `history` keeps the time, the action, the key and who made the change
+    /// (the revisions and the connection's detail give way), and a problem is one cut line.
+    @Test func historyKeepsWhoAndAProblemIsOneLineInEightyColumns() throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.root.appendingPathComponent("prefs")
+        let suite = "com.example.a-rather-long-suite-name.preferences"
+        try sandbox.writeSuite(suite, in: folder, ["launch_count": 1])
+        let files = sandbox.root.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        try Data("{\"a\": 1 \"b\": 2, \"and a long tail to make the message long\": true}".utf8)
+            .write(to: files.appendingPathComponent("broken.json"))
+        try sandbox.startAgent(["--defaults-dir", folder.path, "--files", files.path])
+        #expect(try sandbox.jarvis("set", suite, "launch_count", "5", "--int").status == 0)
+        let jarvis = try Binaries.url("jarvis").path
+        let tmux = try Tmux(
+            command: "'\(jarvis)' history; '\(jarvis)' ls files:broken.json; echo WIDTH-DONE; sleep 60",
+            environment: sandbox.environment, folder: sandbox.root, columns: 80, rows: 40)
+        let screen = try tmux.wait(for: "WIDTH-DONE")
+        let rows = screen.split(separator: "\n")
+        let history = rows.first { $0.contains("launch_count") } ?? ""
+        #expect(history.contains("set") && history.contains("by jarvis-cli"), "\(screen)")
+        #expect(history.range(of: #"\d\d:\d\d:\d\d"#, options: .regularExpression) != nil, "\(history)")
+        #expect(history.contains("preferences"), "the container's end stays: \(history)")
+        let problem = rows.first { $0.contains("files:broken.json") } ?? ""
+        #expect(problem.count <= 80 && problem.hasSuffix("…"), "\(screen)")
+        #expect(!rows.contains { $0.hasPrefix("word") || $0.hasPrefix("long") }, "a line wrapped:\n\(screen)")
+        // Piped, the problem stays whole.
+        let piped = try sandbox.jarvis("ls", "files:broken.json")
+        #expect(piped.stdout.split(separator: "\n").contains { $0.contains("broken.json") && $0.count > 80 }, "\(piped.stdout)")
+    }
 }

@@ -56,6 +56,14 @@ import Testing
 
         let diff = try sandbox.jarvis("diff", before.path, "-")
         #expect(diff.stdout.contains("profile/tags/0: swift → rust"), "\(diff.stdout)")
+        // An element appended reads as added, in watch and diff alike.
+        #expect(try sandbox.jarvis("set", "com.example.app", "/profile/tags/-", "audit").status == 0)
+        let appended = Date().addingTimeInterval(30)
+        while !seen.current.contains("profile/tags/2"), Date() < appended { usleep(20_000) }
+        let added = seen.current.split(separator: "\n").first { $0.contains("profile/tags/2") } ?? ""
+        #expect(added.contains("added ") && added.contains("profile/tags/2  (added) → audit"), "\(seen.current)")
+        let grown = try sandbox.jarvis("diff", before.path, "-")
+        #expect(grown.stdout.contains("profile/tags/2: (added) → audit"), "\(grown.stdout)")
         let json = try sandbox.jarvis("diff", before.path, "-", "--json")
         #expect(json.stdout.contains(#""pointer":"/tags/0""#), "\(json.stdout)")
         let history = try sandbox.jarvis("history", "--json")

@@ -117,6 +117,34 @@ import Testing
         #expect((parsed?["changed"] as? [Any])?.count == 1)
     }
 
+    /// Export, then diff against the same agent: clean, with the masked secrets the snapshot
+    /// left out said to be not compared (never added); a secret added since is still added.
+    @Test func anExportDiffsCleanAgainstItsAgentAndLeftOutSecretsAreNotCompared() throws {
+        let vault = sandbox.root.appendingPathComponent("vault")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        try Data("sk-live-1234".utf8).write(to: vault.appendingPathComponent("api_token"))
+        try sandbox.startAgent(["--defaults-dir", folder.path, "--secrets-dir", vault.path])
+        let snapshot = sandbox.root.appendingPathComponent("all.json")
+        let export = try sandbox.jarvis("export", "--output", snapshot.path)
+        #expect(export.status == 0 && export.stderr.contains("left out 1 masked secret"), "\(export.stderr)")
+        #expect(!(try String(contentsOf: snapshot, encoding: .utf8)).contains("sk-live"))
+
+        let same = try sandbox.jarvis("diff", snapshot.path, "-", "--exit-code")
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stdout.contains("? secrets:vault api_token: a masked secret a snapshot left out; not compared"), "\(same.stdout)")
+        #expect(same.stdout.contains("0 added, 0 removed, 0 changed, 10 unchanged, 1 not compared"), "\(same.stdout)")
+        #expect(!same.stdout.split(separator: "\n").contains { $0.hasPrefix("+ ") }, "\(same.stdout)")
+
+        try Data("hunter2".utf8).write(to: vault.appendingPathComponent("new_token"))
+        let grown = try sandbox.jarvis("diff", snapshot.path, "-", "--exit-code")
+        #expect(grown.status == 1, "\(grown.stdout)")
+        #expect(grown.stdout.contains("+ secrets:vault new_token"), "\(grown.stdout)")
+
+        let imported = try sandbox.jarvis("import", snapshot.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasSuffix("0 added, 0 changed, 10 unchanged\n"), "\(imported.stdout)")
+    }
+
     @Test func aRefusedItemUndoesTheWholeImport() throws {
         try sandbox.startAgent(["--defaults-dir", folder.path])
         let snapshot = sandbox.root.appendingPathComponent("mixed.json")

@@ -15,8 +15,10 @@ extension JarvisClient {
             "name": .string(helloResult.agent), "pid": .integer(helloResult.pid),
             "platform": .string(helloResult.platform),
         ]
-        let snapshot = JarvisSnapshot(agent: agent, exported: Date(), items: stored.filter { $0.value != nil })
-        return (snapshot, stored.filter(\.isMasked))
+        let masked = stored.filter(\.isMasked)
+        let snapshot = JarvisSnapshot(
+            agent: agent, exported: Date(), items: stored.filter { $0.value != nil }, leftOut: masked.map(\.address))
+        return (snapshot, masked)
     }
 
     /// What importing `snapshot` would do: compares it with the live values.

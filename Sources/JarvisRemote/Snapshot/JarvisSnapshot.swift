@@ -8,6 +8,9 @@ import JarvisCore
 ///
 /// A snapshot holds stored values only: registered defaults are not the program's data, and
 /// masked secrets are left out (export with reveal, where the agent allows it, to keep them).
+/// Their addresses are kept in `leftOut` (`"leftOut":[{"scanner","container","key"}]`, written
+/// only when there are some), so a diff against the agent says they were not compared instead
+/// of calling them added.
 public struct JarvisSnapshot: Sendable, Hashable {
     /// The `format` field; anything else is not a snapshot.
     public static let format = "jarvis-snapshot"
@@ -20,12 +23,16 @@ public struct JarvisSnapshot: Sendable, Hashable {
     public var exported: Date
     /// The values, sorted by scanner, container and key.
     public var items: [PreferenceItem]
+    /// The masked secrets left out of `items`, sorted like them: present in the agent, values
+    /// unknown to the snapshot.
+    public var leftOut: [PreferenceAddress]
 
     /// Creates a snapshot; items are sorted so equal snapshots write equal bytes.
-    public init(agent: JSONObject, exported: Date, items: [PreferenceItem]) {
+    public init(agent: JSONObject, exported: Date, items: [PreferenceItem], leftOut: [PreferenceAddress] = []) {
         self.agent = agent
         self.exported = exported
         self.items = items.sorted(by: Self.order)
+        self.leftOut = leftOut.sorted { ($0.scanner, $0.container, $0.key) < ($1.scanner, $1.container, $1.key) }
     }
 
     /// Scanner, then container, then key.
@@ -36,13 +43,20 @@ public struct JarvisSnapshot: Sendable, Hashable {
 
     /// The document.
     public var json: JSONValue {
-        .object([
+        var document: JSONObject = [
             "format": .string(Self.format),
             "version": .number(JSONNumber(Int64(Self.version))),
             "agent": .object(agent),
             "exported": .string(DateText.format(exported)),
             "items": .array(items.map(WireItem.encode)),
-        ])
+        ]
+        if !leftOut.isEmpty {
+            document["leftOut"] = .array(
+                leftOut.map {
+                    ["scanner": .string($0.scanner), "container": .string($0.container), "key": .string($0.key)]
+                })
+        }
+        return .object(document)
     }
 
     /// The document as pretty JSON text with a final newline.
@@ -95,18 +109,38 @@ public struct JarvisSnapshot: Sendable, Hashable {
                 throw JarvisError(.invalidParams, "\(source): item \(index + 1) cannot be read: \(error.message)")
             }
         }
+        var leftOut: [PreferenceAddress] = []
+        for (index, raw) in (json["leftOut"]?.arrayValue ?? []).enumerated() {
+            guard let scanner = raw["scanner"]?.stringValue, let container = raw["container"]?.stringValue,
+                let key = raw["key"]?.stringValue
+            else {
+                throw JarvisError(
+                    .invalidParams, "\(source): leftOut entry \(index + 1) needs \"scanner\", \"container\" and \"key\"")
+            }
+            leftOut.append(PreferenceAddress(scanner: scanner, container: container, key: key))
+        }
         let exported = json["exported"]?.stringValue.flatMap(DateText.parse) ?? Date(timeIntervalSince1970: 0)
-        self.init(agent: json["agent"]?.objectValue ?? [:], exported: exported, items: items)
+        self.init(agent: json["agent"]?.objectValue ?? [:], exported: exported, items: items, leftOut: leftOut)
     }
 
     /// The items whose address matches the filters (globs, as `list` takes them).
     public func filtered(scanner: String?, container: String?, key: String?) -> [PreferenceItem] {
+        let matches = Self.matcher(scanner: scanner, container: container, key: key)
+        return items.filter { matches($0.address) }
+    }
+
+    /// The left-out addresses that match the filters, as ``filtered(scanner:container:key:)``.
+    public func leftOut(scanner: String?, container: String?, key: String?) -> [PreferenceAddress] {
+        leftOut.filter(Self.matcher(scanner: scanner, container: container, key: key))
+    }
+
+    private static func matcher(scanner: String?, container: String?, key: String?) -> (PreferenceAddress) -> Bool {
         let containerPattern = container.map { GlobPattern($0) }
         let keyPattern = key.map { GlobPattern($0) }
-        return items.filter { item in
-            (scanner == nil || item.address.scanner == scanner)
-                && (containerPattern?.matches(item.address.container) ?? true)
-                && (keyPattern?.matches(item.address.key) ?? true)
+        return { address in
+            (scanner == nil || address.scanner == scanner)
+                && (containerPattern?.matches(address.container) ?? true)
+                && (keyPattern?.matches(address.key) ?? true)
         }
     }
 }

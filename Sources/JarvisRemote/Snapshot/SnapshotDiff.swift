@@ -22,14 +22,23 @@ public struct SnapshotDiff: Sendable, Hashable {
     public var changed: [Change] = []
     /// On both sides with equal values.
     public var unchanged: [PreferenceItem] = []
+    /// On one side only, where the other side's snapshot left that secret out because it was
+    /// masked: its value is unknown there, so it is neither added nor removed.
+    public var notCompared: [PreferenceItem] = []
 
     /// Compares `old` with `new`.
-    public init(from old: [PreferenceItem], to new: [PreferenceItem]) {
+    /// - Parameter leftOut: addresses a side's snapshot left out as masked secrets
+    ///   (``JarvisSnapshot/leftOut``); an item only the other side has there is not compared.
+    public init(from old: [PreferenceItem], to new: [PreferenceItem], leftOut: Set<PreferenceAddress> = []) {
         var before: [PreferenceAddress: PreferenceItem] = [:]
         for item in old { before[item.address] = item }
         for item in new.sorted(by: JarvisSnapshot.order) {
             guard let previous = before.removeValue(forKey: item.address) else {
-                added.append(item)
+                if leftOut.contains(item.address) {
+                    notCompared.append(item)
+                } else {
+                    added.append(item)
+                }
                 continue
             }
             if Self.same(previous, item) {
@@ -38,10 +47,17 @@ public struct SnapshotDiff: Sendable, Hashable {
                 changed.append(Change(old: previous, new: item))
             }
         }
-        removed = before.values.sorted(by: JarvisSnapshot.order)
+        for item in before.values.sorted(by: JarvisSnapshot.order) {
+            if leftOut.contains(item.address) {
+                notCompared.append(item)
+            } else {
+                removed.append(item)
+            }
+        }
+        notCompared.sort(by: JarvisSnapshot.order)
     }
 
-    /// Whether nothing was added, removed or changed.
+    /// Whether nothing was added, removed or changed (what was not compared does not count).
     public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
 
     /// Whether two items hold the same value.

@@ -13,7 +13,9 @@ enum DiffCommand: Command {
           for a running agent, or `-` for the agent other commands would use (--agent,
           JARVIS_AGENT, or the only one running). Lines show what B has that A has not:
             + added in B    - missing from B    ~ changed (A's value → B's value)
-          The filters apply to both sides. --exit-code exits 1 when the sides differ.
+            ? a secret a snapshot left out (masked when exported): not compared
+          The filters apply to both sides. --exit-code exits 1 when the sides differ; secrets
+          that were not compared do not count.
           A live side shows secrets masked; --reveal asks the agent for their values (it must
           allow it, and records the reveal).
         """
@@ -37,7 +39,7 @@ enum DiffCommand: Command {
         }
         let first = try SnapshotSide.load(arguments.positionals[0], filters: both, reveal: reveal, context: context)
         let second = try SnapshotSide.load(arguments.positionals[1], filters: both, reveal: reveal, context: context)
-        let diff = SnapshotDiff(from: first.items, to: second.items)
+        let diff = SnapshotDiff(from: first.items, to: second.items, leftOut: Set(first.leftOut + second.leftOut))
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(json(diff)) + [0x0A])
         } else {
@@ -63,9 +65,14 @@ enum DiffCommand: Command {
                         "~ \(SnapshotSide.name(change.new.address)): \(SnapshotSide.show(change.old)) → \(SnapshotSide.show(change.new))"
                     ))
             }
+            for item in diff.notCompared {
+                Terminal.out(
+                    Terminal.dim("? \(SnapshotSide.name(item.address)): a masked secret a snapshot left out; not compared"))
+            }
+            let notCompared = diff.notCompared.isEmpty ? "" : ", \(diff.notCompared.count) not compared (masked secrets)"
             Terminal.out(
                 "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, \(diff.unchanged.count) unchanged"
-            )
+                    + notCompared)
         }
         if exitCode && !diff.isEmpty { exit(1) }
     }
@@ -84,6 +91,7 @@ enum DiffCommand: Command {
                     return .object(object)
                 }),
             "unchanged": .number(JSONNumber(diff.unchanged.count)),
+            "notCompared": .array(diff.notCompared.map { .string(SnapshotSide.plainName($0.address)) }),
         ])
     }
 }

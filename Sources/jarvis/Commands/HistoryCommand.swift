@@ -48,27 +48,16 @@ enum HistoryCommand: Command {
         }
         for record in page.records {
             let safe = Terminal.escaped
-            let who = (record.client.map { "\(safe($0)) " } ?? "") + "(\(safe(record.transport.rawValue)) \(safe(record.peer)))"
-            let revisions = safe("\(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")")
-            let head = "\(Self.milliseconds(record.time))  " + Terminal.pad(safe(record.action.rawValue), 7)
-            let key = record.address.key + (record.pointer ?? "")
-            let place = safe("\(record.address.scanner):\(record.address.container)") + " " + safe(key)
-            var tail = "  \(revisions)  by \(who)"
-            if let width = Terminal.width {
-                // The time, action, place and key stay whole; who and the revisions give way.
-                tail = Terminal.fit(tail, max(0, width - head.count - place.count))
-            }
+            let line = HistoryLine.fitted(
+                time: record.time, action: safe(record.action.rawValue),
+                place: safe("\(record.address.scanner):\(record.address.container)"),
+                key: safe(record.address.key + (record.pointer ?? "")), client: record.client.map(safe),
+                connection: safe("\(record.transport.rawValue) \(record.peer)"),
+                revisions: safe("\(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")"),
+                width: Terminal.width)
             Terminal.out(
-                "\(Self.milliseconds(record.time))  " + Terminal.bold(Terminal.pad(safe(record.action.rawValue), 7))
-                    + safe("\(record.address.scanner):\(record.address.container)") + " "
-                    + Terminal.cyan(safe(key)) + Terminal.dim(tail))
+                line.time + line.gap + Terminal.bold(line.action) + line.place + " " + Terminal.cyan(line.key) + line.who
+                    + Terminal.dim(line.revisions))
         }
-    }
-
-    /// A time to the millisecond, in UTC: `2024-01-15T10:00:00.250Z`.
-    static func milliseconds(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
     }
 }

@@ -61,6 +61,17 @@ enum ImportCommand: Command {
         if !report.succeeded { exit(1) }
     }
 
+    /// `2 added, 1 changed, 7 unchanged`, then what was not written, only when there is some.
+    static func summary(_ report: SnapshotImport.Report) -> String {
+        var parts = ["\(report.added.count) added", "\(report.changed.count) changed", "\(report.unchanged.count) unchanged"]
+        let placeholders = report.skipped.count
+        if placeholders > 0 {
+            parts.append("\(placeholders) placeholder\(placeholders == 1 ? "" : "s") not written")
+        }
+        if !report.refused.isEmpty { parts.append("\(report.refused.count) refused") }
+        return parts.joined(separator: ", ")
+    }
+
     private static let skipReason =
         "a placeholder (the agent shows the stored value only as a stand-in, such as a JSON null); not written"
 
@@ -111,9 +122,7 @@ enum ImportCommand: Command {
                     ))
             }
         } else {
-            Terminal.out(
-                "\(report.added.count) added, \(report.changed.count) changed, \(report.unchanged.count) unchanged (skipped), \(report.skipped.count) placeholder(s) skipped, \(report.refused.count) refused"
-            )
+            Terminal.out(summary(report))
         }
     }
 }

@@ -44,7 +44,18 @@ enum ListCommand: Command {
             Terminal.outBytes(JSONWriter.bytes(listing.json) + [0x0A])
             return
         }
-        print(items: listing.items, problems: listing.problems, client: client)
+        // Every container shows, an empty one too, as `jarvis mcp` lists each as a resource; a
+        // key filter or --undeclared asks about keys, so there only containers with some show.
+        var empty: [Wire.Container] = []
+        if key == nil && !undeclared {
+            let pattern = container.map { GlobPattern($0) }
+            let shown = Set(listing.items.map { "\($0.address.scanner):\($0.address.container)" })
+                .union(listing.problems.map { "\($0.scanner):\($0.name)" })
+            empty = try client.containers(scanner: scanner).filter {
+                !shown.contains("\($0.scanner):\($0.name)") && (pattern?.matches($0.name) ?? true)
+            }
+        }
+        print(items: listing.items, empty: empty, problems: listing.problems, client: client)
         let hidden = listing.hiddenSystemContainers
         if hidden > 0 {
             Terminal.out(
@@ -54,7 +65,9 @@ enum ListCommand: Command {
         }
     }
 
-    private static func print(items: [PreferenceItem], problems: [Wire.Container], client: JarvisClient) {
+    private static func print(
+        items: [PreferenceItem], empty: [Wire.Container], problems: [Wire.Container], client: JarvisClient
+    ) {
         if !client.helloResult.capabilities.editing {
             Terminal.out(Terminal.yellow("read-only agent: editing is disabled"))
         }
@@ -89,12 +102,17 @@ enum ListCommand: Command {
                 "  " + key + Terminal.dim(Terminal.pad(item.type.rawValue, 11)) + ValueText.preview(item, limit: limit)
                     + (shownFlags.isEmpty ? "" : Terminal.dim(shownFlags)))
         }
-        for problem in problems {
-            Terminal.out(
-                Terminal.red(
-                    Terminal.escaped("\(problem.scanner):\(problem.name): \(problem.problem ?? "cannot be read")")))
+        for container in empty {
+            if !items.isEmpty || container != empty.first { Terminal.out("") }
+            Terminal.out(Terminal.bold(Terminal.cyan(Terminal.escaped("\(container.scanner):\(container.name)"))))
+            Terminal.out(Terminal.dim("  (no keys)"))
         }
-        if items.isEmpty && problems.isEmpty {
+        // One line per problem, cut to the terminal's width (`--json` has the whole message).
+        for problem in problems {
+            let line = Terminal.escaped("\(problem.scanner):\(problem.name): \(problem.problem ?? "cannot be read")")
+            Terminal.out(Terminal.red(Terminal.fit(line, Terminal.width)))
+        }
+        if items.isEmpty && empty.isEmpty && problems.isEmpty {
             Terminal.out("Nothing to show: no visible items match.")
         }
     }

@@ -94,6 +94,16 @@ enum WatchCommand: Command {
         return formatter
     }()
 
+    /// The kind column, padded and coloured.
+    private static func word(_ kind: ChangeNotification.Change.Kind) -> String {
+        let word = Terminal.pad(Terminal.escaped(kind.rawValue), 8)
+        switch kind {
+        case .added: return Terminal.green(word)
+        case .removed: return Terminal.red(word)
+        default: return Terminal.yellow(word)
+        }
+    }
+
     private static func printText(_ notification: ChangeNotification) {
         let time = notification.time.map { clock.string(from: $0) } ?? "--:--:--.---"
         for change in notification.changes {
@@ -106,19 +116,16 @@ enum WatchCommand: Command {
             case (let old?, nil): values = "\(old) → " + Terminal.dim("(removed)")
             case (nil, nil): values = ""
             }
-            let kind: String
-            let word = Terminal.pad(Terminal.escaped(change.kind.rawValue), 8)
-            switch change.kind {
-            case .added: kind = Terminal.green(word)
-            case .removed: kind = Terminal.red(word)
-            default: kind = Terminal.yellow(word)
-            }
+            let kind = word(change.kind)
             let place = Terminal.cyan(Terminal.escaped("\(change.address.scanner):\(change.address.container)"))
             if let inner = ValueText.innerChanges(old: change.old, new: change.item) {
-                // One line per place that changed inside: `profile/tags/0  swift → rust`.
+                // One line per place that changed inside: `profile/tags/0  swift → rust`; an
+                // element appended or taken out reads as added or removed.
                 for difference in inner {
+                    let innerKind: ChangeNotification.Change.Kind =
+                        difference.old == nil ? .added : difference.new == nil ? .removed : change.kind
                     Terminal.out(
-                        Terminal.dim(time) + "  " + kind + place
+                        Terminal.dim(time) + "  " + word(innerKind) + place
                             + " \(Terminal.escaped(change.address.key + difference.pointer.description))  "
                             + ValueText.arrow(difference) + Terminal.dim("  #\(notification.sequence)"))
                 }

@@ -9,6 +9,8 @@ struct SnapshotSide {
     var label: String
     /// Its stored values.
     var items: [PreferenceItem]
+    /// The masked secrets a snapshot file left out: present, values unknown.
+    var leftOut: [PreferenceAddress] = []
 
     /// Filters applied to both sides of a diff.
     struct Filters {
@@ -39,7 +41,8 @@ struct SnapshotSide {
         let snapshot = try read(file: spec)
         return SnapshotSide(
             label: spec,
-            items: snapshot.filtered(scanner: filters.scanner, container: filters.container, key: filters.key))
+            items: snapshot.filtered(scanner: filters.scanner, container: filters.container, key: filters.key),
+            leftOut: snapshot.leftOut(scanner: filters.scanner, container: filters.container, key: filters.key))
     }
 
     /// Reads a snapshot file.

@@ -42,13 +42,13 @@ enum ValueText {
         return differences.isEmpty ? nil : differences
     }
 
-    /// `swift → rust`, `→ rust` (added), `swift → (removed)`, escaped for the terminal.
+    /// `swift → rust`, `(added) → rust`, `swift → (removed)`, escaped for the terminal.
     static func arrow(_ difference: PreferenceValue.Difference, limit: Int = 40) -> String {
         let old = difference.old.map { short($0, limit: limit) }
         let new = difference.new.map { short($0, limit: limit) }
         switch (old, new) {
         case (let old?, let new?): return "\(old) → \(new)"
-        case (nil, let new?): return "→ \(new)"
+        case (nil, let new?): return "(added) → \(new)"
         case (let old?, nil): return "\(old) → (removed)"
         case (nil, nil): return ""
         }
