@@ -10,11 +10,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "LinuxService",
-            dependencies: [
-                .product(name: "JarvisCore", package: "Jarvis"),
-                .product(name: "JarvisRemote", package: "Jarvis"),
-                .product(name: "JarvisScanners", package: "Jarvis"),
-            ]
+            dependencies: [.product(name: "Jarvis", package: "Jarvis")]
         )
     ],
     swiftLanguageModes: [.v6]

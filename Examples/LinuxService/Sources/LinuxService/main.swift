@@ -1,7 +1,5 @@
 import Foundation
-import JarvisCore
-import JarvisRemote
-import JarvisScanners
+import Jarvis
 
 // SIGTERM (systemd's stop) and SIGINT are blocked before any thread exists, so every thread
 // inherits the mask and neither is delivered to a thread: the main thread takes them with
