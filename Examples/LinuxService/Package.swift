@@ -5,7 +5,7 @@ import PackageDescription
 // stops cleanly on SIGTERM (as systemd stops it).
 let package = Package(
     name: "LinuxService",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [.package(name: "Jarvis", path: "../..")],
     targets: [
         .executableTarget(
