@@ -28,16 +28,27 @@ let package = Package(
         // System primitives shared by the scanners and the agent: atomic file writes, raw
         // system calls, file stamps, folder change counts, and the Simulator folder model.
         // No scanner.
-        .target(name: "JarvisSystem", dependencies: ["JarvisCore", "CJarvisEpoll"]),
-        .target(name: "JarvisScanners", dependencies: ["JarvisCore", "JarvisSystem"]),
+        // The libraries that call APIs Apple lists as "required reason" APIs (file timestamps;
+        // UserDefaults in the scanners) carry a privacy manifest saying why, which Xcode merges
+        // into the app's privacy report (docs/IOS.md).
+        .target(
+            name: "JarvisSystem", dependencies: ["JarvisCore", "CJarvisEpoll"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(
+            name: "JarvisScanners", dependencies: ["JarvisCore", "JarvisSystem"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The Linux headers Swift's Glibc module does not expose: epoll and statfs (empty on
         // other systems).
         .systemLibrary(name: "CJarvisEpoll"),
         // Sockets, the readiness loop, line framing and output budgets; knows no JSON and no
         // agent, as FlyingSocks sits below FlyingFox.
-        .target(name: "JarvisTransport", dependencies: ["JarvisCore", "JarvisSystem", "CJarvisEpoll"]),
+        .target(
+            name: "JarvisTransport", dependencies: ["JarvisCore", "JarvisSystem", "CJarvisEpoll"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The agent, its wire protocol and its clients, over the transport.
-        .target(name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisSystem", "JarvisTransport", "CJarvisEpoll"]),
+        .target(
+            name: "JarvisRemote", dependencies: ["JarvisCore", "JarvisSystem", "JarvisTransport", "CJarvisEpoll"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The module an app imports: the agent with its default scanners.
         .target(name: "Jarvis", dependencies: ["JarvisCore", "JarvisScanners", "JarvisRemote"]),
         // The demo's sample data and scanners, for the executables only: an app that embeds
