@@ -89,6 +89,8 @@ import Testing
             address: PreferenceAddress(scanner: "d", container: "c", key: "k"), type: .date, text: "",
             expectedRevision: .absent, isNew: true)
         #expect(try draft.value(from: DateEditing.text(start)) == .date(start))
+        // The editor of a new date starts on a date it can save untouched.
+        #expect((try? draft.value(from: draft.startText(locale: .current)))?.type == .date)
     }
 
     @Test func everyRowCopiesItsKeyValueAndPointer() throws {

@@ -41,9 +41,11 @@ extension ValueDraft {
     public var isNumber: Bool { editor == .integer || editor == .real }
 
     /// The text the editor starts with in `locale`: numbers with the locale's decimal
-    /// separator, anything else as ``text``.
+    /// separator, a choice on an allowed value for a new key, a date that is a real date (the
+    /// current minute for a new one), anything else as ``text``.
     public func startText(locale: Locale) -> String {
         if editor == .choice { return choiceStartText }
+        if editor == .date, DateEditing.date(from: text) == nil { return DateEditing.text(DateEditing.start(text)) }
         return isNumber ? NumberText.localized(text, locale: locale) : text
     }
 
