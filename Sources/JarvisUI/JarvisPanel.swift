@@ -15,7 +15,7 @@
     /// reveal.
     ///
     /// ```swift
-    /// ContentView().jarvisPanel(agent: agent)   // shake (iOS) or ⌥⌘J (macOS) opens it
+    /// ContentView().jarvisPanel(agent: agent, enabled: true)   // shake (iOS) or ⌥⌘J (macOS) opens it
     /// ```
     public struct JarvisPanel: View {
         @StateObject private var store: PanelStore
@@ -55,22 +55,21 @@
                     }
             }
             .task { await store.start() }
-            .task {
-                // Change marks fade: redraw once a second while the panel is up.
-                while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: 1_000_000_000)
-                    if !store.state.changedAt.isEmpty { store.expireHighlights() }
-                }
-            }
             .overlay(alignment: .bottom) {
                 if let message = store.message {
-                    Text(message)
+                    Text(message.text)
                         .font(.footnote)
+                        .foregroundStyle(message.isProblem ? Color.red : Color.primary)
                         .padding(8)
                         .background(.thinMaterial, in: Capsule())
                         .padding()
-                        .onTapGesture { store.message = nil }
+                        .onTapGesture { store.dismiss(message) }
                         .accessibilityAddTraits(.isStaticText)
+                        .task(id: message) {
+                            // Messages go away by themselves after their reading time.
+                            try? await Task.sleep(for: message.lifetime)
+                            if !Task.isCancelled { store.dismiss(message) }
+                        }
                 }
             }
         }

@@ -116,6 +116,11 @@ import Testing
         try session.reveal(token)
         #expect(session.state.copies(.key(token)).value == "hunter2")
         #expect(state.copies(.container(scanner: "defaults", name: "com.example.app")).pointer == nil)
+        // What a menu offers agrees with what copying gives, on every row of the suite.
+        for row in state.rows(.keys(scanner: "defaults", container: "com.example.app")) {
+            #expect(row.hasCopyableValue == (state.copies(row.target).text(.value) != nil), "\(row.title)")
+        }
+        #expect(InspectorMessage.copied(.pointer, of: "theme").text == "Copied the pointer of theme")
     }
 
     @Test func aSharedSnapshotIsAJSONFileThatSaysHowManySecretsItLeftOut() throws {
@@ -150,10 +155,12 @@ import Testing
     }
 
     @Test func messagesGoAwayAfterTheirReadingTime() {
-        #expect(PanelMessage("Saved").lifetime == .seconds(4))
-        #expect(PanelMessage("Not saved", isProblem: true).lifetime == .seconds(6))
-        let long = PanelMessage(String(repeating: "word ", count: 20))
-        #expect(long.lifetime > .seconds(4) && long.lifetime <= .seconds(10))
-        #expect(PanelMessage(String(repeating: "x", count: 10_000)).lifetime == .seconds(10))
+        #expect(PanelMessage(InspectorMessage("Saved")).lifetime == .seconds(4))
+        let refused = PanelMessage(InspectorMessage("Not saved", .error))
+        #expect(refused.lifetime == .seconds(6) && refused.isProblem)
+        #expect(PanelMessage(InspectorMessage("Note", .warning)).lifetime == .seconds(6))
+        let long = PanelMessage(InspectorMessage(String(repeating: "word ", count: 20)))
+        #expect(long.lifetime > .seconds(4) && long.lifetime <= .seconds(10) && !long.isProblem)
+        #expect(PanelMessage(InspectorMessage(String(repeating: "x", count: 10_000))).lifetime == .seconds(10))
     }
 }

@@ -46,3 +46,31 @@ extension InspectorRow {
         }
     }
 }
+
+extension RowCopies {
+    /// One of the texts a row copies.
+    public enum Part: String, Sendable, CaseIterable {
+        /// The key's name.
+        case key
+        /// The value as editor text.
+        case value
+        /// The JSON Pointer.
+        case pointer
+    }
+
+    /// The text of `part`; nil when the row has none.
+    public func text(_ part: Part) -> String? {
+        switch part {
+        case .key: return key
+        case .value: return value
+        case .pointer: return pointer
+        }
+    }
+}
+
+extension InspectorMessage {
+    /// What a face says after copying a row's text: `Copied the pointer of theme`.
+    public static func copied(_ part: RowCopies.Part, of title: String) -> InspectorMessage {
+        InspectorMessage("Copied the \(part.rawValue) of \(title)")
+    }
+}

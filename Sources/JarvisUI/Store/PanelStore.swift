@@ -7,75 +7,132 @@
     /// The panel's window onto an ``InspectorSession``: the model's state published on the main
     /// actor, and its actions as `async` calls that never block the main thread.
     ///
-    /// It decides nothing: rows, drafts, refusals and change marks come from the model.
+    /// It decides nothing: rows, drafts, refusals and change marks come from the model. A burst
+    /// of changes publishes at most one new state per 100 ms (``RefreshThrottle``), and rows are
+    /// computed off the main thread (``sections(scanner:query:)``, ``rows(_:query:)``).
     @MainActor
     public final class PanelStore: ObservableObject {
         /// The model the panel draws.
         public let session: InspectorSession
-        /// Everything the model knows, as of the last change.
+        /// Everything the model knows, as of the last refresh.
         @Published public private(set) var state: InspectorState
-        /// Whether the first load is still running.
+        /// Counts refreshes: a view recomputes its rows when it changes.
+        @Published public private(set) var version = 0
+        /// Whether a load is running.
         @Published public private(set) var isLoading = false
         /// Why the last load failed; nil when it did not.
         @Published public private(set) var loadError: String?
-        /// A short message about the last action (saved, deleted, refused).
-        @Published public var message: String?
+        /// A short message about the last action (saved, deleted, refused); it goes away after
+        /// its ``PanelMessage/lifetime``.
+        @Published public private(set) var message: PanelMessage?
         private var started = false
-        /// The last grouping asked for, kept until the state or the question changes: a body
-        /// that redraws does not sort 100,000 keys again.
-        private var cachedSections: (version: Int, scanner: String?, query: String, sections: [InspectorSection])?
-        private var cachedRows: (version: Int, level: InspectorLevel, query: String, rows: [InspectorRow])?
-        private var version = 0
+        private var closed = false
+        private let ownsSession: Bool
+        private var throttle = RefreshThrottle()
+        private var highlightTask: Task<Void, Never>?
+        private var messageCount = 0
 
-        /// A store over a session; call ``start()`` (the panel does) to load and go live.
-        public init(session: InspectorSession) {
+        /// A store over a session you own: ``close()`` leaves it open. Call ``start()`` (the
+        /// panel does) to load and go live.
+        public convenience init(session: InspectorSession) {
+            self.init(session: session, owns: false)
+        }
+
+        /// A store over a source: the in-process agent or a remote one. The store owns the
+        /// session it makes: ``close()`` closes it, as releasing the store does.
+        public convenience init(source: any InspectorSource) {
+            self.init(session: InspectorSession(source: source), owns: true)
+        }
+
+        private init(session: InspectorSession, owns: Bool) {
             self.session = session
+            ownsSession = owns
             state = session.state
             session.onChange { [weak self] in
-                Task { @MainActor in self?.refresh() }
+                Task { @MainActor in self?.changed() }
             }
         }
 
-        /// A store over a source: the in-process agent or a remote one.
-        public convenience init(source: any InspectorSource) {
-            self.init(session: InspectorSession(source: source))
+        /// A change arrived: refresh now, or at the throttle's next slot.
+        private func changed() {
+            guard !closed, let due = throttle.changed(now: .now) else { return }
+            let wait = due - .now
+            guard wait > .zero else { return refresh() }
+            Task { @MainActor [weak self] in
+                try? await Task.sleep(for: wait)
+                self?.refresh()
+            }
         }
 
         private func refresh() {
+            throttle.refreshed(now: .now)
             state = session.state
-            version += 1
+            version &+= 1
+            scheduleHighlightEnd()
         }
 
-        /// The model's sections for a segment and a search, computed once per change.
-        public func sections(scanner: String?, query: String) -> [InspectorSection] {
-            if let cached = cachedSections, cached.version == version, cached.scanner == scanner, cached.query == query
-            {
-                return cached.sections
+        /// Redraws once when the next change mark ends (``InspectorState/nextHighlightEnd(now:)``),
+        /// never on a fixed tick.
+        private func scheduleHighlightEnd() {
+            highlightTask?.cancel()
+            guard let end = state.nextHighlightEnd(now: .now) else { return }
+            highlightTask = Task { @MainActor [weak self] in
+                try? await Task.sleep(for: end - .now)
+                guard !Task.isCancelled, let self, !self.closed else { return }
+                self.session.expireHighlights()
+                self.refresh()
             }
-            let sections = state.sections(scanner: scanner, filter: InspectorFilter(query))
-            cachedSections = (version, scanner, query, sections)
-            return sections
         }
 
-        /// The model's rows of a level for a search, computed once per change.
-        public func rows(_ level: InspectorLevel, query: String) -> [InspectorRow] {
-            if let cached = cachedRows, cached.version == version, cached.level == level, cached.query == query {
-                return cached.rows
-            }
-            let rows = state.rows(level, filter: InspectorFilter(query))
-            cachedRows = (version, level, query, rows)
-            return rows
+        /// The model's sections for a segment and a search, computed off the main thread from
+        /// the state as of this call.
+        public func sections(scanner: String?, query: String) async -> [InspectorSection] {
+            let state = self.state
+            return await Task.detached(priority: .userInitiated) {
+                state.sections(scanner: scanner, filter: InspectorFilter(query))
+            }.value
         }
 
-        /// A snapshot of what the panel shows, made off the main thread, for sharing.
-        public func snapshot(scanner: String?) async -> String {
+        /// The model's rows of a level for a search, computed off the main thread.
+        public func rows(_ level: InspectorLevel, query: String) async -> [InspectorRow] {
+            let state = self.state
+            return await Task.detached(priority: .userInitiated) {
+                state.rows(level, filter: InspectorFilter(query))
+            }.value
+        }
+
+        /// A snapshot of what the panel shows, made off the main thread, for sharing as a file.
+        public func snapshot(scanner: String?) async -> SnapshotShare {
             let session = self.session
-            return await Task.detached(priority: .userInitiated) { session.snapshot(scanner: scanner).text }.value
+            return await Task.detached(priority: .userInitiated) { session.snapshotShare(scanner: scanner) }.value
+        }
+
+        /// Shows a message; it replaces the one shown.
+        public func show(_ said: InspectorMessage) {
+            messageCount &+= 1
+            message = PanelMessage(said, id: messageCount)
+        }
+
+        /// Hides `shown` if it is still the message shown (its time ran out, or it was tapped).
+        public func dismiss(_ shown: PanelMessage) {
+            if message == shown { message = nil }
+        }
+
+        /// Stops live updates and, when the store made its session, closes it (its feed, its
+        /// socket). The panel calls it when dismissed. Idempotent.
+        public func close() {
+            guard !closed else { return }
+            closed = true
+            highlightTask?.cancel()
+            session.onChange(nil)
+            guard ownsSession else { return }
+            let session = self.session
+            Task.detached { await session.close() }
         }
 
         /// Loads once and starts live updates; later calls do nothing.
         public func start() async {
-            guard !started else { return }
+            guard !started, !closed else { return }
             started = true
             await session.startLive()
             await reload()
@@ -105,7 +162,7 @@
                 let outcome = try await session.save(draft, text: text, confirmed: confirmed)
                 refresh()
                 if case .conflict = outcome { return (outcome.message(draft).text, session.redraft(draft)) }
-                message = outcome.message(draft).text
+                show(outcome.message(draft))
                 return nil
             } catch {
                 return (error.message, draft)
@@ -119,10 +176,10 @@
                 let current = try await session.delete(target)
                 refresh()
                 let said = InspectorMessage.deleted(target, now: current)
-                message = said.text
+                show(said)
                 return current == nil ? nil : said.text
             } catch {
-                message = error.message
+                show(InspectorMessage.refused("delete", error))
                 return error.message
             }
         }
@@ -130,9 +187,9 @@
         /// Deletes exactly the keys of a previewed deletion (the rows a filter showed).
         public func delete(_ deletion: InspectorDeletion) async {
             do {
-                message = try await session.delete(deletion).message.text
+                show(try await session.delete(deletion).message)
             } catch {
-                message = error.message
+                show(InspectorMessage.refused("delete", error))
             }
             refresh()
         }
@@ -140,9 +197,9 @@
         /// Resets a key to its default.
         public func reset(_ address: PreferenceAddress) async {
             do {
-                message = InspectorMessage.reset(address, now: try await session.reset(address)).text
+                show(InspectorMessage.reset(address, now: try await session.reset(address)))
             } catch {
-                message = error.message
+                show(InspectorMessage.refused("reset", error))
             }
             refresh()
         }
@@ -156,12 +213,6 @@
             } catch {
                 return error.message
             }
-        }
-
-        /// Drops change marks that have ended.
-        public func expireHighlights() {
-            session.expireHighlights()
-            refresh()
         }
     }
 #endif

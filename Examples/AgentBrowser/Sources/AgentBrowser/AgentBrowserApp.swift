@@ -18,12 +18,12 @@
 #elseif canImport(SwiftUI)
     import SwiftUI
 
-    /// The browser is a Mac app; on iOS an app shows its own panel with `.jarvisPanel(agent:)`.
+    /// The browser is a Mac app; on iOS an app shows its own panel with `.jarvisPanel(agent:enabled:)`.
     @main
     struct AgentBrowserApp: App {
         var body: some Scene {
             WindowGroup {
-                Text("Agent Browser runs on macOS. In an iOS app, use .jarvisPanel(agent:) instead.")
+                Text("Agent Browser runs on macOS. In an iOS app, use .jarvisPanel(agent:enabled:) instead.")
                     .padding()
             }
         }

@@ -8,6 +8,7 @@
     /// The sidebar of running agents and the panel of the selected one.
     struct AgentBrowserView: View {
         @StateObject private var agents = AgentList()
+        @StateObject private var connections = AgentConnections()
         @State private var selection: AgentList.Entry.ID?
 
         var body: some View {
@@ -32,49 +33,33 @@
                 .navigationTitle("Agents")
             } detail: {
                 if let entry = agents.entries.first(where: { $0.id == selection }) {
-                    AgentPanel(record: entry.record).id(entry.id)
+                    AgentPanel(entry: entry, connections: connections).id(entry.id)
                 } else {
                     Text("Choose an agent").foregroundStyle(.secondary)
                 }
             }
             .task { await agents.refresh() }
+            .onChange(of: agents.entries) { entries in connections.keep(only: entries) }
         }
     }
 
-    /// Connects to one agent off the main thread, then shows its panel.
+    /// The panel of one agent, on the connection ``AgentConnections`` keeps for it.
     struct AgentPanel: View {
-        let record: AgentRecord
-        @State private var source: RemoteSource?
-        @State private var problem: String?
+        let entry: AgentList.Entry
+        @ObservedObject var connections: AgentConnections
 
         var body: some View {
             Group {
-                if let source {
-                    JarvisPanel(source: source)
-                } else if let problem {
+                switch connections.connection(to: entry) {
+                case .open(let store):
+                    JarvisPanel(store: store)
+                case .failed(let problem):
                     Text(problem).foregroundStyle(.red).padding()
-                } else {
-                    ProgressView("Connecting to \(record.name)")
+                case .connecting:
+                    ProgressView("Connecting to \(entry.record.name)")
                 }
             }
-            .task {
-                guard let endpoint = record.endpoint else {
-                    problem = "This agent's record names no socket."
-                    return
-                }
-                let token = record.token
-                let result = await Task.detached { () -> Result<RemoteSource, JarvisError> in
-                    do throws(JarvisError) {
-                        return .success(try RemoteSource(endpoint: endpoint, token: token, clientName: "AgentBrowser"))
-                    } catch {
-                        return .failure(error)
-                    }
-                }.value
-                switch result {
-                case .success(let connected): source = connected
-                case .failure(let error): problem = error.message
-                }
-            }
+            .task(id: entry.id) { await connections.open(entry) }
         }
     }
 #endif

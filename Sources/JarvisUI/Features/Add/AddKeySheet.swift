@@ -50,8 +50,7 @@
                             }
                         }
                         Section("Key") {
-                            TextField("Name", text: $name)
-                                .autocorrectionDisabled()
+                            PlainTextInput(title: "Name", text: $name)
                             Picker("Type", selection: $type) {
                                 ForEach(chosen?.types ?? PreferenceType.allCases, id: \.self) {
                                     Text($0.rawValue).tag($0)
@@ -63,6 +62,7 @@
                         }
                     }
                 }
+                .textCase(nil)
                 .navigationTitle("Add key")
                 .toolbar {
                     ToolbarItem(placement: .cancellationAction) { Button("Cancel") { dismiss() } }

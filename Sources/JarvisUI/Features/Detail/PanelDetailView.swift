@@ -87,6 +87,7 @@
                     }
                 }
             }
+            .textCase(nil)
             .navigationTitle(pointer.isWhole ? address.key : (pointer.tokens.last ?? address.key))
             .confirmationDialog("Delete \(row.title)?", isPresented: $confirmingDelete, titleVisibility: .visible) {
                 Button("Delete", role: .destructive) {

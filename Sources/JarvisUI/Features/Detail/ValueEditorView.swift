@@ -6,7 +6,7 @@
 
     /// The editor that fits a draft's type. Every control edits the draft's text, which the
     /// model checks (type, allowed values, range) before anything is sent; a refusal or a
-    /// conflict is shown at the field.
+    /// conflict is shown at the field and the text is kept.
     struct ValueEditorView: View {
         @ObservedObject var store: PanelStore
         @State private var draft: ValueDraft
@@ -15,28 +15,34 @@
         @State private var problem: String?
         @State private var saving = false
         @State private var confirming = false
+        @State private var zone = TimeZone.current
+
+        /// Numbers are typed and shown in the device's locale (the keyboard's).
+        private let locale = Locale.autoupdatingCurrent
 
         init(store: PanelStore, draft: ValueDraft, done: @escaping () -> Void) {
             self.store = store
             _draft = State(initialValue: draft)
             self.done = done
-            _text = State(initialValue: draft.text)
+            _text = State(initialValue: draft.startText(locale: .autoupdatingCurrent))
         }
 
         var body: some View {
-            VStack(alignment: .leading, spacing: 8) {
+            Group {
                 control
                 Text(draft.hint).font(.caption).foregroundStyle(.secondary)
                 if let problem {
                     Text(problem).font(.caption).foregroundStyle(.red).accessibilityLabel("Error: \(problem)")
                 }
-                HStack {
-                    Button("Cancel", role: .cancel, action: done)
-                    Spacer()
-                    Button("Save") { save() }
-                        .disabled(saving)
-                        .keyboardShortcut(.defaultAction)
-                }
+                // Two buttons in one Form row both fire on a tap anywhere in the row: each has
+                // a row of its own and the borderless style, so only the one tapped acts.
+                Button("Save") { save() }
+                    .buttonStyle(.borderless)
+                    .disabled(saving)
+                    .keyboardShortcut(.defaultAction)
+                Button("Cancel", role: .cancel, action: done)
+                    .buttonStyle(.borderless)
+                    .keyboardShortcut(.cancelAction)
             }
             .onChange(of: text) { _ in problem = nil }
             .confirmationDialog(
@@ -60,40 +66,32 @@
                 Toggle(draft.title, isOn: Binding(get: { text == "true" }, set: { text = $0 ? "true" : "false" }))
             case .choice:
                 Picker(draft.title, selection: $text) {
-                    ForEach(draft.choices, id: \.self) { choice in
-                        Text(ValueFormat.preview(choice, limit: 40)).tag(ValueFormat.editText(choice))
+                    ForEach(draft.choiceOptions) { option in
+                        Text(option.label).tag(option.text)
                     }
                 }
             case .date:
-                DatePicker(
-                    draft.title,
-                    selection: Binding(
-                        get: {
-                            if case .date(let date)? = try? ValueDraft.parse(text, as: .date) { return date }
-                            return Date()
-                        },
-                        set: { text = ValueFormat.editText(.date($0)) }),
-                    displayedComponents: [.date, .hourAndMinute])
+                DateEditorView(title: draft.title, text: $text, zone: $zone)
             case .integer, .real:
-                TextField(draft.title, text: $text)
-                    .font(.body.monospaced())
-                    .numberField(decimal: draft.editor == .real)
+                PlainTextInput(title: draft.title, text: $text, number: true)
             case .text:
-                TextField(draft.title, text: $text, axis: .vertical)
-                    .lineLimit(1...8)
+                let long = text.count > 40 || text.contains("\n")
+                PlainTextInput(title: draft.title, text: $text, multiline: long)
+                    .frame(minHeight: long ? 88 : nil)
             case .data, .json:
-                TextEditor(text: $text)
-                    .font(.callout.monospaced())
-                    .frame(minHeight: 120)
-                    .accessibilityLabel(draft.title)
+                PlainTextInput(title: draft.title, text: $text, multiline: true)
+                    .frame(minHeight: 140)
             }
         }
+
+        /// The text the model reads: numbers in plain form whatever the locale typed.
+        private var plain: String { draft.plainText(text, locale: locale) }
 
         private func save() {
             guard draft.confirmation != nil else { return send(confirmed: false) }
             // Ask only about text the model would send.
             do {
-                _ = try store.session.check(draft, text: text)
+                _ = try store.session.check(draft, text: plain)
                 confirming = true
             } catch {
                 problem = error.message
@@ -102,8 +100,9 @@
 
         private func send(confirmed: Bool) {
             saving = true
+            let plain = self.plain
             Task {
-                let refused = await store.save(draft, text: text, confirmed: confirmed)
+                let refused = await store.save(draft, text: plain, confirmed: confirmed)
                 saving = false
                 if let refused {
                     // The text stays; after a conflict the draft is at the revision now.
@@ -116,14 +115,44 @@
         }
     }
 
-    extension View {
-        /// A number keyboard where there is one.
-        @ViewBuilder func numberField(decimal: Bool) -> some View {
-            #if os(iOS)
-                self.keyboardType(decimal ? .decimalPad : .numbersAndPunctuation)
-            #else
-                self
-            #endif
+    /// Day, hour and minute in a date picker, the seconds beside it, all read in a time zone
+    /// the user picks; the arithmetic is ``DateEditing``'s.
+    struct DateEditorView: View {
+        let title: String
+        @Binding var text: String
+        @Binding var zone: TimeZone
+
+        var body: some View {
+            let date = DateEditing.start(text)
+            DatePicker(
+                title,
+                selection: Binding(
+                    get: { date },
+                    set: { picked in
+                        text = DateEditing.text(DateEditing.merge(picked: picked, keepingSecondsOf: date, in: zone))
+                    }),
+                displayedComponents: [.date, .hourAndMinute]
+            )
+            // The picker shows and reads its components in the environment's time zone.
+            .environment(\.timeZone, zone)
+            Stepper(
+                value: Binding(
+                    get: { DateEditing.second(of: date, in: zone) },
+                    set: { text = DateEditing.text(DateEditing.setting(second: $0, of: date, in: zone)) }),
+                in: 0...59
+            ) {
+                Text("Seconds: \(DateEditing.second(of: date, in: zone))").monospacedDigit()
+            }
+            Picker(
+                "Time zone",
+                selection: Binding(get: { zone.identifier }, set: { zone = TimeZone(identifier: $0) ?? zone })
+            ) {
+                ForEach(DateEditing.zones(), id: \.self) { identifier in
+                    Text(TimeZone(identifier: identifier).map { DateEditing.label($0, at: date) } ?? identifier)
+                        .tag(identifier)
+                }
+            }
+            Text(text).font(.caption.monospaced()).foregroundStyle(.secondary).textSelection(.enabled)
         }
     }
 #endif

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+    import Foundation
     import JarvisCore
     import JarvisInspector
     import SwiftUI
@@ -8,23 +9,32 @@
         @ObservedObject var store: PanelStore
         @State private var segment = ""
         @State private var query = ""
+        @State private var sections: [InspectorSection] = []
+        @State private var selection: InspectorRow.Target?
         @State private var adding = false
         @State private var pendingDelete: InspectorRow?
         @State private var sharing: SharedSnapshot?
         var close: (() -> Void)?
 
-        /// A snapshot ready to share.
+        /// A snapshot written to a file, ready to share.
         struct SharedSnapshot: Identifiable {
             let id = UUID()
-            let text: String
+            let file: URL
+            let share: SnapshotShare
+        }
+
+        /// What the rows depend on: recomputed (off the main thread) when any of it changes.
+        private struct Question: Equatable {
+            var version: Int
+            var scanner: String?
+            var query: String
         }
 
         private var scanner: String? { segment.isEmpty ? nil : segment }
 
         var body: some View {
             let state = store.state
-            let sections = store.sections(scanner: scanner, query: query)
-            List {
+            List(selection: PanelPlatform.selectsRows ? $selection : nil) {
                 if let banner = state.banner {
                     ReadOnlyBanner(text: banner).listRowInsets(EdgeInsets())
                 }
@@ -55,11 +65,8 @@
                     Section {
                         ForEach(section.rows) { row in
                             NavigationLink(value: PanelRoute(row)) { PanelRowView(row: row) }
-                                .swipeActions(edge: .trailing) {
-                                    if row.isDeletable {
-                                        Button("Delete", role: .destructive) { pendingDelete = row }
-                                    }
-                                }
+                                .tag(row.target)
+                                .rowActions(row, store: store) { pendingDelete = row }
                         }
                     } header: {
                         NavigationLink(value: PanelRoute.container(scanner: section.scanner, name: section.container)) {
@@ -77,23 +84,21 @@
                     }
                 }
             }
+            // Container names are case-sensitive identifiers: never upper-case them.
+            .textCase(nil)
+            .deleteKey { pendingDelete = selectedRow }
+            .task(id: Question(version: store.version, scanner: scanner, query: query)) {
+                let fresh = await store.sections(scanner: scanner, query: query)
+                if !Task.isCancelled { sections = fresh }
+            }
             .searchable(text: $query, prompt: "Key or value; * and ? match patterns")
             .refreshable { await store.reload() }
             .overlay { if store.isLoading && state.items.isEmpty { ProgressView("Loading") } }
             .navigationTitle(state.hello.agent)
             .toolbar { toolbar(state) }
-            .sheet(isPresented: $adding) { AddKeySheet(store: store, scanner: scanner) }
+            .sheet(isPresented: $adding) { AddKeySheet(store: store, scanner: scanner).panelSheetSize() }
             .sheet(item: $sharing) { shared in
-                VStack(spacing: 16) {
-                    Text("Snapshot of \(state.hello.agent)").font(.headline)
-                    Text("\(shared.text.utf8.count) bytes of JSON, secrets left out unless revealed")
-                        .font(.callout).foregroundStyle(.secondary)
-                    ShareLink(item: shared.text, preview: SharePreview("Jarvis snapshot of \(state.hello.agent)")) {
-                        Label("Share", systemImage: "square.and.arrow.up")
-                    }
-                    Button("Done") { sharing = nil }
-                }
-                .padding()
+                SnapshotShareView(agent: state.hello.agent, file: shared.file, share: shared.share) { sharing = nil }
             }
             .confirmationDialog(
                 "Delete \(pendingDelete?.title ?? "")?", isPresented: deleteBinding, titleVisibility: .visible,
@@ -105,13 +110,47 @@
             }
         }
 
+        private var selectedRow: InspectorRow? {
+            guard let selection else { return nil }
+            for section in sections {
+                if let row = section.rows.first(where: { $0.target == selection }) { return row.isDeletable ? row : nil }
+            }
+            return nil
+        }
+
         private var deleteBinding: Binding<Bool> {
             Binding(get: { pendingDelete != nil }, set: { if !$0 { pendingDelete = nil } })
+        }
+
+        /// Makes the snapshot and its file off the main thread.
+        private func share() async {
+            let share = await store.snapshot(scanner: scanner)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("JarvisSnapshots", isDirectory: true)
+            let written = await Task.detached { () -> Result<URL, JarvisError> in
+                do throws(JarvisError) {
+                    return .success(try share.write(into: folder))
+                } catch {
+                    return .failure(error)
+                }
+            }.value
+            switch written {
+            case .success(let file): sharing = SharedSnapshot(file: file, share: share)
+            case .failure(let error): store.show(.refused("share", error))
+            }
         }
 
         @ToolbarContentBuilder
         private func toolbar(_ state: InspectorState) -> some ToolbarContent {
             ToolbarItemGroup(placement: .primaryAction) {
+                if PanelPlatform.needsReloadButton {
+                    Button {
+                        Task { await store.reload() }
+                    } label: {
+                        Label("Reload", systemImage: "arrow.clockwise")
+                    }
+                    .keyboardShortcut("r", modifiers: .command)
+                    .disabled(store.isLoading)
+                }
                 if state.canEdit {
                     Button {
                         adding = true
@@ -120,7 +159,7 @@
                     }
                 }
                 Button {
-                    Task { sharing = SharedSnapshot(text: await store.snapshot(scanner: scanner)) }
+                    Task { await share() }
                 } label: {
                     Label("Share snapshot", systemImage: "square.and.arrow.up")
                 }
@@ -130,6 +169,28 @@
                     Button("Done", action: close)
                 }
             }
+        }
+    }
+
+    /// A snapshot file and what it holds, with the system share sheet.
+    struct SnapshotShareView: View {
+        let agent: String
+        let file: URL
+        let share: SnapshotShare
+        let done: () -> Void
+
+        var body: some View {
+            VStack(spacing: 16) {
+                Text("Snapshot of \(agent)").font(.headline)
+                Text(share.fileName).font(.callout.monospaced()).textSelection(.enabled)
+                Text(share.summary).font(.callout).foregroundStyle(.secondary).multilineTextAlignment(.center)
+                ShareLink(item: file, preview: SharePreview(share.fileName)) {
+                    Label("Share", systemImage: "square.and.arrow.up")
+                }
+                Button("Done", action: done)
+            }
+            .padding()
+            .panelSheetSize()
         }
     }
 #endif

@@ -11,11 +11,18 @@
         @State private var pendingDelete: InspectorRow?
         @State private var bulkPreview: InspectorDeletion?
         @State private var adding = false
+        @State private var rows: [InspectorRow] = []
+        @State private var selection: InspectorRow.Target?
+
+        /// What the rows depend on: recomputed (off the main thread) when any of it changes.
+        private struct Question: Equatable {
+            var version: Int
+            var query: String
+        }
 
         var body: some View {
             let state = store.state
-            let rows = store.rows(level, query: query)
-            List {
+            List(selection: PanelPlatform.selectsRows ? $selection : nil) {
                 if let banner = state.banner {
                     ReadOnlyBanner(text: banner).listRowInsets(EdgeInsets())
                 }
@@ -26,12 +33,15 @@
                 }
                 ForEach(rows) { row in
                     NavigationLink(value: PanelRoute(row)) { PanelRowView(row: row) }
-                        .swipeActions(edge: .trailing) {
-                            if row.isDeletable {
-                                Button("Delete", role: .destructive) { pendingDelete = row }
-                            }
-                        }
+                        .tag(row.target)
+                        .rowActions(row, store: store) { pendingDelete = row }
                 }
+            }
+            .textCase(nil)
+            .deleteKey { pendingDelete = rows.first { $0.target == selection && $0.isDeletable } }
+            .task(id: Question(version: store.version, query: query)) {
+                let fresh = await store.rows(level, query: query)
+                if !Task.isCancelled { rows = fresh }
             }
             .searchable(text: $query, prompt: "Filter; * and ? match patterns")
             .navigationTitle(level.path.last ?? "")
@@ -55,7 +65,7 @@
             }
             .sheet(isPresented: $adding) {
                 if case .keys(let scanner, let container) = level {
-                    AddKeySheet(store: store, scanner: scanner, container: container)
+                    AddKeySheet(store: store, scanner: scanner, container: container).panelSheetSize()
                 }
             }
             .confirmationDialog(

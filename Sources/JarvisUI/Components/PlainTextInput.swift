@@ -1,0 +1,17 @@
+#if canImport(SwiftUI) && os(watchOS)
+    import SwiftUI
+
+    /// On watchOS, text comes from dictation or scribble: the plainest field there is.
+    struct PlainTextInput: View {
+        let title: String
+        @Binding var text: String
+        var multiline = false
+        var number = false
+
+        var body: some View {
+            TextField(title, text: $text)
+                .textInputAutocapitalization(.never)
+                .autocorrectionDisabled()
+        }
+    }
+#endif
