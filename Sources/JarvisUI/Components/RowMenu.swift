@@ -44,8 +44,8 @@
     }
 
     /// Copies one of the row's texts, made only now (a value may be large).
-    @MainActor private func copy(_ store: PanelStore, _ row: InspectorRow, _ part: RowCopies.Part) {
-        guard let text = store.state.copies(row.target).text(part) else { return }
+    @MainActor private func copy(_ store: PanelStore, _ row: InspectorRow, _ part: InspectorCopy.Part) {
+        guard let text = store.state.copyTexts(for: row.target)?.text(part) else { return }
         Pasteboard.copy(text)
         store.show(.copied(part, of: row.title))
     }
