@@ -15,6 +15,8 @@
             var anonymousBefore = 0
             var anonymousAfter = 0
             var startMilliseconds = 0.0
+            var threadsBefore = 0
+            var threadsAfter = 0
             var socket = ""
 
             init() throws {
@@ -28,12 +30,19 @@
                 anonymousBefore = Int(try child.value(after: "anon-before ")) ?? 0
                 anonymousAfter = Int(try child.value(after: "anon-after ")) ?? 0
                 startMilliseconds = Double(try child.value(after: "start-ms ")) ?? 0
+                threadsBefore = Int(try child.value(after: "threads-before ")) ?? 0
+                threadsAfter = Int(try child.value(after: "threads-after ")) ?? 0
                 socket = try child.value(after: "socket ")
             }
 
             func rss() throws -> Int {
                 child.send("rss")
                 return Int(try child.value(after: "rss ")) ?? 0
+            }
+
+            func threads() throws -> Int {
+                child.send("threads")
+                return Int(try child.value(after: "threads ")) ?? 0
             }
 
             func stop() {
@@ -51,11 +60,13 @@
             var growth: [Double] = []
             var anonymousGrowth: [Double] = []
             var starts: [Double] = []
+            var threads: [Double] = []
             for _ in 0..<options.runCount {
                 let probe = try Probe()
                 growth.append(Double(probe.after - probe.before) / 1_048_576)
                 anonymousGrowth.append(Double(probe.anonymousAfter - probe.anonymousBefore) / 1_048_576)
                 starts.append(probe.startMilliseconds)
+                threads.append(Double(probe.threadsAfter - probe.threadsBefore))
                 probe.stop()
             }
             let probe = try Probe()
@@ -68,6 +79,7 @@
             Thread.sleep(forTimeInterval: 0.2)
             let clientTicks = ticks(of: probe.child.pid, over: idle)
             let withClient = Double(try probe.rss() - probe.before) / 1_048_576
+            let clientThreads = try probe.threads() - probe.threadsBefore
             client.close()
 
             section.add("resident memory added by JarvisAgent.start", unit: "MiB", samples: growth)
@@ -79,12 +91,26 @@
                 "CPU ticks idle, 1 idle client, \(Report.number(idle)) s", unit: "ticks", samples: [Double(clientTicks)]
             )
             section.add("resident memory added, with 1 client connected", unit: "MiB", samples: [withClient])
+            section.add("threads added by JarvisAgent.start", unit: "threads", samples: threads)
+            section.add("threads added, with 1 client connected", unit: "threads", samples: [Double(clientThreads)])
+            let agentLibraries = ["JarvisCore", "JarvisSystem", "JarvisTransport", "JarvisRemote", "JarvisScanners", "Jarvis"]
+            if let libraries = BinarySize.libraries(agentLibraries) {
+                for library in libraries {
+                    section.add(
+                        "binary size: \(library.name) code and data", unit: "KiB", samples: [Double(library.bytes) / 1024])
+                }
+                let total = Double(libraries.reduce(0) { $0 + $1.bytes }) / 1024
+                section.add("binary size: the agent's libraries, before dead-code stripping", unit: "KiB", samples: [total])
+            }
             section.below("resident memory added by start", Stats.median(growth), 2, unit: "MiB")
             section.atMost("CPU ticks idle, no client", Double(idleTicks), 0, unit: " ticks")
             section.atMost("CPU ticks idle, 1 idle client", Double(clientTicks), 0, unit: " ticks")
             section.notes.append(
                 "resident growth minus anonymous growth is file-backed: code pages of the binary and of Foundation touched for "
                     + "the first time (shared, reclaimable); a second start in the same process adds nothing")
+            section.notes.append(
+                "binary size: loadable sections of this build's object files of each library (an upper bound for this "
+                    + "architecture; a Release app strips what it never calls)")
             section.notes.append("a tick is 1/\(ProcFS.ticksPerSecond) s of user+system time (/proc/<pid>/stat)")
             return section
         }

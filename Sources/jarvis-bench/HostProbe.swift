@@ -15,6 +15,7 @@
             _ = ProcessInfo.processInfo.environment
             let before = ProcFS.memory("VmRSS") ?? 0
             let anonymousBefore = ProcFS.memory("RssAnon") ?? 0
+            let threadsBefore = ProcFS.threads(pid: getpid()) ?? 0
             let start = ContinuousClock.now
             let agent: JarvisAgent
             do {
@@ -27,13 +28,17 @@
             let startSeconds = (ContinuousClock.now - start).seconds
             let after = ProcFS.memory("VmRSS") ?? 0
             let anonymousAfter = ProcFS.memory("RssAnon") ?? 0
+            let threadsAfter = ProcFS.threads(pid: getpid()) ?? 0
             let report =
                 "rss-before \(before)\nrss-after \(after)\nanon-before \(anonymousBefore)\nanon-after \(anonymousAfter)\n"
-                + "start-ms \(startSeconds * 1000)\nsocket \(agent.socketPath)\n"
+                + "start-ms \(startSeconds * 1000)\nthreads-before \(threadsBefore)\nthreads-after \(threadsAfter)\n"
+                + "socket \(agent.socketPath)\n"
             FileHandle.standardOutput.write(Data(report.utf8))
             while let line = Swift.readLine() {
                 if line == "rss" {
                     FileHandle.standardOutput.write(Data("rss \(ProcFS.memory("VmRSS") ?? 0)\n".utf8))
+                } else if line == "threads" {
+                    FileHandle.standardOutput.write(Data("threads \(ProcFS.threads(pid: getpid()) ?? 0)\n".utf8))
                 }
             }
             agent.stop()
