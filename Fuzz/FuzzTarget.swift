@@ -1,7 +1,8 @@
-// libFuzzer entry over the wire codec: the line framer, the JSON parser and writer, and the
-// JSON-RPC request and response decoders. Built by Fuzz/run.sh straight from the package's
+// libFuzzer entry over the wire codec: the line framer, the JSON parser and writer, the
+// JSON-RPC request and response decoders, and the answer writers. Built by Fuzz/run.sh straight from the package's
 // source files (no SwiftPM), so it has no `main`: libFuzzer provides one.
 import JarvisCore
+import JarvisTransport
 
 /// Framing must never trap or hand out a line over the limit; every framed line must decode
 /// to a request, an answer or an `RPCFailure` under the agent's rules and MCP's; whatever parses must write back to JSON that parses to the
@@ -30,6 +31,14 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if let last = try? framer.finish() { precondition(last.count <= 512, "finish returned a line over the limit") }
     lines.append(bytes)
     for line in lines {
+        // The answer writers (a get's answer is the envelope around the item's strings, written
+        // with the escapes): any text, valid UTF-8 or not, is written as an answer that parses
+        // back to the same id and text.
+        let text = String(decoding: line, as: UTF8.self)
+        let answer = RPCResponse.success(id: .string(text)) { JSONWriter.writeString(text, into: &$0) }
+        let parsed = try? JSONParser.parse(answer)
+        precondition(parsed?["id"] == .string(text), "an answer's id did not parse back")
+        precondition(parsed?["result"] == .string(text), "an answer's text did not parse back")
         _ = try? RPCRequest.decode(line)
         // The rules `jarvis mcp` reads with: the same decoder, narrower ids, unknown members ignored.
         _ = try? RPCMessage.decode(

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target over the wire codec and runs it for SECONDS (default 60).
+# Builds the libFuzzer target over the wire codec and the answer writers and runs it for SECONDS (default 60).
 # Usage: Fuzz/run.sh [SECONDS]
 # The seed corpus is every request/response line of docs/PROTOCOL.md. Crashes are written to
 # fuzz-out/ (git-ignored); the script fails if libFuzzer finds one.
@@ -20,8 +20,12 @@ core=("$root"/Sources/JarvisCore/JSON/*.swift "$root/Sources/JarvisCore/Hub/Jarv
 swiftc "${flags[@]}" -module-name JarvisCore -emit-module -emit-module-path "$build/JarvisCore.swiftmodule" \
   -emit-library -static -o "$build/libJarvisCore.a" -wmo "${core[@]}"
 
+# The framer is the transport's (JarvisTransport); the wire files import it from there.
+(cd "$build" && swiftc "${flags[@]}" -module-name JarvisTransport -I "$build" -emit-module \
+  -emit-module-path "$build/JarvisTransport.swiftmodule" -emit-library -static -o "$build/libJarvisTransport.a" -wmo \
+  "$root/Sources/JarvisTransport/LineFramer.swift")
+
 wire=(
-  "$root/Sources/JarvisRemote/Wire/LineFramer.swift"
   "$root/Sources/JarvisRemote/Wire/RPCRequest.swift"
   "$root/Sources/JarvisRemote/Wire/RPCRequest+ID.swift"
   "$root/Sources/JarvisRemote/Wire/RPCMessage.swift"
@@ -34,7 +38,7 @@ wire=(
   "$root/Fuzz/FuzzTarget.swift"
 )
 # Run from the build folder: swiftc leaves module side files in the working directory.
-(cd "$build" && swiftc "${flags[@]}" -module-name JarvisWireFuzz -I "$build" -L "$build" -lJarvisCore -wmo "${wire[@]}" \
+(cd "$build" && swiftc "${flags[@]}" -module-name JarvisWireFuzz -I "$build" -L "$build" -lJarvisCore -lJarvisTransport -wmo "${wire[@]}" \
   -o "$build/wire-fuzzer")
 
 # Seeds: every line of the protocol document that is a JSON-RPC message, one per file.

@@ -10,11 +10,11 @@ public struct Revision: Sendable, Hashable, Codable, CustomStringConvertible {
     public var text: String {
         switch storage {
         case .digits(let value):
-            String(unsafeUninitializedCapacity: 16) { buffer in
-                Self.writeDigits(of: value, to: buffer.baseAddress!)
-                return 16
-            }
-        case .other(let text): text
+            var digits: [UInt8] = []
+            digits.reserveCapacity(16)
+            Self.appendDigits(of: value, to: &digits)
+            return String(decoding: digits, as: UTF8.self)
+        case .other(let text): return text
         }
     }
 
@@ -60,28 +60,20 @@ public struct Revision: Sendable, Hashable, Codable, CustomStringConvertible {
         switch storage {
         case .digits(let value):
             buffer.append(UInt8(ascii: "\""))
-            let start = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: 16))
-            buffer.withUnsafeMutableBufferPointer { Self.writeDigits(of: value, to: $0.baseAddress! + start) }
+            Self.appendDigits(of: value, to: &buffer)
             buffer.append(UInt8(ascii: "\""))
         case .other(let text):
             JSONWriter.writeString(text, into: &buffer)
         }
     }
 
-    /// Writes the sixteen digits to `target` when the revision is the usual sixteen
-    /// lowercase hex digits; false (nothing written) for any other text.
-    package func writeDigits(to target: UnsafeMutablePointer<UInt8>) -> Bool {
-        guard case .digits(let value) = storage else { return false }
-        Self.writeDigits(of: value, to: target)
-        return true
-    }
-
-    /// Sixteen lower-case digits, zero-padded.
-    private static func writeDigits(of value: UInt64, to target: UnsafeMutablePointer<UInt8>) {
+    /// Appends sixteen lower-case digits, zero-padded.
+    private static func appendDigits(of value: UInt64, to buffer: inout [UInt8]) {
         let digits: StaticString = "0123456789abcdef"
-        for index in 0..<16 {
-            target[index] = digits.utf8Start[Int((value >> (60 - 4 * UInt64(index))) & 0xF)]
+        digits.withUTF8Buffer { digits in
+            for index in 0..<16 {
+                buffer.append(digits[Int((value >> (60 - 4 * UInt64(index))) & 0xF)])
+            }
         }
     }
 

@@ -11,7 +11,6 @@ extension AgentService {
     func answerGet(_ params: Wire.GetParams, id: JSONValue, session: AgentSessionState) -> [UInt8] {
         do {
             let item = try get(params, session: session)
-            if let line = WireItem.getAnswer(id: id, item: item) { return line }
             return RPCResponse.success(id: id) { line in
                 JSONWriter.writeRaw(Self.itemResultStart, into: &line)
                 WireItem.write(item, into: &line)

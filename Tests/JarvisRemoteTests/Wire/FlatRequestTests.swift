@@ -218,50 +218,6 @@ import Testing
         }
     }
 
-    /// The whole answer to a `get`, made in one allocation, is byte for byte what the envelope
-    /// and the item writer give, for every id a flat request can carry and every kind of
-    /// item; where a piece needs more than copying it gives way (nil), and it leaves room for
-    /// the transport's newline.
-    @Test func theWholeGetAnswerIsWhatItsPiecesGive() throws {
-        let ids: [JSONValue] = [
-            .number(JSONNumber(1)), .number(JSONNumber(-42)), .number(JSONNumber(123_456_789_012_345)),
-            .string("abc"), .string(""), .string("a\"b"), .null,
-        ]
-        let names = ["defaults", "com.example.app", "", "k", "caf\u{e9}", "tab\there", "q\"uote", "line\u{2028}sep", String(repeating: "z", count: 300)]
-        let values: [PreferenceValue?] = [
-            .string("plain"), .string(""), .string("\u{1F600} emoji"), .string("back\\slash"), .integer(3), .boolean(true), nil,
-        ]
-        let revisions = [Revision(of: .integer(7)), Revision.absent, Revision("r1"), Revision("ABCDEF0123456789")]
-        var random = SeededGenerator(seed: 0x0A45_3E12)
-        func pick<T>(_ options: [T]) -> T { options[Int(random.next() % UInt64(options.count))] }
-        var made = 0
-        for round in 0..<10_000 {
-            let value = pick(values)
-            var item = PreferenceItem(
-                address: PreferenceAddress(scanner: pick(names), container: pick(names), key: pick(names)),
-                type: value?.type ?? .string, value: value, revision: pick(revisions),
-                layer: random.next() % 8 == 0 ? .registered : .stored,
-                encoding: random.next() % 8 == 0 ? .json : nil, isWritable: random.next() % 3 != 0,
-                mask: value == nil && random.next() % 2 == 0 ? PreferenceItem.Mask(length: 3, fingerprint: "ab12") : nil)
-            if random.next() % 10 == 0 { item.isPlaceholder = true }
-            if random.next() % 10 == 0 { item.catalog = CatalogNote(isUnset: false) }
-            let id = pick(ids)
-            let expected = RPCResponse.success(id: id) { line in
-                line.append(contentsOf: Array(#"{"item":"#.utf8))
-                WireItem.write(item, into: &line)
-                line.append(UInt8(ascii: "}"))
-            }
-            guard let whole = WireItem.getAnswer(id: id, item: item) else { continue }
-            made += 1
-            #expect(
-                String(decoding: whole, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
-                "round \(round)")
-            #expect(whole.capacity > whole.count, "round \(round): no room for the newline")
-        }
-        // Many items were plain enough: the comparison above had something to compare.
-        #expect(made > 200)
-    }
-
     /// Through the agent's service: a flat `get` (found, missing, masked, revealed) gets the
     /// bytes the full path gives the same request.
     @Test func aFlatGetIsAnsweredWithTheFullPathsBytes() throws {
