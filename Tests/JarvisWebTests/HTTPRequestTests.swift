@@ -41,4 +41,35 @@ import Testing
             Issue.record("a bad escape was not refused"); return
         }
     }
+
+    /// Two Hosts, Origins or lengths could be read one way here and another by whatever stands
+    /// in front of the server (request smuggling, a guard deciding on the other copy).
+    @Test func refusesRepeatedHeadersThatDecideSomething() {
+        let repeated = [
+            "GET / HTTP/1.1\r\nHost: evil.example\r\nHost: 127.0.0.1:1\r\n\r\n",
+            "POST / HTTP/1.1\r\nHost: 127.0.0.1:1\r\nOrigin: http://evil.example\r\nOrigin: http://127.0.0.1:1\r\n\r\n",
+            "POST / HTTP/1.1\r\nContent-Length: 4\r\ncontent-length: 0\r\n\r\nbody",
+            "GET / HTTP/1.1\r\nCookie: a=1\r\nCookie: jarvis_web=x\r\n\r\n",
+            "GET / HTTP/1.1\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Site: same-origin\r\n\r\n",
+        ]
+        for text in repeated {
+            guard case .refused(400, let reason) = HTTPRequest.parse(bytes(text)) else {
+                Issue.record("not refused: \(text)"); continue
+            }
+            #expect(reason.contains("repeated"))
+        }
+        // Headers nothing decides by may repeat.
+        guard case .request = HTTPRequest.parse(bytes("GET / HTTP/1.1\r\nAccept: a\r\nAccept: b\r\n\r\n")) else {
+            Issue.record("a repeated Accept was refused"); return
+        }
+    }
+
+    @Test func aContentLengthIsDigitsOnly() {
+        for length in ["+4", "-0", " ", "4 4", "0x4", "99999999999999999999999"] {
+            let text = "POST / HTTP/1.1\r\nContent-Length: \(length)\r\n\r\nbody"
+            guard case .refused(400, _) = HTTPRequest.parse(bytes(text)) else {
+                Issue.record("Content-Length '\(length)' was not refused"); continue
+            }
+        }
+    }
 }

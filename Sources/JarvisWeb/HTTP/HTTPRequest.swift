@@ -9,7 +9,8 @@ struct HTTPRequest: Sendable, Hashable {
     var path: String
     /// The query's parameters, percent-decoded (the last of a repeated name wins).
     var query: [String: String]
-    /// Headers by lower-cased name (the last of a repeated name wins).
+    /// Headers by lower-cased name (the last of a repeated name wins; those the guard or the
+    /// framing reads are refused when repeated).
     var headers: [String: String]
     /// The body (empty without `Content-Length`).
     var body: [UInt8]
@@ -54,6 +55,12 @@ struct HTTPRequest: Sendable, Hashable {
             }
             let name = line[..<colon].lowercased()
             guard !name.isEmpty, !name.contains(" ") else { return .refused(status: 400, reason: "a malformed header name") }
+            // A header the guard or the framing decides by must mean one thing: with two, the
+            // server and whatever stands in front of it could each read another (RFC 9112 §3.2,
+            // §6.3).
+            if Self.singular.contains(name), headers[name] != nil {
+                return .refused(status: 400, reason: "a repeated \(name) header")
+            }
             headers[name] = line[line.index(after: colon)...].trimmingSpaces()
         }
         if headers["transfer-encoding"] != nil {
@@ -61,7 +68,9 @@ struct HTTPRequest: Sendable, Hashable {
         }
         var length = 0
         if let text = headers["content-length"] {
-            guard let value = Int(text), value >= 0 else { return .refused(status: 400, reason: "a bad Content-Length") }
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text) else {
+                return .refused(status: 400, reason: "a bad Content-Length")
+            }
             guard value <= limits.body else { return .refused(status: 413, reason: "the request body is too large") }
             length = value
         }
@@ -89,6 +98,11 @@ struct HTTPRequest: Sendable, Hashable {
             body: Array(bytes[bodyStart..<(bodyStart + length)]))
         return .request(request, consumed: bodyStart + length)
     }
+
+    /// Headers that may appear once.
+    private static let singular: Set<String> = [
+        "host", "origin", "content-length", "transfer-encoding", "cookie", "sec-fetch-site",
+    ]
 
     /// Where `\r\n\r\n` begins, or nil.
     private static func headEnd(_ bytes: [UInt8]) -> Int? {
