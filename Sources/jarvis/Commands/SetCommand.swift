@@ -78,7 +78,9 @@ enum SetCommand: Command {
                 try ValueReading(text, current: target.current, wireEncoding: true)
             }
         }
-        let revision = expected.map(Revision.init)
+        // A type kept from what was read is guarded by the revision read, so a change of type
+        // in between answers a conflict rather than being overwritten with the old type.
+        let revision = expected.map(Revision.init) ?? (reading == nil ? nil : target.revision)
         let write = { (value: PreferenceValue) throws(JarvisError) -> PreferenceItem in
             try context.suggesting(client, place) { () throws(JarvisError) -> PreferenceItem in
                 try client.set(place, to: value, expectedRevision: revision)

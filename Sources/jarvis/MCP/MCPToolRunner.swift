@@ -112,7 +112,8 @@ struct MCPToolRunner: Sendable {
         var note: String?
         if let reading {
             let stored = try SetTarget.store(reading) { value throws(JarvisError) -> Wire.ItemResult in
-                try write(Wire.SetParams(place, value: value, expectedRevision: params.expectedRevision))
+                // Guarded by the revision read, as the type kept came from that reading.
+                try write(Wire.SetParams(place, value: value, expectedRevision: params.expectedRevision ?? target.revision))
             }
             result = stored.result
             note = stored.note

@@ -11,6 +11,11 @@ struct SetTarget {
     var current: PreferenceType?
     /// Whether the write creates a key that is not stored and not declared.
     var createsKey: Bool
+    /// The revision read, to send as the write's expected revision when the type kept came
+    /// from this reading: a value whose type changes between the read and the write then
+    /// answers `conflict` instead of being stored with the old type. ``Revision/absent``
+    /// for a key not there; nil for a member the value does not have yet (or an append).
+    var revision: Revision?
 
     /// Reads the place.
     /// - Parameters:
@@ -23,17 +28,20 @@ struct SetTarget {
     init(_ place: Wire.Place, client: JarvisClient, allowNew: Bool, newHint: String) throws(JarvisError) {
         current = nil
         createsKey = false
+        revision = nil
         // Appending to an array names no existing place.
         if place.pointer?.tokens.last == "-" { return }
         do {
             let item = try client.get(place)
             // A stand-in (a JSON null, a number out of range) has no type of its own to keep.
             if !item.isPlaceholder { current = item.type }
+            revision = item.revision
             return
         } catch where error.code == .notFound {
             let names = PlaceNames(client: client, place: place)
             guard let pointer = place.pointer else {
                 createsKey = true
+                revision = .absent
                 guard !allowNew else { return }
                 let (keys, isCatalogued) = names.container()
                 let key = place.key
