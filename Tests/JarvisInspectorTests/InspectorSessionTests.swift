@@ -55,7 +55,8 @@ import Testing
                 == .value(address, JSONPointer(tokens: [])))
         // Segments: All, then one per scanner, with counts.
         let segments = state.segments()
-        #expect(segments.map(\.title) == ["All", "Defaults suites", "JSON files", "Secrets"] || segments.count == 4)
+        #expect(segments.map(\.title) == ["All"] + state.scanners.map(\.name))
+        #expect(segments.map(\.scanner) == [nil, "defaults", "files", "secrets"])
         #expect(segments.first?.count == state.items.count)
         #expect(segments.dropFirst().map(\.count).reduce(0, +) == state.items.count)
     }

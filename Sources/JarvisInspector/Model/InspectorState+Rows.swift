@@ -18,7 +18,7 @@ extension InspectorState {
             all = containers(of: scanner).map(containerRow)
         case .keys(let scanner, let container):
             all = items.values.filter { $0.address.scanner == scanner && $0.address.container == container }
-                .sorted { $0.address.key < $1.address.key }
+                .sorted { $0.address.key.naturallyBefore($1.address.key) }
                 .map { keyRow($0.address, previewLimit: previewLimit, now: now) }
         case .value(let address, let pointer):
             all = memberRows(address, pointer, previewLimit: previewLimit, now: now)
@@ -46,7 +46,7 @@ extension InspectorState {
         }
         for container in (known + extra).sorted(by: { ($0.scanner, $0.name) < ($1.scanner, $1.name) }) {
             let id = container.scanner + "\u{0}" + container.name
-            let rows = (grouped[id] ?? []).sorted { $0.key < $1.key }
+            let rows = (grouped[id] ?? []).sorted { $0.key.naturallyBefore($1.key) }
                 .map { keyRow($0, previewLimit: previewLimit, now: now) }
                 .filter { filter.isEmpty || filter.matches($0) || filter.matches(container.name) }
             guard !rows.isEmpty || (container.problem != nil && filter.isEmpty) else { continue }

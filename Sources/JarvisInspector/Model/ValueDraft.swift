@@ -138,59 +138,15 @@ public struct ValueDraft: Sendable, Hashable {
         return value
     }
 
-    /// Parses text as a value of `type`.
+    /// Parses text as a value of `type`: JarvisCore's ``ValueReading/value(_:as:wireEncoding:)``,
+    /// the one reading `jarvis set`, MCP and every inspector face share.
     /// - Parameter wireEncoding: JSON for arrays and dictionaries is in the wire encoding
     ///   rather than plain JSON.
     /// - Throws: ``JarvisError`` `.typeMismatch` saying what was expected.
     public static func parse(_ text: String, as type: PreferenceType, wireEncoding: Bool = false) throws(JarvisError)
         -> PreferenceValue
     {
-        switch type {
-        case .string:
-            return .string(text)
-        case .integer:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let value = PreferenceValue.integer(decimal: trimmed) else {
-                throw JarvisError(.typeMismatch, "'\(text)' is not a whole number")
-            }
-            return value
-        case .real:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            let special: [String: Double] = [
-                "nan": .nan, "inf": .infinity, "infinity": .infinity, "-inf": -.infinity, "-infinity": -.infinity,
-            ]
-            if let value = special[trimmed.lowercased()] { return .real(value) }
-            // The literal decides, so `1e400` stays 1e400 instead of becoming infinity.
-            if let value = PreferenceValue.real(literal: trimmed) { return value }
-            guard let value = Double(trimmed), value.isFinite else {
-                throw JarvisError(.typeMismatch, "'\(text)' is not a number")
-            }
-            return .real(value)
-        case .boolean:
-            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "true", "yes", "1", "on": return .boolean(true)
-            case "false", "no", "0", "off": return .boolean(false)
-            default: throw JarvisError(.typeMismatch, "'\(text)' is not a boolean: type true or false")
-            }
-        case .date:
-            guard let date = DateText.parse(text.trimmingCharacters(in: .whitespaces)) else {
-                throw JarvisError(.typeMismatch, "'\(text)' is not an ISO 8601 date such as 2024-01-15T10:00:00Z")
-            }
-            return .date(date)
-        case .data:
-            guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                throw JarvisError(.typeMismatch, "that is not base64")
-            }
-            return .data(data)
-        case .array, .dictionary:
-            let json: JSONValue
-            do {
-                json = try JSONParser.parse(text)
-            } catch {
-                throw JarvisError(.typeMismatch, "that is not JSON: \(error.description)")
-            }
-            return wireEncoding ? try PreferenceValue(json: json) : try PreferenceValue(plainJSON: json)
-        }
+        try ValueReading.value(text, as: type, wireEncoding: wireEncoding)
     }
 
     private static func article(_ type: PreferenceType) -> String {

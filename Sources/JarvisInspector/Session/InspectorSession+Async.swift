@@ -79,6 +79,13 @@ extension InspectorSession {
         try await background { () throws(JarvisError) in try self.reset(address) }
     }
 
+    /// ``snapshotIncludingSecrets(scanner:now:)`` off the caller's thread.
+    public func snapshotIncludingSecrets(scanner: String? = nil) async throws(JarvisError) -> (
+        text: String, leftOut: Int
+    ) {
+        try await background { () throws(JarvisError) in try self.snapshotIncludingSecrets(scanner: scanner) }
+    }
+
     /// ``close()`` off the caller's thread.
     public func close() async {
         _ = try? await background { () throws(JarvisError) in self.close() }
