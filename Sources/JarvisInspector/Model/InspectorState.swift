@@ -11,15 +11,25 @@ public struct InspectorState: Sendable {
     /// What the agent said in `hello`.
     public var hello: Wire.HelloResult
     /// The agent's scanners, in its order.
-    public private(set) var scanners: [Wire.Scanner] = []
+    public private(set) var scanners: [Wire.Scanner] = [] {
+        didSet { generation &+= 1 }
+    }
     /// The agent's containers, with problems it reported.
-    public private(set) var containers: [Wire.Container] = []
+    public private(set) var containers: [Wire.Container] = [] {
+        didSet { generation &+= 1 }
+    }
     /// Every visible item, by address (masked secrets masked).
-    public private(set) var items: [PreferenceAddress: PreferenceItem] = [:]
+    public private(set) var items: [PreferenceAddress: PreferenceItem] = [:] {
+        didSet { generation &+= 1 }
+    }
     /// Secrets the user revealed, dropped when their value changes.
-    public private(set) var revealed: [PreferenceAddress: PreferenceItem] = [:]
+    public private(set) var revealed: [PreferenceAddress: PreferenceItem] = [:] {
+        didSet { generation &+= 1 }
+    }
     /// When each key last changed under the user's eyes.
-    public private(set) var changedAt: [PreferenceAddress: ContinuousClock.Instant] = [:]
+    public private(set) var changedAt: [PreferenceAddress: ContinuousClock.Instant] = [:] {
+        didSet { generation &+= 1 }
+    }
     /// Why there are no live updates; nil while they run (or before they start).
     public var liveProblem: String?
     /// Whether live updates run.
@@ -32,6 +42,10 @@ public struct InspectorState: Sendable {
     public private(set) var lastChange: InspectorMessage?
     /// How many changes from elsewhere have arrived: a face compares it to know news came.
     public private(set) var changeCount = 0
+
+    /// Grows whenever what rows are built from changes (items, reveals, change marks,
+    /// scanners, containers): a face caches rows and builds them again only when it moved.
+    public private(set) var generation = 0
 
     /// How long a changed row stays marked.
     public static let highlight: Duration = .seconds(2)
@@ -178,6 +192,7 @@ public struct InspectorState: Sendable {
 
     /// Drops marks that have ended.
     public mutating func expireHighlights(now: ContinuousClock.Instant) {
+        guard changedAt.values.contains(where: { now - $0 >= Self.highlight }) else { return }
         changedAt = changedAt.filter { now - $0.value < Self.highlight }
     }
 

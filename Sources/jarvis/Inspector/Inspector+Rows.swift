@@ -56,12 +56,19 @@ extension Inspector {
         case .detail:
             return []
         case .list(let level):
-            guard let state = connection?.state else { return [] }
+            guard let connection else { return [] }
+            let state = connection.state
+            let key = RowCacheKey(
+                level: level, filter: page.filter, width: width, generation: state.generation,
+                session: ObjectIdentifier(connection.session))
+            if let rowCache, rowCache.key == key { return rowCache.rows }
             let keyColumn = keyWidth(width)
             let previewWidth = max(10, width - keyColumn - 11 - 4)
-            return state.rows(level, filter: InspectorFilter(page.filter), previewLimit: previewWidth).map { row in
+            let rows = state.rows(level, filter: InspectorFilter(page.filter), previewLimit: previewWidth).map { row in
                 Row(target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed))
             }
+            rowCache = (key, rows)
+            return rows
         }
     }
 
