@@ -110,7 +110,7 @@ extension InspectorState {
             // Deleting an unset or registered-only key has nothing to delete.
             isDeletable: writable && !unset && item.layer == .stored,
             isRevealable: item.isMasked && canReveal,
-            isResettable: writable && !unset && item.layer == .stored && item.catalog != nil,
+            isResettable: canReset(address),
             isReplaceable: writable && item.isMasked && !item.isPlaceholder,
             encoding: item.encoding)
     }
