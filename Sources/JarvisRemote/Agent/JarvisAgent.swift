@@ -122,6 +122,9 @@ public final class JarvisAgent: Sendable {
 
     /// The Unix socket's server; nil when the agent serves only on loopback TCP.
     private let server: LineServer?
+
+    /// How many clients are connected to the agent's socket now (for leak tests).
+    package var connectionCount: Int { server?.connectionCount ?? 0 }
     private let tcp: TCP
     /// The request handler, shared with in-process inspectors (JarvisInspector).
     package let service: AgentService
