@@ -22,7 +22,7 @@ import Testing
             warm.startLive()
             try warm.load()
         }
-        try eventually("the warm-up session to go") { engine.subscriptionCount == 0 }
+        try eventually("the warm-up session to go") { engine.subscriptionCount == 0 && agent.connectionCount == 0 }
         // Other suites run beside this one: count what belongs to this agent, its
         // subscriptions and connections, not the process's descriptors. A remote feed's
         // thread reads its own connection and ends when that closes, so connections back
@@ -39,7 +39,7 @@ import Testing
             if kind == .remote { #expect(agent.connectionCount > connections) }
         }
         try eventually("every subscription to end") { engine.subscriptionCount == subscriptions }
-        try eventually("every connection to close") { agent.connectionCount == connections }
+        try eventually("every connection to close") { agent.connectionCount <= connections }
     }
 
     @Test(arguments: Kind.allCases) func aCataloguedKeyRemovedElsewhereShowsAsUnsetWithItsDefault(_ kind: Kind) throws {
