@@ -74,8 +74,8 @@ public struct InspectorRow: Sendable, Hashable, Identifiable {
     public var isDeletable: Bool
     /// Whether a reveal may be offered.
     public var isRevealable: Bool
-    /// Whether a reset may be offered: ``InspectorState/canReset(_:)``, a stored value whose
-    /// default applies once it is removed. (Elsewhere removing it is a delete.)
+    /// Whether a reset may be offered: a stored value whose catalog default applies once it
+    /// is removed. (Elsewhere removing it is a delete.)
     public var isResettable = false
     /// Whether "replace secret" may be offered: a masked secret the user may overwrite
     /// without seeing it, after a confirmation (``InspectorSession/replacementDraft(for:)``).

@@ -110,7 +110,9 @@ extension InspectorState {
             // Deleting an unset or registered-only key has nothing to delete.
             isDeletable: writable && !unset && item.layer == .stored,
             isRevealable: item.isMasked && canReveal,
-            isResettable: canReset(address),
+            // A reset is offered where a default (the catalog's) would apply once the value goes.
+            isResettable: writable && !unset && !item.isPlaceholder && item.layer == .stored
+                && item.catalog?.defaultValue != nil,
             isReplaceable: writable && item.isMasked && !item.isPlaceholder,
             encoding: item.encoding)
     }
