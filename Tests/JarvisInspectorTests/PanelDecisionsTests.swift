@@ -129,7 +129,7 @@ import Testing
         let share = session.snapshotShare(now: now)
         #expect(share.fileName == "jarvis-inspector-test-20261127-010203.json")
         #expect(share.leftOut == 1)
-        #expect(share.summary.hasSuffix("1 secret left out (masked; reveal it first to include it)"))
+        #expect(share.summary.hasSuffix("1 secret left out (a reveal to look is not consent to share)"))
         let folder = fixture.root.appendingPathComponent("share")
         let url = try share.write(into: folder)
         #expect(url.lastPathComponent == share.fileName)
@@ -137,11 +137,11 @@ import Testing
         #expect(snapshot.items.count == share.count && share.count > 3)
         #expect(!snapshot.items.contains { $0.address.key == "api_token" })
         #expect(share.summary.hasPrefix("\(share.count) keys;"))
-        // Revealed, the secret is in the file and nothing is left out.
+        // Revealed, the secret is still left out: a reveal to look is not consent to share.
         try session.reveal(PreferenceAddress(scanner: "secrets", container: "vault", key: "api_token"))
         let revealed = session.snapshotShare(scanner: "secrets", now: now)
-        #expect(revealed.leftOut == 0, "\(revealed.summary)")
-        #expect(revealed.count == 1 && revealed.summary == "1 key; no secret left out", "\(revealed.summary)")
+        #expect(revealed.leftOut == 1, "\(revealed.summary)")
+        #expect(revealed.count == 0, "\(revealed.summary)")
         #expect(SnapshotShare.fileName(agent: "My App/β:1", date: now) == "jarvis-My-App-β-1-20261127-010203.json")
         #expect(SnapshotShare.fileName(agent: "///", date: now) == "jarvis-agent-20261127-010203.json")
         // A folder that cannot be made is reported.

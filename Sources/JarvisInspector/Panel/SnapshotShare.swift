@@ -14,14 +14,14 @@ public struct SnapshotShare: Sendable, Hashable {
     /// How many masked secrets it left out.
     public var leftOut: Int
 
-    /// What the share sheet says about it, e.g. `12 keys; 2 secrets left out (masked; reveal
-    /// them first to include them)`.
+    /// What the share sheet says about it, e.g. `12 keys; 2 secrets left out (a reveal to look
+    /// is not consent to share)`.
     public var summary: String {
         let keys = "\(count) key\(count == 1 ? "" : "s")"
         switch leftOut {
         case 0: return keys + "; no secret left out"
-        case 1: return keys + "; 1 secret left out (masked; reveal it first to include it)"
-        default: return keys + "; \(leftOut) secrets left out (masked; reveal them first to include them)"
+        case 1: return keys + "; 1 secret left out (a reveal to look is not consent to share)"
+        default: return keys + "; \(leftOut) secrets left out (a reveal to look is not consent to share)"
         }
     }
 
@@ -56,10 +56,9 @@ extension InspectorSession {
     public func snapshotShare(scanner: String? = nil, now: Date = Date()) -> SnapshotShare {
         let (text, leftOut) = snapshot(scanner: scanner, now: now)
         let state = self.state
-        // Counted as the snapshot chooses: what is shown (revealed secrets included), stored.
-        let count = state.items.keys.filter { address in
-            guard scanner == nil || address.scanner == scanner, let item = state.shown(address) else { return false }
-            return !item.isMasked && !InspectorState.isUnset(item)
+        // Counted as the snapshot chooses: stored values, every secret left out (revealed or not).
+        let count = state.items.values.filter { item in
+            (scanner == nil || item.address.scanner == scanner) && !item.isMasked && !InspectorState.isUnset(item)
         }.count
         return SnapshotShare(
             text: text, fileName: SnapshotShare.fileName(agent: state.hello.agent, date: now), count: count,
