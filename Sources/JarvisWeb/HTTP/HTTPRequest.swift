@@ -1,3 +1,5 @@
+import Foundation
+
 /// One HTTP/1.1 request as the page's server reads it: method, path, query, headers and body.
 ///
 /// Pure: ``parse(_:limits:)`` reads bytes and imports no sockets, so it is tested with byte
@@ -39,7 +41,7 @@ struct HTTPRequest: Sendable, Hashable {
             return bytes.count > limits.head ? .refused(status: 431, reason: "the request head is too large") : .incomplete
         }
         guard end <= limits.head else { return .refused(status: 431, reason: "the request head is too large") }
-        guard let head = String(validating: bytes[..<end], as: UTF8.self) else {
+        guard let head = String(bytes: bytes[..<end], encoding: .utf8) else {
             return .refused(status: 400, reason: "the request head is not UTF-8")
         }
         var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
@@ -129,7 +131,7 @@ struct HTTPRequest: Sendable, Hashable {
             default: bytes.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return String(bytes: bytes, encoding: .utf8)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
