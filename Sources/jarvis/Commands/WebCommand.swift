@@ -24,12 +24,34 @@ enum WebCommand: Command {
         let port = try arguments.option("--port", expecting: "a port number from 0 to 65535") { UInt16($0) }
         let noOpen = arguments.flag("--no-open")
         try arguments.finish(maxPositionals: 0, command: name)
+        // SIGINT and SIGTERM are taken by this thread with `sigwait`, never by their default
+        // action: a parent may have started this process with both blocked (a child inherits
+        // the mask: a test runner's worker thread, a service manager), and then Ctrl-C or a
+        // `kill` would not stop it at all. Blocked before the server's threads exist, so every
+        // one of them inherits the mask and none takes the signal instead.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         let server = try WebServer(port: port ?? 0, agent: context.agentSelector, token: context.token)
         let address = server.address
         Terminal.out("Jarvis web inspector: \(address)")
         Terminal.out(Terminal.dim("Open that address in your browser (it works once); Ctrl-C stops the server."))
         if !noOpen { openBrowser(address) }
-        server.run()
+        let serving = Thread {
+            server.run()
+            exit(0)
+        }
+        serving.name = "jarvis-web-accept"
+        serving.start()
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        server.stop()
+        // Its pages are closed once the accept loop sees the stop (within half a second); the
+        // serving thread then ends the process, or this one does if closing them hangs.
+        sleep(5)
+        exit(0)
     }
 
     /// Opens the default browser where a desktop exists; silent where none does.
