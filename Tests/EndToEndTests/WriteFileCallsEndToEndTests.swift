@@ -40,8 +40,23 @@ import Testing
             return
         }
         // After the exchange: the check of what is at the name, and nothing opened or read.
-        let after = lines[(exchanged + 1)...].filter {
-            ($0.contains("open") && $0.contains(file)) || $0.contains("read(")
+        // A read counts when its descriptor was opened on the file and not closed since: the
+        // agent's other reads (its work pool waking the readiness loop through a pipe) are no
+        // reading back.
+        var fileDescriptors: Set<Substring> = []
+        var after: [Substring] = []
+        for (index, line) in lines.enumerated() {
+            let call = line.drop { $0 != " " }.drop { $0 == " " }
+            if call.hasPrefix("open"), call.contains(file), let result = call.split(separator: "=").last {
+                fileDescriptors.insert(result.trimmingCharacters(in: .whitespaces)[...])
+                if index > exchanged { after.append(line) }
+            } else if call.hasPrefix("close("), let descriptor = call.dropFirst(6).split(separator: ")").first {
+                fileDescriptors.remove(descriptor)
+            } else if index > exchanged, call.hasPrefix("read("),
+                let descriptor = call.dropFirst(5).split(separator: ",").first, fileDescriptors.contains(descriptor)
+            {
+                after.append(line)
+            }
         }
         #expect(after.isEmpty, "read back after the write:\n\(after.joined(separator: "\n"))", sourceLocation: sourceLocation)
         let stats = lines.filter { $0.contains("stat") && $0.contains(file) && !$0.contains(".jarvis-tmp") }
