@@ -205,6 +205,14 @@ def scenario_browse(playwright):
     # Delete what the filter shows, after a preview listing exactly those rows.
     page.get_by_role("searchbox", name="Filter").fill("key_?")
     expect(page.locator(".viewport .row")).to_have_count(2)
+    # The confirmation travels slower than the dialog's closing: it must still be the one
+    # the page acts on (a delayed "delete" once lost to the cancel the closing sent).
+    page.evaluate("""() => {
+        const send = window.fetch;
+        window.fetch = (url, init) => String(init?.body ?? '').includes('deleteFiltered')
+            ? new Promise((done) => setTimeout(done, 500)).then(() => send(url, init))
+            : send(url, init);
+    }""")
     page.get_by_role("button", name="Delete filtered").click()
     dialog = page.get_by_role("dialog")
     expect(dialog.get_by_role("list", name="Keys to delete").get_by_role("listitem")).to_have_text(

@@ -11,7 +11,17 @@ export async function openPage() {
   return json.view;
 }
 
-export async function intent(name, fields = {}) {
+// Intents go one at a time, in the order the person made them: two requests in flight could
+// reach the server the other way round (a dialog's "Delete" overtaken by its own closing).
+let queue = Promise.resolve();
+
+export function intent(name, fields = {}) {
+  const sent = queue.then(() => post(name, fields));
+  queue = sent.catch(() => {});
+  return sent;
+}
+
+async function post(name, fields) {
   const answer = await fetch(`/api/pages/${pageID}/intent`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -27,7 +27,11 @@ class App {
     $('add').addEventListener('click', () => this.send('addStart'));
     $('delete-filtered').addEventListener('click', () => this.send('deletePreview'));
     document.addEventListener('keydown', (event) => this.key(event));
-    $('dialog').addEventListener('close', () => { if (this.view?.bulk) this.send('bulkCancel'); });
+    // Escape dismisses a question: the model forgets it. (The dialog's buttons say so themselves.)
+    $('dialog').addEventListener('cancel', () => {
+      if (this.view?.bulk) this.send('bulkCancel');
+      if (this.view?.add) this.send('addCancel');
+    });
   }
 
   async start() {
