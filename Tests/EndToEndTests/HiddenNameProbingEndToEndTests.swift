@@ -35,12 +35,10 @@ import Testing
         }
     }
 
-    static let canTrace = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") && getuid() == 0
-
-    @Test(.enabled(if: canTrace || ProcessInfo.processInfo.environment["CI"] != nil, "install strace (and run as root)"))
+    @Test(.enabled(if: SyscallTrace.isAvailable || ProcessInfo.processInfo.environment["CI"] != nil, "install strace (and run as root)"))
     func theAgentNeverTouchesAHiddenNamesFile() throws {
         let agent = try AgentProcess(sandbox, ["--defaults-dir", folder.path])
-        let trace = try SystemCallTrace(agent, sandbox, calls: "%file")
+        let trace = try SyscallTrace(pid: agent.pid, filter: "%file", in: sandbox.root, stringLimit: 160)
         defer { trace.stop() }
         for suite in ["com.apple.finder", "com.apple.nothing"] {
             for command in [
@@ -64,7 +62,7 @@ import Testing
     /// Issue 17 item 8, timing: a hidden name answered faster than a missing one (it did no
     /// file system work) tells a client which names are hidden. A hidden name, existing or
     /// not, must make the very system calls a missing visible one makes.
-    @Test(.enabled(if: canTrace || ProcessInfo.processInfo.environment["CI"] != nil, "install strace (and run as root)"))
+    @Test(.enabled(if: SyscallTrace.isAvailable || ProcessInfo.processInfo.environment["CI"] != nil, "install strace (and run as root)"))
     func aHiddenNameMakesTheSystemCallsOfAMissingOne() throws {
         let agent = try AgentProcess(sandbox, ["--defaults-dir", folder.path])
         let socket = try agent.socket()
@@ -77,7 +75,8 @@ import Testing
             return id
         }
         _ = try call("hello", #""client":"probe","protocolVersion":"1.0""#)
-        let trace = try SystemCallTrace(agent, sandbox, calls: "%file,%desc,%network,clone,clone3")
+        let trace = try SyscallTrace(
+            pid: agent.pid, filter: "%file,%desc,%network,clone,clone3", in: sandbox.root, stringLimit: 160)
         defer { trace.stop() }
         let suites = ["com.apple.finder", "com.apple.nothing", "com.example.nothing"]
         var asked: [(request: String, suite: String, id: Int)] = []
@@ -100,7 +99,7 @@ import Testing
         }
         let last = asked.last?.id ?? 0
         trace.wait { $0.contains(#"\"id\":\#(last),"#) }
-        let calls = SystemCallTrace.callsPerRequest(trace.stop())
+        let calls = SyscallTrace.callsPerRequest(trace.stop())
         for request in Set(asked.map(\.request)) {
             // A request during which the work pool started a thread (`clone`) is left out: that
             // cost is the pool's, whatever the name; every kind of request still has its others.
@@ -115,44 +114,7 @@ import Testing
     }
 }
 
-/// `strace` attached to a running agent: every thread's calls of the given classes, logged
-/// with enough of each buffer to see which request a read carried.
-final class SystemCallTrace {
-    let process = Process()
-    let log: URL
-
-    init(_ agent: AgentProcess, _ sandbox: Sandbox, calls: String) throws {
-        log = sandbox.root.appendingPathComponent("trace-\(UUID().uuidString.prefix(6))")
-        let messages = sandbox.root.appendingPathComponent("strace-\(UUID().uuidString.prefix(6)).err")
-        _ = FileManager.default.createFile(atPath: messages.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
-        process.arguments = ["-f", "-s", "160", "-e", "trace=\(calls)", "-o", log.path, "-p", String(agent.pid)]
-        process.standardError = try FileHandle(forWritingTo: messages)
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while !((try? String(contentsOf: messages, encoding: .utf8)) ?? "").contains("attached"), Date() < deadline {
-            usleep(20_000)
-        }
-    }
-
-    var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-
-    /// Waits (30 s at most) until the log satisfies `condition`.
-    func wait(until condition: (String) -> Bool) {
-        let deadline = Date().addingTimeInterval(30)
-        while !condition(text), Date() < deadline { usleep(20_000) }
-    }
-
-    /// Ends the trace and returns its log.
-    @discardableResult
-    func stop() -> String {
-        // SIGKILL: a child started from a test's worker thread never sees SIGTERM or SIGINT
-        // (see TrustEndToEndTests.end); the kernel detaches the agent when strace dies.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return text
-    }
-
+extension SyscallTrace {
     /// The names of the file-system calls each request made, by request id: on any thread, from
     /// the read of the request's line up to the write of its answer (`sendto`). The agent runs
     /// a write on its work pool, not on the thread that read the line, so the calls are
