@@ -40,13 +40,16 @@ package final class AgentSessionState: Sendable {
             State(access: requiredToken == nil ? .authenticated(failures: 0) : .awaitingToken(failures: 0)))
     }
 
+    /// Remembers the name the client gave in `hello`, cleaned (``ClientName/cleaned(_:)``)
+    /// before anything records or shows it.
     package func hello(clientName: String?) {
+        let name = ClientName.cleaned(clientName)
         state.withLock {
-            $0.clientName = clientName
+            $0.clientName = name
         }
     }
 
-    /// The name the client gave in `hello`.
+    /// The name the client gave in `hello`, as ``ClientName/cleaned(_:)`` keeps it.
     package var clientName: String? { state.withLock { $0.clientName } }
     /// Whether requests other than `hello` may run.
     package var isAuthenticated: Bool {
