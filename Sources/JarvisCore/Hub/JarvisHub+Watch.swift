@@ -30,6 +30,12 @@ extension JarvisHub {
         return served
     }
 
+    /// Whether the configuration shows container `name` of scanner `id` now (a replayed
+    /// event is checked again, as its items are).
+    package func showsWatched(_ id: String, container name: String) -> Bool {
+        visibility(of: id)?.shows(container: name) ?? false
+    }
+
     /// The containers of scanner `id` the configuration shows; nil when the scanner is not
     /// watched or cannot list them now.
     package func watchedContainers(_ id: String) -> [ContainerInfo]? {
@@ -39,29 +45,36 @@ extension JarvisHub {
 
     /// Container `name` of scanner `id` as a watcher sees it, its hidden keys left out.
     ///
+    /// A container with a problem, or whose read fails, is ``WatchedRead/unreadable(_:)``
+    /// with the text `list` shows in its `problems`, so a watcher learns of it as a person
+    /// running `ls` would.
     /// - Parameter listing: the visible containers from ``watchedContainers(_:)``, when the
     ///   caller listed them; otherwise the container is looked up by name.
-    /// - Returns: `.some(nil)` when the container does not exist (any more); nil when there is
-    ///   nothing to compare: the container is hidden, has a problem, or could not be read.
-    package func watchedSnapshot(
-        _ id: String, container name: String, listing: [String: ContainerInfo]?
-    ) -> ContainerSnapshot?? {
-        guard let (scanner, rules) = watchedScanner(id), rules.shows(container: name) else { return nil }
+    package func watchedRead(_ id: String, container name: String, listing: [String: ContainerInfo]?) -> WatchedRead {
+        guard let (scanner, rules) = watchedScanner(id), rules.shows(container: name) else { return .hidden }
         let info: ContainerInfo
         if let listing {
-            guard let listed = listing[name] else { return .some(nil) }
+            guard let listed = listing[name] else { return .missing }
             info = listed
         } else {
             let found: ContainerInfo?
             do {
                 found = try scanner.container(named: name)
             } catch {
-                return nil
+                return .unreadable(Self.describe(error))
             }
-            guard let found, found.exists else { return .some(nil) }
+            guard let found, found.exists else { return .missing }
             info = found
         }
-        guard info.problem == nil, let entries = try? scanner.read(ReadRequest(container: name)) else { return nil }
-        return .some(ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) }))
+        if let problem = info.problem { return .unreadable(problem) }
+        do {
+            let entries = try scanner.read(ReadRequest(container: name))
+            return .read(ContainerSnapshot(info: info, entries: entries.filter { rules.shows(key: $0.key, in: name) }))
+        } catch let error as JarvisError where error.code == .notFound {
+            // Gone between the lookup and the read.
+            return .missing
+        } catch {
+            return .unreadable(Self.describe(error))
+        }
     }
 }

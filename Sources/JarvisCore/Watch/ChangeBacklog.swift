@@ -32,14 +32,17 @@ package struct ChangeBacklog: Sendable {
     package var count: Int { events.count - head }
 
     /// Stamps the changes with the next sequence number and keeps the event.
-    /// - Parameter keeping: what of the changes the backlog keeps (a secret scanner's are
-    ///   kept masked); the event returned, for delivery now, has the changes as given.
+    /// - Parameters:
+    ///   - state: the container became unreadable, or readable again.
+    ///   - keeping: what of the changes the backlog keeps (a secret scanner's are kept
+    ///     masked); the event returned, for delivery now, has the changes as given.
     package mutating func append(
-        scanner: String, container: ContainerInfo, changes: [RawChange], time: Date,
-        keeping: ([RawChange]) -> [RawChange] = { $0 }
+        scanner: String, container: ContainerInfo, changes: [RawChange], state: ContainerStateChange? = nil,
+        time: Date, keeping: ([RawChange]) -> [RawChange] = { $0 }
     ) -> ChangeEvent {
         latest += 1
-        let event = ChangeEvent(sequence: latest, time: time, scanner: scanner, container: container, changes: changes)
+        let event = ChangeEvent(
+            sequence: latest, time: time, scanner: scanner, container: container, changes: changes, state: state)
         var kept = event
         kept.changes = keeping(changes)
         let weight = kept.weight
@@ -77,7 +80,7 @@ extension ChangeEvent {
     /// What the event holds in keys and values, in bytes (an estimate of memory: text and data
     /// by their bytes, numbers, dates and booleans at 8, each entry with a fixed overhead).
     package var weight: Int {
-        changes.reduce(64 + scanner.utf8.count + container.name.utf8.count) { total, change in
+        changes.reduce(64 + scanner.utf8.count + container.name.utf8.count + (state?.weight ?? 0)) { total, change in
             total + 32 + change.key.utf8.count + (change.old?.value.weight ?? 0) + (change.new?.value.weight ?? 0)
                 + (change.sealed?.weight ?? 0)
         }

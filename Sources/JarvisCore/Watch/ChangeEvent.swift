@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every change one coalesced read of one container found, stamped with the agent's next
+/// Every change one coalesced read of one container found (and whether it could be read), stamped with the agent's next
 /// sequence number.
 package struct ChangeEvent: Sendable, Hashable {
     /// Increases by one per event across the whole agent; clients resume after it.
@@ -10,4 +10,6 @@ package struct ChangeEvent: Sendable, Hashable {
     package var scanner: String
     package var container: ContainerInfo
     package var changes: [RawChange]
+    /// The container became unreadable, or readable again; nil when it was read as before.
+    package var state: ContainerStateChange? = nil
 }

@@ -141,13 +141,25 @@ public struct InspectorState: Sendable {
     }
 
     /// Applies one `changed` notification; returns how many keys it changed. The user's own
-    /// edits come back as events too and are not marked.
+    /// edits come back as events too and are not marked. A container that became unreadable
+    /// shows its problem at once (its keys stay, as the agent kept them); one readable again,
+    /// or whose keys changed, shows none.
     /// - Parameter marking: whether changed keys are marked for ``highlight`` (false when a
     ///   load replays what arrived while it read).
     @discardableResult
     public mutating func apply(_ notification: ChangeNotification, now: ContinuousClock.Instant, marking: Bool = true)
         -> Int
     {
+        if let container = notification.container {
+            if mark(container), marking, let problem = container.problem, container.kind == .unreadable {
+                changeCount += 1
+                lastChange = InspectorMessage("\(container.name) cannot be read: \(problem)", .error)
+            }
+        } else if let address = notification.changes.first?.address {
+            // Keys are reported only from a good read (or when the container went): any
+            // problem it had is over.
+            mark(ChangeNotification.ContainerChange(kind: .readable, scanner: address.scanner, name: address.container))
+        }
         var applied = 0
         var described: [String] = []
         for change in notification.changes {
@@ -169,6 +181,29 @@ public struct InspectorState: Sendable {
                 described.joined() + (applied > 1 ? " (and \(applied - 1) more)" : ""), .warning)
         }
         return applied
+    }
+
+    /// Sets or clears a container's problem as a notification reports it; returns whether it
+    /// changed. Kinds this version does not know change nothing.
+    @discardableResult
+    private mutating func mark(_ change: ChangeNotification.ContainerChange) -> Bool {
+        let problem: String?
+        switch change.kind {
+        case .unreadable: problem = change.problem ?? "cannot be read"
+        case .readable: problem = nil
+        default: return false
+        }
+        if let index = containers.firstIndex(where: { $0.scanner == change.scanner && $0.name == change.name }) {
+            guard containers[index].problem != problem else { return false }
+            containers[index].problem = problem
+            return true
+        }
+        guard let problem else { return false }
+        // A container the listing did not have yet, as `list` would show it.
+        var all = containers
+        all.append(Wire.Container(scanner: change.scanner, name: change.name, writable: false, problem: problem))
+        containers = all.sorted { ($0.scanner, $0.name) < ($1.scanner, $1.name) }
+        return true
     }
 
     /// `theme: light → dark`, `theme: removed (unset, default: system)`, `new_key: added = 1`.

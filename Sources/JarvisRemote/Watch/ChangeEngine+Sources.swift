@@ -196,8 +196,10 @@ extension ChangeEngine {
     /// Reads the watched containers again (all of them, or those of `wanted` that are
     /// watched) and emits what changed since the last snapshot. A container seen for the
     /// first time only gets a baseline, which must not report every key as added. A container
-    /// that cannot be read right now (a half-written file) keeps its snapshot, so a failed read
-    /// never looks like every key was removed. Runs on `queue`.
+    /// that cannot be read right now (a half-written file) keeps its last good snapshot, so a
+    /// failed read never looks like every key was removed: it is reported unreadable, with its
+    /// problem (again when the problem changes), and readable again once a read works, with
+    /// what differs from the last good read. Runs on `queue`.
     ///
     /// When every watched container is named exactly, each is looked up by name
     /// (``PreferenceScanner/container(named:)``) and read; otherwise the scanner lists its
@@ -235,16 +237,36 @@ extension ChangeEngine {
         names = names.filter { !(onlyUncovered && covered.contains($0)) }
         let isSecret = scanner.info.isSecret
         for name in names.sorted() {
-            guard let new = hub.watchedSnapshot(id, container: name, listing: listed) else { continue }
+            let new: ContainerSnapshot?
+            switch hub.watchedRead(id, container: name, listing: listed) {
+            case .hidden: continue
+            case .unreadable(let problem):
+                state.withLock { state in
+                    let known = state.problems[id]?[name]
+                    state.problems[id, default: [:]][name] = problem
+                    guard covered.contains(name), known != problem else { return }
+                    let container = state.snapshots[id]?[name]?.info ?? ContainerInfo(name)
+                    let event = state.backlog.append(
+                        scanner: id, container: container, changes: [], state: .unreadable(problem: problem),
+                        time: Date())
+                    deliver(event, in: &state)
+                }
+                continue
+            case .missing: new = nil
+            case .read(let snapshot): new = snapshot
+            }
             state.withLock { state in
                 let old = state.snapshots[id]?[name]
                 state.snapshots[id, default: [:]][name] = new
+                // A container deleted while unreadable is not readable again: its keys go.
+                let recovered = state.problems[id]?.removeValue(forKey: name) != nil && new != nil
                 guard covered.contains(name) else { return }
                 let changes = ContainerSnapshot.changes(from: old, to: new)
-                guard !changes.isEmpty else { return }
+                guard !changes.isEmpty || recovered else { return }
                 let container = new?.info ?? old?.info ?? ContainerInfo(name)
                 let event = state.backlog.append(
-                    scanner: id, container: container, changes: changes, time: Date(),
+                    scanner: id, container: container, changes: changes, state: recovered ? .readable : nil,
+                    time: Date(),
                     keeping: { changes in isSecret ? seal(changes, scanner: id, container: container) : changes })
                 deliver(event, in: &state)
             }

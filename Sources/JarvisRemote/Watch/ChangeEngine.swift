@@ -64,6 +64,9 @@ package final class ChangeEngine: Sendable {
         var nextID: UInt64 = 0
         var active: [String: Activation] = [:]
         var snapshots: [String: [String: ContainerSnapshot]] = [:]
+        /// Per scanner, the containers that could not be read last time, with the problem:
+        /// their snapshot is the last good read.
+        var problems: [String: [String: String]] = [:]
         /// Per scanner, the containers that have a baseline in `snapshots` (or were found
         /// missing when it was taken): only their changes are reported.
         var coverage: [String: WatchScope] = [:]
@@ -221,7 +224,12 @@ package final class ChangeEngine: Sendable {
             }
             changes.append(wire)
         }
-        guard !changes.isEmpty else { return nil }
+        // A container that became unreadable, or readable again, is news even when no key
+        // this filter matches changed.
+        let container = ChangeNotification.ContainerChange(
+            event.state, scanner: event.scanner, name: event.container.name
+        ).flatMap { hub.showsWatched(event.scanner, container: event.container.name) ? $0 : nil }
+        guard !changes.isEmpty || container != nil else { return nil }
         if filter.reveal, let revealed = filter.revealed,
             hub.scanners().first(where: { $0.id == event.scanner })?.info.isSecret == true
         {
@@ -230,7 +238,8 @@ package final class ChangeEngine: Sendable {
             if !sent.isEmpty { revealed(sent) }
         }
         let notification = ChangeNotification(
-            subscription: subscription, sequence: event.sequence, time: event.time, changes: changes)
+            subscription: subscription, sequence: event.sequence, time: event.time, changes: changes,
+            container: container)
         return RPCResponse.notification(method: ChangeNotification.method, params: notification.params)
     }
 }

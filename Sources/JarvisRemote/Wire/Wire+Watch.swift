@@ -182,20 +182,27 @@ public struct ChangeNotification: WireMessage {
     public var time: Date?
     /// The changes, in key order.
     public var changes: [Change]
+    /// The container became unreadable (`changes` is then empty) or readable again (`changes`
+    /// then holds what differs from its last good read); nil otherwise.
+    public var container: ContainerChange?
 
     /// A notification for `subscription`.
-    public init(subscription: String, sequence: Int64, time: Date?, changes: [Change]) {
+    public init(
+        subscription: String, sequence: Int64, time: Date?, changes: [Change], container: ContainerChange? = nil
+    ) {
         self.subscription = subscription
         self.sequence = sequence
         self.time = time
         self.changes = changes
+        self.container = container
     }
 
-    /// `{"subscription","sequence","time","changes":[…]}`: the notification's params.
+    /// `{"subscription","sequence","time","changes":[…],"container"?}`: the notification's params.
     public var params: JSONObject {
         var object: JSONObject = ["subscription": .string(subscription), "sequence": .integer(sequence)]
         object.setIfPresent("time", time.map { .string(DateText.format($0)) })
         object["changes"] = .array(changes.map(\.json))
+        object.setIfPresent("container", container?.json)
         return object
     }
 
@@ -215,6 +222,7 @@ public struct ChangeNotification: WireMessage {
         time = params["time"]?.stringValue.flatMap(DateText.parse)
         changes = []
         for raw in params["changes"]?.arrayValue ?? [] { changes.append(try Change(json: raw)) }
+        container = try params["container"].map { value throws(JarvisError) in try ContainerChange(json: value) }
     }
 
     /// Decodes the params of a `changed` notification.

@@ -16,9 +16,12 @@ enum WatchCommand: Command {
           --reveal         show secret values, where the agent allows it
           --since N        first replay the changes after sequence number N (from an earlier watch)
           --json           one JSON object per change and line: sequence, time, kind, address, item, old
+                           (a container's line: sequence, time, kind, scanner, container, problem)
 
         Runs until Ctrl-C. Each line shows the time, the kind (added, updated, removed), the
-        address and old → new value; secrets stay masked unless revealed.
+        address and old → new value; secrets stay masked unless revealed. A container that
+        cannot be read (a file half-written or invalid) shows as unreadable with its problem,
+        its keys kept, and as readable again once fixed, followed by what differs.
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
@@ -74,6 +77,15 @@ enum WatchCommand: Command {
 
     private static func printJSON(_ notification: ChangeNotification) {
         let params = notification.params
+        if let container = notification.container {
+            var line: JSONObject = [
+                "sequence": params["sequence"] ?? .null, "time": params["time"] ?? .null,
+                "kind": .string(container.kind.rawValue), "scanner": .string(container.scanner),
+                "container": .string(container.name),
+            ]
+            if let problem = container.problem { line["problem"] = .string(problem) }
+            Terminal.outBytes(JSONWriter.bytes(.object(line)) + [0x0A])
+        }
         for change in notification.changes {
             var line: JSONObject = [
                 "sequence": params["sequence"] ?? .null, "time": params["time"] ?? .null,
@@ -106,6 +118,9 @@ enum WatchCommand: Command {
 
     private static func printText(_ notification: ChangeNotification) {
         let time = notification.time.map { clock.string(from: $0) } ?? "--:--:--.---"
+        if let container = notification.container {
+            Terminal.out(containerLine(container, time: time, notification: notification, width: Terminal.width))
+        }
         for change in notification.changes {
             let old = change.old.map { ValueText.preview($0, limit: 40) }
             let new = change.item.map { ValueText.preview($0, limit: 40) }
@@ -135,5 +150,28 @@ enum WatchCommand: Command {
                 Terminal.dim(time) + "  " + kind + place + " \(Terminal.escaped(change.address.key))  " + values
                     + Terminal.dim("  #\(notification.sequence)"))
         }
+    }
+
+    /// `12:03:04.123  unreadable files:app.json  not valid JSON: line 3, column 9: …  #5`, or
+    /// `… readable files:app.json  again, 2 keys changed  #6`; the problem is cut to `width`.
+    static func containerLine(
+        _ container: ChangeNotification.ContainerChange, time: String, notification: ChangeNotification,
+        width: Int?
+    ) -> String {
+        let place = Terminal.escaped("\(container.scanner):\(container.name)")
+        let kind = Terminal.pad(Terminal.escaped(container.kind.rawValue), 8)
+        let sequence = "  #\(notification.sequence)"
+        let text: String
+        switch container.kind {
+        case .unreadable: text = Terminal.escaped(container.problem ?? "cannot be read")
+        case .readable:
+            let count = notification.changes.count
+            text = "again, " + (count == 0 ? "no key changed" : count == 1 ? "1 key changed" : "\(count) keys changed")
+        default: text = Terminal.escaped(container.problem ?? "")
+        }
+        let used = time.count + 2 + kind.count + place.count + 2 + sequence.count
+        let fitted = Terminal.fit(text, width.map { max(20, $0 - used) })
+        let painted = container.kind == .unreadable ? Terminal.red(kind) : Terminal.green(kind)
+        return Terminal.dim(time) + "  " + painted + Terminal.cyan(place) + "  " + fitted + Terminal.dim(sequence)
     }
 }

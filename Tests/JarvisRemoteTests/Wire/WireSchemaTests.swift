@@ -251,6 +251,47 @@ import Testing
         #expect(String(decoding: encoded, as: UTF8.self) == line)
     }
 
+    @Test func aContainerUnreadableAndReadableAgain() throws {
+        let lines = [
+            #"{"jsonrpc":"2.0","method":"changed","params":{"subscription":"w1","sequence":1,"time":"2026-11-27T04:05:31.813Z","changes":[],"container":{"kind":"unreadable","scanner":"files","name":"app.json","problem":"not valid JSON: line 1, column 15: a comma must separate members: expected ',' or '}' after the member \"port\", found '\"'; fix the file (Jarvis never writes over it)"}}}"#,
+            #"{"jsonrpc":"2.0","method":"changed","params":{"subscription":"w1","sequence":2,"time":"2026-11-27T04:05:32.394Z","changes":[{"kind":"updated","scanner":"files","container":"app.json","key":"port","item":{"scanner":"files","container":"app.json","key":"port","type":"integer","value":8081,"revision":"15e04a806bc0e6f1"},"old":{"scanner":"files","container":"app.json","key":"port","type":"integer","value":8080,"revision":"3f3b9d95c6339b50"}}],"container":{"kind":"readable","scanner":"files","name":"app.json"}}}"#,
+        ]
+        var decoded: [ChangeNotification] = []
+        for line in lines {
+            guard case .notification(let method, let params) = try RPCResponse.decode(Array(line.utf8)) else {
+                Issue.record("not a notification: \(line)")
+                continue
+            }
+            #expect(method == ChangeNotification.method)
+            let changed = try ChangeNotification(params: params)
+            let encoded = RPCResponse.notification(method: ChangeNotification.method, params: changed.params)
+            #expect(String(decoding: encoded, as: UTF8.self) == line)
+            decoded.append(changed)
+        }
+        #expect(decoded.map(\.container?.kind) == [.unreadable, .readable])
+        #expect(decoded.first?.container?.problem?.hasPrefix("not valid JSON: line 1, column 15: ") == true)
+        #expect(decoded.first?.changes.isEmpty == true && decoded.last?.changes.map(\.kind) == ["updated"])
+        #expect(decoded.last?.container?.problem == nil)
+        // Exactly as docs/PROTOCOL.md shows them, indented in its list.
+        let document = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../../docs/PROTOCOL.md"), encoding: .utf8)
+        for line in lines { #expect(document.contains("\n  " + line + "\n"), "PROTOCOL.md lacks \(line)") }
+
+        // A client of this version reads a later kind, and a notification without the member.
+        let later = try ChangeNotification(
+            json: .object([
+                "subscription": "w1", "sequence": 3, "changes": [],
+                "container": ["kind": "moved", "scanner": "files", "name": "app.json"],
+            ]))
+        #expect(later.container?.kind == "moved" && later.container?.problem == nil)
+        #expect(try ChangeNotification(json: .object(["subscription": "w1", "sequence": 4])).container == nil)
+        #expect(throws: JarvisError.self) {
+            try ChangeNotification(
+                json: .object(["subscription": "w1", "sequence": 5, "container": ["kind": "unreadable"]]))
+        }
+    }
+
     // MARK: - errors
 
     @Test func errors() throws {
