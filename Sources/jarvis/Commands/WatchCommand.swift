@@ -16,12 +16,12 @@ enum WatchCommand: Command {
           --reveal         show secret values, where the agent allows it
           --since N        first replay the changes after sequence number N (from an earlier watch)
           --json           one JSON object per change and line: sequence, time, kind, address, item, old
-                           (a container's line: sequence, time, kind, scanner, container, problem)
+                           (a container's: kind, scanner, container, problem)
 
-        Runs until Ctrl-C. Each line shows the time, the kind (added, updated, removed), the
-        address and old → new value; secrets stay masked unless revealed. A container that
-        cannot be read (a file half-written or invalid) shows as unreadable with its problem,
-        its keys kept, and as readable again once fixed, followed by what differs.
+        Runs until Ctrl-C. Each line shows the time, the kind (added, updated, removed),
+        the address and old → new value; secrets stay masked unless revealed. A file
+        that cannot be read (half-written, invalid) shows as unreadable with its
+        problem, its keys kept; once fixed, as readable again, then what differs.
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
