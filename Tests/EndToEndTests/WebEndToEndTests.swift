@@ -33,6 +33,10 @@ import Testing
         try run("secret")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aMaskedSecretIsReplacedOnlyByAConfirmedReplaceSecret() throws {
+        try run("replace_secret")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentRestartedUnderThePageIsFoundAgainByName() throws {
         try run("restart")
     }

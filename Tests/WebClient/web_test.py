@@ -364,6 +364,61 @@ def scenario_secret(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def scenario_replace_secret(playwright):
+    """A masked secret is replaced only by "Replace secret" and a confirmation: never by an empty field."""
+    vault = os.path.join(WORK, "vault")
+    secret = os.path.join(vault, "db_password")
+    write(secret, "hunter2-sekret")
+    os.chmod(secret, 0o600)
+    agent = Agent("--secrets-dir", vault, "--name", "vault")
+    web = Web()
+    browser, context = launch(playwright)
+    bodies = []
+    context.on("response", lambda response: bodies.append(response) if "/api/" in response.url and "/events" not in response.url else None)
+    page = open_page(context, web)
+    open_key(page, "db_password")
+    # A mask offers no edit (an empty field saved over it would wipe it), only the replacement.
+    check(detail(page).get_by_role("button", name="Edit", exact=True).count() == 0, "a masked secret offers Edit")
+    page.keyboard.press("e")
+    check(detail(page).get_by_label("New secret").count() == 0, "e opened an editor on a mask")
+    detail(page).get_by_role("button", name="Replace secret").click()
+    field = detail(page).get_by_label("New secret")
+    expect(field).to_have_attribute("type", "password")
+    # Saving the untouched, empty field is refused at the field; nothing is asked or written.
+    detail(page).get_by_role("button", name="Replace secret").click()
+    expect(detail(page).get_by_role("alert")).to_contain_text("an empty value is never saved over a secret")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    check(not page.get_by_role("dialog").is_visible(), "an empty replacement asked to be confirmed")
+    check(read(secret) == "hunter2-sekret", "the empty field reached the secret")
+    field.fill("new-pass-42")
+    detail(page).get_by_role("button", name="Replace secret").click()
+    dialog = page.get_by_role("dialog", name="Replace secret?")
+    expect(dialog).to_contain_text("Replace the secret db_password")
+    expect(dialog).to_contain_text("fingerprint")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    check(read(secret) == "hunter2-sekret", "a cancelled replacement was written")
+    # Escape dismisses the question too; then the person confirms.
+    detail(page).get_by_role("button", name="Replace secret").click()
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    check(read(secret) == "hunter2-sekret", "a dismissed replacement was written")
+    detail(page).get_by_role("button", name="Replace secret").click()
+    dialog.get_by_role("button", name="Replace secret").click()
+    wait_until(lambda: read(secret) == "new-pass-42", "the confirmed replacement to be written")
+    expect(page.get_by_role("status").filter(has_text="replaced secret db_password")).to_be_visible()
+    # The page had what was typed; no answer sent it back, and the old secret never came.
+    texts = []
+    for response in bodies:
+        try:
+            texts.append(response.body())
+        except Exception:
+            pass
+    check(all(b"new-pass-42" not in body and b"hunter2-sekret" not in body for body in texts), "a response carried a secret")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 def scenario_restart(playwright):
     """The agent restarted under the page: data stays, no edit while gone, then it catches up by name."""
     prefs = os.path.join(WORK, "prefs")
@@ -383,7 +438,9 @@ def scenario_restart(playwright):
     agent.start()
     expect(page.get_by_role("alert").filter(has_text="is gone")).to_be_hidden()
     expect(grid_row(page, "user_name")).to_contain_text("Grace")
-    expect(page.get_by_role("status").filter(has_text="1 key changed while it was gone")).to_be_visible()
+    # Caught up as a live change is shown: the row marked, what it held before beside it.
+    expect(grid_row(page, "user_name").locator(".old")).to_have_text("Ada")
+    expect(page.get_by_role("status").filter(has_text="1 key changed while it was gone: user_name")).to_be_visible()
     expect(detail(page).get_by_role("button", name="Edit")).to_be_visible()
     check(not page.errors, f"page errors: {page.errors}")
 

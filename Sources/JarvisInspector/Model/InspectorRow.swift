@@ -82,6 +82,9 @@ public struct InspectorRow: Sendable, Hashable, Identifiable {
     public var isReplaceable = false
     /// How the stored bytes encode the shown value (`json`, `plist`), with ``Flag/encoded``.
     public var encoding: ValueEncoding? = nil
+    /// What a changed row showed before its change (`Ada`, `(new)`), for "old → new"; nil
+    /// unless the row is marked ``Flag/changed``.
+    public var previous: String? = nil
 
     /// The row's identity.
     public var id: Target { target }

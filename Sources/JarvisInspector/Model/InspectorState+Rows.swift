@@ -114,7 +114,8 @@ extension InspectorState {
             isResettable: writable && !unset && !item.isPlaceholder && item.layer == .stored
                 && item.catalog?.defaultValue != nil,
             isReplaceable: writable && item.isMasked && !item.isPlaceholder,
-            encoding: item.encoding)
+            encoding: item.encoding,
+            previous: flags.contains(.changed) ? previousPreview(of: address, limit: previewLimit, now: now) : nil)
     }
 
     private func memberRows(

@@ -30,6 +30,9 @@ public struct InspectorState: Sendable {
     public private(set) var changedAt: [PreferenceAddress: ContinuousClock.Instant] = [:] {
         didSet { generation &+= 1 }
     }
+    /// What each marked key held before its change (nil: it did not exist), for "old → new".
+    /// The first value of a burst is kept until the mark ends.
+    private var changedFrom: [PreferenceAddress: Earlier] = [:]
     /// Why there are no live updates; nil while they run (or before they start).
     public var liveProblem: String?
     /// Whether live updates run.
@@ -164,6 +167,7 @@ public struct InspectorState: Sendable {
         var described: [String] = []
         for change in notification.changes {
             let address = change.address
+            let before = items[address]
             if let item = change.item {
                 guard items[address]?.revision != item.revision || items[address]?.layer != item.layer else { continue }
                 keep(item)
@@ -171,7 +175,7 @@ public struct InspectorState: Sendable {
                 guard let old = items[address], !Self.isUnset(old) else { continue }
                 removeStored(address)
             }
-            if marking { changedAt[address] = now }
+            if marking { mark(address, before: before, now: now) }
             applied += 1
             if described.count < 1 { described.append(Self.describe(change, now: items[address])) }
         }
@@ -229,6 +233,30 @@ public struct InspectorState: Sendable {
     public mutating func expireHighlights(now: ContinuousClock.Instant) {
         guard changedAt.values.contains(where: { now - $0 >= Self.highlight }) else { return }
         changedAt = changedAt.filter { now - $0.value < Self.highlight }
+        changedFrom = changedFrom.filter { changedAt[$0.key] != nil }
+    }
+
+    /// Marks a key changed from `before` (what it held, nil when it did not exist): the start
+    /// of a burst is what "old → new" shows until the mark ends.
+    mutating func mark(_ address: PreferenceAddress, before: PreferenceItem?, now: ContinuousClock.Instant) {
+        if !isRecentlyChanged(address, now: now) || changedFrom[address] == nil {
+            changedFrom[address] = Earlier(item: before)
+        }
+        changedAt[address] = now
+    }
+
+    /// What a key marked changed showed before, as a row previews it (`unset (default: 3)`,
+    /// `(new)` for a key that did not exist); nil when it is not marked.
+    public func previousPreview(
+        of address: PreferenceAddress, limit: Int = 80, now: ContinuousClock.Instant = .now
+    ) -> String? {
+        guard isRecentlyChanged(address, now: now), let earlier = changedFrom[address] else { return nil }
+        return earlier.item.map { Self.preview($0, limit: limit) } ?? "(new)"
+    }
+
+    /// A key as it was before a change.
+    struct Earlier: Sendable {
+        var item: PreferenceItem?
     }
 
     // MARK: - Reading

@@ -31,6 +31,7 @@ class App {
     $('dialog').addEventListener('cancel', () => {
       if (this.view?.bulk) this.send('bulkCancel');
       if (this.view?.add) this.send('addCancel');
+      if (this.view?.question) this.send('unask');
     });
   }
 
@@ -54,6 +55,7 @@ class App {
   }
 
   async send(intent, fields = {}, { quiet = false } = {}) {
+    if (intent === 'edit' || intent === 'addCreate') fields = { zone: browserZone(), ...fields };
     if (this.filterTimer && intent !== 'filter') {
       // What was typed in the filter goes first, so the next answer does not undo it.
       clearTimeout(this.filterTimer);
@@ -104,6 +106,7 @@ class App {
     this.detail.render(view);
     if (view.bulk && !(previous && previous.bulk)) dialogs.bulkPreview(this, view.bulk);
     if (view.add && !(previous && previous.add)) dialogs.addKey(this, view.add);
+    if (view.question && !(previous && previous.question)) dialogs.confirmSave(this, view.question, () => this.detail.readField());
   }
 
   drawChips(view) {
@@ -199,6 +202,11 @@ class App {
       this.send('edit', { target: this.view.detail.row.target });
     }
   }
+}
+
+// The time zone this browser shows dates in: a date editor starts in it.
+function browserZone() {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 const app = new App();

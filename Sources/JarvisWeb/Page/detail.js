@@ -18,19 +18,21 @@ export class DetailPane {
     const draft = view.draft;
     // While editing, the editor depends on the draft alone: a change elsewhere in the value
     // must not redraw it under the person's hands.
+    // A date editor is drawn again only when its time zone changes (the model then shows the
+    // same instant in the new zone); typing changes neither.
+    const dateZone = draft?.date ? draft.date.zone : null;
     const signature = draft
-      ? JSON.stringify([view.conflict, { ...draft, text: null, error: null }])
+      ? JSON.stringify([view.conflict, { ...draft, text: null, error: null, problem: null, date: dateZone }])
       : JSON.stringify([view.detail, view.canEdit, this.tab]);
     if (draft && this.draftSignature === signature) {
-      // The user is typing: only the error under the field changes.
-      const error = this.root.querySelector('.draft-error');
-      if (error) error.textContent = draft.error || '';
-      this.root.querySelector('.editor-field')?.setAttribute('aria-invalid', draft.error ? 'true' : 'false');
+      // The user is typing: only the problem beside the field changes.
+      this.showProblem?.(draft.problem);
       return;
     }
     if (!draft && this.detailSignature === signature) return;
-    // What the person typed survives a redraw of the same draft (a conflict arriving).
-    const typed = draft && this.draftTitle === draft.title ? this.readField?.() : undefined;
+    // What the person typed survives a redraw of the same draft (a conflict arriving); a
+    // date's field is filled again from the model, which has what was typed.
+    const typed = draft && !draft.date && this.draftTitle === draft.title ? this.readField?.()?.text : undefined;
     this.draftSignature = draft ? signature : null;
     this.detailSignature = signature;
     this.draftTitle = draft ? draft.title : null;
@@ -41,6 +43,7 @@ export class DetailPane {
       return;
     }
     this.readField = null;
+    this.showProblem = null;
     const detail = view.detail;
     if (!detail) {
       this.root.append(el('p', { class: 'hint', text: view.agent ? 'Choose a key to see its value.' : '' }));
@@ -50,6 +53,7 @@ export class DetailPane {
     const actions = el('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Actions' });
     if (detail.actions.edit) actions.append(button('Edit', () => this.app.send('edit', { target: detail.row.target })));
     if (detail.actions.reveal) actions.append(button('Reveal', () => this.app.confirmReveal(detail)));
+    if (detail.actions.replace) actions.append(button('Replace secret', () => this.app.send('replace', { target: detail.row.target })));
     if (detail.actions.reset) actions.append(button('Reset to default', () => this.app.send('reset', { target: detail.row.target })));
     if (detail.actions.delete) actions.append(button('Delete', () => this.app.confirmDelete(detail)));
     if (actions.childElementCount) this.root.append(actions);
@@ -156,60 +160,108 @@ export class DetailPane {
   }
 
   editor(draft) {
-    const form = el('form', { class: 'editor', 'aria-label': `Edit ${draft.title}` });
-    form.addEventListener('submit', (event) => { event.preventDefault(); this.app.send('save', { text: read() }); });
-    form.append(el('h2', { class: 'detail-title', text: draft.isNew ? `New key ${draft.title}` : `Edit ${draft.title}` }));
+    // The model checks the value (type, range, choices): the browser's own validation stays out.
+    const form = el('form', { class: 'editor', 'aria-label': `Edit ${draft.title}`, novalidate: true });
+    const submit = () => this.app.send('save', read());
+    form.addEventListener('submit', (event) => { event.preventDefault(); submit(); });
+    const heading = draft.replacesSecret ? `Replace secret ${draft.title}` : draft.isNew ? `New key ${draft.title}` : `Edit ${draft.title}`;
+    form.append(el('h2', { class: 'detail-title', text: heading }));
     const hintID = 'editor-hint';
+    const errorID = 'editor-problem';
+    const described = `${hintID} ${errorID}`;
     let field;
     let read;
+    const extra = [];
     switch (draft.editor) {
       case 'toggle':
-        field = el('input', { type: 'checkbox', role: 'switch', class: 'editor-field', 'aria-label': 'Value', 'aria-describedby': hintID });
+        field = el('input', { type: 'checkbox', role: 'switch', class: 'editor-field', 'aria-label': 'Value', 'aria-describedby': described });
         field.checked = draft.text.trim() === 'true';
-        read = () => (field.checked ? 'true' : 'false');
+        read = () => ({ text: field.checked ? 'true' : 'false' });
         break;
       case 'integer':
       case 'real':
         field = el('input', {
-          type: 'number', class: 'editor-field', 'aria-label': 'Value', 'aria-describedby': hintID,
+          type: 'number', class: 'editor-field', 'aria-label': 'Value', 'aria-describedby': described,
           step: draft.editor === 'integer' ? '1' : 'any', min: draft.min, max: draft.max,
         });
         field.value = draft.text;
-        read = () => field.value;
+        read = () => ({ text: field.value });
         break;
       case 'choice':
-        field = el('select', { class: 'editor-field', 'aria-label': 'Value', 'aria-describedby': hintID });
+        field = el('select', { class: 'editor-field', 'aria-label': 'Value', 'aria-describedby': described });
         for (const choice of draft.choices) field.append(el('option', { value: choice, text: choice }));
         field.value = draft.text;
-        read = () => field.value;
+        read = () => ({ text: field.value });
+        break;
+      case 'secret':
+        field = el('input', {
+          type: 'password', class: 'editor-field', 'aria-label': 'New secret', 'aria-describedby': described,
+          autocomplete: 'new-password', spellcheck: 'false',
+        });
+        read = () => ({ text: field.value });
         break;
       case 'date':
-        field = el('input', { type: 'text', class: 'editor-field', 'aria-label': 'Value', 'aria-describedby': hintID, spellcheck: 'false' });
+        if (draft.date) {
+          // A date and time to the second, read in the chosen time zone; the model converts.
+          field = el('input', {
+            type: 'datetime-local', class: 'editor-field', 'aria-label': 'Date and time', 'aria-describedby': described,
+            step: draft.date.local.includes('.') ? '0.001' : '1',
+          });
+          field.value = draft.date.local;
+          const zone = el('select', { class: 'editor-zone', 'aria-label': 'Time zone' });
+          for (const name of draft.date.zones) zone.append(el('option', { value: name, text: name }));
+          zone.value = draft.date.zone;
+          zone.addEventListener('change', () => this.app.send('zone', { zone: zone.value, local: field.value }));
+          extra.push(el('div', { class: 'date-zone' }, zone, el('span', { class: 'hint', text: draft.date.label })));
+          read = () => ({ local: field.value });
+          break;
+        }
+        field = el('input', { type: 'text', class: 'editor-field', 'aria-label': 'Value', 'aria-describedby': described, spellcheck: 'false' });
         field.value = draft.text;
-        read = () => field.value;
+        read = () => ({ text: field.value });
         break;
       default:
         field = el('textarea', {
-          class: `editor-field${draft.editor === 'json' ? ' code' : ''}`, 'aria-label': 'Value', 'aria-describedby': hintID,
+          class: `editor-field${draft.editor === 'json' ? ' code' : ''}`, 'aria-label': 'Value', 'aria-describedby': described,
           rows: draft.editor === 'json' ? 14 : 4, spellcheck: 'false',
         });
         field.value = draft.text;
-        read = () => field.value;
+        read = () => ({ text: field.value });
     }
     this.readField = read;
     const check = () => {
       clearTimeout(this.checkTimer);
-      this.checkTimer = setTimeout(() => this.app.send('check', { text: read() }, { quiet: true }), 150);
+      this.checkTimer = setTimeout(() => this.app.send('check', read(), { quiet: true }), 150);
     };
     field.addEventListener('input', check);
     field.addEventListener('change', check);
     field.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) { event.preventDefault(); this.app.send('save', { text: read() }); }
+      if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) { event.preventDefault(); submit(); }
     });
-    form.append(el('label', { class: 'hint', id: hintID, text: draft.hint }), field,
-      el('p', { class: 'draft-error', role: 'alert', text: draft.error || '' }));
+    const problem = el('div', { class: 'draft-error', id: errorID, role: 'alert' });
+    // The model's reason beside the field; for JSON, the line it points at with a caret under
+    // the column, so the person sees the spot.
+    this.showProblem = (found) => {
+      clear(problem);
+      field.setAttribute('aria-invalid', found ? 'true' : 'false');
+      if (!found) return;
+      const place = found.line ? `Line ${found.line}, column ${found.column}: ` : '';
+      problem.append(el('p', { class: 'problem-text', text: place + found.message }));
+      if (found.line && field instanceof HTMLTextAreaElement) {
+        const line = field.value.split('\n')[found.line - 1] ?? '';
+        problem.append(el('pre', { class: 'problem-spot', 'aria-label': `Line ${found.line}`, text: `${line}\n${' '.repeat(Math.max(0, found.column - 1))}^` }));
+      }
+    };
+    this.showProblem(draft.problem);
+    if (draft.problem?.line && field instanceof HTMLTextAreaElement) {
+      // A refused save puts the text cursor at the spot.
+      const lines = field.value.split('\n');
+      const offset = lines.slice(0, draft.problem.line - 1).reduce((sum, text) => sum + text.length + 1, 0) + draft.problem.column - 1;
+      setTimeout(() => field.setSelectionRange(offset, offset), 0);
+    }
+    form.append(el('label', { class: 'hint', id: hintID, text: draft.hint }), field, ...extra, problem);
     form.append(el('div', { class: 'actions' },
-      el('button', { type: 'submit', text: 'Save' }),
+      el('button', { type: 'submit', text: draft.replacesSecret ? 'Replace secret' : 'Save' }),
       button('Cancel', () => this.app.send('cancel'))));
     setTimeout(() => field.focus(), 0);
     return form;
@@ -217,7 +269,7 @@ export class DetailPane {
 
   conflict(conflict) {
     const box = el('section', { class: 'conflict', role: 'alert', 'aria-label': 'Conflict' },
-      el('h2', { text: `${conflict.title} changed while you edited it` }),
+      el('h2', { text: conflict.heading }),
       el('h3', { text: 'You started from' }), el('pre', { text: conflict.base }),
       el('h3', { text: 'Theirs (stored now)' }), el('pre', { text: conflict.theirs }),
       el('h3', { text: 'Yours' }), el('pre', { text: conflict.yours }),

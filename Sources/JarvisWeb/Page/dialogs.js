@@ -33,6 +33,14 @@ export function confirmReveal(app, detail) {
   ]);
 }
 
+// The model asks before a draft is sent (replacing a secret): its question, word for word.
+export function confirmSave(app, question, read) {
+  show('Replace secret?', [el('p', { text: question })], [
+    button('Replace secret', () => { closeDialog(); app.send('save', { ...read(), confirmed: true }); }, { class: 'danger' }),
+    button('Cancel', () => { closeDialog(); app.send('unask'); }),
+  ]);
+}
+
 export function bulkPreview(app, bulk) {
   const list = el('ul', { class: 'bulk-list', 'aria-label': 'Keys to delete' });
   for (const key of bulk.keys) list.append(el('li', { text: key }));

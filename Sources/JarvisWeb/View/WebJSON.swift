@@ -1,3 +1,4 @@
+import Foundation
 import JarvisCore
 import JarvisInspector
 
@@ -41,7 +42,7 @@ enum WebJSON {
     }
 
     /// One table or tree row.
-    static func row(_ row: InspectorRow, old: String? = nil) -> JSONValue {
+    static func row(_ row: InspectorRow) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("id", .string(rowID(row.target))),
             ("target", target(row.target)),
@@ -56,7 +57,7 @@ enum WebJSON {
             ("revealable", .bool(row.isRevealable)),
         ]
         if let count = row.count { pairs.append(("count", int(count))) }
-        if let old { pairs.append(("old", .string(old))) }
+        if let previous = row.previous { pairs.append(("old", .string(previous))) }
         return object(pairs)
     }
 
@@ -89,6 +90,7 @@ enum WebJSON {
                 object([
                     ("edit", .bool(row.isEditable)), ("delete", .bool(row.isDeletable)),
                     ("reveal", .bool(row.isRevealable)), ("reset", .bool(canReset)),
+                    ("replace", .bool(row.isReplaceable)),
                 ])
             ),
         ]
@@ -112,25 +114,67 @@ enum WebJSON {
         return target.pointer.isWhole ? address.key : address.key + target.pointer.description
     }
 
-    /// An edit in progress.
-    static func draft(_ draft: ValueDraft, text: String, error: String?) -> JSONValue {
+    /// An edit in progress. A secret's replacement never carries the text back: the page has
+    /// what was typed, and a response is no place for a secret.
+    static func draft(_ draft: ValueDraft, text: String, problem: InspectorFieldProblem?, zone: String) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("title", .string(draft.title)),
             ("target", target(draft.pointer.isWhole ? .key(draft.address) : .member(draft.address, draft.pointer))),
             ("type", .string(draft.type.rawValue)),
-            ("editor", .string(editorName(draft.editor))),
-            ("text", .string(text)),
-            ("hint", .string(draft.hint)),
+            ("editor", .string(draft.replacesSecret ? "secret" : editorName(draft.editor))),
+            ("text", .string(draft.replacesSecret ? "" : text)),
+            ("hint", .string(draft.replacesSecret ? "the new secret; the old value is lost once you confirm" : draft.hint)),
             ("choices", .array(draft.choices.map { .string(ValueFormat.editText($0)) })),
             ("isNew", .bool(draft.isNew)),
-            ("error", WebJSON.text(error)),
+            ("replacesSecret", .bool(draft.replacesSecret)),
+            ("error", WebJSON.text(problem?.text)),
+            ("problem", problem.map(Self.problem) ?? .null),
         ]
         if let range = draft.range {
             pairs.append(("min", JSONNumber(range.lowerBound).map(JSONValue.number) ?? .null))
             pairs.append(("max", JSONNumber(range.upperBound).map(JSONValue.number) ?? .null))
         }
+        if draft.editor == .date, let shown = TimeZone(identifier: zone),
+            let local = DateEditing.localText(DateEditing.start(text), in: shown)
+        {
+            // A date editor shows the instant as a clock in the chosen zone reads it; the model
+            // converts back. (A date no such field can hold stays ISO text.)
+            pairs.append(
+                (
+                    "date",
+                    object([
+                        ("local", .string(local)), ("zone", .string(zone)),
+                        ("label", .string(DateEditing.label(shown, at: DateEditing.start(text)))),
+                        ("zones", zones),
+                    ])
+                ))
+        }
         return object(pairs)
     }
+
+    /// Why the editor's text cannot be saved, and where (JSON: line and column).
+    static func problem(_ problem: InspectorFieldProblem) -> JSONValue {
+        object([
+            ("message", .string(problem.message)), ("line", problem.line.map(int) ?? .null),
+            ("column", problem.column.map(int) ?? .null),
+        ])
+    }
+
+    /// A conflict's three values, as the model wrote them.
+    static func conflict(_ conflict: InspectorConflict) -> JSONValue {
+        object([
+            ("title", .string(conflict.title)), ("heading", .string(conflict.heading)), ("base", .string(conflict.base)),
+            ("theirs", .string(conflict.theirs)), ("yours", .string(conflict.yours)),
+        ])
+    }
+
+    /// A message for the page's status line.
+    static func message(_ message: InspectorMessage) -> JSONValue {
+        object([("text", .string(message.text)), ("kind", .string(message.kind.rawValue))])
+    }
+
+    /// The time zones a date editor offers: this computer's first, then UTC, then every other.
+    static let zones: JSONValue = .array(DateEditing.zones().map(JSONValue.string))
 
     static func editorName(_ editor: ValueDraft.Editor) -> String {
         switch editor {

@@ -1,3 +1,4 @@
+import Foundation
 import JarvisCore
 import JarvisInspector
 import JarvisRemote
@@ -15,7 +16,7 @@ extension WebPage {
         do throws(JarvisError) {
             extra = try perform(intent, request)
         } catch {
-            message = (error.message, "error")
+            message = InspectorMessage(error.message, .error)
         }
         guard case .object(var object) = view() else { return .null }
         for (name, value) in extra { object[name] = value }
@@ -24,7 +25,7 @@ extension WebPage {
 
     private func perform(_ intent: String, _ request: JSONValue) throws(JarvisError) -> [(String, JSONValue)] {
         // A message answers one action; the next action clears it.
-        if intent != "check" && intent != "members" { message = nil }
+        if !["check", "members", "zone"].contains(intent) { message = nil }
         switch intent {
         case "agent":
             guard let id = request["id"]?.stringValue else { throw JarvisError(.invalidParams, "choose an agent") }
@@ -66,50 +67,52 @@ extension WebPage {
         case "edit":
             let target = try WebJSON.target(from: request["target"] ?? selected.map(WebJSON.target))
             let session = try liveSession()
-            let fresh = try session.draft(for: target)
+            start(try session.draft(for: target), zone: request["zone"]?.stringValue)
             selected = target
-            draft = fresh
-            draftText = fresh.text
-            draftError = nil
-            conflict = nil
+        case "replace":
+            let target = try WebJSON.target(from: request["target"])
+            guard let address = target.address, target.pointer.isWhole else {
+                throw JarvisError(.invalidParams, "choose a secret")
+            }
+            let session = try liveSession()
+            start(try session.replacementDraft(for: address), zone: nil)
+            selected = target
         case "check":
             guard let draft else { return [] }
-            draftText = request["text"]?.stringValue ?? ""
-            do throws(JarvisError) {
-                _ = try draft.value(from: draftText)
-                draftError = nil
-            } catch {
-                draftError = error.message
-            }
+            // A date the field cannot name is the problem itself (`typed` recorded it).
+            guard let text = try? typed(request) else { return [] }
+            draftProblem = try liveSession().problem(draft, text: text)
+        case "zone":
+            guard let draft, draft.editor == .date, let zone = request["zone"]?.stringValue else { return [] }
+            _ = try DateEditing.zone(zone)
+            // What the field holds is read in the zone it was typed in, then shown in the new one.
+            if let text = try? typed(request) { draftText = text }
+            draftZone = zone
         case "save":
-            try save(request["text"]?.stringValue ?? draftText)
+            guard let text = try typed(request) else { throw JarvisError(.invalidParams, "nothing is being edited") }
+            try save(text, confirmed: request["confirmed"]?.boolValue ?? false)
+        case "unask":
+            asking = false
         case "cancel":
             draft = nil
-            draftError = nil
+            draftProblem = nil
             conflict = nil
-            conflictYours = nil
+            asking = false
         case "keepTheirs":
-            draft = nil
+            guard let draft else { throw JarvisError(.invalidParams, "no conflict to resolve") }
+            message = InspectorConflict.keptTheirs(draft)
+            self.draft = nil
             conflict = nil
-            conflictYours = nil
-            message = ("kept their value; your edit was not written", "info")
+            asking = false
         case "writeMine":
-            guard let draft, let yours = conflictYours else { throw JarvisError(.invalidParams, "no conflict to resolve") }
-            let session = try liveSession()
-            let target: InspectorRow.Target = draft.pointer.isWhole ? .key(draft.address) : .member(draft.address, draft.pointer)
-            var fresh = try session.draft(for: target)
-            fresh.isNew = false
-            self.draft = fresh
-            conflict = nil
-            conflictYours = nil
-            try save(yours)
+            guard draft != nil, conflict != nil else { throw JarvisError(.invalidParams, "no conflict to resolve") }
+            try save(draftText, confirmed: true)
         case "delete":
             let target = try WebJSON.target(from: request["target"])
             let session = try liveSession()
-            if let now = try session.delete(target) {
-                message = ("\(now.address.key) changed before the delete arrived; nothing was deleted", "error")
-            } else {
-                message = ("deleted " + (target.pointer.isWhole ? target.address?.key ?? "" : (target.address?.key ?? "") + target.pointer.description), "info")
+            let now = try session.delete(target)
+            message = InspectorMessage.deleted(target, now: now)
+            if now == nil {
                 if target.pointer.isWhole {
                     selected = nil
                 } else if case .member(let address, let pointer) = target {
@@ -126,15 +129,14 @@ extension WebPage {
             let outcome = try session.delete(deletion)
             bulk = nil
             selected = nil
-            message = (outcome.message.text, outcome.message.kind.rawValue)
+            message = outcome.message
         case "bulkCancel":
             bulk = nil
         case "reset":
             let target = try WebJSON.target(from: request["target"])
             guard let address = target.address else { throw JarvisError(.invalidParams, "choose a key") }
             let session = try liveSession()
-            try session.reset(address)
-            message = ("\(address.key) is back to its default", "info")
+            message = InspectorMessage.reset(address, now: try session.reset(address))
         case "reveal":
             let target = try WebJSON.target(from: request["target"])
             guard let address = target.address else { throw JarvisError(.invalidParams, "choose a key") }
@@ -154,9 +156,7 @@ extension WebPage {
             let session = try liveSession()
             let fresh = try session.newDraft(scanner: scanner, container: container, key: key, type: type)
             adding = false
-            draft = fresh
-            draftText = fresh.text
-            draftError = nil
+            start(fresh, zone: request["zone"]?.stringValue)
             selected = nil
         case "reload":
             let session = try liveSession()
@@ -168,50 +168,75 @@ extension WebPage {
         return []
     }
 
-    private func save(_ text: String) throws(JarvisError) {
-        guard let draft else { throw JarvisError(.invalidParams, "nothing is being edited") }
+    /// Opens an editor on `fresh`; a date editor shows its date in `zone` (the browser's).
+    private func start(_ fresh: ValueDraft, zone: String?) {
+        draft = fresh
+        draftText = fresh.text
+        draftProblem = nil
+        conflict = nil
+        asking = false
+        if let zone, TimeZone(identifier: zone) != nil { draftZone = zone }
+    }
+
+    /// The editor text a request carries: `text`, or for the date editor the `local` date
+    /// and time read in the chosen zone (the model converts). Nil when nothing is edited.
+    private func typed(_ request: JSONValue) throws(JarvisError) -> String? {
+        guard let draft else { return nil }
+        guard draft.editor == .date, let local = request["local"]?.stringValue else {
+            return request["text"]?.stringValue ?? draftText
+        }
+        do throws(JarvisError) {
+            let text = try DateEditing.editText(local: local, zone: draftZone, previous: draftText)
+            draftText = text
+            return text
+        } catch {
+            draftProblem = InspectorFieldProblem(error.message)
+            throw error
+        }
+    }
+
+    /// Saves the draft: refused text stays in the editor with the model's reason beside it; a
+    /// draft that asks a question (replacing a secret) asks it first; after a conflict the
+    /// draft is written over the value stored now, as the model's conflict message says.
+    private func save(_ text: String, confirmed: Bool) throws(JarvisError) {
+        guard var draft else { throw JarvisError(.invalidParams, "nothing is being edited") }
         let session = try liveSession()
         draftText = text
-        do throws(JarvisError) {
-            _ = try draft.value(from: text)
-        } catch {
-            draftError = error.message
+        if let problem = session.problem(draft, text: text) {
+            draftProblem = problem
             return
         }
-        switch try session.save(draft, text: text) {
+        draftProblem = nil
+        if draft.confirmation != nil, !confirmed {
+            asking = true
+            return
+        }
+        asking = false
+        if conflict != nil {
+            draft = session.redraft(draft)
+            self.draft = draft
+        }
+        let outcome = try session.save(draft, text: text, confirmed: confirmed)
+        switch outcome {
         case .saved(let item):
             self.draft = nil
-            draftError = nil
-            conflictYours = nil
+            conflict = nil
             selected = draft.pointer.isWhole ? .key(item.address) : .member(item.address, draft.pointer)
-            message = (
-                "saved \(draft.title)" + (item.notes.isEmpty ? "" : " (" + item.notes.joined(separator: "; ") + ")"), "info"
-            )
         case .conflict(let now):
-            let theirs: String
-            if let now, let value = now.value {
-                theirs = ValueFormat.editText((try? draft.pointer.value(in: value)) ?? value)
-            } else {
-                theirs = now == nil ? "(the key was removed)" : "(a value that cannot be shown)"
-            }
-            conflictYours = text
-            conflict = WebJSON.object([
-                ("title", .string(draft.title)), ("base", .string(draft.text)), ("theirs", .string(theirs)),
-                ("yours", .string(text)),
-            ])
-            message = ("\(draft.title) changed while you edited it; nothing was written", "error")
+            conflict = InspectorConflict(draft: draft, yours: text, now: now)
         }
+        message = outcome.message(draft)
     }
 
     private func liveSession() throws(JarvisError) -> InspectorSession {
         guard let connection else { throw JarvisError(.unavailable, connectProblem ?? "no agent is open") }
-        if isGone { throw JarvisError(.unavailable, "the agent is gone; waiting for it to come back (nothing is lost)") }
+        if isGone { throw JarvisError(.unavailable, InspectorMessage.waitingForAgent.text) }
         return connection.session
     }
 
     private func readOnly() -> JarvisError {
         guard let state = connection?.session.state else { return JarvisError(.unavailable, "no agent is open") }
-        if isGone { return JarvisError(.unavailable, "the agent is gone; waiting for it to come back") }
+        if isGone { return JarvisError(.unavailable, InspectorMessage.waitingForAgent.text) }
         return JarvisError(.readOnly, InspectorSession.readOnlyMessage(state))
     }
 
@@ -220,7 +245,7 @@ extension WebPage {
         selected = nil
         draft = nil
         conflict = nil
-        conflictYours = nil
+        asking = false
         bulk = nil
         adding = false
         rowsDirty = true

@@ -28,7 +28,7 @@ extension WebPage {
                     })
             ),
             ("table", WebJSON.object([("total", WebJSON.int(rows.count)), ("version", WebJSON.int(rowsVersion))])),
-            ("message", message.map { WebJSON.object([("text", .string($0.text)), ("kind", .string($0.kind))]) } ?? .null),
+            ("message", message.map(WebJSON.message) ?? .null),
         ]
         guard let connection else {
             pairs.append(("agent", .null))
@@ -49,15 +49,7 @@ extension WebPage {
             ))
         let live: JSONValue
         if isGone {
-            live = WebJSON.object([
-                ("state", "gone"),
-                (
-                    "message",
-                    .string(
-                        "\(hello.agent) is gone (\(state.liveProblem ?? "its connection ended")); showing what it last had, reconnecting by name"
-                    )
-                ),
-            ])
+            live = WebJSON.object([("state", "gone"), ("message", .string(InspectorMessage.agentGone(state).text))])
         } else if state.isLive {
             live = WebJSON.object([("state", "live"), ("message", .null)])
         } else {
@@ -86,6 +78,7 @@ extension WebPage {
                 actions["edit"] = false
                 actions["delete"] = false
                 actions["reset"] = false
+                actions["replace"] = false
                 object["actions"] = .object(actions)
                 shown = .object(object)
             }
@@ -93,8 +86,10 @@ extension WebPage {
         } else {
             pairs.append(("detail", .null))
         }
-        pairs.append(("draft", draft.map { WebJSON.draft($0, text: draftText, error: draftError) } ?? .null))
-        pairs.append(("conflict", conflict ?? .null))
+        pairs.append(
+            ("draft", draft.map { WebJSON.draft($0, text: draftText, problem: draftProblem, zone: draftZone) } ?? .null))
+        pairs.append(("question", asking ? WebJSON.text(draft?.confirmation) : .null))
+        pairs.append(("conflict", conflict.map(WebJSON.conflict) ?? .null))
         pairs.append(
             (
                 "bulk",
@@ -210,7 +205,7 @@ extension WebPage {
                 WebJSON.object([
                     ("id", .string(selector)), ("title", .string(current?.agent ?? selector)),
                     ("subtitle", .string(selector)), ("group", "Network"),
-                    ("current", .bool(connection?.selector == selector)),
+                    ("current", .bool(connection?.reconnection.selector == selector)),
                 ]))
         }
         return .array(list)

@@ -31,9 +31,8 @@ final class WebPage: @unchecked Sendable {
     struct Connection {
         var endpoint: Endpoint
         var session: InspectorSession
-        /// How to find the agent again: what the user chose, or its name.
-        var selector: String
-        var wasLive: Bool
+        /// Whether the agent went away and when to look for it again (the model's decision).
+        var reconnection: InspectorReconnection
     }
 
     var connection: Connection?
@@ -44,18 +43,19 @@ final class WebPage: @unchecked Sendable {
     var selected: InspectorRow.Target?
     var draft: ValueDraft?
     var draftText = ""
-    var draftError: String?
-    var conflict: JSONValue?
-    var conflictYours: String?
+    var draftProblem: InspectorFieldProblem?
+    /// The time zone the date editor reads and shows its date and time in.
+    var draftZone = TimeZone.current.identifier
+    /// The draft asks a question (``ValueDraft/confirmation``) the user has not answered yet.
+    var asking = false
+    var conflict: InspectorConflict?
     var bulk: InspectorDeletion?
     var adding = false
-    var message: (text: String, kind: String)?
+    var message: InspectorMessage?
     var rows: [InspectorRow] = []
     var rowsVersion = 0
     var rowsDirty = true
-    var oldPreviews: [PreferenceAddress: String] = [:]
     var lastAgents: (at: ContinuousClock.Instant, records: [AgentRecord])?
-    var lastReconnectTry: ContinuousClock.Instant?
     var version = 0
 
     init(id: String, options: WebOptions) {
@@ -92,9 +92,10 @@ final class WebPage: @unchecked Sendable {
             throw error
         }
         close()
-        let name = session.state.hello.agent
+        let state = session.state
         connection = Connection(
-            endpoint: endpoint, session: session, selector: selector ?? name, wasLive: session.state.isLive)
+            endpoint: endpoint, session: session,
+            reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state))
         connectProblem = nil
         rowsDirty = true
     }
@@ -110,44 +111,35 @@ final class WebPage: @unchecked Sendable {
     /// Whether the agent went away under the page.
     var isGone: Bool {
         guard let connection else { return false }
-        return connection.wasLive && !connection.session.state.isLive
+        return connection.reconnection.isGone(connection.session.state)
     }
 
     /// Whether edits may be offered now: the model allows them and the agent is there.
     var canEdit: Bool {
-        guard let connection, !isGone else { return false }
-        return connection.session.state.canEdit
+        guard let connection else { return false }
+        return connection.reconnection.canEdit(connection.session.state)
     }
 
-    /// Reconnects by name to an agent that went away (at most once a second), catching up
-    /// with everything that changed meanwhile.
+    /// Reconnects by name to an agent that went away (as often as the model says), and
+    /// catches up with everything that changed meanwhile.
     func tick() {
-        guard let connection, isGone else { return }
-        let now = ContinuousClock.now
-        if let last = lastReconnectTry, now - last < .seconds(1) { return }
-        lastReconnectTry = now
-        let before = connection.session.state.items
+        guard var connection else { return }
+        let before = connection.session.state
+        guard connection.reconnection.shouldTry(before, now: .now) else { return }
+        self.connection = connection
+        let selector = connection.reconnection.selector
         do throws(JarvisError) {
             let endpoint: Endpoint
-            if case .tcp = connection.endpoint, connection.selector.hasPrefix("tcp://") {
+            if case .tcp = connection.endpoint, selector.hasPrefix("tcp://") {
                 endpoint = connection.endpoint
             } else {
-                endpoint = try AgentLocator.endpoint(for: connection.selector)
+                endpoint = try AgentLocator.endpoint(for: selector)
             }
-            try open(endpoint, selector: connection.selector)
+            try open(endpoint, selector: selector)
         } catch {
             return
         }
-        guard let fresh = self.connection?.session.state.items else { return }
-        var changes = 0
-        for (address, item) in fresh where before[address]?.revision != item.revision { changes += 1 }
-        for address in before.keys where fresh[address] == nil { changes += 1 }
-        message = (
-            changes == 0
-                ? "the agent is back; nothing changed while it was gone"
-                : "the agent is back; \(changes) key\(changes == 1 ? "" : "s") changed while it was gone",
-            "info"
-        )
+        message = self.connection?.session.catchUp(from: before)
     }
 
     /// The table's rows, recomputed when the model or the filter changed.
@@ -163,20 +155,7 @@ final class WebPage: @unchecked Sendable {
             row.has(.changed) && !(row.target.address.map { state.isRecentlyChanged($0, now: now) } ?? false)
         }
         guard rowsDirty || highlightEnded else { return rows }
-        let fresh = state.tableRows(scanner: scope.scanner, container: scope.container, filter: filter, chips: chips, now: now)
-        // Remember what a changed row showed before, for "old → new".
-        let newlyChanged = fresh.filter { row in
-            row.has(.changed) && row.target.address.map { oldPreviews[$0] == nil } ?? false
-        }
-        if !newlyChanged.isEmpty {
-            var previous: [PreferenceAddress: String] = [:]
-            for row in rows { if let address = row.target.address { previous[address] = row.preview } }
-            for row in newlyChanged {
-                if let address = row.target.address { oldPreviews[address] = previous[address] ?? "(new)" }
-            }
-        }
-        oldPreviews = oldPreviews.filter { state.isRecentlyChanged($0.key, now: now) }
-        rows = fresh
+        rows = state.tableRows(scanner: scope.scanner, container: scope.container, filter: filter, chips: chips, now: now)
         rowsDirty = false
         rowsVersion += 1
         return rows
@@ -191,7 +170,7 @@ final class WebPage: @unchecked Sendable {
             var row = shown
             // Inside one container, its name beside every key says nothing.
             if scope.container != nil { row.subtitle = nil }
-            return WebJSON.row(row, old: row.has(.changed) ? row.target.address.flatMap { oldPreviews[$0] } : nil)
+            return WebJSON.row(row)
         }
         return WebJSON.object([
             ("version", WebJSON.int(rowsVersion)), ("total", WebJSON.int(all.count)), ("from", WebJSON.int(lower)),
