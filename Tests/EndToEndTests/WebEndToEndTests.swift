@@ -37,6 +37,10 @@ import Testing
         try run("replace_secret")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func editorsFitDatesJSONAndNumbers() throws {
+        try run("editors")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentRestartedUnderThePageIsFoundAgainByName() throws {
         try run("restart")
     }

@@ -84,6 +84,9 @@ extension DateEditing {
         return self.text(date)
     }
 
+    /// What a date-and-time field's label says instead of ``ValueDraft/hint``'s ISO 8601.
+    public static let fieldHint = "date: the date and time to the second, read in the time zone below"
+
     /// The time zone an identifier names (`Europe/Berlin`, `UTC`).
     /// - Throws: ``JarvisError`` `.typeMismatch` for an identifier that names none.
     public static func zone(_ identifier: String) throws(JarvisError) -> TimeZone {

@@ -139,6 +139,7 @@ enum WebJSON {
         {
             // A date editor shows the instant as a clock in the chosen zone reads it; the model
             // converts back. (A date no such field can hold stays ISO text.)
+            pairs = pairs.map { $0.0 == "hint" ? ("hint", .string(DateEditing.fieldHint)) : $0 }
             pairs.append(
                 (
                     "date",
