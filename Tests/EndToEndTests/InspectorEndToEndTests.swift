@@ -73,6 +73,8 @@ struct InspectorEndToEndTests {
 
         // q quits and leaves the alternate screen: the shell's output is back.
         try tmux.type("q")
+        try tmux.wait(for: "and quit? (y/n)")
+        try tmux.type("y")
         let after = try tmux.wait(for: "INSPECT-EXITED-0")
         #expect(!after.contains("jarvis inspect"))
     }
@@ -110,6 +112,8 @@ struct InspectorEndToEndTests {
         try tmux.keys("Escape")
         try tmux.wait(for: "KEY")
         try tmux.type("q")
+        try tmux.wait(for: "and quit? (y/n)")
+        try tmux.type("y")
         try tmux.wait(for: "INSPECT-EXITED-0")
     }
 
@@ -157,6 +161,8 @@ struct InspectorEndToEndTests {
         try tmux.wait(for: "replaced secret api_token")
         #expect(try String(contentsOf: token, encoding: .utf8) == "s3cret")
         try tmux.type("q")
+        try tmux.wait(for: "and quit? (y/n)")
+        try tmux.type("y")
         try tmux.wait(for: "INSPECT-EXITED-0")
     }
 

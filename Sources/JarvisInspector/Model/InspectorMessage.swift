@@ -54,6 +54,23 @@ public struct InspectorMessage: Sendable, Hashable {
             "reset \(address.key): " + (now.map { InspectorState.preview($0, limit: 60) } ?? "nothing is stored"))
     }
 
+    /// Why a row offers no quick edit of `kind`.
+    public static func noQuickEdit(_ kind: InspectorQuickEdit, _ row: InspectorRow) -> InspectorMessage {
+        if row.quickEdit != nil || row.isEditable {
+            return InspectorMessage(InspectorSession.noQuickEdit(kind, row.title), .warning)
+        }
+        return InspectorMessage("\(row.title) cannot be changed here", .warning)
+    }
+
+    /// Why nothing gains an element here.
+    public static let noAppend = InspectorMessage(
+        "a adds an element to an array: open one, or choose a row that holds one", .warning)
+
+    /// The question before leaving an agent's last level, which disconnects.
+    public static func leaveQuestion(agent: String, toAgentList: Bool) -> String {
+        toAgentList ? "Disconnect from \(agent) and go back to the agent list?" : "Disconnect from \(agent) and quit?"
+    }
+
     /// What a key is now, for a conflict: its value, or that it was removed.
     static func now(_ item: PreferenceItem?) -> String {
         item.map { InspectorState.preview($0, limit: 60) } ?? "removed"

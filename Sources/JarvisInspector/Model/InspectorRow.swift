@@ -85,6 +85,12 @@ public struct InspectorRow: Sendable, Hashable, Identifiable {
     /// What a changed row showed before its change (`Ada`, `(new)`), for "old → new"; nil
     /// unless the row is marked ``Flag/changed``.
     public var previous: String? = nil
+    /// The one-key change the row offers without an editor: a boolean toggles, a catalogued
+    /// choice moves to the next value (``InspectorSession/quickEdit(_:_:)``); nil for none.
+    public var quickEdit: InspectorQuickEdit? = nil
+    /// Whether the row holds an array that may gain an element
+    /// (``InspectorSession/appendDraft(to:)``).
+    public var isAppendable = false
 
     /// The row's identity.
     public var id: Target { target }

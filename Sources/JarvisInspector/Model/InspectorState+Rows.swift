@@ -115,7 +115,10 @@ extension InspectorState {
                 && item.catalog?.defaultValue != nil,
             isReplaceable: writable && item.isMasked && !item.isPlaceholder,
             encoding: item.encoding,
-            previous: flags.contains(.changed) ? previousPreview(of: address, limit: previewLimit, now: now) : nil)
+            previous: flags.contains(.changed) ? previousPreview(of: address, limit: previewLimit, now: now) : nil,
+            quickEdit: writable && !item.isMasked && !item.isPlaceholder
+                ? InspectorQuickEdit.fitting(item.type, choices: item.catalog?.allowedValues ?? []) : nil,
+            isAppendable: writable && !unset && !item.isMasked && !item.isPlaceholder && item.type == .array)
     }
 
     private func memberRows(
@@ -130,7 +133,9 @@ extension InspectorState {
                 target: .member(address, JSONPointer(tokens: pointer.tokens + [name])), title: name, subtitle: nil,
                 type: member.type, preview: ValueFormat.preview(member, limit: previewLimit), count: count,
                 flags: (writable ? [] : [.readOnly]) + (changed ? [.changed] : []), problem: nil,
-                isOpenable: count != nil, isEditable: writable, isDeletable: writable, isRevealable: false)
+                isOpenable: count != nil, isEditable: writable, isDeletable: writable, isRevealable: false,
+                quickEdit: writable ? InspectorQuickEdit.fitting(member.type, choices: []) : nil,
+                isAppendable: writable && member.type == .array)
         }
         switch value {
         case .dictionary(let members): return members.keys.sorted().map { row($0, members[$0]!) }

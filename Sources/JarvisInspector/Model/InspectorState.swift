@@ -37,6 +37,12 @@ public struct InspectorState: Sendable {
     public var liveProblem: String?
     /// Whether live updates run.
     public var isLive = false
+    /// Whether the agent went away: its live updates ran and their connection ended. No row
+    /// offers an edit and ``canEdit`` is false until a face opens a new session when the agent
+    /// is back (``InspectorReconnection``).
+    public internal(set) var isGone = false {
+        didSet { generation &+= 1 }
+    }
     /// Containers the agent hid as system domains (a count, so the UI can say so).
     public private(set) var hiddenSystemContainers = 0
 
@@ -62,7 +68,8 @@ public struct InspectorState: Sendable {
     // MARK: - Capabilities
 
     /// Whether the agent accepts edits at all. False in production: no face offers an edit.
-    public var canEdit: Bool { hello.capabilities.editing && !hello.capabilities.production }
+    /// Also false while the agent is gone (``isGone``).
+    public var canEdit: Bool { hello.capabilities.editing && !hello.capabilities.production && !isGone }
     /// Whether the agent reveals secrets on request.
     public var canReveal: Bool { hello.capabilities.reveal }
     /// Whether the agent runs the production preset.

@@ -54,6 +54,9 @@ public struct ValueDraft: Sendable, Hashable {
     /// ``InspectorSession/replacementDraft(for:)``, refused empty, and sent only once the
     /// user answered ``confirmation``.
     public var replacesSecret = false
+    /// Whether this adds an element at the end of an array (``pointer`` names the index
+    /// after the last), made by ``InspectorSession/appendDraft(to:)``.
+    public var isAppend = false
     /// The question a face asks before sending (yes or no), e.g. when the draft replaces a
     /// secret; nil when a save needs no confirmation. Pass `confirmed: true` to
     /// ``InspectorSession/save(_:text:confirmed:)`` once the user said yes.

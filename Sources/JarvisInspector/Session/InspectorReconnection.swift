@@ -25,7 +25,7 @@ public struct InspectorReconnection: Sendable, Hashable {
 
     /// Whether the agent went away: live updates ran and ended.
     public func isGone(_ state: InspectorState) -> Bool {
-        wasLive && !state.isLive
+        state.isGone || (wasLive && !state.isLive)
     }
 
     /// Whether an edit may be offered now: the agent allows it and is there.

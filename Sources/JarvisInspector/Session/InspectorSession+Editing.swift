@@ -326,7 +326,10 @@ extension InspectorSession {
     public static func readOnlyMessage(_ state: InspectorState) -> String { readOnly(state).message }
 
     static func readOnly(_ state: InspectorState) -> JarvisError {
-        JarvisError(
+        if state.isGone {
+            return JarvisError(.unavailable, InspectorMessage.waitingForAgent.text)
+        }
+        return JarvisError(
             .readOnly,
             state.isProduction
                 ? "READ-ONLY: this agent runs the production configuration, which allows no edits"

@@ -148,6 +148,7 @@ public final class InspectorSession: Sendable {
                 box.state.apply(notification, now: .now)
                 box.journal?.append(notification)
             case .ended(let message):
+                box.state.isGone = box.state.isLive
                 box.state.isLive = false
                 box.state.liveProblem = message
                 box.feed = nil

@@ -64,6 +64,12 @@ extension Inspector {
         switch page.level {
         case .list(.keys(let scanner, let container)): place = (scanner, container)
         case .list(.value(let address, _)), .detail(let address, _): place = (address.scanner, address.container)
+        case .allKeys:
+            guard let address = selectedRow()?.target.address else {
+                status = ("choose a key: n adds beside it, in its container", .warning)
+                return
+            }
+            place = (address.scanner, address.container)
         case .list(.containers):
             let rows = rows(for: page, width: terminal.size.columns)
             guard rows.indices.contains(page.cursor),
@@ -81,6 +87,48 @@ extension Inspector {
             Prompt(
                 purpose: .newName(scanner: place.0, container: place.1),
                 title: "new key in \(place.0):\(place.1): its name (Esc cancels)", editor: LineEditor()))
+    }
+
+    /// Space and Tab: the row's one-key change (a boolean's opposite, a catalogued choice's
+    /// next value), saved at once with the revision it was read at.
+    func quickEdit(_ kind: InspectorQuickEdit) {
+        guard let session = connection?.session, let row = selectedRow() else {
+            status = ("choose a key first", .warning)
+            return
+        }
+        guard row.quickEdit == kind else {
+            let state = session.state
+            if !state.canEdit { return status = (InspectorSession.readOnlyMessage(state), .error) }
+            return show(InspectorMessage.noQuickEdit(kind, row))
+        }
+        do {
+            let (draft, _, outcome) = try session.quickEdit(row.target, kind)
+            report(outcome, draft: draft)
+        } catch {
+            show(.refused("set", error))
+        }
+    }
+
+    /// Opens the prompt for a new element at the end of the array on screen or under the
+    /// cursor, typed like its siblings.
+    func beginAppend() {
+        guard let page = pages.last, let session = connection?.session else { return }
+        let state = session.state
+        guard state.canEdit else { return status = (InspectorSession.readOnlyMessage(state), .error) }
+        var level: InspectorLevel?
+        if case .list(let shown) = page.level { level = shown }
+        guard let target = state.appendTarget(in: level, selected: selectedRow()) else {
+            return show(InspectorMessage.noAppend)
+        }
+        do {
+            let draft = try session.appendDraft(to: target)
+            mode = .prompt(
+                Prompt(
+                    purpose: .edit(draft), title: "new element \(draft.title) (\(draft.hint)); Enter adds, Esc cancels",
+                    editor: LineEditor(draft.editor == .json ? oneLine(draft.text) : draft.text)))
+        } catch {
+            show(.refused("add", error))
+        }
     }
 
     /// Asks for a delete of exactly the rows the filter shows, naming them first.

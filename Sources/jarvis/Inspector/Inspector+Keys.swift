@@ -10,8 +10,18 @@ extension Inspector {
             return
         }
         switch mode {
-        case .help:
-            mode = .browse
+        case .help(let top):
+            let step: Int
+            switch key {
+            case .up, .character("k"): step = -1
+            case .down, .character("j"): step = 1
+            case .pageUp: step = -listHeight(terminal.size.rows)
+            case .pageDown, .character(" "): step = listHeight(terminal.size.rows)
+            default:
+                mode = .browse
+                return
+            }
+            mode = .help(top: max(0, top + step))
         case .filter(var editor):
             handleFilter(key, &editor)
         case .prompt(var prompt):
@@ -29,6 +39,14 @@ extension Inspector {
                 deleteShown(deletion)
             } else {
                 status = ("nothing deleted", .plain)
+            }
+        case .confirmLeave(let toAgents):
+            mode = .browse
+            if key == .character("y") || key == .character("Y") {
+                close()
+                if toAgents { pages.removeLast() } else { running = false }
+            } else {
+                status = ("still connected", .plain)
             }
         case .confirmSave(let draft, let text):
             mode = .browse
@@ -71,9 +89,9 @@ extension Inspector {
         let height = listHeight(terminal.size.rows)
         switch key {
         case .character("q"):
-            running = false
+            if asksBeforeLeaving { mode = .confirmLeave(toAgents: false) } else { running = false }
         case .character("?"):
-            mode = .help
+            mode = .help(top: 0)
         case .up, .character("k"): pages[index].cursor -= 1; scrollDetail(index, by: -1)
         case .down, .character("j"): pages[index].cursor += 1; scrollDetail(index, by: 1)
         case .pageUp: pages[index].cursor -= height; scrollDetail(index, by: -height)
@@ -107,6 +125,12 @@ extension Inspector {
             if let target = selectedTarget() { beginReplace(target) }
         case .character("n"):
             beginNew()
+        case .character(" "):
+            quickEdit(.toggle)
+        case .tab:
+            quickEdit(.nextChoice)
+        case .character("a"):
+            beginAppend()
         case .character("v"):
             if let target = selectedTarget(), let address = target.address {
                 if case .detail = pages[index].level { return }
@@ -137,7 +161,7 @@ extension Inspector {
         switch page.level {
         case .detail(let address, let pointer):
             return pointer.isWhole ? .key(address) : .member(address, pointer)
-        case .list(.keys), .list(.value):
+        case .list(.keys), .list(.value), .allKeys:
             let rows = rows(for: page, width: terminal.size.columns)
             guard rows.indices.contains(page.cursor), let row = rows[page.cursor].model else {
                 status = ("no key selected", .warning)
@@ -156,10 +180,12 @@ extension Inspector {
         let rows = rows(for: page, width: terminal.size.columns)
         guard rows.indices.contains(page.cursor) else { return }
         switch rows[page.cursor].target {
-        case .agent(let record):
-            guard let endpoint = record.endpoint else { return }
+        case .agent(let agent):
+            guard let endpoint = agent.record.endpoint else { return }
             close()
-            open(endpoint)
+            open(endpoint, selector: String(agent.record.pid))
+        case .allKeys:
+            pages.append(Page(level: .allKeys))
         case .model(let row):
             switch row.destination {
             case .level(let level): pages.append(Page(level: .list(level)))
@@ -168,9 +194,29 @@ extension Inspector {
         }
     }
 
+    /// Whether the next step back (or q) would disconnect from a live agent: asked first.
+    /// Not when the agent is gone already or nothing is open.
+    var asksBeforeLeaving: Bool {
+        guard let connection else { return false }
+        return !connection.reconnection.isGone(connection.state)
+    }
+
     private func goBack() {
+        guard let last = pages.last else { return }
+        // The last level of an agent: leaving it disconnects, to the agent list or out.
+        if last.level == .list(.scanners) {
+            let toAgents = pages.count > 1 && pages[pages.count - 2].level == .agents
+            if asksBeforeLeaving {
+                mode = .confirmLeave(toAgents: toAgents)
+            } else if toAgents {
+                close()
+                pages.removeLast()
+            } else {
+                running = false
+            }
+            return
+        }
         guard pages.count > 1 else { return }
-        let leaving = pages.removeLast()
-        if leaving.level == .list(.scanners), pages.last?.level == .agents { close() }
+        pages.removeLast()
     }
 }

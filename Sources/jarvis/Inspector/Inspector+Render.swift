@@ -11,10 +11,13 @@ extension Inspector {
         switch level {
         case .agents?, .list(.scanners)?, .list(.containers)?:
             parts = ["↑↓ move", "Enter open", "Esc back", "/ filter"]
-        case .list?:
+        case .list?, .allKeys?:
             parts = ["Enter open"]
             if case .list(.value)? = level { parts.append("v view") }
             parts += actionHints(selectedRow())
+            if let state, case .list(let shown)? = level, state.appendTarget(in: shown, selected: nil) != nil {
+                parts.append("a add element")
+            }
             if state?.canEdit == true { parts.append("n new") }
             parts += ["/ filter", "Esc back"]
         case .detail?:
@@ -28,6 +31,12 @@ extension Inspector {
         guard let row else { return [] }
         var parts: [String] = []
         if row.isEditable { parts.append("e edit") }
+        switch row.quickEdit {
+        case .toggle?: parts.append("Space toggle")
+        case .nextChoice?: parts.append("Tab next choice")
+        case nil: break
+        }
+        if row.isAppendable { parts.append("a add element") }
         if row.isReplaceable { parts.append("R replace") }
         if row.isRevealable { parts.append("r reveal") }
         if row.isDeletable { parts.append("d delete") }
@@ -41,7 +50,7 @@ extension Inspector {
         switch page.level {
         case .detail(let address, let pointer):
             return state.detail(address, pointer, limit: 0)?.row
-        case .list:
+        case .list, .allKeys:
             let rows = rows(for: page, width: terminal.size.columns)
             return rows.indices.contains(page.cursor) ? rows[page.cursor].model : nil
         case .agents:
@@ -58,8 +67,8 @@ extension Inspector {
         var screen = ScreenBuffer(rows: size.rows, columns: size.columns, color: color)
         drawTitle(&screen)
         var cursorPosition: (row: Int, column: Int)?
-        if case .help = mode {
-            drawHelp(&screen)
+        if case .help(let top) = mode {
+            drawHelp(&screen, top: top)
         } else if let index = pages.indices.last {
             screen.set(1, breadcrumb(pages[index]), .accent)
             if case .detail(let address, let pointer) = pages[index].level {
@@ -95,6 +104,12 @@ extension Inspector {
             message = (Terminal.escaped((draft.confirmation ?? "Save \(draft.title)?") + " (y/n)"), .warning)
         case .confirmBulk(let deletion):
             message = (Terminal.escaped(deletion.question + " (y/n)"), .warning)
+        case .confirmLeave(let toAgents):
+            let name = connection?.name ?? "the agent"
+            message = (
+                Terminal.escaped(InspectorMessage.leaveQuestion(agent: name, toAgentList: toAgents) + " (y/n)"),
+                .warning
+            )
         }
         var line = bottom
         if let input {
@@ -158,7 +173,8 @@ extension Inspector {
                 segments.append(ScreenBuffer.Segment(text: " ", style: .title))
                 segments.append(ScreenBuffer.Segment(text: " \(banner) ", style: .badge))
             }
-            segments.append(ScreenBuffer.Segment(text: state.isLive ? "  live " : "  not live ", style: .title))
+            let live = connection.reconnection.isGone(state) ? "  gone, reconnecting " : (state.isLive ? "  live " : "  not live ")
+            segments.append(ScreenBuffer.Segment(text: live, style: .title))
         } else if !agents.isEmpty {
             segments.append(ScreenBuffer.Segment(text: "· choose an agent ", style: .title))
         }
@@ -169,6 +185,7 @@ extension Inspector {
         var parts: [String]
         switch page.level {
         case .agents: parts = ["agents (\(agents.count) running)"]
+        case .allKeys: parts = ["all keys"]
         case .list(.scanners): parts = ["scanners"]
         case .list(let level): parts = level.path
         case .detail(let address, let pointer):
@@ -236,23 +253,59 @@ extension Inspector {
         }
     }
 
-    private func drawHelp(_ screen: inout ScreenBuffer) {
-        let lines = Self.keyHelp.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        for (offset, line) in lines.enumerated() { screen.set(2 + offset, "  " + line) }
-        screen.set(2 + lines.count + 1, "  press any key to go back", .dim)
+    private func drawHelp(_ screen: inout ScreenBuffer, top: Int) {
+        let lines = Self.helpLines(width: screen.columns - 2)
+        // Rows 2 to the line above the hints; the help scrolls when it is taller.
+        let height = max(1, screen.rows - 4)
+        let first = max(0, min(top, lines.count - height))
+        if case .help(let asked) = mode, asked != first { mode = .help(top: first) }
+        for (offset, line) in lines.dropFirst(first).prefix(height).enumerated() {
+            screen.set(2 + offset, "  " + line)
+        }
+        let more = lines.count > height ? "↑↓ scroll (lines \(first + 1)-\(min(lines.count, first + height))/\(lines.count)); " : ""
+        screen.set(1, more + "any other key goes back", .dim)
     }
 
-    /// The `?` screen; the keys table of docs/CLI.md says the same.
+    /// The key help, each line wrapped whole to `width` with its description's indent.
+    static func helpLines(width: Int) -> [String] {
+        var lines: [String] = []
+        for line in keyHelp.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            guard line.count > width else {
+                lines.append(line)
+                continue
+            }
+            // Continuation lines start under the description (after the key column).
+            let indent = line.hasPrefix("  ") ? 19 : 0
+            let words = line.dropFirst(indent).split(separator: " ", omittingEmptySubsequences: false)
+            var current = String(line.prefix(indent))
+            var empty = true
+            for word in words {
+                if !empty, current.count + 1 + word.count > width {
+                    lines.append(current)
+                    current = String(repeating: " ", count: indent)
+                    empty = true
+                }
+                current += (empty ? "" : " ") + word
+                empty = false
+            }
+            lines.append(current)
+        }
+        return lines
+    }
+
+    /// The `?` screen; the keys table of docs/CLI.md says the same. One line per key: the
+    /// screen wraps each to its width under the description column.
     static let keyHelp = """
         Keys
           ↑ ↓  k j         move (PgUp PgDn Home End jump)
-          Enter → l        open the scanner, container or key; a dictionary or array opens
-                           its members as rows, down to any depth
+          Enter → l        open the scanner, container or key; a dictionary or array opens its members as rows, down to any depth
           v                show the whole value of the row under the cursor
           Esc ← h Bksp     back (Esc first clears a filter)
           /                filter as you type: text, or a glob with * and ? (Enter keeps it)
-          e                edit the value, or only the nested member under the cursor
-                           (checked against the type and the key catalog; sends the revision)
+          e                edit the value, or only the nested member under the cursor (checked against the type and the key catalog; sends the revision)
+          Space            toggle a boolean (saved at once, with the revision)
+          Tab              the next of a catalogued key's choices (saved at once)
+          a                add an element at the end of an array, typed like the others
           n                add a key: name, then type, then value
           d                delete the key or nested member (asks y/n)
           D                delete exactly the keys the filter shows (names them, asks y/n)
@@ -261,7 +314,9 @@ extension Inspector {
           R                replace a masked secret without seeing it (asks y/n)
           Ctrl-L           reload everything from the agent
           ?                this help
-          q  Ctrl-C        quit
+          q                quit (asks first: it disconnects)
+          Ctrl-C           quit at once
+        The scanner list starts with All keys: every key, one filter for all.
         Rows marked * changed in the agent a moment ago (live updates need `watch`).
         """
 }

@@ -7,7 +7,9 @@ extension Inspector {
     /// One selectable line of a list page: the model's row (nil for an agent) drawn as cells.
     struct Row {
         enum Target {
-            case agent(AgentRecord)
+            case agent(InspectorAgent)
+            /// The scanner list's first entry: every key of every container.
+            case allKeys
             case model(InspectorRow)
         }
         var target: Target
@@ -24,7 +26,11 @@ extension Inspector {
     /// The header line above a list, for the page's level.
     func columnHeader(_ level: Level, width: Int) -> String {
         switch level {
-        case .agents: return "  " + Terminal.pad("PID", 8) + Terminal.pad("NAME", 24) + "STARTED"
+        case .agents:
+            return "  " + Terminal.pad("PID", 8) + Terminal.pad("NAME", 22) + Terminal.pad("ACCESS", 23) + "STARTED"
+        case .allKeys:
+            return "  " + Terminal.pad("KEY", allKeysKeyWidth(width))
+                + Terminal.pad("CONTAINER", containerWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .list(.scanners):
             return "  " + Terminal.pad("SCANNER", 14) + Terminal.pad("NAME", 26) + Terminal.pad("KEYS", 8) + "NOTES"
         case .list(.containers):
@@ -37,35 +43,78 @@ extension Inspector {
 
     func keyWidth(_ width: Int) -> Int { min(36, max(14, width * 3 / 10)) }
 
+    /// The container column of the all-keys list.
+    func containerWidth(_ width: Int) -> Int { min(32, max(12, width / 4)) }
+
+    /// The key column of the all-keys list, which gives the container room.
+    func allKeysKeyWidth(_ width: Int) -> Int { min(36, max(14, width / 4)) }
+
+    /// A container's name cut in the middle, so both its start and its distinguishing end
+    /// show (`com.exam…demo.prefs`).
+    static func middleClip(_ text: String, to width: Int) -> String {
+        guard text.count > width, width > 4 else { return text }
+        let tail = (width - 1) / 2
+        return String(text.prefix(width - 1 - tail)) + "…" + String(text.suffix(tail))
+    }
+
     /// The rows of a list page, filtered.
     func rows(for page: Page, width: Int) -> [Row] {
         switch page.level {
         case .agents:
-            return agents.filter { InspectorFilter(page.filter).matches("\($0.pid) \($0.name)") }.map { record in
-                Row(
-                    target: .agent(record),
+            let filter = InspectorFilter(page.filter)
+            return agents.filter { filter.matches("\($0.record.pid) \($0.record.name) \($0.access)") }.map { agent in
+                let record = agent.record
+                return Row(
+                    target: .agent(agent),
                     cells: [
                         .plain(
-                            Terminal.pad(String(record.pid), 8) + Terminal.pad(Terminal.escaped(record.name), 24)
-                                + record.started
+                            Terminal.pad(String(record.pid), 8)
+                                + Terminal.pad(ScreenBuffer.clip(Terminal.escaped(record.name), to: 21).0, 22)),
+                        ScreenBuffer.Segment(
+                            text: Terminal.pad(agent.access, 23),
+                            style: agent.capabilities?.editing == true && agent.capabilities?.production == false
+                                ? .plain : .warning),
+                        .plain(
+                            record.started
                                 + (record.bundleID.map {
                                     "  \(Terminal.escaped(record.device ?? "")) \(Terminal.escaped($0))"
-                                } ?? ""))
+                                } ?? "")),
                     ])
             }
         case .detail:
             return []
-        case .list(let level):
+        case .list, .allKeys:
             guard let connection else { return [] }
             let state = connection.state
             let key = RowCacheKey(
-                level: level, filter: page.filter, width: width, generation: state.generation,
+                level: page.level, filter: page.filter, width: width, generation: state.generation,
                 session: ObjectIdentifier(connection.session))
             if let rowCache, rowCache.key == key { return rowCache.rows }
             let keyColumn = keyWidth(width)
+            // Previews are cut to what a line shows: a 10 MB value costs one line of text.
             let previewWidth = max(10, width - keyColumn - 11 - 4)
-            let rows = state.rows(level, filter: InspectorFilter(page.filter), previewLimit: previewWidth).map { row in
-                Row(target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed))
+            let filter = InspectorFilter(page.filter)
+            var rows: [Row]
+            switch page.level {
+            case .list(let level):
+                rows = state.rows(level, filter: filter, previewLimit: previewWidth).map { row in
+                    Row(target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed))
+                }
+                if level == .scanners, filter.matches("all keys") {
+                    let all = state.segments().first?.count ?? state.items.count
+                    rows.insert(
+                        Row(
+                            target: .allKeys,
+                            cells: [
+                                .plain(Terminal.pad("All keys", 14) + Terminal.pad("every container", 26)),
+                                .plain(Terminal.pad(String(all), 8)),
+                                ScreenBuffer.Segment(text: "one filter across containers", style: .dim),
+                            ]), at: 0)
+                }
+            default:
+                rows = state.tableRows(scanner: nil, container: nil, filter: filter, previewLimit: previewWidth).map {
+                    Row(target: .model($0), cells: allKeysCells($0, width: width), changed: $0.has(.changed))
+                }
             }
             rowCache = (key, rows)
             return rows
@@ -112,6 +161,26 @@ extension Inspector {
                 ScreenBuffer.Segment(text: flagText, style: .dim),
             ]
         }
+    }
+
+    private func allKeysCells(_ row: InspectorRow, width: Int) -> [ScreenBuffer.Segment] {
+        let keyColumn = allKeysKeyWidth(width)
+        let containerColumn = containerWidth(width)
+        let flags = row.labels
+        let flagText = flags.isEmpty ? "" : "  (" + flags.joined(separator: ", ") + ")"
+        let room = max(8, width - 2 - keyColumn - containerColumn - 11 - flagText.count)
+        let preview = Terminal.escaped(row.preview)
+        let shown = preview.count > room ? String(preview.prefix(room - 1)) + "…" : preview
+        return [
+            .plain(Terminal.pad(ScreenBuffer.clip(Terminal.escaped(row.title), to: keyColumn - 1).0, keyColumn)),
+            ScreenBuffer.Segment(
+                text: Terminal.pad(
+                    Self.middleClip(Terminal.escaped(row.subtitle ?? ""), to: containerColumn - 1), containerColumn),
+                style: .dim),
+            ScreenBuffer.Segment(text: Terminal.pad(row.type?.rawValue ?? "", 11), style: .dim),
+            ScreenBuffer.Segment(text: shown, style: row.has(.unset) ? .dim : .plain),
+            ScreenBuffer.Segment(text: flagText, style: .dim),
+        ]
     }
 
     /// The lines of a detail page: facts, then the whole value or why it is not shown.

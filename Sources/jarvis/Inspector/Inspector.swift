@@ -23,6 +23,8 @@ final class Inspector {
     enum Level: Equatable {
         /// The running agents, to pick one.
         case agents
+        /// Every key of every container, in one list with one filter.
+        case allKeys
         /// A list from the model: scanners, containers, keys, or the members of a nested value.
         case list(InspectorLevel)
         /// One key's or member's detail and whole value.
@@ -39,7 +41,10 @@ final class Inspector {
         case confirmBulk(InspectorDeletion)
         /// A draft whose save asks first (replacing a secret), with the text to send.
         case confirmSave(ValueDraft, text: String)
-        case help
+        /// Leaving the last level disconnects: asked first (to the agent list, or quitting).
+        case confirmLeave(toAgents: Bool)
+        /// The key help, scrolled to its line `top`.
+        case help(top: Int)
     }
 
     /// A question on the bottom lines.
@@ -62,6 +67,8 @@ final class Inspector {
         var endpoint: Endpoint
         var session: InspectorSession
         var wake: WakePipe
+        /// How to find the agent again when it goes away: what the user chose, or its name.
+        var reconnection: InspectorReconnection
 
         var state: InspectorState { session.state }
         var name: String { state.hello.agent }
@@ -70,7 +77,7 @@ final class Inspector {
 
     let terminal: RawTerminal
     let color: Bool
-    var agents: [AgentRecord]
+    var agents: [InspectorAgent]
     var connection: Connection?
     var pages: [Page]
     var mode: Mode = .browse
@@ -85,7 +92,7 @@ final class Inspector {
 
     /// What a cached list was built from.
     struct RowCacheKey: Equatable {
-        var level: InspectorLevel
+        var level: Level
         var filter: String
         var width: Int
         var generation: Int
@@ -104,26 +111,27 @@ final class Inspector {
     static func run(selector: String?, token: String? = nil, childToStop: pid_t = 0) throws(JarvisError) {
         let environment = ProcessInfo.processInfo.environment
         let chosen = selector ?? environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
-        var agents: [AgentRecord] = []
+        var agents: [InspectorAgent] = []
         var endpoint: Endpoint?
         if let chosen {
             endpoint = try AgentLocator.endpoint(for: chosen)
+        } else if try AgentDirectory.running().count <= 1 {
+            endpoint = try AgentLocator.endpoint(for: nil)
         } else {
-            agents = try AgentDirectory.running()
-            if agents.count <= 1 { endpoint = try AgentLocator.endpoint(for: nil) }
+            agents = try InspectorAgent.running(token: token)
         }
         let terminal = try RawTerminal()
         TerminalRescue.childToStop = childToStop
         defer { terminal.restore() }
         let inspector = Inspector(terminal: terminal, agents: agents, token: token)
-        if let endpoint { inspector.open(endpoint) }
+        if let endpoint { inspector.open(endpoint, selector: chosen) }
         inspector.loop()
         inspector.close()
     }
 
     private let token: String?
 
-    private init(terminal: RawTerminal, agents: [AgentRecord], token: String?) {
+    private init(terminal: RawTerminal, agents: [InspectorAgent], token: String?) {
         self.terminal = terminal
         self.token = token
         self.agents = agents
@@ -134,18 +142,12 @@ final class Inspector {
     }
 
     /// Connects to an agent, subscribes to changes and loads what it shows.
-    func open(_ endpoint: Endpoint) {
+    /// - Parameter selector: what the user chose it by; nil finds it again by its name.
+    func open(_ endpoint: Endpoint, selector: String?) {
         do {
-            let wake = try WakePipe.make()
-            let source = try RemoteSource(
-                endpoint: endpoint, token: token ?? AgentLocator.localToken(for: endpoint), clientName: "jarvis-inspect"
-            )
-            let session = InspectorSession(source: source)
-            session.onChange { wake.signal() }
-            // Subscribe before loading, so no change can fall between the two.
-            session.startLive()
-            try session.load()
-            connection = Connection(endpoint: endpoint, session: session, wake: wake)
+            let connection = try connect(endpoint, selector: selector)
+            self.connection = connection
+            let session = connection.session
             pages.append(Page(level: .list(.scanners)))
             let scanners = session.state.scanners
             if scanners.count == 1, let only = scanners.first {
@@ -158,6 +160,59 @@ final class Inspector {
             status = ("cannot open the agent: \(error.message)", .error)
         } catch {
             status = ("cannot open the agent: \(error)", .error)
+        }
+    }
+
+    /// A loaded, live session on the agent at `endpoint`.
+    private func connect(_ endpoint: Endpoint, selector: String?) throws -> Connection {
+        let wake = try WakePipe.make()
+        do {
+            let source = try RemoteSource(
+                endpoint: endpoint, token: token ?? AgentLocator.localToken(for: endpoint), clientName: "jarvis-inspect"
+            )
+            let session = InspectorSession(source: source)
+            session.onChange { wake.signal() }
+            // Subscribe before loading, so no change can fall between the two.
+            session.startLive()
+            do {
+                try session.load()
+            } catch {
+                session.onChange(nil)
+                session.close()
+                throw error
+            }
+            let state = session.state
+            return Connection(
+                endpoint: endpoint, session: session, wake: wake,
+                reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state))
+        } catch {
+            wake.close()
+            throw error
+        }
+    }
+
+    /// While the agent is gone, tries (at most once a second) to find it again by name; once
+    /// back, swaps in a new session, keeps the user's place and says what changed meanwhile.
+    func reconnectIfGone() {
+        guard var old = connection, old.reconnection.shouldTry(old.state, now: .now) else { return }
+        connection?.reconnection = old.reconnection
+        let selector = old.reconnection.selector
+        let endpoint: Endpoint
+        do {
+            if case .tcp = old.endpoint, selector.hasPrefix("tcp://") {
+                endpoint = old.endpoint
+            } else {
+                endpoint = try AgentLocator.endpoint(for: selector)
+            }
+            let fresh = try connect(endpoint, selector: selector)
+            let before = old.state
+            close()
+            connection = fresh
+            rowCache = nil
+            if case .browse = mode {} else { mode = .browse }
+            show(fresh.session.catchUp(from: before))
+        } catch {
+            // Not back yet: the loop tries again after InspectorReconnection.interval.
         }
     }
 
@@ -189,6 +244,15 @@ final class Inspector {
             let now = ContinuousClock.now
             var timeout: Int32 = -1
             if decoder.hasPending { timeout = 40 }
+            if let connection, connection.reconnection.isGone(connection.state) {
+                reconnectIfGone()
+                // Still gone: look again after the model's interval.
+                if let connection = self.connection, connection.reconnection.isGone(connection.state) {
+                    let (seconds, attoseconds) = InspectorReconnection.interval.components
+                    let wait = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+                    timeout = timeout < 0 ? wait : min(timeout, wait)
+                }
+            }
             if let end = connection?.state.nextHighlightEnd(now: now) {
                 let (seconds, attoseconds) = (end - now).components
                 let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
@@ -215,7 +279,9 @@ final class Inspector {
             if descriptors.count > 2, descriptors[2].revents != 0, let connection {
                 connection.wake.drain()
                 let state = connection.state
-                if let problem = state.liveProblem, !state.isLive {
+                if connection.reconnection.isGone(state) {
+                    show(InspectorMessage.agentGone(state))
+                } else if let problem = state.liveProblem, !state.isLive {
                     status = (problem, .warning)
                 } else if state.changeCount > lastChangeCount, let change = state.lastChange, case .browse = mode,
                     status == nil || statusIsChange

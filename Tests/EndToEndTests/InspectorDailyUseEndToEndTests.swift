@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// `jarvis inspect` for daily use, in a real terminal (tmux) against the real `jarvis-agent`:
+/// the all-keys home, one-key edits, new array elements, asking before disconnecting, and an
+/// agent that goes away and comes back.
+@Suite(
+    .serialized,
+    .enabled(if: Tmux.isAvailable || OptionalTool.inCI, OptionalTool.hint(["tmux"], install: "apt-get install tmux")))
+struct InspectorDailyUseEndToEndTests {
+    let sandbox: Sandbox
+    let folder: URL
+    let jarvis: String
+
+    init() throws {
+        sandbox = try Sandbox()
+        folder = sandbox.root.appendingPathComponent("prefs")
+        try sandbox.writeSuite("com.example.app", in: folder, ["user_name": "Ada", "launch_count": 3])
+        try sandbox.writeSuite("com.example.other", in: folder, ["other_name": "Grace", "volume": 0.5])
+        jarvis = try Binaries.url("jarvis").path
+    }
+
+    func inspect(_ arguments: String = "") throws -> Tmux {
+        try Tmux(
+            command: "'\(jarvis)' inspect \(arguments); echo INSPECT-EXITED-$?; sleep 60",
+            environment: sandbox.environment, folder: sandbox.root, columns: 80, rows: 24)
+    }
+
+    /// What `jarvis get` prints for a key.
+    func get(_ container: String, _ key: String) throws -> String {
+        let result = try sandbox.jarvis("get", container, key)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func allKeysListsEveryContainerWithOneFilterAndLeavingAsksFirst() throws {
+        try sandbox.startAgent(["--defaults-dir", folder.path])
+        let tmux = try inspect()
+        // One scanner: it opens on its containers; one step back is the scanner list, whose
+        // first entry holds every key.
+        try tmux.wait(for: "com.example.other")
+        try tmux.keys("Escape")
+        try tmux.wait(for: "All keys")
+        try tmux.keys("Home", "Enter")
+        try tmux.wait(for: "all keys")
+        let all = try tmux.wait(for: "other_name")
+        #expect(all.contains("user_name") && all.contains("launch_count") && all.contains("com.example.other"))
+        // One filter narrows across both containers.
+        try tmux.type("/name")
+        try tmux.wait("the filter to leave the two names") {
+            $0.contains("user_name") && $0.contains("other_name") && !$0.contains("launch_count")
+        }
+        try tmux.keys("Enter")
+        // Esc clears the filter, then goes back to the scanner list.
+        try tmux.keys("Escape")
+        try tmux.wait(for: "launch_count")
+        try tmux.keys("Escape")
+        try tmux.wait(for: "SCANNER")
+        // Leaving the last level disconnects: it asks, and n stays.
+        try tmux.keys("Escape")
+        let question = try tmux.wait(for: "Disconnect from jarvis-agent and quit? (y/n)")
+        #expect(question.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        try tmux.type("n")
+        try tmux.wait(for: "still connected")
+        try tmux.keys("Left")
+        try tmux.wait(for: "Disconnect from jarvis-agent and quit?")
+        try tmux.type("n")
+        try tmux.wait(for: "still connected")
+        // q asks the same; y quits.
+        try tmux.type("q")
+        try tmux.wait(for: "Disconnect from jarvis-agent and quit?")
+        try tmux.type("y")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+
+    @Test func spaceTogglesTabCyclesChoicesAndArraysGainElements() throws {
+        try sandbox.startAgent(["--demo"])
+        let tmux = try inspect()
+        try tmux.wait(for: "All keys")
+        try tmux.keys("Home", "Enter")
+        try tmux.wait(for: "all keys")
+        // Space toggles a boolean, saved at once.
+        try tmux.type("/onboarding_done")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "Space toggle")
+        let before = try get("com.example.demo.prefs", "onboarding_done")
+        try tmux.keys("Space")
+        let flipped = before == "true" ? "false" : "true"
+        try tmux.wait(for: "saved onboarding_done = \(flipped)")
+        #expect(try get("com.example.demo.prefs", "onboarding_done") == flipped)
+        // Tab moves a catalogued choice to the catalog's next value (unset: after the default).
+        try tmux.keys("Escape")
+        try tmux.type("/th?me")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "Tab next choice")
+        try tmux.keys("Tab")
+        try tmux.wait(for: "saved theme = light")
+        #expect(try get("com.example.demo.prefs", "theme") == "light")
+        try tmux.keys("Tab")
+        try tmux.wait(for: "saved theme = dark")
+        #expect(try get("com.example.demo.prefs", "theme") == "dark")
+        // Space on a string says what it does instead of changing anything.
+        try tmux.keys("Escape")
+        try tmux.type("/user_name")
+        try tmux.keys("Enter")
+        try tmux.keys("Space")
+        try tmux.wait(for: "user_name is not a boolean")
+        // An array gains an element at its end, typed like the others.
+        try tmux.keys("Escape")
+        try tmux.type("/recent_searches")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "a add element")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "MEMBER")
+        try tmux.type("a")
+        try tmux.wait(for: "new element recent_searches/")
+        try tmux.keys("C-u")
+        try tmux.type("from tmux")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "= from tmux")
+        #expect(try get("com.example.demo.prefs", "recent_searches").contains("from tmux"))
+        try tmux.keys("C-c")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+
+    @Test func whenTheAgentGoesAwayNothingIsEditableAndItReconnectsByName() throws {
+        let agent = try sandbox.startAgent(["--defaults-dir", folder.path, "--name", "phoenix"])
+        let tmux = try inspect()
+        try tmux.wait(for: "com.example.app")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "e edit")
+        #expect(try tmux.screen().contains("  live"))
+        agent.terminate()
+        agent.waitUntilExit()
+        // Gone: the title says so, and nothing offers or allows an edit.
+        let gone = try tmux.wait(for: "gone, reconnecting")
+        #expect(!gone.contains("e edit"))
+        try tmux.type("e")
+        try tmux.wait(for: "the agent is gone")
+        #expect(try !tmux.screen().contains("Enter saves"))
+        // Back under the same name (a new pid): it reconnects and says what changed meanwhile.
+        try sandbox.writeSuite("com.example.app", in: folder, ["user_name": "Grace", "launch_count": 3])
+        try sandbox.startAgent(["--defaults-dir", folder.path, "--name", "phoenix"])
+        try tmux.wait(for: "the agent is back; 1 key changed while it was gone")
+        try tmux.wait(for: "Grace")
+        try tmux.wait(for: "e edit")
+        #expect(try !tmux.screen().contains("gone, reconnecting"))
+        try tmux.type("e")
+        try tmux.wait(for: "Enter saves")
+        try tmux.keys("Escape")
+        try tmux.keys("C-c")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+}
