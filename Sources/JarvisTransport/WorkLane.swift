@@ -5,7 +5,9 @@ import JarvisCore
 ///
 /// A job that is stuck (a storage call that does not return) can be left behind with
 /// ``abandon(_:)``: the lane goes on with its next job on another thread, and the stuck one
-/// keeps its thread until it returns. Thread-safe.
+/// keeps its thread until it returns. A lane leaves at most one job behind at a time: while
+/// that one still runs, a second stuck job is waited for, so one connection never holds more
+/// than two of the pool's threads. A job abandoned before it started never runs. Thread-safe.
 package final class WorkLane: Sendable {
     /// A job and the number that names it, for ``abandon(_:)``.
     private struct Job {
@@ -21,6 +23,8 @@ package final class WorkLane: Sendable {
         /// Whether the lane is in its pool's line or running.
         var scheduled = false
         var nextNumber: UInt64 = 1
+        /// The job left behind that still runs, if any.
+        var leftBehind: UInt64?
     }
 
     private let pool: WorkPool
@@ -52,25 +56,45 @@ package final class WorkLane: Sendable {
         state.withLock { $0.scheduled }
     }
 
-    /// Leaves job `number` behind if it is the one running: the lane's next job may start on
-    /// another thread now. Nothing happens if that job already ended.
+    /// Gives up on job `number`: one that has not started is dropped; the one running is left
+    /// behind, and the lane's next job may start on another thread now, unless the lane
+    /// already left another job behind that still runs (then the lane waits for this one).
+    /// Nothing happens if that job already ended.
     package func abandon(_ number: UInt64) {
-        finish(number)
-    }
-
-    /// Job `number` is over for the lane (it returned, or was left behind): the lane goes back
-    /// in its pool's line if more jobs wait. Nothing happens if another job runs by now.
-    private func finish(_ number: UInt64) {
         let again = state.withLock { state -> Bool in
-            guard state.running == number else { return false }
-            state.running = nil
-            guard state.jobsStart < state.jobs.count else {
-                state.scheduled = false
+            if let queued = state.jobs[state.jobsStart...].firstIndex(where: { $0.number == number }) {
+                state.jobs.remove(at: queued)
                 return false
             }
-            return true
+            guard state.running == number, state.leftBehind == nil else { return false }
+            state.leftBehind = number
+            return Self.next(&state)
         }
         if again { pool.schedule(self) }
+    }
+
+    /// Job `number` returned: the lane goes back in its pool's line if more jobs wait.
+    /// Nothing happens for the lane's order if it was left behind.
+    private func finish(_ number: UInt64) {
+        let again = state.withLock { state -> Bool in
+            if state.leftBehind == number {
+                state.leftBehind = nil
+                return false
+            }
+            guard state.running == number else { return false }
+            return Self.next(&state)
+        }
+        if again { pool.schedule(self) }
+    }
+
+    /// The running job is over for the lane: whether the lane must go back in line.
+    private static func next(_ state: inout State) -> Bool {
+        state.running = nil
+        guard state.jobsStart < state.jobs.count else {
+            state.scheduled = false
+            return false
+        }
+        return true
     }
 
     /// Runs the lane's next job on the calling pool thread, then puts the lane back in line

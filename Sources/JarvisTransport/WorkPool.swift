@@ -6,15 +6,29 @@ import JarvisCore
 /// (a file's `fsync`, a keyring, `simctl`), so that a readiness loop never does.
 ///
 /// Work comes in through ``WorkLane``s, one per connection: a lane runs its jobs one at a
-/// time, in the order they were submitted, and lanes take turns on the threads. At most
-/// ``threadLimit`` threads exist; they are started when work arrives and end after
-/// ``idleLifetime`` without any, so an idle agent keeps none. When every thread is busy,
-/// lanes wait in line: the pool never grows past its limit.
+/// time, in the order they were submitted, and lanes take turns on the threads. Threads are
+/// started when work arrives and end after ``idleLifetime`` without any, so an idle agent
+/// keeps none.
+///
+/// Bounds, so that stuck calls never starve the others and nothing grows without limit:
+/// - ``threadLimit`` threads run work that moves;
+/// - a job that has run for ``slowAfter`` (a locked keyring, a `simctl` that hangs, the
+///   parse of a huge file) stops counting against that limit, so lanes waiting in line get
+///   a thread of their own; such slow jobs may hold at most ``slowThreadLimit`` threads more;
+/// - past both limits, lanes wait in line: the pool never has more than
+///   ``threadLimit`` + ``slowThreadLimit`` threads.
+/// One lane holds at most two threads (its running job and one job it left behind, see
+/// ``WorkLane/abandon(_:)``), so one connection alone cannot take the slow threads.
 ///
 /// Thread-safe: submit from any thread.
 package final class WorkPool: Sendable {
-    /// The most threads the pool runs at once.
+    /// The most threads running work that moves (not stuck for ``slowAfter``).
     package let threadLimit: Int
+    /// The most threads more that jobs running longer than ``slowAfter`` may hold.
+    package let slowThreadLimit: Int
+    /// How long a job runs before it counts as slow: the longest a lane in line waits for a
+    /// thread while the pool can still start one.
+    package let slowAfter: Duration
     /// How long a thread with nothing to do waits before it ends.
     package static let idleLifetime: Duration = .seconds(10)
 
@@ -24,6 +38,13 @@ package final class WorkPool: Sendable {
         var readyStart = 0
         var threads = 0
         var idle = 0
+        /// When each thread that runs a job now started it, by the thread's number.
+        var busySince: [Int: ContinuousClock.Instant] = [:]
+        var nextThread = 0
+        /// Whether a look for slow jobs is due (one at a time).
+        var recheckArmed = false
+
+        var hasReady: Bool { readyStart < ready.count }
     }
 
     private let state = Locked(State())
@@ -31,12 +52,19 @@ package final class WorkPool: Sendable {
     private let name: String
 
     /// - Parameters:
-    ///   - threadLimit: the most threads; by default the processor count plus two (for work
-    ///     that waits rather than computes), at most eight.
+    ///   - threadLimit: the most threads running work that moves; by default the processor
+    ///     count plus two (for work that waits rather than computes), at most eight.
+    ///   - slowThreadLimit: the most threads more for jobs slower than `slowAfter`; 12 by default.
+    ///   - slowAfter: how long a job runs before it counts as slow; 100 ms by default.
     ///   - name: the threads' name, for debuggers.
-    package init(threadLimit: Int? = nil, name: String = "jarvis-work") {
+    package init(
+        threadLimit: Int? = nil, slowThreadLimit: Int = 12, slowAfter: Duration = .milliseconds(100),
+        name: String = "jarvis-work"
+    ) {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         self.threadLimit = max(1, threadLimit ?? min(cores + 2, 8))
+        self.slowThreadLimit = max(0, slowThreadLimit)
+        self.slowAfter = slowAfter
         self.name = name
     }
 
@@ -48,32 +76,81 @@ package final class WorkPool: Sendable {
     /// Threads running now, for tests and diagnostics.
     package var threadCount: Int { state.withLock { $0.threads } }
 
-    /// Puts a lane that has work and is not running in line; starts a thread if none is idle
-    /// and the limit allows.
+    /// Puts a lane that has work and is not running in line; wakes or starts a thread if the
+    /// limits allow.
     func schedule(_ lane: WorkLane) {
-        let startThread = state.withLock { state -> Bool in
+        let start = state.withLock { state -> Bool? in
             state.ready.append(lane)
-            if state.idle > 0 {
-                state.idle -= 1
-                return false
-            }
-            guard state.threads < threadLimit else { return false }
+            return claimThread(&state, now: .now)
+        }
+        act(start)
+    }
+
+    /// What to do for the lanes in line: nil when they wait, true to start a thread, false
+    /// to wake an idle one (already counted as woken).
+    private func claimThread(_ state: inout State, now: ContinuousClock.Instant) -> Bool? {
+        guard state.hasReady else { return nil }
+        if state.idle > 0 {
+            state.idle -= 1
+            return false
+        }
+        if state.threads < threadLimit {
             state.threads += 1
             return true
         }
-        if startThread {
-            let thread = Thread { [self] in run() }
+        let slow = state.busySince.values.reduce(0) { $0 + (now - $1 >= slowAfter ? 1 : 0) }
+        if state.threads - slow < threadLimit, state.threads < threadLimit + slowThreadLimit {
+            state.threads += 1
+            return true
+        }
+        // Every thread moves or the bound is reached: look again once the running jobs could
+        // count as slow.
+        if !state.recheckArmed, state.threads < threadLimit + slowThreadLimit {
+            state.recheckArmed = true
+            armRecheck()
+        }
+        return nil
+    }
+
+    private func act(_ start: Bool?) {
+        switch start {
+        case true?:
+            let number = state.withLock { state -> Int in
+                state.nextThread += 1
+                return state.nextThread
+            }
+            let thread = Thread { [self] in run(number) }
             thread.name = name
             thread.start()
-        } else {
-            signal.signal()
+        case false?: signal.signal()
+        case nil: break
         }
     }
 
-    private func run() {
+    private func armRecheck() {
+        let milliseconds = Int(slowAfter.components.seconds * 1000 + slowAfter.components.attoseconds / 1_000_000_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(1, milliseconds))) { [self] in
+            // A thread for each lane in line, as far as the limits allow.
+            let actions = state.withLock { state -> [Bool] in
+                state.recheckArmed = false
+                var actions: [Bool] = []
+                let now = ContinuousClock.now
+                for _ in state.readyStart..<state.ready.count {
+                    guard let action = claimThread(&state, now: now) else { break }
+                    actions.append(action)
+                }
+                return actions
+            }
+            for action in actions { act(action) }
+        }
+    }
+
+    private func run(_ number: Int) {
+        Self.nameCurrentThread(name)
         while true {
-            if let lane = takeReady() {
+            if let lane = takeReady(number) {
                 lane.runNext()
+                state.withLock { _ = $0.busySince.removeValue(forKey: number) }
                 continue
             }
             // Nothing in line: wait for a signal, or end after a while without work.
@@ -93,15 +170,16 @@ package final class WorkPool: Sendable {
         }
     }
 
-    private func takeReady() -> WorkLane? {
+    private func takeReady(_ number: Int) -> WorkLane? {
         state.withLock { state in
-            guard state.readyStart < state.ready.count else { return nil }
+            guard state.hasReady else { return nil }
             let lane = state.ready[state.readyStart]
             state.readyStart += 1
             if state.readyStart == state.ready.count {
                 state.ready.removeAll(keepingCapacity: true)
                 state.readyStart = 0
             }
+            state.busySince[number] = .now
             return lane
         }
     }

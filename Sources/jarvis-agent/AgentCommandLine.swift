@@ -34,6 +34,7 @@ struct AgentCommandLine {
     var idleTimeout: Duration?
     var idleTimeoutGiven = false
     var authTimeout: Duration?
+    var requestTimeout: Duration?
 
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
@@ -81,6 +82,9 @@ struct AgentCommandLine {
           --max-connections N  clients served at once per transport (default 64)
           --idle-timeout SECS  close TCP clients silent this long (default 600; 0 never)
           --auth-timeout SECS  close TCP clients that have not authenticated by then (default 5)
+          --request-timeout SECS
+                               answer a request whose storage (a keyring, simctl, a file) has not answered
+                               by then with a timeout error, to its own client only (default 15)
           -h, --help           this help
 
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.
@@ -90,6 +94,7 @@ struct AgentCommandLine {
     static let valued: Set<String> = [
         "--defaults-dir", "--files", "--exclude", "--hide-container", "--hide-key", "--secrets-dir", "--name",
         "--listen", "--max-connections", "--idle-timeout", "--device", "--app", "--token-file", "--auth-timeout",
+        "--request-timeout",
     ]
 
     /// The tool as its usage errors and `--help` name it.
@@ -136,6 +141,12 @@ struct AgentCommandLine {
             { Double($0).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } })
         {
             authTimeout = .milliseconds(Int((seconds * 1000).rounded(.up)))
+        }
+        if let seconds = try arguments.option(
+            "--request-timeout", expecting: "seconds, more than 0 (e.g. 15 or 0.5)",
+            { Double($0).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } })
+        {
+            requestTimeout = .milliseconds(Int((seconds * 1000).rounded(.up)))
         }
         if listen == nil && (advertise || tokenFile != nil) {
             throw UsageError("--advertise and --token-file are about TCP; add --listen [HOST:]PORT")

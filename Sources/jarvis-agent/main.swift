@@ -92,6 +92,7 @@ do {
     if let maxConnections = options.maxConnections { agentOptions.maxConnections = maxConnections }
     if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
     if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
+    if let requestTimeout = options.requestTimeout { agentOptions.requestTimeout = requestTimeout }
     if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {

@@ -63,6 +63,16 @@ final class KeyringMonitor {
         throw HarnessError("dbus-monitor did not show the mark \(mark) within 30 s")
     }
 
+    /// How much the monitor has written so far: pass it to ``sawCall(since:)``.
+    var written: Int { (try? Data(contentsOf: output).count) ?? 0 }
+
+    /// Whether the monitor saw a Secret Service call after `offset` bytes of its output.
+    func sawCall(since offset: Int) -> Bool {
+        let data = (try? Data(contentsOf: output)) ?? Data()
+        guard data.count > offset else { return false }
+        return String(decoding: data[offset...], as: UTF8.self).contains("method call")
+    }
+
     /// The `SearchItems` calls in dbus-monitor's text: each message starts at the line's start,
     /// its arguments follow indented (a search's attributes as name, value, name, value…).
     static func searches(in text: String) -> [Search] {

@@ -99,6 +99,13 @@ final class KeyringSession {
         for pid in daemons where pid > 1 { kill(pid, SIGKILL) }
     }
 
+    /// Stops (`paused` true) or continues the keyring daemon: while it is stopped, every
+    /// Secret Service call waits, as it does on a keyring that waits for an unlock.
+    func pauseKeyring(_ paused: Bool) {
+        guard let keyring = daemons.first, keyring > 1 else { return }
+        kill(keyring, paused ? SIGSTOP : SIGCONT)
+    }
+
     /// Runs `secret-tool` in the session; `stdin` is the secret for `store`.
     @discardableResult
     func secretTool(_ arguments: [String], stdin: String? = nil) throws -> CommandResult {

@@ -72,6 +72,14 @@ public protocol PreferenceScanner: Sendable {
     /// without building arrays may answer it directly (the default asks ``read(_:)``).
     func read(key: String, in container: String) throws -> ScannedEntry?
 
+    /// One key as ``read(key:in:)`` gives it, when the scanner holds it in memory now and
+    /// knows it is current without asking storage; nil otherwise (not held, or held but maybe
+    /// stale, or absent). The agent calls this on its readiness loop thread, which serves every
+    /// client: it must never wait on a file, a keyring, a daemon or a subprocess, only take a
+    /// lock around memory. A nil answer costs nothing but a hop: the key is then read with
+    /// ``read(key:in:)`` on a worker thread. The default answers nil.
+    func readFromMemory(key: String, in container: String) -> ScannedEntry?
+
     /// Stores or removes one value. Return only once the change is stored. Called only when
     /// ``info`` says the scanner is writable.
     func write(_ request: WriteRequest) throws
@@ -112,6 +120,9 @@ extension PreferenceScanner {
     public func read(key: String, in container: String) throws -> ScannedEntry? {
         try read(ReadRequest(container: container, keys: [key])).first { $0.key == key }
     }
+
+    /// Not held in memory: every key is read with ``read(key:in:)``, off the loop.
+    public func readFromMemory(key: String, in container: String) -> ScannedEntry? { nil }
 
     /// Read-only by default: refuses every write with a clear message.
     public func write(_ request: WriteRequest) throws {

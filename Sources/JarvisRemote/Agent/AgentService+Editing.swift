@@ -10,14 +10,29 @@ extension AgentService {
     /// The answer line to a `get` read as a flat request: the item written straight into it.
     func answerGet(_ params: Wire.GetParams, id: JSONValue, session: AgentSessionState) -> [UInt8] {
         do {
-            let item = try get(params, session: session)
-            return RPCResponse.success(id: id) { line in
-                JSONWriter.writeRaw(Self.itemResultStart, into: &line)
-                WireItem.write(item, into: &line)
-                line.append(UInt8(ascii: "}"))
-            }
+            return Self.itemAnswer(try get(params, session: session), id: id)
         } catch {
             return RPCResponse.failure(id: id, error: Self.rpcError(error))
+        }
+    }
+
+    /// The answer line to a `get` read as a flat request, when its scanner serves the item from
+    /// memory (``JarvisHub/getFromMemory(_:)``); nil when answering could wait on storage or
+    /// another process (or reveals, and so audits), and the request must run off the loop.
+    func answerGetFromMemory(_ params: Wire.GetParams, id: JSONValue) -> [UInt8]? {
+        guard let scanner = params.place.scanner, params.place.pointer == nil, !params.reveal,
+            let item = hub.getFromMemory(
+                PreferenceAddress(scanner: scanner, container: params.place.container, key: params.place.key)),
+            item.depthProblem == nil
+        else { return nil }
+        return Self.itemAnswer(item, id: id)
+    }
+
+    private static func itemAnswer(_ item: PreferenceItem, id: JSONValue) -> [UInt8] {
+        RPCResponse.success(id: id) { line in
+            JSONWriter.writeRaw(Self.itemResultStart, into: &line)
+            WireItem.write(item, into: &line)
+            line.append(UInt8(ascii: "}"))
         }
     }
 

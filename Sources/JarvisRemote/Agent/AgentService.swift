@@ -138,6 +138,14 @@ package final class AgentService: Sendable {
         return answerGet(get.params, id: get.id, session: session)
     }
 
+    /// As ``answerFlatGet(_:session:recent:)``, for the thread that must never wait: nil too
+    /// when the item is not served from memory (``JarvisHub/getFromMemory(_:)``), and the line
+    /// must then run where waiting harms nobody else.
+    package func answerFlatGetFromMemory(_ line: [UInt8], recent: inout FlatRequest.RecentStrings) -> [UInt8]? {
+        guard let get = Wire.GetParams.flat(line, recent: &recent) else { return nil }
+        return answerGetFromMemory(get.params, id: get.id)
+    }
+
     /// Runs one request.
     package func handle(_ request: RPCRequest, session: AgentSessionState) throws(RPCError) -> JSONValue {
         guard let method = AgentMethod(rawValue: request.method) else {

@@ -4,12 +4,15 @@ import JarvisTransport
 
 /// One client connection of the agent: hands each line to the service and sends the answer.
 ///
-/// A flat `get` (nearly every request, answered from what the scanners hold) is answered on
-/// the server's loop thread. Every other request, which may wait on storage or another
-/// process (a write's `fsync`, a keyring, `simctl`, the first parse of a large file), runs on
-/// the agent's ``WorkPool`` through this connection's ``WorkLane``, so one client's slow
-/// storage never delays another client's answer. Answers keep the order of the requests: once
-/// a request waits in the lane, every later one of this connection goes there too.
+/// The server's loop thread answers only what costs no storage access: `ping`, `hello`, and a
+/// flat `get` whose scanner holds the key in memory and knows it is current
+/// (``PreferenceScanner/readFromMemory(key:in:)``; nearly every `get` of a watched defaults
+/// folder or an in-process scanner). Every other request, which may wait on storage or another
+/// process (a keyring that waits for an unlock, `simctl`, a write's `fsync`, the first parse of
+/// a large file), runs on the agent's ``WorkPool`` through this connection's ``WorkLane``, so
+/// one client's slow storage never delays another client's answer. Answers keep the order of
+/// the requests: once a request waits in the lane, every later one of this connection goes
+/// there too.
 final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
@@ -38,7 +41,7 @@ final class AgentSession: LineSession {
         // Only another request can end the authentication (failed `hello`s), and it is
         // answered before this one: while the lane is idle, the standing read here is current.
         if idle, state.isAuthenticated,
-            let answer = service.answerFlatGet(line, session: state, recent: &recentStrings)
+            let answer = service.answerFlatGetFromMemory(line, recent: &recentStrings)
         {
             connection.send(answer, refusal: Self.refusal(for: Self.id(of: line)))
             return
@@ -75,7 +78,8 @@ final class AgentSession: LineSession {
         let state = state
         let answered = Locked(false)
         let number = lane.submit { [weak connection, weak self] in
-            guard let connection, let self else { return }
+            // Timed out before it started: its client has its answer, and it never runs.
+            guard let connection, let self, !answered.current else { return }
             let answer: AgentService.Answer?
             switch decoded {
             case .answered(let ready): answer = ready
@@ -94,7 +98,8 @@ final class AgentSession: LineSession {
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) { [weak connection] in
             guard Self.claim(answered) else { return }
-            // The stuck call keeps its thread; this connection's later requests go on without it.
+            // Not started: dropped. Running: it keeps its thread, and this connection's later
+            // requests go on without it (or wait for it, when another is left behind already).
             lane.abandon(number)
             connection?.send(RPCResponse.failure(id: id, error: .timedOut(after: timeout)))
         }

@@ -51,6 +51,13 @@ public struct DefaultsScanner: PreferenceScanner {
         try store.entry(key, in: container)
     }
 
+    /// One key of a suite file found unchanged while its watched folder stayed quiet, from the
+    /// parsed copy alone; nil when the file must be looked at (or in process, where
+    /// `UserDefaults` may ask its daemon).
+    public func readFromMemory(key: String, in container: String) -> ScannedEntry? {
+        store.entryInMemory(key, in: container)
+    }
+
     /// Stores or removes one key, on disk before returning. With `encoding` set, a structure
     /// is encoded back into `Data` (JSON, or a property list in the format the data had).
     /// - Throws: ``JarvisError`` `.typeMismatch` when the value cannot be encoded as asked

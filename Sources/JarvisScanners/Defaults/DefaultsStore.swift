@@ -25,6 +25,10 @@ protocol DefaultsStore: Sendable {
     /// One key of a suite, as ``entries(in:keys:)`` with that key alone gives it.
     func entry(_ key: String, in suite: String) throws -> ScannedEntry?
 
+    /// One key of a suite as ``entry(_:in:)`` gives it, when the store knows it from memory
+    /// without looking at storage; nil otherwise (see ``PreferenceScanner/readFromMemory(key:in:)``).
+    func entryInMemory(_ key: String, in suite: String) -> ScannedEntry?
+
     /// The object stored for a key right now, read fresh; nil when none is stored.
     func storedObject(forKey key: String, in suite: String) throws -> Any?
 
@@ -42,6 +46,11 @@ protocol DefaultsStore: Sendable {
 
     /// What a suite name really opens (link target, case, Apple's own domain); see ``StoredNames``.
     func storedNames(suite: String) -> StoredNames
+}
+
+extension DefaultsStore {
+    /// Nothing known from memory alone: every key is read from storage.
+    func entryInMemory(_ key: String, in suite: String) -> ScannedEntry? { nil }
 }
 
 /// Suite names: which are valid, and which belong to Apple and are hidden by default.

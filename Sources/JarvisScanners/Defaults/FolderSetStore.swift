@@ -43,6 +43,12 @@ final class FolderSetStore: DefaultsStore {
         try owner(of: suite).entry(key, in: suite)
     }
 
+    /// With one folder, that folder's answer; with several, finding the suite's folder looks
+    /// at the files, so nothing is known from memory.
+    func entryInMemory(_ key: String, in suite: String) -> ScannedEntry? {
+        stores.count == 1 ? stores.first?.entryInMemory(key, in: suite) : nil
+    }
+
     func storedObject(forKey key: String, in suite: String) throws -> Any? {
         try owner(of: suite).storedObject(forKey: key, in: suite)
     }

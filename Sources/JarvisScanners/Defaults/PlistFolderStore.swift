@@ -165,6 +165,17 @@ final class PlistFolderStore: DefaultsStore {
         return found
     }
 
+    /// The key from the cached suite when ``load(_:)`` would take it without a look at the
+    /// file (a plain file found unchanged while the watched folder stayed quiet); nil otherwise.
+    /// A name that is not ASCII may be stored in another spelling, which only a look finds.
+    func entryInMemory(_ key: String, in suite: String) -> ScannedEntry? {
+        guard suite.utf8.allSatisfy({ $0 < 0x80 }), let cached = cache.withLock({ $0.quietCandidate(suite) }),
+            let generation = served.changeGeneration(), generation == cached.quietAt,
+            case .parsed(let entries, _) = cached.contents, let position = entries.index[key]
+        else { return nil }
+        return entries.sorted[position]
+    }
+
     func entries(in suite: String, keys: [String]?) throws -> [ScannedEntry] {
         guard let (entries, readOnly) = try readable(stored(suite)) else { return [] }
         var found =

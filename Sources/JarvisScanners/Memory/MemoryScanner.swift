@@ -64,6 +64,11 @@ public final class MemoryScanner: PreferenceScanner, Sendable {
         return values.map { ScannedEntry(key: $0.key, value: $0.value) }
     }
 
+    /// The key, which is always in memory: the agent answers its `get`s on its loop thread.
+    public func readFromMemory(key: String, in container: String) -> ScannedEntry? {
+        store.withLock { $0[container]?[key] }.map { ScannedEntry(key: key, value: $0) }
+    }
+
     /// Stores the change in memory, then tells `onChange`.
     public func write(_ request: WriteRequest) throws {
         _ = try store(request)

@@ -1,0 +1,180 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+import JarvisTransport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The real `jarvis-agent` while its storage does not answer: a real GNOME Keyring whose
+/// daemon is stopped (`SIGSTOP`), so every Secret Service call waits, as on a keyring that
+/// waits for an unlock. A `get` of a secret is stuck for its own client only: other clients'
+/// `get`s answer, writes to other storage run, change notifications arrive, and the stuck
+/// call ends with a timeout error to its client.
+@Suite(
+    .serialized,
+    .enabled(if: KeyringSession.isAvailable || OptionalTool.inCI, Comment(rawValue: KeyringSession.installHint)))
+final class StuckStorageEndToEndTests {
+    let sandbox: Sandbox
+    let keyring: KeyringSession
+    let monitor: KeyringMonitor
+    let suites: URL
+
+    private static let secretGet =
+        #"{"jsonrpc":"2.0","id":ID,"method":"get","params":{"scanner":"secrets","container":"github.com","key":"ada"}}"#
+    private static let defaultsGet =
+        #"{"jsonrpc":"2.0","id":ID,"method":"get","params":{"scanner":"defaults","container":"app","key":"name"}}"#
+
+    init() throws {
+        sandbox = try Sandbox()
+        keyring = try KeyringSession(root: sandbox.root)
+        sandbox.environmentOverrides = keyring.overrides
+        let stored = try keyring.secretTool(
+            ["store", "--label=GitHub: ada", "service", "github.com", "account", "ada"], stdin: "ghp-STUCK-e2e-1")
+        #expect(stored.status == 0, "secret-tool store: \(stored.stderr)")
+        monitor = try KeyringMonitor(keyring: keyring, root: sandbox.root)
+        suites = sandbox.root.appendingPathComponent("prefs")
+        try sandbox.writeSuite("app", in: suites, ["name": "Ada"])
+    }
+
+    deinit {
+        keyring.pauseKeyring(false)
+    }
+
+    private func line(_ template: String, id: Int) -> String {
+        template.replacingOccurrences(of: "ID", with: String(id)) + "\n"
+    }
+
+    /// A connection that says `hello`, asks, and reads whole lines.
+    private struct Client {
+        let socket: Socket
+        var reader: LineReader
+
+        init(_ agent: AgentProcess) throws {
+            socket = try agent.socket()
+            reader = LineReader(socket)
+        }
+
+        mutating func ask(_ text: String, timeout: Duration = .seconds(5)) throws -> JSONValue? {
+            socket.send(text)
+            return try reader.nextJSON(timeout: timeout)
+        }
+    }
+
+    private func startAgent(timeout seconds: Int) throws -> AgentProcess {
+        try AgentProcess(
+            sandbox,
+            ["--secret-service", "--defaults-dir", suites.path, "--request-timeout", String(seconds)])
+    }
+
+    /// Stops the keyring, sends a secret `get` on `client`, and waits until the agent's call
+    /// reached the bus: the call is in flight and will not return.
+    private func sendStuckGet(on client: Client, id: Int) throws {
+        let before = monitor.written
+        client.socket.send(line(Self.secretGet, id: id))
+        try eventually("the agent's Secret Service call reached the bus") { monitor.sawCall(since: before) }
+    }
+
+    private func eventually(
+        _ what: @autoclosure () -> String, within seconds: Double = 20, _ condition: () -> Bool
+    ) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw HarnessError("waited \(seconds) s for: \(what())")
+    }
+
+    @Test func anotherClientsGetsWritesAndNotificationsFlowWhileAKeyringCallIsStuck() throws {
+        let agent = try startAgent(timeout: 3)
+        var stuck = try Client(agent)
+        var reader = try Client(agent)
+        var watcher = try Client(agent)
+        var writer = try Client(agent)
+        // The secret answers while the keyring runs; the service is set up.
+        #expect(try stuck.ask(line(Self.secretGet, id: 1))?["result"] != nil)
+        #expect(try reader.ask(line(Self.defaultsGet, id: 1))?["result"]?["item"]?["value"]?.stringValue == "Ada")
+        let watching = try watcher.ask(
+            #"{"jsonrpc":"2.0","id":1,"method":"watch","params":{"scanner":"defaults","container":"app"}}"# + "\n")
+        #expect(watching?["result"] != nil, "\(String(describing: watching))")
+
+        keyring.pauseKeyring(true)
+        defer { keyring.pauseKeyring(false) }
+        try sendStuckGet(on: stuck, id: 2)
+
+        for id in 2..<52 {
+            let answer = try reader.ask(line(Self.defaultsGet, id: id))
+            #expect(answer?["id"]?.int64Value == Int64(id))
+            #expect(answer?["result"]?["item"]?["value"]?.stringValue == "Ada", "\(String(describing: answer))")
+        }
+        // A write to other storage runs on another thread, and its change is heard.
+        let set = try writer.ask(
+            #"{"jsonrpc":"2.0","id":1,"method":"set","params":{"scanner":"defaults","container":"app","key":"name","value":"Eve"}}"#
+                + "\n")
+        #expect(set?["result"] != nil, "\(String(describing: set))")
+        let notification = try watcher.reader.nextJSON(timeout: .seconds(5))
+        #expect(notification?["method"]?.stringValue == "changed", "\(String(describing: notification))")
+
+        // The stuck call ends for its own client, with an error that says what happened.
+        let refused = try stuck.reader.nextJSON(timeout: .seconds(10))
+        #expect(refused?["id"]?.int64Value == 2, "\(String(describing: refused))")
+        #expect(refused?.errorCode == -32007, "\(String(describing: refused))")
+        #expect(refused?["error"]?["message"]?.stringValue?.contains("did not finish") == true)
+        #expect(try reader.ask(line(Self.defaultsGet, id: 60))?["result"]?["item"]?["value"]?.stringValue == "Eve")
+        #expect(agent.isAlive)
+    }
+
+    /// More stuck calls than the pool's threads for work that moves: each holds a thread of
+    /// its own, and the pool still starts one for a request that does not wait.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task")))
+    func eightStuckCallsDoNotStarveOtherRequests() throws {
+        let agent = try startAgent(timeout: 8)
+        var warm = try Client(agent)
+        #expect(try warm.ask(line(Self.secretGet, id: 1))?["result"] != nil)
+        var stuck: [Client] = []
+        for _ in 0..<8 { stuck.append(try Client(agent)) }
+
+        keyring.pauseKeyring(true)
+        defer { keyring.pauseKeyring(false) }
+        try sendStuckGet(on: stuck[0], id: 100)
+        for (index, client) in stuck.enumerated().dropFirst() { client.socket.send(line(Self.secretGet, id: 100 + index)) }
+        // Every stuck call holds a work thread (the rest wait for libsecret's one call at a time).
+        try eventually("8 work threads, one per stuck call (\(threadNames(of: agent)))") { workThreads(of: agent) >= 8 }
+
+        // Requests that run on the pool (a listing of scanners, a write) get a thread of their own.
+        var other = try Client(agent)
+        let scanners = try other.ask(#"{"jsonrpc":"2.0","id":1,"method":"scanners"}"# + "\n", timeout: .seconds(3))
+        #expect(scanners?["result"] != nil, "\(String(describing: scanners))")
+        let set = try other.ask(
+            #"{"jsonrpc":"2.0","id":2,"method":"set","params":{"scanner":"defaults","container":"app","key":"name","value":"Eve"}}"#
+                + "\n", timeout: .seconds(3))
+        #expect(set?["result"] != nil, "\(String(describing: set))")
+        #expect(try other.ask(line(Self.defaultsGet, id: 3))?["result"]?["item"]?["value"]?.stringValue == "Eve")
+
+        // Each stuck call ends with a timeout error, to its own client.
+        for index in stuck.indices {
+            let refused = try stuck[index].reader.nextJSON(timeout: .seconds(20))
+            #expect(refused?["id"]?.int64Value == Int64(100 + index), "\(String(describing: refused))")
+            #expect(refused?.errorCode == -32007, "\(String(describing: refused))")
+        }
+        #expect(workThreads(of: agent) <= 20, "the pool never grows past its bound")
+        #expect(agent.isAlive)
+    }
+
+    private func threadNames(of agent: AgentProcess) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(agent.pid)/task")) ?? []
+        return tasks.map { (try? String(contentsOfFile: "/proc/\(agent.pid)/task/\($0)/comm", encoding: .utf8)) ?? "" }
+    }
+
+    /// The agent's threads named as the work pool names them, from /proc.
+    private func workThreads(of agent: AgentProcess) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(agent.pid)/task")) ?? []
+        return tasks.filter { task in
+            let name = (try? String(contentsOfFile: "/proc/\(agent.pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return name.hasPrefix("jarvis-work")
+        }.count
+    }
+}
