@@ -13,10 +13,10 @@ mkdir -p "$build" "$corpus" "$artifacts"
 
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name jarvis -swift-version 6)
 
-# JarvisCore's JSON (with the error type the wire codec maps and the value type its reader names)
-# as a module of its own, so that the wire files compile unchanged with their `import JarvisCore`.
-core=("$root"/Sources/JarvisCore/JSON/*.swift "$root/Sources/JarvisCore/Hub/JarvisError.swift"
-  "$root/Sources/JarvisCore/Model/PreferenceType.swift")
+# JarvisCore (the JSON codec, the items and values the answer writers write) as a module of its
+# own, so that the wire files compile unchanged with their `import JarvisCore`.
+core=()
+while IFS= read -r file; do core+=("$file"); done < <(find "$root/Sources/JarvisCore" -name '*.swift' | sort)
 swiftc "${flags[@]}" -module-name JarvisCore -emit-module -emit-module-path "$build/JarvisCore.swiftmodule" \
   -emit-library -static -o "$build/libJarvisCore.a" -wmo "${core[@]}"
 
@@ -34,6 +34,9 @@ wire=(
   "$root/Sources/JarvisRemote/Wire/Wire.swift"
   "$root/Sources/JarvisRemote/Wire/WireFields.swift"
   "$root/Sources/JarvisRemote/Wire/Wire+Error.swift"
+  "$root/Sources/JarvisRemote/Wire/WireItem.swift"
+  "$root/Sources/JarvisRemote/Wire/WireItem+Extras.swift"
+  "$root/Sources/JarvisRemote/Wire/WireItemSink.swift"
   "$root/Sources/JarvisRemote/Agent/AgentMethod.swift"
   "$root/Fuzz/FuzzTarget.swift"
 )

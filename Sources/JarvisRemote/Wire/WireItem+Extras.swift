@@ -4,17 +4,18 @@ import JarvisCore
 /// `pointer`, `placeholder`, `notes`, `default`, `description`, `allowed`, `range` and `unset`
 /// (see docs/PROTOCOL.md, "Items").
 extension WireItem {
-    static func encodeExtras(_ item: PreferenceItem, into object: inout JSONObject) {
-        if let pointer = item.pointer { object["pointer"] = .string(pointer.description) }
-        if item.isPlaceholder { object["placeholder"] = true }
-        if !item.notes.isEmpty { object["notes"] = .array(item.notes.map(JSONValue.string)) }
+    /// The members beyond the common ones, in wire order (part of ``describe(_:into:)``).
+    static func describeExtras<Sink: WireItemSink>(_ item: PreferenceItem, into sink: inout Sink) {
+        if let pointer = item.pointer { sink.string("pointer", pointer.description) }
+        if item.isPlaceholder { sink.flag("placeholder") }
+        if !item.notes.isEmpty { sink.json("notes", .array(item.notes.map(JSONValue.string))) }
         guard let note = item.catalog else { return }
-        if note.isUnset { object["unset"] = true }
-        if let value = note.defaultValue { object["default"] = value.json }
-        if let description = note.description { object["description"] = .string(description) }
-        if let allowed = note.allowedValues { object["allowed"] = .array(allowed.map(\.json)) }
+        if note.isUnset { sink.flag("unset") }
+        if let value = note.defaultValue { sink.value("default", value) }
+        if let description = note.description { sink.string("description", description) }
+        if let allowed = note.allowedValues { sink.json("allowed", .array(allowed.map(\.json))) }
         if let range = note.range {
-            object["range"] = .object(["min": number(range.lowerBound), "max": number(range.upperBound)])
+            sink.json("range", .object(["min": number(range.lowerBound), "max": number(range.upperBound)]))
         }
     }
 

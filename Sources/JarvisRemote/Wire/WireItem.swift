@@ -3,86 +3,48 @@ import JarvisCore
 
 /// The wire shape of items, shared by the agent, the client and the schema's results
 /// (scanners and containers are ``Wire/Scanner`` and ``Wire/Container``).
+///
+/// Which members an item has, in which order and with which guards, is said once, in
+/// ``describe(_:into:)``; ``encode(_:)`` (a JSON tree, for answers built as trees) and
+/// ``write(_:into:)`` (bytes, for the answer to a `get`) are that description read into two
+/// sinks, and give the same JSON byte for byte.
 package enum WireItem {
     /// `{"scanner","container","key","type","value","revision",…}`; a masked secret has no
     /// `value` but `masked`, `length` and `fingerprint`.
     package static func encode(_ item: PreferenceItem) -> JSONValue {
-        var object: JSONObject = [
-            "scanner": .string(item.address.scanner),
-            "container": .string(item.address.container),
-            "key": .string(item.address.key),
-            "type": .string(item.type.rawValue),
-        ]
-        if let value = item.value { object["value"] = value.json }
-        object["revision"] = .string(item.revision.text)
-        if let mask = item.mask {
-            object["masked"] = true
-            object["length"] = .number(JSONNumber(mask.length))
-            object["fingerprint"] = .string(mask.fingerprint)
-        }
-        if item.layer != .stored { object["layer"] = .string(item.layer.rawValue) }
-        if let encoding = item.encoding { object["encoding"] = .string(encoding.rawValue) }
-        if !item.isWritable { object["readOnly"] = true }
-        encodeExtras(item, into: &object)
-        return .object(object)
+        var tree = TreeSink()
+        describe(item, into: &tree)
+        return .object(tree.object)
     }
 
     /// Writes what ``encode(_:)`` gives, byte for byte, without building it: the answer to a
-    /// `get` is mostly this. An item with members beyond the common ones is encoded whole.
+    /// `get` is mostly this.
     package static func write(_ item: PreferenceItem, into line: inout [UInt8]) {
-        guard item.pointer == nil, !item.isPlaceholder, item.notes.isEmpty, item.catalog == nil else {
-            JSONWriter.write(encode(item), into: &line)
-            return
-        }
-        JSONWriter.writeRaw(Members.scanner, into: &line)
-        JSONWriter.writeString(item.address.scanner, into: &line)
-        JSONWriter.writeRaw(Members.container, into: &line)
-        JSONWriter.writeString(item.address.container, into: &line)
-        JSONWriter.writeRaw(Members.key, into: &line)
-        JSONWriter.writeString(item.address.key, into: &line)
-        JSONWriter.writeRaw(Members.type, into: &line)
-        JSONWriter.writeString(item.type.rawValue, into: &line)
-        if let value = item.value {
-            JSONWriter.writeRaw(Members.value, into: &line)
-            if case .string(let text) = value {
-                JSONWriter.writeString(text, into: &line)
-            } else {
-                JSONWriter.write(value.json, into: &line)
-            }
-        }
-        JSONWriter.writeRaw(Members.revision, into: &line)
-        item.revision.writeJSON(into: &line)
-        if let mask = item.mask {
-            JSONWriter.writeRaw(Members.maskedLength, into: &line)
-            line.append(contentsOf: String(mask.length).utf8)
-            JSONWriter.writeRaw(Members.fingerprint, into: &line)
-            JSONWriter.writeString(mask.fingerprint, into: &line)
-        }
-        if item.layer != .stored {
-            JSONWriter.writeRaw(Members.layer, into: &line)
-            JSONWriter.writeString(item.layer.rawValue, into: &line)
-        }
-        if let encoding = item.encoding {
-            JSONWriter.writeRaw(Members.encoding, into: &line)
-            JSONWriter.writeString(encoding.rawValue, into: &line)
-        }
-        if !item.isWritable { JSONWriter.writeRaw(Members.readOnly, into: &line) }
-        line.append(UInt8(ascii: "}"))
+        // Swapped in and out, not copied: the line is appended to in place.
+        var bytes = ByteSink()
+        swap(&bytes.line, &line)
+        describe(item, into: &bytes)
+        bytes.close()
+        swap(&bytes.line, &line)
     }
 
-    /// The members' names as ``write(_:into:)`` puts them, each with what goes before it.
-    private enum Members {
-        static let scanner: StaticString = #"{"scanner":"#
-        static let container: StaticString = #","container":"#
-        static let key: StaticString = #","key":"#
-        static let type: StaticString = #","type":"#
-        static let value: StaticString = #","value":"#
-        static let revision: StaticString = #","revision":"#
-        static let maskedLength: StaticString = #","masked":true,"length":"#
-        static let fingerprint: StaticString = #","fingerprint":"#
-        static let layer: StaticString = #","layer":"#
-        static let encoding: StaticString = #","encoding":"#
-        static let readOnly: StaticString = #","readOnly":true"#
+    /// The one description of an item's members, in wire order (docs/PROTOCOL.md, "Items").
+    static func describe<Sink: WireItemSink>(_ item: PreferenceItem, into sink: inout Sink) {
+        sink.string("scanner", item.address.scanner)
+        sink.string("container", item.address.container)
+        sink.string("key", item.address.key)
+        sink.string("type", item.type.rawValue)
+        if let value = item.value { sink.value("value", value) }
+        sink.revision("revision", item.revision)
+        if let mask = item.mask {
+            sink.flag("masked")
+            sink.integer("length", mask.length)
+            sink.string("fingerprint", mask.fingerprint)
+        }
+        if item.layer != .stored { sink.string("layer", item.layer.rawValue) }
+        if let encoding = item.encoding { sink.string("encoding", encoding.rawValue) }
+        if !item.isWritable { sink.flag("readOnly") }
+        describeExtras(item, into: &sink)
     }
 
     /// Reads an item sent by an agent.
