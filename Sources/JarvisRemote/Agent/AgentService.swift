@@ -55,18 +55,8 @@ package final class AgentService: Sendable {
 
     /// The answer to one line, streamed when it is a listing; nil for a notification.
     package func answer(to line: [UInt8], session: AgentSessionState) -> Answer? {
-        var recent = FlatRequest.RecentStrings()
-        return answer(to: line, session: session, recent: &recent)
-    }
-
-    /// As ``answer(to:session:)``, reading a flat `get`'s strings through `recent`, the
-    /// connection's strings of its last requests.
-    /// - Parameter flatTried: the caller found already that the line is no flat `get`.
-    package func answer(
-        to line: [UInt8], session: AgentSessionState, recent: inout FlatRequest.RecentStrings, flatTried: Bool = false
-    ) -> Answer? {
         // Nearly every `get` is a flat line: read without a JSON tree, answered without one.
-        if !flatTried, session.isAuthenticated, let answer = answerFlatGet(line, session: session, recent: &recent) {
+        if session.isAuthenticated, let answer = answerFlatGet(line, session: session) {
             return .line(answer)
         }
         switch decode(line, session: session) {
@@ -128,21 +118,18 @@ package final class AgentService: Sendable {
         }
     }
 
-    /// The answer to `line` when it is a flat `get` (see ``Wire/GetParams/flat(_:recent:)``);
-    /// nil for any other line, which ``answer(to:session:recent:flatTried:)`` reads. The
-    /// session must be authenticated.
-    package func answerFlatGet(_ line: [UInt8], session: AgentSessionState, recent: inout FlatRequest.RecentStrings)
-        -> [UInt8]?
-    {
-        guard let get = Wire.GetParams.flat(line, recent: &recent) else { return nil }
+    /// The answer to `line` when it is a flat `get` (see ``Wire/GetParams/flat(_:)``); nil for
+    /// any other line, which ``decode(_:session:)`` reads. The session must be authenticated.
+    package func answerFlatGet(_ line: [UInt8], session: AgentSessionState) -> [UInt8]? {
+        guard let get = Wire.GetParams.flat(line) else { return nil }
         return answerGet(get.params, id: get.id, session: session)
     }
 
-    /// As ``answerFlatGet(_:session:recent:)``, for the thread that must never wait: nil too
-    /// when the item is not served from memory (``JarvisHub/getFromMemory(_:)``), and the line
-    /// must then run where waiting harms nobody else.
-    package func answerFlatGetFromMemory(_ line: [UInt8], recent: inout FlatRequest.RecentStrings) -> [UInt8]? {
-        guard let get = Wire.GetParams.flat(line, recent: &recent) else { return nil }
+    /// As ``answerFlatGet(_:session:)``, for the thread that must never wait: nil too when the
+    /// item is not served from memory (``JarvisHub/getFromMemory(_:)``), and the line must then
+    /// run where waiting harms nobody else.
+    package func answerFlatGetFromMemory(_ line: [UInt8]) -> [UInt8]? {
+        guard let get = Wire.GetParams.flat(line) else { return nil }
         return answerGetFromMemory(get.params, id: get.id)
     }
 

@@ -17,10 +17,6 @@ final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
     private let lane: WorkLane
-    /// The strings of the connection's last flat `get`s, handed out again to requests that
-    /// hold the same ones. Only the server's loop thread, which calls ``received(line:on:)``
-    /// one line at a time, touches it.
-    @exclusivity(unchecked) nonisolated(unsafe) private var recentStrings = FlatRequest.RecentStrings()
 
     /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
     init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
@@ -41,7 +37,7 @@ final class AgentSession: LineSession {
         // Only another request can end the authentication (failed `hello`s), and it is
         // answered before this one: while the lane is idle, the standing read here is current.
         if idle, state.isAuthenticated,
-            let answer = service.answerFlatGetFromMemory(line, recent: &recentStrings)
+            let answer = service.answerFlatGetFromMemory(line)
         {
             connection.send(answer, refusal: Self.refusal(for: Self.id(of: line)))
             return

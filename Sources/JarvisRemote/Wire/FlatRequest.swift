@@ -35,55 +35,12 @@ package enum FlatRequest {
     /// refuses a repeated member). The id (a string or a whole number: a notification is read
     /// the full way) and the method of a flat request; nil when the full decoder must read
     /// the line.
-    /// - Parameter recent: strings the connection's last requests held, handed out again when
-    ///   a request holds the same bytes (see ``RecentStrings``).
     package static func read(
-        _ line: [UInt8], recent: inout RecentStrings, param: (_ name: Name, _ value: Scalar) -> Bool
+        _ line: [UInt8], param: (_ name: Name, _ value: Scalar) -> Bool
     ) -> (id: JSONValue, method: String)? {
         line.withUnsafeBufferPointer { bytes in
-            var reader = Reader(bytes: bytes, recent: recent)
-            defer { recent = reader.recent }
+            var reader = Reader(bytes: bytes)
             return reader.request(param: param)
-        }
-    }
-
-    /// The strings a connection's last requests held (a container's and a key's name, mostly
-    /// the same from one request to the next), so that a request holding the same bytes gets
-    /// the same string instead of a new one: a string too long to be stored inline is an
-    /// allocation, and its release a free, on every request. At most four strings of at most
-    /// 256 bytes each are kept, so a connection holds at most 1 KiB of them.
-    package struct RecentStrings: Sendable {
-        private var strings: [String] = []
-        private var next = 0
-        static let capacity = 4
-        static let maxLength = 256
-
-        /// Nothing remembered.
-        package init() {}
-
-        /// How many strings are remembered.
-        var count: Int { strings.count }
-
-        /// The string `bytes` (printable ASCII) spell.
-        mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-            // Fifteen bytes or fewer live inside the string itself: nothing to spare.
-            guard bytes.count > 15, bytes.count <= Self.maxLength, let base = bytes.baseAddress else {
-                return String(decoding: bytes, as: UTF8.self)
-            }
-            for index in strings.indices where strings[index].utf8.count == bytes.count {
-                let same = strings[index].utf8.withContiguousStorageIfAvailable {
-                    memcmp($0.baseAddress!, base, bytes.count) == 0
-                }
-                if same == true { return strings[index] }
-            }
-            let made = String(decoding: bytes, as: UTF8.self)
-            if strings.count < Self.capacity {
-                strings.append(made)
-            } else {
-                strings[next] = made
-                next = (next + 1) % Self.capacity
-            }
-            return made
         }
     }
 
@@ -92,11 +49,9 @@ package enum FlatRequest {
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var at = 0
-        var recent: RecentStrings
 
-        init(bytes: UnsafeBufferPointer<UInt8>, recent: RecentStrings) {
+        init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            self.recent = recent
         }
 
         mutating func request(param: (Name, Scalar) -> Bool) -> (id: JSONValue, method: String)? {
@@ -229,7 +184,7 @@ package enum FlatRequest {
             guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
             let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
             at += 1
-            return recent.string(text)
+            return String(decoding: text, as: UTF8.self)
         }
 
         /// The method and the scanner most sent, when one of them and its closing quote come

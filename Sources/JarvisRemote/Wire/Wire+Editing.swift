@@ -90,16 +90,14 @@ extension Wire {
         /// its params as ``init(params:)`` reads the same params. Nil when the line is not a
         /// flat `get` or ``init(params:)`` would refuse its params, so that the full decoder
         /// reads it and gives its usual error.
-        /// - Parameter recent: the connection's strings of its last requests, handed out again
-        ///   to a request that holds the same (see ``FlatRequest/RecentStrings``).
-        package static func flat(_ line: [UInt8], recent: inout FlatRequest.RecentStrings) -> Flat? {
+        package static func flat(_ line: [UInt8]) -> Flat? {
             var scanner: String?
             var container: String?
             var key: String?
             var pointer: JSONPointer?
             var reveal: Bool?
             var pointerSeen = false
-            let head = FlatRequest.read(line, recent: &recent) { name, value in
+            let head = FlatRequest.read(line) { name, value in
                 switch (name, value) {
                 case (.scanner, .string(let text)) where scanner == nil: scanner = text
                 case (.container, .string(let text)) where container == nil: container = text

@@ -144,79 +144,7 @@ import Testing
         #expect(readFast > 1_000)
     }
 
-    /// A connection's remembered strings change nothing a line reads: 5,000 seeded `get`s of
-    /// names long and short, some of them one byte off a remembered one, read alike with and
-    /// without them; a name read again is the remembered string itself; and no more than four
-    /// strings of at most 256 bytes are kept, whatever the lines hold.
-    @Test func rememberedStringsReadAsTheLineSpellsThem() throws {
-        var recent = FlatRequest.RecentStrings()
-        var random = SeededGenerator(seed: 0x0005_7121_9654)
-        let names =
-            (0..<8).map { "com.example.container.\($0)" } + ["short", "exactly-16-bytes", String(repeating: "x", count: 300)]
-        for round in 0..<5_000 {
-            let container = names[Int(random.next() % UInt64(names.count))]
-            var key = Array(names[Int(random.next() % UInt64(names.count))].utf8)
-            if random.next() % 4 == 0 { key[Int(random.next() % UInt64(key.count))] = UInt8(ascii: "q") }
-            let line = Array(
-                #"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"\#(container)","key":"\#(String(decoding: key, as: UTF8.self))"}}"#
-                    .utf8)
-            let plain = try #require(Wire.GetParams.flat(line), "round \(round)")
-            let remembered = try #require(Wire.GetParams.flat(line, recent: &recent), "round \(round)")
-            #expect(remembered.params == plain.params, "round \(round)")
-            #expect(recent.count <= 4)
-        }
-        func storage(_ text: String) -> UnsafePointer<UInt8>? {
-            text.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ?? nil
-        }
-        var fresh = FlatRequest.RecentStrings()
-        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"com.example.app.long","key":"k"}}"#.utf8)
-        let first = try #require(Wire.GetParams.flat(line, recent: &fresh))
-        let second = try #require(Wire.GetParams.flat(line, recent: &fresh))
-        #expect(storage(first.params.place.container) == storage(second.params.place.container))
-        #expect(fresh.count == 1)
-        // Too long to be kept: read anew each time.
-        let long = String(repeating: "y", count: 257)
-        let longLine = Array(#"{"jsonrpc":"2.0","id":1,"method":"get","params":{"container":"\#(long)","key":"k"}}"#.utf8)
-        #expect(try #require(Wire.GetParams.flat(longLine, recent: &fresh)).params.place.container == long)
-        #expect(fresh.count == 1)
-    }
-
     // MARK: - Answers
-
-    @Test func theItemWriterWritesWhatTheEncoderGives() {
-        let address = PreferenceAddress(scanner: "defaults", container: "com.example.app", key: "k\"\n\u{2028}é")
-        var items: [PreferenceItem] = []
-        let values: [PreferenceValue] = [
-            .string("plain"), .string("quote \" back \\ tab \t nul \u{0}"), .integer(-7), .real(1.5), .real(2),
-            .boolean(false), .date(Date(timeIntervalSinceReferenceDate: 12.25)), .data(Data([1, 2, 3])),
-            .array([.integer(1), .string("x")]), .dictionary(["$a": .integer(1), "b": .array([])]),
-        ]
-        for value in values {
-            items.append(PreferenceItem(address: address, type: value.type, value: value, revision: Revision("r1")))
-        }
-        items.append(
-            PreferenceItem(
-                address: address, type: .string, value: nil, revision: Revision("r2"),
-                mask: PreferenceItem.Mask(length: 12, fingerprint: "abcd1234")))
-        items.append(
-            PreferenceItem(
-                address: address, type: .integer, value: .integer(3), revision: Revision("r3"), layer: .registered,
-                encoding: .json, isWritable: false))
-        var withPointer = items[0]
-        withPointer.pointer = try? JSONPointer(parsing: "/a")
-        withPointer.notes = ["rounded"]
-        items.append(withPointer)
-        var withCatalog = items[2]
-        withCatalog.catalog = CatalogNote(isUnset: true)
-        items.append(withCatalog)
-        for item in items {
-            var written: [UInt8] = []
-            WireItem.write(item, into: &written)
-            #expect(
-                String(decoding: written, as: UTF8.self)
-                    == String(decoding: JSONWriter.bytes(WireItem.encode(item)), as: UTF8.self))
-        }
-    }
 
     /// Through the agent's service: a flat `get` (found, missing, masked, revealed) gets the
     /// bytes the full path gives the same request.
@@ -265,22 +193,6 @@ struct SeededGenerator: RandomNumberGenerator {
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         return mixed ^ (mixed >> 31)
-    }
-}
-
-extension FlatRequest {
-    /// Reads `line` with no strings remembered from other requests.
-    static func read(_ line: [UInt8], param: (_ name: Name, _ value: Scalar) -> Bool) -> (id: JSONValue, method: String)? {
-        var recent = RecentStrings()
-        return read(line, recent: &recent, param: param)
-    }
-}
-
-extension Wire.GetParams {
-    /// Reads a flat `get` line with no strings remembered from other requests.
-    static func flat(_ line: [UInt8]) -> Flat? {
-        var recent = FlatRequest.RecentStrings()
-        return flat(line, recent: &recent)
     }
 }
 
