@@ -17,7 +17,16 @@
 ///
 /// The state is per thread (a `pthread` key): any other thread (a host's own calls into the
 /// hub) still reads the changes on every call.
-package enum ChangeCheckpoint {
+package struct ChangeCheckpoint: Sendable, Hashable {
+    /// Whether the pending change notifications were read after the request being answered.
+    package let isPassed: Bool
+
+    /// No checkpoint stands: ask the kernel.
+    package static let none = ChangeCheckpoint(isPassed: false)
+
+    /// What this thread's mark says.
+    package static var onThisThread: ChangeCheckpoint { ChangeCheckpoint(isPassed: isPassedOnThisThread) }
+
     /// The key whose value is non-nil on a thread that passed the checkpoint since its last read.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

@@ -28,22 +28,26 @@ import JarvisCore
 /// The agent's readiness loop reads the pending changes once per turn rather than once per
 /// request (see ``ChangeCheckpoint``): it reads every ready request first, then the changes,
 /// then answers, so each request is still answered after every change made before it was sent.
-package final class FolderChanges: @unchecked Sendable {
+package final class FolderChanges: Sendable {
     #if os(Linux)
         private let descriptor: Int32
         private let folderWatch: Int32
         private let path: String
-        private let identity: (device: UInt64, inode: UInt64)
-        /// The event buffer, the count, the files watched and the last identity check; only
-        /// touched under `lock` (so without the run-time exclusivity check).
-        private let buffer: UnsafeMutableRawPointer
-        @exclusivity(unchecked) private var count: UInt64 = 0
-        @exclusivity(unchecked) private var broken = false
-        /// The inode each file watch is on, by watch.
-        @exclusivity(unchecked) private var fileWatches: [Int32: UInt64] = [:]
-        @exclusivity(unchecked) private var watchedInodes: Set<UInt64> = []
-        @exclusivity(unchecked) private var identityCheckedAt = ContinuousClock.now
-        private let lock = PlatformLock()
+        private let device: UInt64
+        private let inode: UInt64
+        /// What was heard so far; its lock is also held while the descriptor is read, so one
+        /// reader at a time counts what it reads.
+        private let state = Locked(Heard())
+
+        /// What the watch has heard.
+        private struct Heard {
+            var count: UInt64 = 0
+            var broken = false
+            /// The inode each file watch is on, by watch.
+            var fileWatches: [Int32: UInt64] = [:]
+            var watchedInodes: Set<UInt64> = []
+            var identityCheckedAt = ContinuousClock.now
+        }
 
         private static let bufferSize = 4096
         /// The most files watched beside the folder: each costs one of the user's inotify
@@ -69,8 +73,8 @@ package final class FolderChanges: @unchecked Sendable {
             self.descriptor = descriptor
             self.folderWatch = folderWatch
             self.path = path
-            self.identity = identity
-            buffer = .allocate(byteCount: Self.bufferSize, alignment: MemoryLayout<inotify_event>.alignment)
+            device = identity.device
+            inode = identity.inode
         }
 
         deinit {
@@ -78,14 +82,13 @@ package final class FolderChanges: @unchecked Sendable {
             // that registry's lock. Its entry, now empty, is dropped by the next `drainAll` or
             // `watching`.
             close(descriptor)
-            buffer.deallocate()
         }
 
         /// Every instance, for ``drainAll()``; an entry whose instance is gone stays until the
         /// next ``drainAll()`` or ``watching(_:)`` drops it.
         private static let live = Locked<[ObjectIdentifier: WeakChanges]>([:])
 
-        private struct WeakChanges: @unchecked Sendable {
+        private struct WeakChanges: Sendable {
             weak var changes: FolderChanges?
         }
 
@@ -109,16 +112,14 @@ package final class FolderChanges: @unchecked Sendable {
         package static func noteLocalWrite() {
             let all = live.withLock { $0.values.compactMap(\.changes) }
             for changes in all {
-                changes.lock.lock()
-                changes.count &+= 1
-                changes.lock.unlock()
+                changes.state.withLock { $0.count &+= 1 }
             }
         }
 
         private func drain() {
-            lock.lock()
-            defer { lock.unlock() }
-            if readPending() { checkIdentityWhenDue() }
+            state.withLock { heard in
+                if readPending(&heard) { checkIdentityWhenDue(&heard) }
+            }
         }
 
         /// Watches the folder at `path` (a real path, without links); nil where its changes
@@ -151,73 +152,78 @@ package final class FolderChanges: @unchecked Sendable {
             return (UInt64(status.st_dev), UInt64(status.st_ino))
         }
 
-        /// Whether the folder is still there as far as its changes tell, when this thread
-        /// passed a ``ChangeCheckpoint`` since it last read a request (the checkpoint's reading
-        /// stands: no system call); nil on any other thread, which asks ``generation()``.
-        package func isThereSinceCheckpoint() -> Bool? {
-            guard ChangeCheckpoint.isPassedOnThisThread else { return nil }
-            lock.lock()
-            defer { lock.unlock() }
-            return !broken
+        /// Whether the folder is still there as far as its changes tell, when `checkpoint`
+        /// says its changes were read after the request being answered was (no system call);
+        /// nil otherwise, for the caller to ask ``generation(_:)``.
+        package func isThere(_ checkpoint: ChangeCheckpoint = .onThisThread) -> Bool? {
+            guard checkpoint.isPassed else { return nil }
+            return state.withLock { !$0.broken }
         }
 
         /// The number of changes heard so far, after reading every pending one; nil when the
-        /// folder can no longer be trusted to tell (look every time). On a loop thread that has
-        /// passed a ``ChangeCheckpoint`` since it last read a request, the checkpoint's reading
-        /// stands for this one (no system call).
-        package func generation() -> UInt64? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard !broken else { return nil }
-            // Past the checkpoint, its reading (and identity check) stands for this one: no
-            // system call and no clock reading per request.
-            if !ChangeCheckpoint.isPassedOnThisThread {
-                guard readPending() else { return nil }
-                checkIdentityWhenDue()
+        /// folder can no longer be trusted to tell (look every time). When `checkpoint` says
+        /// the changes were read after the request being answered was, that reading stands
+        /// for this one (no system call).
+        package func generation(_ checkpoint: ChangeCheckpoint = .onThisThread) -> UInt64? {
+            state.withLock { heard in
+                guard !heard.broken else { return nil }
+                // Past the checkpoint, its reading (and identity check) stands for this one: no
+                // system call and no clock reading per request.
+                if !checkpoint.isPassed {
+                    guard readPending(&heard) else { return nil }
+                    checkIdentityWhenDue(&heard)
+                }
+                return heard.broken ? nil : heard.count
             }
-            return broken ? nil : count
         }
 
         /// Marks the watch broken when the folder's path has come to name another folder (or
-        /// none): one `stat`, at most every 250 ms. Under `lock`.
-        private func checkIdentityWhenDue() {
+        /// none): one `stat`, at most every 250 ms.
+        private func checkIdentityWhenDue(_ heard: inout Heard) {
             let now = ContinuousClock.now
-            guard now - identityCheckedAt >= Self.identityCheckInterval else { return }
-            identityCheckedAt = now
-            if Self.identity(of: path).map({ $0 != identity }) ?? true { broken = true }
+            guard now - heard.identityCheckedAt >= Self.identityCheckInterval else { return }
+            heard.identityCheckedAt = now
+            if Self.identity(of: path).map({ $0 != (device, inode) }) ?? true { heard.broken = true }
         }
 
         /// Reads every pending event, counting one change per batch; false (and broken) when
-        /// the descriptor fails. Under `lock`.
-        private func readPending() -> Bool {
-            while true {
-                let read = SystemCall.read(descriptor, buffer, Self.bufferSize)
-                if read > 0 {
-                    count &+= 1
-                    inspect(byteCount: read)
-                    continue
+        /// the descriptor fails.
+        private func readPending(_ heard: inout Heard) -> Bool {
+            withUnsafeTemporaryAllocation(
+                byteCount: Self.bufferSize, alignment: MemoryLayout<inotify_event>.alignment
+            ) { buffer in
+                while true {
+                    let read = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
+                    if read > 0 {
+                        heard.count &+= 1
+                        inspect(UnsafeRawBufferPointer(rebasing: buffer[..<min(read, buffer.count)]), &heard)
+                        continue
+                    }
+                    if read < 0, errno == EINTR { continue }
+                    if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { return true }
+                    heard.broken = true
+                    return false
                 }
-                if read < 0, errno == EINTR { continue }
-                if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { return true }
-                broken = true
-                return false
             }
         }
 
         /// Marks the watch broken when the folder itself went.
-        private func inspect(byteCount: Int) {
+        private func inspect(_ events: UnsafeRawBufferPointer, _ heard: inout Heard) {
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
-            while offset + header <= byteCount {
-                let event = buffer.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+            while events.count - offset >= header {
+                let event = events.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                 let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED)
-                if event.wd == folderWatch, event.mask & gone != 0 { broken = true }
+                if event.wd == folderWatch, event.mask & gone != 0 { heard.broken = true }
                 if event.wd != folderWatch, event.mask & UInt32(IN_IGNORED) != 0,
-                    let inode = fileWatches.removeValue(forKey: event.wd)
+                    let inode = heard.fileWatches.removeValue(forKey: event.wd)
                 {
-                    watchedInodes.remove(inode)
+                    heard.watchedInodes.remove(inode)
                 }
-                offset += header + Int(event.len)
+                // The kernel's length, added without trapping: a count past the buffer ends it.
+                let (next, overflow) = offset.addingReportingOverflow(header + Int(event.len))
+                guard !overflow else { return }
+                offset = next
             }
         }
 
@@ -226,29 +232,31 @@ package final class FolderChanges: @unchecked Sendable {
         /// watched, or the name no longer leads to that file). No system call when that file
         /// is watched already.
         package func watchFile(named name: String, inode: UInt64) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            guard !broken else { return false }
-            if watchedInodes.contains(inode) { return true }
-            guard fileWatches.count < Self.maxFileWatches else { return false }
-            let full = path.hasSuffix("/") ? path + name : path + "/" + name
-            let watch = inotify_add_watch(descriptor, full, Self.fileMask)
-            guard watch >= 0 else { return false }
-            // The name may have been given to another file between the caller's look and the
-            // watch: then the watch is on that file, and the caller's look is not remembered.
-            var status = stat()
-            guard lstat(full, &status) == 0, UInt64(status.st_ino) == inode else { return false }
-            fileWatches[watch] = inode
-            watchedInodes.insert(inode)
-            return true
+            state.withLock { heard in
+                guard !heard.broken else { return false }
+                if heard.watchedInodes.contains(inode) { return true }
+                guard heard.fileWatches.count < Self.maxFileWatches else { return false }
+                let full = path.hasSuffix("/") ? path + name : path + "/" + name
+                let watch = inotify_add_watch(descriptor, full, Self.fileMask)
+                guard watch >= 0 else { return false }
+                // The name may have been given to another file between the caller's look and
+                // the watch: then the watch is on that file, and the caller's look is not
+                // remembered.
+                var status = stat()
+                guard lstat(full, &status) == 0, UInt64(status.st_ino) == inode else { return false }
+                heard.fileWatches[watch] = inode
+                heard.watchedInodes.insert(inode)
+                return true
+            }
         }
     #else
         /// Nil: only Linux tells of changes this way; the caller looks every time.
         package static func watching(_ path: String) -> FolderChanges? { nil }
 
         /// Never reached: there are no instances here.
-        package func generation() -> UInt64? { nil }
-        package func isThereSinceCheckpoint() -> Bool? { nil }
+        package func generation(_ checkpoint: ChangeCheckpoint = .onThisThread) -> UInt64? { nil }
+        /// Never reached: there are no instances here.
+        package func isThere(_ checkpoint: ChangeCheckpoint = .onThisThread) -> Bool? { nil }
 
         /// Never reached: there are no instances here.
         package func watchFile(named name: String, inode: UInt64) -> Bool { false }

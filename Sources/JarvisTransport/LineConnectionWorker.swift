@@ -15,40 +15,35 @@ import JarvisSystem
 /// at most about one chunk; writing is of interest only while it is non-empty, and a streamed
 /// line's next chunk is made only once the socket took the previous one; streamed lines
 /// waiting their turn count against the output budget, so a client that never reads is dropped.
-/// Not `Sendable`: it lives on the loop thread. Its stored state is marked
-/// `@exclusivity(unchecked)`: only that one thread touches it, and the run-time check of every
-/// access (some thirty per request) guarded nothing the thread confinement does not.
+/// Not `Sendable`: the loop thread makes it and only that thread touches it (the compiler
+/// keeps it there); other threads reach the connection through ``LineConnection``'s lock.
 final class LineConnectionWorker {
     let connection: LineConnection
     let session: any LineSession
     private let socket: Socket
     private let idleTimeout: Duration?
-    @exclusivity(unchecked) private var framer: LineFramer
+    private var framer: LineFramer
     /// Output taken from the connection, in order, not yet in `outgoing`.
-    @exclusivity(unchecked) private var pending: [LineConnection.Output] = []
-    @exclusivity(unchecked) private var pendingStart = 0
+    private var pending: [LineConnection.Output] = []
+    private var pendingStart = 0
     /// The streamed line being made, if any.
-    @exclusivity(unchecked) private var stream: (any LineProducer)? {
+    private var stream: (any LineProducer)? {
         didSet { streaming = stream != nil }
     }
     /// Whether `stream` holds a producer: asked for every request, where looking at the
     /// optional existential itself costs a copy and a destroy through the runtime.
-    @exclusivity(unchecked) private var streaming = false
-    @exclusivity(unchecked) private var outgoing: [UInt8] = []
-    @exclusivity(unchecked) private var outgoingOffset = 0
-    @exclusivity(unchecked) private var lastActivity: ContinuousClock.Instant
+    private var streaming = false
+    private var outgoing: [UInt8] = []
+    private var outgoingOffset = 0
+    private var lastActivity: ContinuousClock.Instant
     /// The loop's time of the current turn: every reading of the clock a request made (its
     /// read, its write, its deadlines) costs a call the turn's one reading spares.
     private let time: LoopTime
-    @exclusivity(unchecked) private var phase = Phase.serving {
-        didSet { isServing = false }
-    }
-    /// Whether `phase` is still `.serving` (it never goes back): asked several times per
-    /// request, where looking at the enum itself copied it through the runtime (its clock
-    /// instants make its layout one the compiler does not know).
-    @exclusivity(unchecked) private var isServing = true
+    private var phase = Phase.serving
+    /// When a graceful close gives up flushing or draining; set as the close begins.
+    private var lingerDeadline: ContinuousClock.Instant
     /// What the loop's queue watches the socket for now.
-    @exclusivity(unchecked) var registered: EventInterest = .read
+    var registered: EventInterest = .read
 
     /// How long a graceful close may spend flushing replies and draining input.
     static let lingerTimeout: Duration = .seconds(2)
@@ -59,8 +54,8 @@ final class LineConnectionWorker {
     /// its share and lets every other connection's answers go out before its next one.
     static let maxWritePerTurn = 64 * 1024
     /// Bytes written in the loop's turn `writingTurn`.
-    @exclusivity(unchecked) private var writtenInTurn = 0
-    @exclusivity(unchecked) private var writingTurn: UInt64 = 0
+    private var writtenInTurn = 0
+    private var writingTurn: UInt64 = 0
 
     /// Bytes written so far in the loop's current turn.
     private var writtenThisTurn: Int {
@@ -73,27 +68,29 @@ final class LineConnectionWorker {
     /// How much one read takes from a socket.
     static let readSize = 64 * 1024
 
+    /// Where the connection is in its life; a graceful close ends by ``lingerDeadline``. No
+    /// clock instant inside: one would give the enum a layout the compiler does not know, and
+    /// every look at it (several per request) a copy through the runtime.
     private enum Phase {
         case serving
         /// Sending what is queued before closing.
-        case flushing(LineConnection.CloseReason, deadline: ContinuousClock.Instant)
+        case flushing(LineConnection.CloseReason)
         /// After the output is flushed the write side is shut and input is read and dropped,
         /// so the kernel does not answer unread input with a reset that could destroy the reply.
-        case draining(LineConnection.CloseReason, deadline: ContinuousClock.Instant)
+        case draining(LineConnection.CloseReason)
 
         var reason: LineConnection.CloseReason? {
             switch self {
             case .serving: nil
-            case .flushing(let reason, _), .draining(let reason, _): reason
+            case .flushing(let reason), .draining(let reason): reason
             }
         }
+    }
 
-        var deadline: ContinuousClock.Instant? {
-            switch self {
-            case .serving: nil
-            case .flushing(_, let deadline), .draining(_, let deadline): deadline
-            }
-        }
+    /// Whether the connection still serves requests (it never goes back).
+    private var isServing: Bool {
+        if case .serving = phase { return true }
+        return false
     }
 
     init(connection: LineConnection, session: any LineSession, limits: LineServerLimits, time: LoopTime) {
@@ -101,6 +98,7 @@ final class LineConnectionWorker {
         self.session = session
         self.time = time
         lastActivity = time.now
+        lingerDeadline = time.now
         self.socket = connection.socket
         self.idleTimeout = limits.idleTimeout
         self.framer = LineFramer(maxLineLength: limits.maxLineLength)
@@ -123,7 +121,7 @@ final class LineConnectionWorker {
     /// When the loop must call ``advance(input:buffer:holdingWrites:)`` even if nothing happens: the idle
     /// timeout, the authentication deadline or the end of a graceful close.
     var deadline: ContinuousClock.Instant? {
-        if !isServing, let deadline = phase.deadline { return deadline }
+        if !isServing { return lingerDeadline }
         var next: ContinuousClock.Instant?
         if let idleTimeout { next = lastActivity + idleTimeout }
         // The loop asks every connection at every turn: once trusted, never take the lock again.
@@ -138,7 +136,7 @@ final class LineConnectionWorker {
     }
 
     /// Set once the connection is trusted (it never goes back).
-    @exclusivity(unchecked) private var trusted = false
+    private var trusted = false
 
     /// Does everything the connection can do now without blocking: takes queued output,
     /// writes, reads once if `input` (handing complete lines to the session, on this thread),
@@ -158,7 +156,7 @@ final class LineConnectionWorker {
             if let request = takeQueuedOutput() {
                 beginClosing(request)
             }
-            if !isServing, let reason = phase.reason, !reason.flushesOutput {
+            if let reason = phase.reason, !reason.flushesOutput {
                 _ = flush()
                 return reason
             }
@@ -175,9 +173,9 @@ final class LineConnectionWorker {
             {
                 continue
             }
-            if !isServing, drained, case .flushing(let reason, let deadline) = phase {
+            if drained, case .flushing(let reason) = phase {
                 socket.shutdownWrite()
-                phase = .draining(reason, deadline: deadline)
+                phase = .draining(reason)
             }
             if input {
                 input = false
@@ -187,9 +185,9 @@ final class LineConnectionWorker {
                     continue
                 }
                 // While flushing, input waits; while draining, it is read and dropped.
-                if case .draining(let reason, _) = phase, drainInput(buffer) { return reason }
+                if case .draining(let reason) = phase, drainInput(buffer) { return reason }
             }
-            if !isServing, let deadline = phase.deadline, let reason = phase.reason, time.now >= deadline {
+            if let reason = phase.reason, time.now >= lingerDeadline {
                 return reason
             }
             if checkDeadlines() { continue }
@@ -351,7 +349,7 @@ final class LineConnectionWorker {
     }
 
     /// A read made ahead of this turn's answers (``readAhead(_:)``), not yet acted on.
-    @exclusivity(unchecked) private var readAheadOutcome: ReadOutcome?
+    private var readAheadOutcome: ReadOutcome?
 
     /// The first half of a turn: reads once from a serving connection into its framer and
     /// hands nothing on yet; the loop reads every ready connection so, passes the
@@ -435,7 +433,8 @@ final class LineConnectionWorker {
         connection.requestClose(reason)
         // The first request wins, so report whatever the connection actually recorded.
         let recorded = connection.shared.current.closeRequest ?? reason
-        phase = .flushing(recorded, deadline: time.now + Self.lingerTimeout)
+        lingerDeadline = time.now + Self.lingerTimeout
+        phase = .flushing(recorded)
     }
 
     /// Ends a connection whose idle time or authentication deadline has passed.

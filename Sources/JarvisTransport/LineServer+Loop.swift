@@ -10,24 +10,24 @@ import JarvisSystem
 /// The readiness loop: one thread per server that accepts, reads, answers and writes for every
 /// connection, sleeping in one `wait` of its ``EventQueue`` between events.
 ///
-/// Not `Sendable`: created on the loop thread, it never leaves it. Other threads reach it only
-/// through the server's locked state and its ``LoopWaker``; so its stored state skips the
-/// run-time exclusivity check (`@exclusivity(unchecked)`), as the workers' does.
+/// Not `Sendable`: created on the loop thread, it never leaves it (the compiler keeps it
+/// there). Other threads reach it only through the server's locked state and its
+/// ``LoopWaker``.
 final class LineServerLoop {
     private let server: LineServer
     private let queue: any EventQueue
     private let waker: LoopWaker
     private let listeners: [LineServer.Listener]
-    @exclusivity(unchecked) private var workers: [UInt64: LineConnectionWorker] = [:]
+    private var workers: [UInt64: LineConnectionWorker] = [:]
     /// Connections by socket descriptor (unique while the socket is open).
-    @exclusivity(unchecked) private var byDescriptor: [Int32: LineConnectionWorker] = [:]
+    private var byDescriptor: [Int32: LineConnectionWorker] = [:]
     private let buffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: LineConnectionWorker.readSize, alignment: 16)
     /// While the server is full, listeners are not watched until a slot frees or this passes;
     /// then waiting clients are accepted and refused.
-    @exclusivity(unchecked) private var pausedUntil: ContinuousClock.Instant?
+    private var pausedUntil: ContinuousClock.Instant?
     /// The turn's ready descriptors, in storage kept from turn to turn.
-    @exclusivity(unchecked) private var events: [ReadyEvent] = []
+    private var events: [ReadyEvent] = []
     /// The clock as read once per turn, shared with the workers.
     private let time = LoopTime()
 
@@ -107,7 +107,7 @@ final class LineServerLoop {
     }
 
     /// Connections whose replies this turn made and not yet wrote.
-    @exclusivity(unchecked) private var held: [(id: UInt64, worker: LineConnectionWorker)] = []
+    private var held: [(id: UInt64, worker: LineConnectionWorker)] = []
 
     /// Answers what `worker`'s connection read this turn without writing the replies yet: the loop
     /// writes every connection's replies once the turn's requests are answered, as Redis does.
@@ -267,7 +267,7 @@ final class LineServerLoop {
     }
 
     /// Accepted clients waiting for a slot, oldest first.
-    @exclusivity(unchecked) private var waitingForSlot: [(client: Socket, peer: String, endpoint: Endpoint)] = []
+    private var waitingForSlot: [(client: Socket, peer: String, endpoint: Endpoint)] = []
 
     private var hasRoom: Bool {
         server.state.withLock { $0.connections.count < server.limits.maxConnections }

@@ -7,9 +7,9 @@
 /// is that fine. Not `Sendable`: it lives on the loop thread.
 final class LoopTime {
     /// The time read at the start of the current turn.
-    @exclusivity(unchecked) private(set) var now = ContinuousClock.now
+    private(set) var now = ContinuousClock.now
     /// The number of the current turn, counting from zero.
-    @exclusivity(unchecked) private(set) var turn: UInt64 = 0
+    private(set) var turn: UInt64 = 0
 
     /// Reads the clock: the loop's turn begins.
     func tick() {

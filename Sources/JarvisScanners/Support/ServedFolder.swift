@@ -136,7 +136,7 @@ struct ServedFolder: Sendable {
     /// Whether the folder is there as its heard changes tell, on a loop thread past its
     /// turn's checkpoint (``FolderChanges/isThereSinceCheckpoint()``); nil anywhere else.
     func isThereSinceCheckpoint() -> Bool? {
-        changes?.isThereSinceCheckpoint()
+        changes?.isThere()
     }
 
     /// The folder's change count (``FolderChanges/generation()``); nil where changes are not

@@ -131,18 +131,18 @@ import Testing
         @Test func aLoopThreadPastItsCheckpointKnowsWhetherTheFolderIsThere() throws {
             let parent = try TemporaryFolder()
             let (served, changes) = try watchedFolder(in: parent)
-            #expect(changes.isThereSinceCheckpoint() == nil)
+            #expect(changes.isThere() == nil)
             let seen = Locked<[Bool?]>([])
             let done = DispatchSemaphore(value: 0)
             Thread {
                 ChangeCheckpoint.readingInput()
                 ChangeCheckpoint.passed()
-                let before = changes.isThereSinceCheckpoint()
+                let before = changes.isThere()
                 try? FileManager.default.removeItem(at: served)
                 ChangeCheckpoint.readingInput()
-                let reading = changes.isThereSinceCheckpoint()
+                let reading = changes.isThere()
                 ChangeCheckpoint.passed()
-                seen.withLock { $0 = [before, reading, changes.isThereSinceCheckpoint()] }
+                seen.withLock { $0 = [before, reading, changes.isThere()] }
                 ChangeCheckpoint.readingInput()
                 done.signal()
             }.start()
