@@ -19,7 +19,7 @@ extension InspectorState {
         case .keys(let scanner, let container):
             all = items.values.filter { $0.address.scanner == scanner && $0.address.container == container }
                 .sorted { $0.address.key.naturallyBefore($1.address.key) }
-                .map { keyRow($0.address, previewLimit: previewLimit, now: now) }
+                .map { keyRow($0, previewLimit: previewLimit, now: now) }
         case .value(let address, let pointer):
             all = memberRows(address, pointer, previewLimit: previewLimit, now: now)
         }
@@ -47,7 +47,7 @@ extension InspectorState {
         for container in (known + extra).sorted(by: { ($0.scanner, $0.name) < ($1.scanner, $1.name) }) {
             let id = container.scanner + "\u{0}" + container.name
             let rows = (grouped[id] ?? []).sorted { $0.key.naturallyBefore($1.key) }
-                .map { keyRow($0, previewLimit: previewLimit, now: now) }
+                .compactMap { items[$0] }.map { keyRow($0, previewLimit: previewLimit, now: now) }
                 .filter { filter.isEmpty || filter.matches($0) || filter.matches(container.name) }
             guard !rows.isEmpty || (container.problem != nil && filter.isEmpty) else { continue }
             sections.append(
@@ -61,7 +61,7 @@ extension InspectorState {
     public func row(for address: PreferenceAddress, previewLimit: Int = 80, now: ContinuousClock.Instant = .now)
         -> InspectorRow?
     {
-        items[address] == nil ? nil : keyRow(address, previewLimit: previewLimit, now: now)
+        items[address].map { keyRow($0, previewLimit: previewLimit, now: now) }
     }
 
     // MARK: - Row builders
@@ -84,9 +84,9 @@ extension InspectorState {
             isEditable: false, isDeletable: false, isRevealable: false)
     }
 
-    private func keyRow(_ address: PreferenceAddress, previewLimit: Int, now: ContinuousClock.Instant) -> InspectorRow {
-        // Callers only pass addresses that are in `items`.
-        let item = shown(address) ?? items[address]!
+    private func keyRow(_ stored: PreferenceItem, previewLimit: Int, now: ContinuousClock.Instant) -> InspectorRow {
+        let address = stored.address
+        let item = shown(address) ?? stored
         let unset = Self.isUnset(item)
         var flags: [InspectorRow.Flag] = []
         if unset {
@@ -138,7 +138,7 @@ extension InspectorState {
                 isAppendable: writable && member.type == .array)
         }
         switch value {
-        case .dictionary(let members): return members.keys.sorted().map { row($0, members[$0]!) }
+        case .dictionary(let members): return members.sorted { $0.key < $1.key }.map { row($0.key, $0.value) }
         case .array(let elements): return elements.enumerated().map { row(String($0.offset), $0.element) }
         default: return []
         }

@@ -101,7 +101,8 @@ extension Wire {
             problems = try fields["problems"] == nil ? [] : fields.list("problems", Container.init(json:))
             nextCursor = try fields.optionalString("nextCursor")
             hiddenSystemContainers =
-                fields["hiddenSystemContainers"] == nil ? 0 : Int(try fields.int64("hiddenSystemContainers"))
+                fields["hiddenSystemContainers"] == nil
+                ? 0 : Int(clamping: try fields.int64("hiddenSystemContainers"))
         }
     }
 }

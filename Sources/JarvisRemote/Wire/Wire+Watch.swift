@@ -45,7 +45,7 @@ extension Wire {
             container = try params.optionalString("container")
             key = try params.optionalString("key")
             reveal = try params.optionalBool("reveal") ?? false
-            since = try params.optionalInt("since", in: 0...Int(Int64.max - 1)).map(Int64.init)
+            since = try params.optionalInt("since", in: 0...Int.max - 1).map(Int64.init)
         }
     }
 

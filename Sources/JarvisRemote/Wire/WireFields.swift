@@ -68,10 +68,11 @@ package struct WireFields<Failure: Error> {
         switch object[name] {
         case nil, .null?: return nil
         case .number(let number)?:
-            guard let value = number.int64Value, range.contains(Int(value)) else {
+            // `Int(exactly:)`: where `Int` has 32 bits (watchOS), a larger number is refused, not a trap.
+            guard let value = number.int64Value.flatMap({ Int(exactly: $0) }), range.contains(value) else {
                 throw problem(name, "a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
-            return Int(value)
+            return value
         default: throw problem(name, "a number")
         }
     }
