@@ -53,6 +53,18 @@ import Testing
         try run("security")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func theBrowserGetsAPrivateFileAndTheSecretIsInNoCommandLine() throws {
+        try run("launch_file")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func anotherServerOnTheLoopbackNeverReceivesTheCookie() throws {
+        try run("cookie_scope")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func anotherUserHoldingConnectionsDoesNotKeepThePageOut() throws {
+        try run("crowd")
+    }
+
     /// The README's pictures (docs/images/web-light.png and web-dark.png) come from here, so
     /// they show the page as it is.
     @Test(.enabled(if: WebBrowser.shouldRun)) func screenshotsLightAndDark() throws {

@@ -12,12 +12,14 @@ reads (roles and labels), and exits 0 after printing "ok"; a failed check raises
 """
 
 import http.client
+import http.server
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -84,18 +86,25 @@ class Agent:
 
 
 class Web:
-    """`jarvis web --no-open`, with the address it printed."""
+    """`jarvis web --no-open` (or, with `opens`, letting it open a browser), with the address
+    it printed: `url` (with the secret), `base` (the page's own address), `root` (its path)."""
 
-    def __init__(self, *arguments):
+    def __init__(self, *arguments, opens=False, extra_env=None):
         RUNNING.append(self)
-        self.process = subprocess.Popen([JARVIS, "web", "--no-open", *arguments], env=environment(),
+        env = environment()
+        env.update(extra_env or {})
+        flags = [] if opens else ["--no-open"]
+        self.process = subprocess.Popen([JARVIS, "web", *flags, *arguments], env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
-        match = re.search(r"(http://127\.0\.0\.1:(\d+)/\?k=[0-9a-f]+)", line)
+        match = re.search(r"(http://127\.0\.0\.1:(\d+)(/[^?\s]*)\?k=([0-9a-f]+))", line)
         if match is None:
             raise AssertionError(f"jarvis web printed no address: {line!r} {self.process.stderr.read()}")
         self.url = match.group(1)
         self.port = int(match.group(2))
+        self.root = match.group(3)
+        self.secret = match.group(4)
+        self.base = f"http://127.0.0.1:{self.port}{self.root}"
 
     def stop(self):
         if self.process.poll() is None:
@@ -120,7 +129,7 @@ def open_page(context, web):
     page.on("dialog", lambda dialog: (errors.append("a script dialog opened: " + dialog.message), dialog.dismiss()))
     PAGES.append(page)
     page.goto(web.url)
-    check(page.url.rstrip("/").endswith(f":{web.port}"), f"the secret stayed in the address bar: {page.url}")
+    expect(page).to_have_url(web.base)
     expect(page.get_by_role("grid", name="Keys")).to_be_visible()
     page.errors = errors
     return page
@@ -558,39 +567,191 @@ def scenario_security(playwright):
     secret_path = urllib.parse.urlsplit(web.url)
     own = f"127.0.0.1:{web.port}"
     # A DNS-rebound name with the right secret is refused, and does not use the secret up.
-    status, _, _ = request(web.port, "GET", f"/?{secret_path.query}", {"Host": f"evil.example:{web.port}"})
+    status, _, _ = request(web.port, "GET", f"{web.root}?{secret_path.query}", {"Host": f"evil.example:{web.port}"})
     check(status == 421, f"a foreign Host got {status}")
     browser, context = launch(playwright)
     page = open_page(context, web)
     cookies = context.cookies()
     check(len(cookies) == 1 and cookies[0]["httpOnly"] and cookies[0]["sameSite"] == "Strict", f"cookie: {cookies}")
     cookie = f"{cookies[0]['name']}={cookies[0]['value']}"
-    status, _, _ = request(web.port, "GET", f"/?{secret_path.query}", {"Host": own})
+    status, _, _ = request(web.port, "GET", f"{web.root}?{secret_path.query}", {"Host": own})
     check(status == 403, f"the secret worked twice: {status}")
-    status, _, _ = request(web.port, "GET", "/", {"Host": own})
+    status, _, _ = request(web.port, "GET", web.root, {"Host": own})
     check(status == 403, f"no cookie got {status}")
-    status, headers, _ = request(web.port, "GET", "/", {"Host": own, "Cookie": cookie})
+    status, headers, _ = request(web.port, "GET", web.root, {"Host": own, "Cookie": cookie})
     check(status == 200, f"the cookie got {status}")
     csp = headers.get("Content-Security-Policy", "")
     check("script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe" not in csp, f"CSP: {csp}")
     check(headers.get("Cache-Control") == "no-store", f"Cache-Control: {headers.get('Cache-Control')}")
-    status, _, _ = request(web.port, "GET", "/", {"Host": f"evil.example:{web.port}", "Cookie": cookie})
+    status, _, _ = request(web.port, "GET", web.root, {"Host": f"evil.example:{web.port}", "Cookie": cookie})
     check(status == 421, f"a foreign Host with the cookie got {status}")
-    status, _, _ = request(web.port, "POST", "/api/pages", {"Host": own, "Cookie": cookie, "Origin": "http://evil.example",
+    status, _, _ = request(web.port, "POST", web.root + "api/pages", {"Host": own, "Cookie": cookie, "Origin": "http://evil.example",
                                                            "Content-Type": "application/json"}, b"{}")
     check(status == 403, f"a foreign Origin got {status}")
-    status, _, _ = request(web.port, "POST", "/api/pages", {"Host": own, "Cookie": cookie, "Content-Type": "application/json"}, b"{}")
+    status, _, _ = request(web.port, "POST", web.root + "api/pages", {"Host": own, "Cookie": cookie, "Content-Type": "application/json"}, b"{}")
     check(status == 403, f"a POST without Origin got {status}")
-    status, _, _ = request(web.port, "POST", "/api/pages", {"Host": own, "Cookie": cookie, "Origin": f"http://{own}",
+    status, _, _ = request(web.port, "POST", web.root + "api/pages", {"Host": own, "Cookie": cookie, "Origin": f"http://{own}",
                                                            "Content-Length": str(50 * 1024 * 1024)})
     check(status == 413, f"a 50 MB body got {status}")
     # A page from another site cannot read the API: the browser sends no cookie and the server refuses.
     other = context.new_page()
     other.goto("data:text/html,<p>elsewhere</p>")
     result = other.evaluate(f"""async () => {{
-        try {{ const r = await fetch('http://{own}/api/pages', {{method: 'POST', credentials: 'include', body: '{{}}'}}); return r.status; }}
+        try {{ const r = await fetch('{web.base}api/pages', {{method: 'POST', credentials: 'include', body: '{{}}'}}); return r.status; }}
         catch (e) {{ return 'blocked'; }} }}""")
     check(result in ("blocked", 403), f"another site reached the API: {result}")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+FAKE_OPENER = """#!/bin/sh
+# Records its arguments, then stays running until the test has read every command line.
+printf '%s\\n' "$@" > "$OPENER_RECORD.part" && mv "$OPENER_RECORD.part" "$OPENER_RECORD"
+while [ ! -e "$OPENER_RELEASE" ]; do sleep 0.05; done
+"""
+
+
+def command_lines():
+    """Every process's command line, by pid."""
+    lines = {}
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                    lines[int(pid)] = handle.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                pass  # it ended meanwhile
+    return lines
+
+
+def scenario_launch_file(playwright):
+    """`jarvis web` gives the browser a private file, never the secret: it is in no process's
+    command line (read while the opener runs), and opening the file as a user would gets in."""
+    agent, path = files_agent()
+    tools = os.path.join(WORK, "bin")
+    record = os.path.join(WORK, "opener-arguments")
+    release = os.path.join(WORK, "opener-release")
+    write(os.path.join(tools, "xdg-open"), FAKE_OPENER)
+    os.chmod(os.path.join(tools, "xdg-open"), 0o755)
+    web = Web(opens=True, extra_env={"PATH": tools + ":" + os.environ.get("PATH", "/usr/bin:/bin"), "DISPLAY": ":99",
+                                     "OPENER_RECORD": record, "OPENER_RELEASE": release})
+    try:
+        wait_until(lambda: os.path.exists(record), "jarvis web to run xdg-open")
+        lines = command_lines()
+        check(any(os.path.join(tools, "xdg-open") in line for line in lines.values()), "the opener ended before the check")
+        leaks = {pid: line for pid, line in lines.items() if web.secret in line or web.root.strip("/") in line}
+        check(not leaks, f"the secret or the page's path is in a command line: {leaks}")
+    finally:
+        write(release, "")
+    arguments = read(record).split()
+    check(len(arguments) == 1 and arguments[0].startswith("file:///"), f"xdg-open got {arguments}")
+    launch_path = urllib.parse.unquote(urllib.parse.urlsplit(arguments[0]).path)
+    check(os.stat(launch_path).st_mode & 0o777 == 0o600, f"the file's mode is {oct(os.stat(launch_path).st_mode)}")
+    folder = os.path.dirname(launch_path)
+    check(os.stat(folder).st_mode & 0o777 == 0o700, f"its folder's mode is {oct(os.stat(folder).st_mode)}")
+    browser, context = launch(playwright)
+    page = context.new_page()
+    PAGES.append(page)
+    page.goto(arguments[0])
+    expect(page).to_have_url(web.base)
+    expect(page.get_by_role("grid", name="Keys")).to_be_visible()
+    expect(grid_row(page, "name")).to_contain_text("Ada")
+    wait_until(lambda: not os.path.exists(launch_path), "the file to be removed once its secret was used")
+
+
+def scenario_cookie_scope(playwright):
+    """The cookie goes to this server only: another local server on another port of
+    127.0.0.1 that the user visits receives no Jarvis cookie."""
+    agent, path = files_agent()
+    web = Web()
+    received = []
+
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            received.append((self.path, self.headers.get("Cookie") or ""))
+            body = b"<!doctype html><title>another server</title><p>another server</p>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *arguments):
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Other)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    RUNNING.append(type("Stopper", (), {"stop": lambda self: (other.shutdown(), other.server_close())})())
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    expect(grid_row(page, "name")).to_contain_text("Ada")
+    cookies = context.cookies()
+    check(len(cookies) == 1 and cookies[0]["path"] == web.root, f"cookie: {cookies}")
+    visited = ["/", "/api/pages", "/index.html", "/app.js"]
+    for path in visited:
+        page.goto(f"http://127.0.0.1:{other.server_address[1]}{path}")
+        expect(page.get_by_text("another server")).to_be_visible()
+    page.goto(web.base)
+    expect(grid_row(page, "name")).to_contain_text("Ada")
+    check(all(path in [seen for seen, _ in received] for path in visited), f"the other server saw {received}")
+    leaked = [(path, cookie) for path, cookie in received if cookie]
+    check(not leaked, f"another server on 127.0.0.1 received the cookie: {leaked}")
+
+
+CROWD = r"""
+import selectors, socket, sys
+port, count = int(sys.argv[1]), int(sys.argv[2])
+selector = selectors.DefaultSelector()
+opened = 0
+def hold():
+    global opened
+    try:
+        connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+        connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port)
+        connection.setblocking(False)
+        selector.register(connection, selectors.EVENT_READ)
+        opened += 1
+    except OSError:
+        pass
+for _ in range(count):
+    hold()
+print("holding", len(selector.get_map()), flush=True)
+selector.register(sys.stdin, selectors.EVENT_READ)
+while True:
+    for key, _ in selector.select():
+        if key.fileobj is sys.stdin:
+            sys.exit(0)
+        # The server let this one go: take its place again at once.
+        selector.unregister(key.fileobj)
+        key.fileobj.close()
+        hold()
+"""
+
+
+def scenario_crowd(playwright):
+    """Another local user holding connections (partial requests, reopened as soon as the
+    server drops them) does not keep the page from loading, nor its requests from answering."""
+    agent, path = files_agent()
+    web = Web()
+    runner = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] if os.geteuid() == 0 else []
+    crowd = subprocess.Popen([*runner, sys.executable if not runner else "/usr/bin/python3", "-c", CROWD, str(web.port), "200"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd="/")
+    RUNNING.append(type("Stopper", (), {"stop": lambda self: (crowd.stdin.close(), crowd.wait(timeout=20))})())
+    line = crowd.stdout.readline()
+    check(line.startswith("holding"), f"the crowd did not start: {line!r} {crowd.stderr.read() if not line else ''}")
+    check(int(line.split()[1]) >= 32, f"the crowd holds only {line.split()[1]} connections")
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    expect(grid_row(page, "name")).to_contain_text("Ada")
+    cookies = context.cookies()
+    cookie = f"{cookies[0]['name']}={cookies[0]['value']}"
+    for _ in range(5):
+        start = time.monotonic()
+        status, _, _ = request(web.port, "GET", web.root + "app.js", {"Host": f"127.0.0.1:{web.port}", "Cookie": cookie})
+        check(status == 200 and time.monotonic() - start < 2, f"an authenticated request got {status} after {time.monotonic() - start:.1f} s")
+    jarvis("set", "files:app.json", "name", "Grace")
+    expect(grid_row(page, "name")).to_contain_text("Grace")
+    check(crowd.poll() is None, "the crowd stopped before the end")
     check(not page.errors, f"page errors: {page.errors}")
 
 
@@ -607,7 +768,7 @@ def scenario_screenshots(playwright):
             context.add_cookies(COOKIES)
             page = context.new_page()
             PAGES.append(page)
-            page.goto(f"http://127.0.0.1:{web.port}/")
+            page.goto(web.base)
         else:
             page = open_page(context, web)
             COOKIES.extend(context.cookies())

@@ -45,6 +45,26 @@ struct HTTPResponse: Sendable {
         content(Array((reason + "\n").utf8), type: "text/plain; charset=utf-8", status: status)
     }
 
+    /// The answer to the one-time secret: the cookie, and a page that takes the browser to
+    /// `next` (the secret leaves the address bar).
+    ///
+    /// A page that navigates, not a `303`: the browser often reaches the secret from the file
+    /// `jarvis web` opened (a `file://` page, so another site), and a `SameSite=Strict` cookie
+    /// set along a redirect that started on another site is not sent with the redirected
+    /// request; the refresh starts on this server's own page, so it is. Its empty icon keeps
+    /// the browser from asking for `/favicon.ico`, which lies outside the page's path.
+    static func exchange(cookie: String, next: String) -> HTTPResponse {
+        let page = """
+            <!doctype html><html lang="en"><head><meta charset="utf-8">\
+            <meta http-equiv="refresh" content="0;url=\(next)"><link rel="icon" href="data:,"><title>Jarvis</title></head>\
+            <body><p><a href="\(next)">Open the Jarvis inspector</a></p></body></html>
+
+            """
+        return HTTPResponse(
+            status: 200, headers: [("Set-Cookie", cookie), ("Content-Type", "text/html; charset=utf-8")],
+            body: Array(page.utf8))
+    }
+
     /// The bytes on the wire: status line, headers (with the security headers and
     /// `Connection: close`), blank line, body.
     func serialized() -> [UInt8] {

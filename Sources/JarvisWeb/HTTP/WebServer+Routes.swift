@@ -10,12 +10,16 @@ extension WebServer {
         case .refuse(let status, let reason):
             return .refusal(status, reason)
         case .exchange:
-            // The secret leaves the address bar: the browser is sent to `/` with the cookie.
-            return HTTPResponse(status: 303, headers: [("Set-Cookie", guardian.cookie), ("Location", "/")])
+            launchFile.withLock { file in
+                file?.remove()
+                file = nil
+            }
+            return .exchange(cookie: guardian.cookie, next: guardian.root)
         case .allow:
             break
         }
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let parts = request.path.dropFirst(guardian.root.count).split(separator: "/", omittingEmptySubsequences: true)
+            .map(String.init)
         if parts.first != "api" {
             guard request.method == "GET" || request.method == "HEAD" else { return .refusal(405, "use GET") }
             let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")

@@ -4,7 +4,7 @@
 let pageID = null;
 
 export async function openPage() {
-  const answer = await fetch('/api/pages', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  const answer = await fetch('api/pages', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
   if (!answer.ok) throw new Error(await answer.text());
   const json = await answer.json();
   pageID = json.page;
@@ -22,7 +22,7 @@ export function intent(name, fields = {}) {
 }
 
 async function post(name, fields) {
-  const answer = await fetch(`/api/pages/${pageID}/intent`, {
+  const answer = await fetch(`api/pages/${pageID}/intent`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ intent: name, ...fields }),
@@ -33,13 +33,13 @@ async function post(name, fields) {
 }
 
 export async function rows(from, count) {
-  const answer = await fetch(`/api/pages/${pageID}/rows?from=${from}&count=${count}`);
+  const answer = await fetch(`api/pages/${pageID}/rows?from=${from}&count=${count}`);
   if (!answer.ok) throw new Error(await answer.text());
   return answer.json();
 }
 
 export function live(onView, onDrop) {
-  const source = new EventSource(`/api/pages/${pageID}/events`);
+  const source = new EventSource(`api/pages/${pageID}/events`);
   source.addEventListener('view', (event) => onView(JSON.parse(event.data)));
   source.addEventListener('error', () => onDrop(source));
   return source;

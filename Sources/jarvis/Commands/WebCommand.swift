@@ -13,8 +13,10 @@ enum WebCommand: Command {
           browser: the running agents, their scanners and containers, a filterable key table,
           each value as a tree and as JSON, editing with the editor that fits its type, and
           live updates. The printed address carries a one-time secret; the browser trades it
-          for a cookie, so nobody else (another user of this machine, another web site) can
-          use the page. Nothing is loaded from the network. Ctrl-C stops it.
+          for a cookie scoped to the page's random path, so nobody else (another user of this
+          machine, another web site, another local server) can use the page. The browser is
+          handed a private file that leads to the address, never the address itself (command
+          lines are visible to every user). Nothing is loaded from the network. Ctrl-C stops it.
 
           --port N    listen on port N (default: any free port)
           --no-open   print the address without opening a browser
@@ -38,7 +40,15 @@ enum WebCommand: Command {
         let address = server.address
         Terminal.out("Jarvis web inspector: \(address)")
         Terminal.out(Terminal.dim("Open that address in your browser (it works once); Ctrl-C stops the server."))
-        if !noOpen { openBrowser(address) }
+        if !noOpen {
+            // The browser gets a private file that leads to the address, never the address:
+            // a command line is readable by every user of the machine.
+            do {
+                openBrowser(try server.writeLaunchFile())
+            } catch {
+                Terminal.err("note: \(error.message); open the address yourself")
+            }
+        }
         let serving = Thread {
             server.run()
             exit(0)
@@ -54,7 +64,8 @@ enum WebCommand: Command {
         exit(0)
     }
 
-    /// Opens the default browser where a desktop exists; silent where none does.
+    /// Opens `address` (the private launch file's) in the default browser where a desktop
+    /// exists; silent where none does.
     private static func openBrowser(_ address: String) {
         #if os(macOS) || os(Linux)
             let environment = ProcessInfo.processInfo.environment
@@ -62,7 +73,8 @@ enum WebCommand: Command {
                 let opener = "/usr/bin/open"
             #else
                 guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
-                guard let opener = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+                let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+                guard let opener = folders.map({ "\($0)/xdg-open" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
                 else { return }
             #endif
             let process = Process()
