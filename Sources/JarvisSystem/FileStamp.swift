@@ -8,15 +8,18 @@ import Foundation
     import Musl
 #endif
 
-/// What identifies one version of a file for caches: modification time, size, inode and
-/// device, from a single `stat` (cheaper than `FileManager.attributesOfItem`, which also opens
-/// the file and lists its extended attributes on Linux).
+/// What identifies one version of a file for caches: modification time, size, inode, device
+/// and permission bits, from a single `stat` (cheaper than `FileManager.attributesOfItem`,
+/// which also opens the file and lists its extended attributes on Linux). The permissions are
+/// part of it so that a file made unreadable (`chmod`) is read again, and its problem seen,
+/// rather than served from a cache.
 package struct FileStamp: Hashable, Sendable {
     package var seconds: Int
     package var nanoseconds: Int
     package var size: Int64
     package var inode: UInt64
     package var device: UInt64
+    package var permissions: UInt32
 
     /// The stamp of the file at `path` (following links), or nil when it does not exist.
     package static func of(_ path: String) -> FileStamp? {
@@ -57,6 +60,6 @@ extension FileStamp {
         #endif
         self.init(
             seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec), size: Int64(info.st_size),
-            inode: UInt64(info.st_ino), device: device)
+            inode: UInt64(info.st_ino), device: device, permissions: UInt32(info.st_mode) & 0o7777)
     }
 }

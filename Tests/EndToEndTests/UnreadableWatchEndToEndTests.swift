@@ -13,9 +13,10 @@ import Testing
         let output = Locked("")
         let errors = Locked("")
 
-        init(_ sandbox: Sandbox, _ arguments: [String]) throws {
-            process.executableURL = try Binaries.url("jarvis")
-            process.arguments = ["watch"] + arguments
+        init(_ sandbox: Sandbox, _ arguments: [String], as user: [String] = []) throws {
+            let jarvis = try Binaries.url("jarvis")
+            process.executableURL = user.isEmpty ? jarvis : URL(fileURLWithPath: user[0])
+            process.arguments = user.dropFirst() + (user.isEmpty ? [] : [jarvis.path]) + ["watch"] + arguments
             process.environment = sandbox.environment
             let out = Pipe()
             let err = Pipe()
@@ -100,5 +101,65 @@ import Testing
         // Nothing was ever reported removed: the keys were kept while the file was broken.
         #expect(!text.lines.contains { $0.contains("removed") }, "\(text.lines)")
         #expect(!json.lines.contains { $0.contains(#""kind":"removed""#) }, "\(json.lines)")
+    }
+
+    /// Root reads every file whatever its mode: as root, the agent and `jarvis watch` run as
+    /// `nobody` (util-linux's setpriv), so taking the read permission away means something.
+    static let unprivileged: [String]? = {
+        guard getuid() == 0 else { return [] }
+        let setpriv = "/usr/bin/setpriv"
+        guard FileManager.default.isExecutableFile(atPath: setpriv) else { return nil }
+        return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    }()
+
+    @Test(
+        .enabled(
+            if: unprivileged != nil,
+            "root reads every file whatever its mode; install util-linux's setpriv to run this as nobody"))
+    func aFileThatLosesItsReadPermissionIsUnreadableUntilItGetsItBack() throws {
+        let user = try #require(Self.unprivileged)
+        let sandbox = try Sandbox()
+        let home = sandbox.root.appendingPathComponent("home")
+        let folder = sandbox.root.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("app.json")
+        try Data(#"{"port": 8080, "debug": true}"#.utf8).write(to: file)
+        if !user.isEmpty {
+            let chown = try Process.run(
+                URL(fileURLWithPath: "/bin/chown"), arguments: ["-R", "65534:65534", sandbox.root.path])
+            chown.waitUntilExit()
+            try #require(chown.terminationStatus == 0)
+            sandbox.environmentOverrides["XDG_CONFIG_HOME"] = home.path
+            sandbox.environmentOverrides["HOME"] = home.path
+        }
+        let agent = Process()
+        let binary = try Binaries.url("jarvis-agent")
+        agent.executableURL = user.isEmpty ? binary : URL(fileURLWithPath: user[0])
+        agent.arguments = user.dropFirst() + (user.isEmpty ? [] : [binary.path]) + ["--files", folder.path]
+        agent.environment = sandbox.environment
+        agent.standardOutput = FileHandle.nullDevice
+        agent.standardError = FileHandle.nullDevice
+        try agent.run()
+        defer {
+            agent.terminate()
+            agent.waitUntilExit()
+        }
+        let record = sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).json")
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: record.path), agent.isRunning, Date() < deadline {
+            usleep(10_000)
+        }
+        try #require(FileManager.default.fileExists(atPath: record.path), "the agent did not start")
+
+        let watch = try Watcher(sandbox, ["files:app.json"], as: user)
+        #expect(watch.said("watching from sequence"), "\(watch.errors.current)")
+        #expect(chmod(file.path, 0) == 0)
+        let broken = try #require(watch.line(containing: "unreadable files:app.json"), "\(watch.lines)")
+        #expect(broken.contains("Permission denied"), "\(broken)")
+        #expect(chmod(file.path, 0o644) == 0)
+        let fixed = try #require(watch.line(containing: "  readable files:app.json"), "\(watch.lines)")
+        #expect(fixed.contains("again, no key changed"), "\(fixed)")
+        #expect(!watch.lines.contains { $0.contains("removed") }, "\(watch.lines)")
     }
 }
