@@ -41,6 +41,10 @@ import Testing
         try run("editors")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aHugeADeepAndAWideValueNeverFreezeThePage() throws {
+        try run("limits")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentRestartedUnderThePageIsFoundAgainByName() throws {
         try run("restart")
     }

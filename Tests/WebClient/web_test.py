@@ -493,6 +493,74 @@ def scenario_editors(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def nested(depth):
+    return {"level": 1, "inner": nested(depth - 1)} if depth > 1 else {"level": 1}
+
+
+def scenario_limits(playwright):
+    """A 10 MB value, 200 levels of nesting and a dictionary of 100,000 keys: previews shortened,
+    trees opened level by level, the value fetched when opened, the page never busy for long.
+    (A table of 100,000 keys is timed by jarvis-bench.)"""
+    folder = os.path.join(WORK, "big")
+    huge = "".join(f"line {n:07d} of a large value\n" for n in range(10 * 1024 * 1024 // 28))
+    with_values = {"huge": huge, "deep": nested(200), "many": {f"member_{n}": n for n in range(100_000)}}
+    write(os.path.join(folder, "big.json"), json.dumps(with_values))
+    agent = Agent("--files", folder, "--name", "limits")
+    web = Web()
+    browser, context = launch(playwright)
+    sizes = []
+    context.on("response", lambda response: sizes.append((response.url, response)) if "/rows?" in response.url else None)
+    page = open_page(context, web)
+    # What keeps the page busy for longer than 50 ms, as Chromium measures it.
+    page.evaluate("""() => {
+        window.longTasks = [];
+        new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(entry.duration); })
+            .observe({ type: 'longtask', buffered: true });
+    }""")
+    # Reading 14 MB of JSON takes the agent a while on a busy machine.
+    expect(page.get_by_role("navigation").get_by_role("button", name=re.compile(r"^big\.json, 3 keys"))).to_be_visible(timeout=90_000)
+    scope(page, "big.json")
+    # Previews are shortened: rows never carry the 10 MB, nor 100,000 members.
+    row = grid_row(page, "huge")
+    expect(row).to_contain_text("line 0000000 of a large value")
+    check(len(row.locator(".cell.value").inner_text()) < 400, "the huge value's preview is not shortened")
+    expect(grid_row(page, "many")).to_have_count(1)
+    fetched = 0
+    for url, response in sizes:
+        fetched += len(response.body())
+    check(fetched < 200_000, f"the rows of big.json took {fetched} bytes")
+    # Opened, the value is fetched and shown up to the model's limit, with a line saying so.
+    open_key(page, "huge")
+    expect(detail(page).get_by_label("Value as text")).to_contain_text("shortened: the value is larger than")
+    detail(page).get_by_role("button", name="Edit").click()
+    expect(page.get_by_role("status").filter(has_text="too large to edit here")).to_be_visible()
+    # 200 levels: the tree opens one level at a time, each asked for when opened.
+    open_key(page, "deep")
+    tree = detail(page).get_by_role("tree", name="Value tree")
+    for level in range(1, 8):
+        item = tree.locator(f"[role=treeitem][aria-level='{level}'][aria-label='inner']")
+        expect(item).to_have_count(1)
+        check(tree.locator(f"[aria-level='{level + 1}']").count() == 0, f"level {level + 1} was drawn before it was opened")
+        item.locator(":scope > .tree-label").click()
+    expect(tree.locator("[role=treeitem][aria-level='8']")).to_have_count(2)
+    detail(page).get_by_role("tab", name="JSON").click()
+    expect(detail(page).get_by_label("Value as text")).to_contain_text('"level": 1')
+    # 100,000 members: a first window of the tree, and how many more there are.
+    open_key(page, "many")
+    detail(page).get_by_role("tab", name="Tree").click()
+    tree = detail(page).get_by_role("tree", name="Value tree")
+    expect(tree.get_by_role("treeitem", name="member_0", exact=True)).to_have_count(1)
+    expect(tree).to_contain_text("98,000 more members")
+    check(tree.get_by_role("treeitem").count() == 2000, "the tree drew every member")
+    tree.get_by_role("button", name="Show more members").click()
+    expect(tree).to_contain_text("96,000 more members")
+    expect(tree.get_by_role("treeitem")).to_have_count(4000)
+    longest = page.evaluate("() => Math.max(0, ...window.longTasks)")
+    print(f"longest task: {longest:.0f} ms", file=sys.stderr)
+    check(longest < 1000, f"the page was busy for {longest:.0f} ms at once")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 def scenario_restart(playwright):
     """The agent restarted under the page: data stays, no edit while gone, then it catches up by name."""
     prefs = os.path.join(WORK, "prefs")

@@ -88,10 +88,10 @@ export class DetailPane {
   }
 
   // One level of the tree, asked of the model when it is opened.
-  async members(target, list, level) {
+  async members(target, list, level, from = 0) {
     let answer;
     try {
-      answer = await api.intent('members', { target });
+      answer = await api.intent('members', { target, from });
     } catch (error) {
       list.append(el('li', { class: 'error', text: String(error.message || error) }));
       return;
@@ -136,7 +136,16 @@ export class DetailPane {
       });
       list.append(item);
     }
-    if (answer.more) list.append(el('li', { class: 'hint', text: `and ${answer.more} more (narrow with the filter or open the JSON)` }));
+    if (answer.more) {
+      // The next window is asked for only when wanted.
+      const count = answer.more.toLocaleString('en-US');
+      const more = el('li', { class: 'hint' }, `${count} more member${answer.more === 1 ? '' : 's'} `);
+      more.append(button('Show more members', () => {
+        more.remove();
+        this.members(target, list, level, answer.from + answer.members.length);
+      }));
+      list.append(more);
+    }
   }
 
   copies(copy) {

@@ -62,8 +62,14 @@ extension WebPage {
         case "members":
             let target = try WebJSON.target(from: request["target"])
             guard let state = connection?.session.state, let address = target.address else { return [] }
+            // A window of members at a time: a dictionary of 100,000 keys never reaches the page whole.
             let rows = state.rows(.value(address, target.pointer), previewLimit: 120)
-            return [("members", .array(rows.prefix(2000).map { WebJSON.row($0) })), ("more", WebJSON.int(max(0, rows.count - 2000)))]
+            let from = max(0, min(rows.count, request["from"]?.int64Value.map { Int(clamping: $0) } ?? 0))
+            let window = rows[from...].prefix(Self.membersWindow)
+            return [
+                ("members", .array(window.map { WebJSON.row($0) })), ("from", WebJSON.int(from)),
+                ("more", WebJSON.int(rows.count - from - window.count)),
+            ]
         case "edit":
             let target = try WebJSON.target(from: request["target"] ?? selected.map(WebJSON.target))
             let session = try liveSession()
@@ -167,6 +173,9 @@ extension WebPage {
         }
         return []
     }
+
+    /// How many members of a dictionary or array one answer carries.
+    static let membersWindow = 2000
 
     /// Opens an editor on `fresh`; a date editor shows its date in `zone` (the browser's).
     private func start(_ fresh: ValueDraft, zone: String?) {
