@@ -23,9 +23,18 @@ import Testing
         // The export that asks: the agent's consent, and one audit record for what it sent.
         let reveals = { agent.auditLog.records().filter { $0.action == .reveal && $0.address == address }.count }
         let before = reveals()
+        let allReveals = agent.auditLog.records().filter { $0.action == .reveal }.count
+        #expect(agent.auditLog.records().filter { $0.action == .export }.isEmpty)
         let full = try session.snapshotIncludingSecrets()
         #expect(full.text.contains("hunter2") && full.leftOut == 0)
         #expect(reveals() == before + 1)
+        // And one record for the export itself: who, when, and how many secrets it sent.
+        let exports = agent.auditLog.records().filter { $0.action == .export }
+        #expect(exports.count == 1)
+        let sent = agent.auditLog.records().filter { $0.action == .reveal }.count - allReveals
+        #expect(exports.first?.count == sent && sent >= 1)
+        #expect(exports.first?.address == PreferenceAddress(scanner: "*", container: "*", key: "*"))
+        #expect(exports.first?.client.name == "JarvisUI" || exports.first?.client.name == "jarvis-inspector")
         // Where the agent allows no reveal, the export cannot include secrets.
         let closed = try InspectorFixture()
         let (locked, lockedAgent) = try InspectorSessionTests().session(

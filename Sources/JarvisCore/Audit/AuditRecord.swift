@@ -1,6 +1,7 @@
 import Foundation
 
-/// One change or secret reveal made through the agent: who did what to which address, when.
+/// One change, secret reveal or export of secrets made through the agent: who did what to
+/// which address, when.
 ///
 /// Records carry revisions, never values, so the trail itself leaks no secret and can be
 /// shown to anyone who may use the agent.
@@ -22,6 +23,10 @@ public struct AuditRecord: Sendable, Hashable {
         public static let delete = Action(rawValue: "delete")
         /// A secret's value was sent to a client in clear.
         public static let reveal = Action(rawValue: "reveal")
+        /// A listing marked as an export asked for secrets' values: the record's address holds
+        /// the listing's filters (`*` where it had none) and ``AuditRecord/count`` how many
+        /// secrets it sent in clear (each also has its own ``reveal`` record).
+        public static let export = Action(rawValue: "export")
     }
 
     /// How a client reached the agent. A struct, not an enum, so that new transports never
@@ -77,6 +82,8 @@ public struct AuditRecord: Sendable, Hashable {
     public var newRevision: Revision?
     /// Where inside the key's value a pointer edit changed it; nil for the whole value.
     public var pointer: JSONPointer? = nil
+    /// How many secrets an ``Action/export`` sent in clear; nil for other actions.
+    public var count: Int? = nil
 
     /// Creates a record; ``AuditLog/append(_:)`` replaces `sequence`.
     public init(

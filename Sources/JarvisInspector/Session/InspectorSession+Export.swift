@@ -23,9 +23,10 @@ extension InspectorSession {
         return (Self.snapshotText(state, items, now: now), leftOut)
     }
 
-    /// A snapshot that includes secrets because the export itself asks for them: each one is
-    /// read again with `reveal`, so the agent checks its consent for this export and records
-    /// one `reveal` audit record per secret sent, naming this client.
+    /// A snapshot that includes secrets because the export itself asks for them: they are
+    /// listed again with `reveal` in a listing marked as an export, so the agent checks its
+    /// consent for this export and records it, naming this client: one `export` record (how
+    /// many secrets it sent) beside one `reveal` record per secret sent.
     /// - Returns: the snapshot's JSON text and how many secrets could not be read (left out).
     /// - Throws: ``JarvisError`` `.unauthorized` when the agent does not allow revealing.
     public func snapshotIncludingSecrets(scanner: String? = nil, now: Date = Date()) throws(JarvisError)
@@ -38,6 +39,16 @@ extension InspectorSession {
                 "this agent does not allow revealing secrets, so a snapshot cannot include them; export without secrets"
             )
         }
+        var revealed: [PreferenceAddress: PreferenceItem] = [:]
+        // Only when something shown is a secret: an export without one reveals nothing.
+        if state.items.values.contains(where: { $0.isMasked && (scanner == nil || $0.address.scanner == scanner) }) {
+            var params = Wire.ListParams(scanner: scanner, reveal: true, limit: Wire.maxPageSize, export: true)
+            repeat {
+                let page = try source.call(params, expecting: Wire.ListPage.self)
+                for item in page.items where item.value != nil { revealed[item.address] = item }
+                params.cursor = page.nextCursor
+            } while params.cursor != nil
+        }
         var items: [PreferenceItem] = []
         var leftOut = 0
         for (address, item) in state.items where scanner == nil || address.scanner == scanner {
@@ -46,11 +57,9 @@ extension InspectorSession {
                 items.append(item)
                 continue
             }
-            do {
-                items.append(
-                    try source.call(Wire.GetParams(Wire.Place(address), reveal: true), expecting: Wire.ItemResult.self)
-                        .item)
-            } catch  where error.code == .notFound {
+            if let value = revealed[address] {
+                items.append(value)
+            } else {
                 leftOut += 1
             }
         }

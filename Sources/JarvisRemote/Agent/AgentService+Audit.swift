@@ -21,9 +21,19 @@ extension AgentService {
     }
 
     /// Records every secret among `items` whose value is about to be sent in clear.
-    func recordReveals(_ items: [PreferenceItem], session: AgentSessionState) {
+    /// - Returns: how many were recorded.
+    @discardableResult
+    func recordReveals(_ items: [PreferenceItem], session: AgentSessionState) -> Int {
         let secretScanners = Set(hub.scanners().filter(\.info.isSecret).map(\.id))
-        recordRevealed(items.filter { $0.value != nil && secretScanners.contains($0.address.scanner) }, session: session)
+        let revealed = items.filter { $0.value != nil && secretScanners.contains($0.address.scanner) }
+        recordRevealed(revealed, session: session)
+        return revealed.count
+    }
+
+    /// The `export` record of a revealing listing marked as an export, recorded once its
+    /// answer is complete or dropped (see ``ExportAudit``).
+    func exportAudit(_ params: Wire.ListParams, session: AgentSessionState) -> ExportAudit {
+        ExportAudit(audit: audit, client: session.auditClient, params: params)
     }
 
     /// Records secret items known to be sent in clear, one record per item.

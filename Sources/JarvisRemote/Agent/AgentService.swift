@@ -102,12 +102,18 @@ package final class AgentService: Sendable {
         let answerID = request.id ?? .null
         do {
             if request.method == AgentMethod.list.rawValue, request.id != nil {
-                let (pager, reveals) = try streamedList(request.params)
+                let (pager, params) = try streamedList(request.params)
                 // A revealing listing streams too, and audits each chunk's secrets as it is made:
-                // exactly what is sent, never the whole container up front.
+                // exactly what is sent, never the whole container up front. An export is recorded
+                // once more, as a whole, when its answer is complete or dropped.
+                let export = params.reveal && params.export ? exportAudit(params, session: session) : nil
                 let sending: (@Sendable ([PreferenceItem]) -> Void)? =
-                    reveals ? { @Sendable [self, session] sent in recordReveals(sent, session: session) } : nil
-                return .stream(ListAnswer(id: answerID, pager: pager, sending: sending))
+                    params.reveal
+                    ? { @Sendable [self, session] sent in
+                        let revealed = recordReveals(sent, session: session)
+                        export?.sent(secrets: revealed)
+                    } : nil
+                return .stream(ListAnswer(id: answerID, pager: pager, sending: sending, finished: export?.finish))
             }
             let result = try handle(request, session: session)
             guard request.id != nil else { return nil }
@@ -206,16 +212,21 @@ package final class AgentService: Sendable {
 
     private func list(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let (query, params) = try listQuery(raw)
+        let export = query.reveal && params.export ? exportAudit(params, session: session) : nil
+        defer { export?.finish() }
         // A revealing listing is answered as one page and audits exactly the items it sends.
         return page(try pager(try hub.listStream(query), params: params)) { sent in
-            if query.reveal { recordReveals(sent, session: session) }
+            guard query.reveal else { return }
+            let revealed = recordReveals(sent, session: session)
+            export?.sent(secrets: revealed)
         }
     }
 
-    /// A listing to stream, and whether it reveals secrets (whose sending is audited).
-    private func streamedList(_ raw: JSONObject) throws -> (ListPager, reveals: Bool) {
+    /// A listing to stream, and its params (whether it reveals secrets, whose sending is
+    /// audited, and whether it is an export).
+    private func streamedList(_ raw: JSONObject) throws -> (ListPager, Wire.ListParams) {
         let (query, params) = try listQuery(raw)
-        return (try pager(try hub.listStream(query), params: params), query.reveal)
+        return (try pager(try hub.listStream(query), params: params), params)
     }
 
     private func listQuery(_ raw: JSONObject) throws -> (ListQuery, Wire.ListParams) {

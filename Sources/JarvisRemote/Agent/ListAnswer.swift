@@ -19,11 +19,17 @@ struct ListAnswer: LineProducer {
     private var stage = Stage.start
     /// Told of each chunk's items once they are in the answer (to audit what is revealed).
     private let sending: (@Sendable ([PreferenceItem]) -> Void)?
+    /// Told once the whole answer is made (to record an export).
+    private let finished: (@Sendable () -> Void)?
 
-    init(id: JSONValue, pager: ListPager, sending: (@Sendable ([PreferenceItem]) -> Void)? = nil) {
+    init(
+        id: JSONValue, pager: ListPager, sending: (@Sendable ([PreferenceItem]) -> Void)? = nil,
+        finished: (@Sendable () -> Void)? = nil
+    ) {
         self.id = id
         self.pager = pager
         self.sending = sending
+        self.finished = finished
     }
 
     mutating func produce(into buffer: inout [UInt8], size: Int) -> Bool {
@@ -52,6 +58,12 @@ struct ListAnswer: LineProducer {
                 }
                 Self.append("}}", to: &buffer)
                 stage = .done
+                if let finished {
+                    // The last chunk's secrets are counted before the export is recorded.
+                    if let sending, !chunk.isEmpty { sending(chunk) }
+                    chunk = []
+                    finished()
+                }
                 return true
             }
             if !first { buffer.append(UInt8(ascii: ",")) }

@@ -3,11 +3,14 @@ import JarvisCore
 
 extension JarvisClient {
     /// The stored values matching the filters, as a snapshot, and the masked secrets it left out.
-    /// - Parameter reveal: ask for secrets' values (the agent refuses when it does not allow it).
+    /// - Parameter reveal: ask for secrets' values (the agent refuses when it does not allow it);
+    ///   the listing is then marked as an export, which the agent records in its audit trail
+    ///   (one `export` record beside each secret's `reveal`).
     public func snapshot(
         scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false
     ) throws(JarvisError) -> (snapshot: JarvisSnapshot, leftOut: [PreferenceItem]) {
-        let listed = try list(scanner: scanner, container: container, key: key, reveal: reveal)
+        let listed = try listing(
+            Wire.ListParams(scanner: scanner, container: container, key: key, reveal: reveal, export: reveal))
         // Stored values only: a catalogued key with nothing stored is neither a value nor a
         // masked secret.
         let stored = listed.items.filter { $0.layer == .stored && $0.catalog?.isUnset != true }

@@ -9,7 +9,7 @@ extension Wire {
         public static let method = AgentMethod.history.rawValue
         /// The newest this many records (1 to the agent's capacity; default 100).
         public var limit: Int?
-        /// Only `set`, `delete` or `reveal`.
+        /// Only `set`, `delete`, `reveal` or `export`.
         public var action: String?
         /// Only this scanner (a glob).
         public var scanner: String?
@@ -64,7 +64,7 @@ extension Wire {
         public var sequence: Int64
         /// When it happened.
         public var time: Date
-        /// `set`, `delete` or `reveal`; other actions may come in later protocol versions.
+        /// `set`, `delete`, `reveal` or `export`; other actions may come in later protocol versions.
         public var action: AuditRecord.Action
         /// `unix`, `tcp` or `in-process`.
         public var transport: AuditRecord.Transport
@@ -81,6 +81,9 @@ extension Wire {
         /// Where inside the key a pointer edit changed it (`/tags/0`); nil for the whole value.
         /// Added in protocol 1.x; older agents never send it.
         public var pointer: String?
+        /// How many secrets an `export` sent in clear; nil for other actions. Added in protocol
+        /// 1.x; older agents never send it.
+        public var count: Int64?
 
         /// A record as the agent keeps it.
         public init(_ record: AuditRecord) {
@@ -94,9 +97,10 @@ extension Wire {
             oldRevision = record.oldRevision?.text
             newRevision = record.newRevision?.text
             pointer = record.pointer.flatMap { $0.isWhole ? nil : $0.description }
+            count = record.count.map { Int64($0) }
         }
 
-        /// `{"sequence","time","action","transport","peer","client"?,"scanner","container","key","pointer"?,"oldRevision"?,"newRevision"?}`
+        /// `{"sequence","time","action","transport","peer","client"?,"scanner","container","key","pointer"?,"count"?,"oldRevision"?,"newRevision"?}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "sequence": .integer(sequence), "time": .string(DateText.format(time)),
@@ -108,6 +112,7 @@ extension Wire {
             object["container"] = .string(address.container)
             object["key"] = .string(address.key)
             object.setIfPresent("pointer", pointer.map(JSONValue.string))
+            object.setIfPresent("count", count.map(JSONValue.integer))
             object.setIfPresent("oldRevision", oldRevision.map(JSONValue.string))
             object.setIfPresent("newRevision", newRevision.map(JSONValue.string))
             return .object(object)
@@ -129,6 +134,7 @@ extension Wire {
                 scanner: try fields.string("scanner"), container: try fields.string("container"),
                 key: try fields.string("key"))
             pointer = try fields.optionalString("pointer")
+            count = fields["count"]?.int64Value
             oldRevision = try fields.optionalString("oldRevision")
             newRevision = try fields.optionalString("newRevision")
         }

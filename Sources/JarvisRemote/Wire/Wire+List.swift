@@ -20,12 +20,17 @@ extension Wire {
         public var limit: Int?
         /// Where the previous page stopped (its `nextCursor`).
         public var cursor: String?
+        /// The listing is an export (a snapshot to keep or share): with ``reveal``, the agent
+        /// records it in the audit trail as one `export` beside each secret's `reveal`. Added in
+        /// protocol 1.x; older agents refuse the member.
+        public var export: Bool
 
         /// Params with the given filters.
         public init(
             scanner: String? = nil, container: String? = nil, key: String? = nil, reveal: Bool = false,
-            undeclared: Bool = false, limit: Int? = nil, cursor: String? = nil
+            undeclared: Bool = false, limit: Int? = nil, cursor: String? = nil, export: Bool = false
         ) {
+            self.export = export
             self.scanner = scanner
             self.container = container
             self.key = key
@@ -35,12 +40,13 @@ extension Wire {
             self.cursor = cursor
         }
 
-        /// `{"scanner"?,"container"?,"key"?,"reveal"?,"undeclared"?,"limit"?,"cursor"?}`
+        /// `{"scanner"?,"container"?,"key"?,"reveal"?,"undeclared"?,"limit"?,"cursor"?,"export"?}`
         public var json: JSONObject {
             var object = JSONObject.filters(scanner: scanner, container: container, key: key, reveal: reveal)
             if undeclared { object["undeclared"] = true }
             object.setIfPresent("limit", limit.map(JSONValue.integer))
             object.setIfPresent("cursor", cursor.map(JSONValue.string))
+            if export { object["export"] = true }
             return object
         }
 
@@ -48,7 +54,7 @@ extension Wire {
         package init(params raw: JSONObject) throws(RPCError) {
             let params = try WireFields(
                 params: raw, method: .list,
-                allowed: ["scanner", "container", "key", "reveal", "undeclared", "limit", "cursor"])
+                allowed: ["scanner", "container", "key", "reveal", "undeclared", "limit", "cursor", "export"])
             scanner = try params.optionalString("scanner")
             container = try params.optionalString("container")
             key = try params.optionalString("key")
@@ -56,6 +62,7 @@ extension Wire {
             undeclared = try params.optionalBool("undeclared") ?? false
             limit = try params.optionalInt("limit", in: 1...Wire.maxPageSize)
             cursor = try params.optionalString("cursor")
+            export = try params.optionalBool("export") ?? false
         }
     }
 

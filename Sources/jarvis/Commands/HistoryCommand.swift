@@ -2,16 +2,16 @@ import Foundation
 import JarvisCore
 import JarvisRemote
 
-/// `jarvis history`: the agent's audit trail of sets, deletes and secret reveals.
+/// `jarvis history`: the agent's audit trail of sets, deletes, secret reveals and exports.
 enum HistoryCommand: Command {
     static let name = "history"
     static let summary = "show who changed or revealed what through the agent (its audit trail)"
     static let usage = """
-        jarvis history [CONTAINER] [--scanner ID] [--key PATTERN] [--action set|delete|reveal] [--limit N] [--json]
+        jarvis history [CONTAINER] [--scanner ID] [--key PATTERN] [--action set|delete|reveal|export] [--limit N] [--json]
 
           CONTAINER        only this container (a glob), optionally SCANNER:CONTAINER
           --key PATTERN    only keys matching this glob
-          --action ACTION  only sets, deletes or reveals
+          --action ACTION  only sets, deletes, reveals or exports of secrets
           --limit N        the newest N records (default 100; the agent keeps the last 1,000)
         """
 
@@ -29,8 +29,8 @@ enum HistoryCommand: Command {
             params.limit = limit
         }
         if let action {
-            guard ["set", "delete", "reveal"].contains(action) else {
-                throw UsageError("--action is one of set, delete, reveal", command: name)
+            guard ["set", "delete", "reveal", "export"].contains(action) else {
+                throw UsageError("--action is one of set, delete, reveal, export", command: name)
             }
             params.action = action
         }
@@ -53,7 +53,8 @@ enum HistoryCommand: Command {
                 place: safe("\(record.address.scanner):\(record.address.container)"),
                 key: safe(record.address.key + (record.pointer ?? "")), client: record.client.map(safe),
                 connection: safe("\(record.transport.rawValue) \(record.peer)"),
-                revisions: safe("\(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")"),
+                revisions: record.count.map { "\($0) secret(s) sent in clear" }
+                    ?? safe("\(record.oldRevision ?? "none") -> \(record.newRevision ?? "none")"),
                 width: Terminal.width)
             Terminal.out(
                 line.time + line.gap + Terminal.bold(line.action) + line.place + " " + Terminal.cyan(line.key) + line.who

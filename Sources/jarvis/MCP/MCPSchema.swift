@@ -77,7 +77,7 @@ enum MCPSchema {
             ("sequence", ["type": "integer"]), ("time", ["type": "string"]), ("action", ["type": "string"]),
             ("transport", ["type": "string"]), ("peer", ["type": "string"]), ("client", ["type": "string"]),
             ("scanner", ["type": "string"]), ("container", ["type": "string"]), ("key", ["type": "string"]),
-            ("oldRevision", ["type": "string"]), ("newRevision", ["type": "string"]),
+            ("oldRevision", ["type": "string"]), ("newRevision", ["type": "string"]), ("count", ["type": "integer"]),
         ], required: ["sequence", "action", "scanner", "container", "key"])
 
     /// A problem a listing reports for a container it could not read.

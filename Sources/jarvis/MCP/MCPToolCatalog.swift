@@ -117,7 +117,7 @@ enum MCPToolCatalog {
                     agent, scanner,
                     ("container", MCPSchema.string("only containers matching this glob")),
                     ("key", MCPSchema.string("only keys matching this glob")),
-                    ("action", MCPSchema.oneOf(["set", "delete", "reveal"], "only this action")),
+                    ("action", MCPSchema.oneOf(["set", "delete", "reveal", "export"], "only this action")),
                     ("client", MCPSchema.string("only changes made by this client name")),
                     ("limit", MCPSchema.integer("the newest N records (default 100)", minimum: 1, maximum: 1_000)),
                 ]),

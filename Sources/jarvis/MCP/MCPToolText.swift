@@ -69,7 +69,9 @@ enum MCPToolText {
         let address = record.address
         let place = "\(address.scanner):\(quoted(address.container)) \(quoted(address.key))"
         return
-            "\(DateText.format(record.time)) \(record.action) \(place) by \(clientName(record.client)) (\(record.transport)), revision \(printable(record.oldRevision ?? "none")) -> \(printable(record.newRevision ?? "none"))"
+            "\(DateText.format(record.time)) \(record.action) \(place) by \(clientName(record.client)) (\(record.transport)), "
+            + (record.count.map { "\($0) secret(s) sent in clear" }
+                ?? "revision \(printable(record.oldRevision ?? "none")) -> \(printable(record.newRevision ?? "none"))")
     }
 
     /// A diff, as `jarvis diff` prints it.

@@ -85,6 +85,10 @@ import Testing
             #"{"jsonrpc":"2.0","id":23,"method":"list","params":{"container":"com.example.demo.prefs","undeclared":true,"limit":2}}"#,
             Wire.ListParams.init(params:))
         #expect(orphans.undeclared && orphans.limit == 2)
+        let export = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":26,"method":"list","params":{"scanner":"secrets","reveal":true,"export":true}}"#,
+            Wire.ListParams.init(params:))
+        #expect(export.export && export.reveal && !paged.export)
         let page = try roundTripResult(
             #"{"jsonrpc":"2.0","id":5,"result":{"items":[{"scanner":"defaults","container":"com.example.demo.prefs","key":"last_open","type":"date","value":{"$date":"2026-11-21T10:00:00.125Z"},"revision":"\#(revision)"},{"scanner":"defaults","container":"com.example.demo.prefs","key":"launch_count","type":"integer","value":42,"revision":"\#(revision)"}],"problems":[]}}"#,
             as: Wire.ListPage.self)
@@ -213,6 +217,11 @@ import Testing
             #"{"jsonrpc":"2.0","id":14,"result":{"records":[{"sequence":1,"time":"2026-11-21T10:00:00Z","action":"set","transport":"unix","peer":"uid 1000","scanner":"defaults","container":"c","key":"k","newRevision":"afe8d7da2cf83782"}],"total":1,"capacity":1000}}"#,
             as: Wire.HistoryPage.self)
         #expect(created.records.first?.oldRevision == nil && created.records.first?.client == nil)
+        let export = try roundTripResult(
+            #"{"jsonrpc":"2.0","id":15,"result":{"records":[{"sequence":9,"time":"2026-11-21T10:05:00Z","action":"export","transport":"unix","peer":"pid 4711 uid 1000","client":"jarvis-cli","scanner":"*","container":"*","key":"*","count":2}],"total":9,"capacity":1000}}"#,
+            as: Wire.HistoryPage.self)
+        #expect(export.records.first?.action == .export && export.records.first?.count == 2)
+        #expect(created.records.first?.count == nil)
     }
 
     // MARK: - watch
