@@ -159,6 +159,11 @@ extension JarvisHub {
         guard lookup.isShown else {
             let standIn = PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key)
             let found = try? Self.writeContainer(lookup.container, in: scanner)
+            // A hidden key of a shown container that cannot be read is refused as a missing key
+            // of it is, or the refusal alone would tell which names a rule hides.
+            if lookup.container == address.container, found?.exists == true, let problem = found?.problem {
+                throw JarvisError(.storage, "'\(address.container)' cannot be read: \(problem)")
+            }
             target.place = .hidden(reading: found?.exists == true && found?.problem == nil ? standIn : nil)
             return target
         }

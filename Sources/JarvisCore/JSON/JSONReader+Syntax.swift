@@ -109,8 +109,14 @@ extension JSONReader {
                             : "expected a double-quoted key or '}', found \(describe(bytes[position]))")
                 }
                 let name = try readString()
-                guard keys.insert(name).inserted else {
-                    throw error("duplicate key \(shortQuoted(name)); each key may appear only once", at: itemStart)
+                let (inserted, first) = keys.insert(name)
+                guard inserted else {
+                    // Not named: the key may be one the configuration hides.
+                    throw error(
+                        first.utf8.elementsEqual(name.utf8)
+                            ? "a key written twice in one object; each key may appear only once"
+                            : "a key written twice in one object, in two Unicode spellings of one name (composed and decomposed, such as ñ and n + U+0303), which Jarvis reads as one; each key may appear only once",
+                        at: itemStart)
                 }
                 try skipTrivia()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {

@@ -434,6 +434,14 @@ final class PlistFolderStore: DefaultsStore {
         let damagedBinary =
             "'\(name)' starts like a binary property list but is damaged (cut short or overwritten); fix or remove the file, Jarvis will not overwrite it"
         let looksBinary = data.starts(with: Array("bplist".utf8))
+        // Foundation would keep one of two keys that are one name and drop the other: refuse the
+        // suite without naming the key (it may be one the configuration hides).
+        if PlistKeySpellings.hasDuplicateKey([UInt8](data)) {
+            throw JarvisError(
+                .storage,
+                "'\(name)' holds one key name twice in a dictionary (written the same, or in two Unicode spellings such as a composed ñ and n + U+0303, which Jarvis reads as one name), so neither could be read or written without losing the other; remove one of them with the app's own tools, Jarvis will not read or overwrite the file"
+            )
+        }
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
         } catch {
