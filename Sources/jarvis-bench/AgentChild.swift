@@ -11,11 +11,12 @@
         let socketPath: String
         let runtime: URL
 
-        init(serving folder: URL) throws {
+        /// - Parameter extra: more arguments for the agent (another scanner's folder).
+        init(serving folder: URL, extra: [String] = []) throws {
             runtime = try Fixture.temporaryFolder("rt")
             child = try ChildProcess(
                 try ChildProcess.sibling("jarvis-agent"),
-                ["--defaults-dir", folder.path, "--name", "jarvis-bench-agent"],
+                ["--defaults-dir", folder.path, "--name", "jarvis-bench-agent"] + extra,
                 environment: ["JARVIS_RUNTIME_DIR": runtime.path])
             let line = try child.value(after: "jarvis-agent ")
             guard let range = line.range(of: " serving on ") else {

@@ -18,7 +18,7 @@ import Foundation
     let benchmarks: [String: (BenchOptions) throws -> Section] = [
         "scan": ScanBench.run, "roundtrip": RoundTripBench.run, "list": ListBench.run, "paging": PagingBench.run,
         "watch": WatchBench.run, "host": HostCostBench.run, "load": LoadBench.run,
-        "watchscope": WatchScopeBench.run, "web": WebBench.run,
+        "watchscope": WatchScopeBench.run, "web": WebBench.run, "stuck": StuckBench.run,
     ]
     var sections: [Section] = []
     for name in options.selected {
