@@ -90,9 +90,17 @@ let package = Package(
         .testTarget(name: "JarvisCommandLineTests", dependencies: ["JarvisCommandLine"]),
         .testTarget(
             name: "JarvisInspectorTests", dependencies: ["JarvisInspector", "JarvisCore", "JarvisRemote", "JarvisScanners"]),
+        // Helpers the test targets share (temporary folders, waiting for a condition); no product.
+        .target(name: "JarvisTestSupport", dependencies: ["JarvisTransport"], path: "Tests/JarvisTestSupport"),
+        // The transport's own tests: sockets, framing, the readiness loop, the work pool.
+        .testTarget(
+            name: "JarvisTransportTests", dependencies: ["JarvisCore", "JarvisTransport", "JarvisTestSupport"]),
         .testTarget(
             name: "JarvisRemoteTests",
-            dependencies: ["JarvisCore", "JarvisSystem", "JarvisTransport", "JarvisRemote", "JarvisScanners", "Jarvis"]),
+            dependencies: [
+                "JarvisCore", "JarvisSystem", "JarvisTransport", "JarvisRemote", "JarvisScanners", "Jarvis",
+                "JarvisTestSupport",
+            ]),
         // The CLI's own logic (the MCP server's framing, URIs and schema checks), imported with
         // @testable from the executable.
         .testTarget(name: "JarvisWebTests", dependencies: ["JarvisWeb", "JarvisCore"]),

@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import Testing
+import JarvisTestSupport
 
 @testable import JarvisRemote
 @testable import JarvisTransport

@@ -2,6 +2,7 @@ import Foundation
 import JarvisCore
 import JarvisScanners
 import Testing
+import JarvisTestSupport
 
 @testable import JarvisRemote
 @testable import JarvisTransport

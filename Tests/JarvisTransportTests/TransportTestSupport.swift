@@ -1,29 +1,6 @@
 import Foundation
 import JarvisCore
-
-@testable import JarvisRemote
-@testable import JarvisTransport
-
-/// A fresh folder with a short path (Unix socket paths must stay under 104–108 bytes).
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/jvr.XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else {
-            throw SocketError(operation: "mkdtemp", errno: errno)
-        }
-        path = String(decoding: UnsafeRawBufferPointer(start: created, count: strlen(created)), as: UTF8.self)
-    }
-
-    func socketPath(_ name: String = "a.sock") -> String {
-        "\(path)/\(name)"
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
+import JarvisTransport
 
 /// Echoes every line back and records what happened, for assertions.
 final class EchoSession: LineSession {
@@ -64,24 +41,4 @@ final class EchoSession: LineSession {
 /// Open descriptors of this process, or nil where /proc is missing.
 func openDescriptorCount() -> Int? {
     try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return condition()
-}
-
-extension LineClient {
-    func send(_ text: String) throws {
-        try send(Array(text.utf8))
-    }
-
-    func receiveText(timeout: Duration = .seconds(5)) throws -> String? {
-        try receiveLine(timeout: timeout).map { String(decoding: $0, as: UTF8.self) }
-    }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import JarvisCore
+import JarvisTestSupport
 import Testing
 
-@testable import JarvisRemote
 @testable import JarvisTransport
 
 /// Streamed lines, the shared output budget and the authentication deadline of `LineServer`.

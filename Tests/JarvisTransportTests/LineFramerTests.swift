@@ -1,6 +1,6 @@
+import JarvisTestSupport
 import Testing
 
-@testable import JarvisRemote
 @testable import JarvisTransport
 
 @Suite struct LineFramerTests {

@@ -1,8 +1,8 @@
 import Foundation
 import JarvisCore
+import JarvisTestSupport
 import Testing
 
-@testable import JarvisRemote
 @testable import JarvisTransport
 
 @Suite struct SocketTests {
