@@ -5,7 +5,9 @@
     /// The command line of `jarvis-bench`, read with the parser the three executables share.
     struct BenchOptions {
         /// Every benchmark, in the order they run and print.
-        static let all = ["scan", "roundtrip", "list", "paging", "watch", "host", "load", "watchscope", "web", "stuck"]
+        static let all = [
+            "scan", "roundtrip", "list", "paging", "watch", "host", "load", "watchscope", "web", "stuck", "inspect",
+        ]
 
         var selected: [String] = BenchOptions.all
         var json = false

@@ -137,6 +137,36 @@ import Testing
         #expect(message.text.hasPrefix("the agent is back; ") && message.text.contains("user_name"))
     }
 
+    @Test func aFilterMatchesFoldedRowsAsItMatchesRowsAndKnowsWhenItNarrows() throws {
+        let fixture = try InspectorFixture()
+        let (session, agent) = try InspectorSessionTests().session(.inProcess, fixture)
+        defer { session.close(); agent.stop() }
+        let rows = session.state.tableRows(scanner: nil, container: nil)
+        for text in ["", "NAME", "ada", "ß", "*count", "l?cal*", "8080", "zzz", "é"] {
+            let filter = InspectorFilter(text)
+            #expect(rows.map { filter.matches(folded: InspectorFilter.Folded($0)) } == rows.map(filter.matches))
+        }
+        #expect(InspectorFilter.contains("user_name", "name") && !InspectorFilter.contains("name", "user_name"))
+        #expect(InspectorFilter.contains("héllo", "él") && InspectorFilter.contains("x", ""))
+        #expect(InspectorFilter("user_n").narrows(InspectorFilter("user")))
+        #expect(!InspectorFilter("user").narrows(InspectorFilter("user_n")))
+        #expect(!InspectorFilter("us*").narrows(InspectorFilter("us")))
+    }
+
+    @Test func valueTextCostsWhatItShowsAndAcceptsNoLimit() {
+        let big = String(repeating: "a", count: 1_000_000)
+        // `jarvis get` asks for the whole value (Int.max): nothing may overflow.
+        #expect(ValueFormat.full(.string("x"), limit: .max) == "x")
+        #expect(ValueFormat.full(.boolean(true), limit: .max) == "true")
+        #expect(ValueFormat.full(.dictionary(["k": .string("v")]), limit: .max).contains("\"k\": \"v\""))
+        #expect(ValueFormat.full(.data(Data([1, 2, 3])), limit: .max) == "AQID")
+        #expect(ValueFormat.preview(.dictionary(["k": .string(big)]), limit: 20).count == 20)
+        #expect(ValueFormat.preview(.string(big), limit: 20) == String(repeating: "a", count: 19) + "…")
+        let blob = ValueFormat.full(.data(Data(count: 1_000_000)), limit: 100)
+        #expect(blob.hasSuffix("(shortened: the value is larger than 100 characters)"))
+        #expect(blob.count < 200)
+    }
+
     @Test func theAgentListSaysWhatEachAgentAllows() {
         func capabilities(editing: Bool, production: Bool) -> Wire.Capabilities {
             Wire.Capabilities(

@@ -24,7 +24,10 @@ public enum ValueFormat {
         switch value {
         case .string(let text): output.append(text)
         case .data(let data):
-            output.append(data.base64EncodedString())
+            // Only the bytes that can show are encoded: a 10 MB blob costs the limit.
+            // (A caller may pass Int.max for no limit: the arithmetic must not overflow.)
+            let shown = limit < Int.max / 2 ? (limit / 4 + 1) * 3 : Int.max
+            output.append((data.count > shown ? data.prefix(shown) : data).base64EncodedString())
         default: write(value, into: &output, pretty: true, indent: "")
         }
         guard output.isCut else { return output.text }
@@ -57,7 +60,10 @@ public enum ValueFormat {
     private static func write(_ value: PreferenceValue, into output: inout Bounded, pretty: Bool, indent: String) {
         guard !output.isFull else { return }
         switch value {
-        case .string(let text): output.append(quoted(text))
+        case .string(let text):
+            // Quoting a 10 MB string to show 80 characters of it would cost the 10 MB.
+            let room = output.room
+            output.append(quoted(text.utf8.count > room ? String(text.prefix(room)) : text))
         case .integer(let number): output.append(String(number))
         case .real(let number): output.append(realText(number))
         case .boolean(let flag): output.append(flag ? "true" : "false")
@@ -102,17 +108,23 @@ public enum ValueFormat {
         private(set) var count = 0
         private(set) var isCut = false
         var isFull: Bool { isCut }
+        /// Characters left before the cut.
+        var room: Int { limit - count }
 
         init(limit: Int) { self.limit = limit }
 
+        /// Appends `piece`, counting at most the characters that fit (never the whole of a
+        /// 10 MB string).
         mutating func append(_ piece: String) {
             guard !isCut else { return }
-            let length = piece.count
-            if count + length <= limit {
+            let room = limit - count
+            let head = piece.prefix(room < Int.max ? room + 1 : room)
+            let length = head.count
+            if length <= room {
                 text += piece
                 count += length
             } else {
-                text += piece.prefix(max(0, limit - count - 1)) + "…"
+                text += piece.prefix(max(0, room - 1)) + "…"
                 count = limit
                 isCut = true
             }

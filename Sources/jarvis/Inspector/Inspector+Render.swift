@@ -191,9 +191,24 @@ extension Inspector {
         case .detail(let address, let pointer):
             parts = [address.scanner, address.container, address.key] + pointer.tokens
         }
-        var text = Terminal.escaped(parts.joined(separator: " › "))
-        if !page.filter.isEmpty { text += "   /\(page.filter)" }
-        return text
+        let filter = page.filter.isEmpty ? "" : "   /\(page.filter)"
+        return Self.crumb(parts.map(Terminal.escaped), width: terminal.size.columns - 2 - filter.count) + filter
+    }
+
+    /// The path from the top, or its end with how deep it is when it is wider than `width`
+    /// (`… › d › d (37 levels)`), so 200 levels of nesting stay readable.
+    static func crumb(_ parts: [String], width: Int) -> String {
+        let whole = parts.joined(separator: " › ")
+        guard whole.count > width, parts.count > 1 else { return whole }
+        let note = " (\(parts.count) levels)"
+        var tail: [String] = []
+        var used = 4 + note.count
+        for part in parts.reversed() {
+            if !tail.isEmpty, used + part.count + 3 > width { break }
+            tail.insert(part, at: 0)
+            used += part.count + 3
+        }
+        return "… › " + tail.joined(separator: " › ") + note
     }
 
     private func drawList(_ screen: inout ScreenBuffer, page: inout Page) {

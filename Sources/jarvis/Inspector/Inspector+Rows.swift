@@ -15,6 +15,8 @@ extension Inspector {
         var target: Target
         var cells: [ScreenBuffer.Segment]
         var changed = false
+        /// What a filter matches, lowercased once when the row is built.
+        var folded: InspectorFilter.Folded?
 
         /// The model's row, unless this is an agent.
         var model: InspectorRow? {
@@ -58,11 +60,11 @@ extension Inspector {
     }
 
     /// The rows of a list page, filtered.
-    func rows(for page: Page, width: Int) -> [Row] {
+    func rows(for page: Page, width: Int) -> RowList {
         switch page.level {
         case .agents:
             let filter = InspectorFilter(page.filter)
-            return agents.filter { filter.matches("\($0.record.pid) \($0.record.name) \($0.access)") }.map { agent in
+            let rows = agents.filter { filter.matches("\($0.record.pid) \($0.record.name) \($0.access)") }.map { agent in
                 let record = agent.record
                 return Row(
                     target: .agent(agent),
@@ -81,43 +83,86 @@ extension Inspector {
                                 } ?? "")),
                     ])
             }
+            return RowList(all: rows, kept: nil)
         case .detail:
-            return []
+            return .empty
         case .list, .allKeys:
-            guard let connection else { return [] }
+            guard let connection else { return .empty }
             let state = connection.state
             let key = RowCacheKey(
                 level: page.level, filter: page.filter, width: width, generation: state.generation,
                 session: ObjectIdentifier(connection.session))
             if let rowCache, rowCache.key == key { return rowCache.rows }
-            let keyColumn = keyWidth(width)
-            // Previews are cut to what a line shows: a 10 MB value costs one line of text.
-            let previewWidth = max(10, width - keyColumn - 11 - 4)
+            var whole = key
+            whole.filter = ""
+            let all: [Row]
+            if let unfilteredCache, unfilteredCache.key == whole {
+                all = unfilteredCache.rows
+            } else {
+                all = allRows(page.level, state: state, width: width)
+                unfilteredCache = (whole, all)
+            }
+            // A filter narrows the rows built once, with the model's test: each keystroke
+            // of a filter costs a match per row, not building every row again.
             let filter = InspectorFilter(page.filter)
-            var rows: [Row]
-            switch page.level {
-            case .list(let level):
-                rows = state.rows(level, filter: filter, previewLimit: previewWidth).map { row in
-                    Row(target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed))
-                }
-                if level == .scanners, filter.matches("all keys") {
-                    let all = state.segments().first?.count ?? state.items.count
-                    rows.insert(
-                        Row(
-                            target: .allKeys,
-                            cells: [
-                                .plain(Terminal.pad("All keys", 14) + Terminal.pad("every container", 26)),
-                                .plain(Terminal.pad(String(all), 8)),
-                                ScreenBuffer.Segment(text: "one filter across containers", style: .dim),
-                            ]), at: 0)
-                }
-            default:
-                rows = state.tableRows(scanner: nil, container: nil, filter: filter, previewLimit: previewWidth).map {
-                    Row(target: .model($0), cells: allKeysCells($0, width: width), changed: $0.has(.changed))
+            guard !filter.isEmpty else {
+                let rows = RowList(all: all, kept: nil)
+                rowCache = (key, rows)
+                return rows
+            }
+            // Typing one more character narrows what the last keystroke showed.
+            var candidates: [Int]?
+            if let rowCache, !filter.isEmpty {
+                var previous = rowCache.key
+                previous.filter = ""
+                if previous == whole, filter.narrows(InspectorFilter(rowCache.key.filter)) {
+                    candidates = rowCache.rows.kept
                 }
             }
+            let kept = (candidates ?? Array(all.indices)).filter { position in
+                let row = all[position]
+                switch row.target {
+                case .model(let model): return row.folded.map { filter.matches(folded: $0) } ?? filter.matches(model)
+                case .allKeys: return filter.matches("All keys")
+                case .agent: return true
+                }
+            }
+            let rows = RowList(all: all, kept: kept)
             rowCache = (key, rows)
             return rows
+        }
+    }
+
+    /// Every row of a list level, unfiltered.
+    private func allRows(_ shown: Level, state: InspectorState, width: Int) -> [Row] {
+        let keyColumn = keyWidth(width)
+        // Previews are cut to what a line shows: a 10 MB value costs one line of text.
+        let previewWidth = max(10, width - keyColumn - 11 - 4)
+        switch shown {
+        case .list(let level):
+            var rows = state.rows(level, previewLimit: previewWidth).map { row in
+                Row(
+                    target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed),
+                    folded: InspectorFilter.Folded(row))
+            }
+            if level == .scanners {
+                let all = state.segments().first?.count ?? state.items.count
+                rows.insert(
+                    Row(
+                        target: .allKeys,
+                        cells: [
+                            .plain(Terminal.pad("All keys", 14) + Terminal.pad("every container", 26)),
+                            .plain(Terminal.pad(String(all), 8)),
+                            ScreenBuffer.Segment(text: "one filter across containers", style: .dim),
+                        ]), at: 0)
+            }
+            return rows
+        default:
+            return state.tableRows(scanner: nil, container: nil, previewLimit: previewWidth).map {
+                Row(
+                    target: .model($0), cells: allKeysCells($0, width: width), changed: $0.has(.changed),
+                    folded: InspectorFilter.Folded($0))
+            }
         }
     }
 
@@ -185,7 +230,35 @@ extension Inspector {
 
     /// The lines of a detail page: facts, then the whole value or why it is not shown.
     func detailLines(_ address: PreferenceAddress, _ pointer: JSONPointer) -> [String] {
-        guard let state = connection?.state, let detail = state.detail(address, pointer) else {
+        guard let connection else { return ["(this key no longer exists)"] }
+        let state = connection.state
+        let key = RowCacheKey(
+            level: .detail(address, pointer), filter: "", width: terminal.size.columns, generation: state.generation,
+            session: ObjectIdentifier(connection.session))
+        if let detailCache, detailCache.key == key { return detailCache.lines }
+        // Long lines wrap (a 10 MB string is one line): every character can be scrolled to.
+        let room = max(10, terminal.size.columns - 3)
+        let lines = buildDetailLines(state, address, pointer).flatMap { Self.chunks($0, width: room) }
+        detailCache = (key, lines)
+        return lines
+    }
+
+    /// A line cut into pieces of at most `width` characters.
+    static func chunks(_ line: String, width: Int) -> [String] {
+        guard line.count > width else { return [line] }
+        var pieces: [String] = []
+        var rest = Substring(line)
+        while !rest.isEmpty {
+            pieces.append(String(rest.prefix(width)))
+            rest = rest.dropFirst(width)
+        }
+        return pieces
+    }
+
+    private func buildDetailLines(_ state: InspectorState, _ address: PreferenceAddress, _ pointer: JSONPointer)
+        -> [String]
+    {
+        guard let detail = state.detail(address, pointer) else {
             return ["(this key no longer exists)"]
         }
         var lines = detail.facts.map { Terminal.pad($0.label, 10) + Terminal.escaped($0.text) }

@@ -88,7 +88,13 @@ final class Inspector {
     var statusIsChange = false
     /// The last list built, by what it was built from: a key press that moves the cursor
     /// builds no row (30,000 keys cost tens of milliseconds to build).
-    var rowCache: (key: RowCacheKey, rows: [Row])?
+    var rowCache: (key: RowCacheKey, rows: RowList)?
+    /// The last list built without its filter: typing a filter narrows these instead of
+    /// building every row again.
+    var unfilteredCache: (key: RowCacheKey, rows: [Row])?
+    /// The last detail's lines, by what they were built from: scrolling a 10 MB value
+    /// formats it once.
+    var detailCache: (key: RowCacheKey, lines: [String])?
 
     /// What a cached list was built from.
     struct RowCacheKey: Equatable {
