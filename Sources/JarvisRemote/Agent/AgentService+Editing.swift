@@ -25,6 +25,11 @@ extension AgentService {
                 PreferenceAddress(scanner: scanner, container: params.place.container, key: params.place.key)),
             item.depthProblem == nil
         else { return nil }
+        do {
+            try refuseUnsendable(item)
+        } catch {
+            return RPCResponse.failure(id: id, error: Self.rpcError(error))
+        }
         return Self.itemAnswer(item, id: id)
     }
 
@@ -48,8 +53,18 @@ extension AgentService {
         } else {
             item = try hub.get(address, reveal: params.reveal)
         }
+        try refuseUnsendable(item)
         if params.reveal { recordReveals([item], session: session) }
         return try Self.servable(item)
+    }
+
+    /// Refuses an item whose answer could never be queued, before the answer is made: a value
+    /// larger than the whole output budget costs no copy of itself (48 clients asking a 15 MiB
+    /// value kept every work thread writing answers that were then refused).
+    private func refuseUnsendable(_ item: PreferenceItem) throws {
+        guard let limit = maxAnswerBytes, let value = item.value else { return }
+        let size = value.minimumJSONBytes(countingPast: limit)
+        if size > limit { throw RPCError.answerTooLarge(size: size, limit: limit, atLeast: true) }
     }
 
     func set(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {

@@ -20,12 +20,16 @@ package final class AgentService: Sendable {
     package let work: WorkPool
     /// How long a request that runs on ``work`` may take before its client is told it timed out.
     package let requestTimeout: Duration
+    /// The most output the agent may queue for all its clients together; an item whose value
+    /// is surely larger is refused before its answer is made. Nil: no such check.
+    package let maxAnswerBytes: Int?
 
     package init(
         hub: JarvisHub, identity: AgentIdentity, maxLineLength: Int, audit: AgentAudit = AgentAudit(),
-        requestTimeout: Duration = .seconds(15), work: WorkPool = WorkPool()
+        requestTimeout: Duration = .seconds(15), work: WorkPool = WorkPool(), maxAnswerBytes: Int? = nil
     ) {
         self.hub = hub
+        self.maxAnswerBytes = maxAnswerBytes
         self.requestTimeout = requestTimeout
         self.work = work
         engine = ChangeEngine(hub: hub)

@@ -167,7 +167,8 @@ public final class JarvisAgent: Sendable {
         self.hub = hub
         let service = AgentService(
             hub: hub, identity: identity, maxLineLength: options.maxLineLength,
-            audit: AgentAudit(capacity: options.auditCapacity), requestTimeout: options.requestTimeout)
+            audit: AgentAudit(capacity: options.auditCapacity), requestTimeout: options.requestTimeout,
+            maxAnswerBytes: options.maxPendingOutputBytes)
         self.service = service
         var limits = LineServerLimits()
         limits.maxLineLength = options.maxLineLength

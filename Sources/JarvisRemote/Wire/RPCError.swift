@@ -63,11 +63,12 @@ package struct RPCError: Error, Sendable, Hashable {
 
     /// An answer of `size` bytes, more than the output the agent may still queue for its
     /// clients (`limit` bytes for all of them together): refused rather than held in memory.
-    package static func answerTooLarge(size: Int, limit: Int) -> RPCError {
+    /// `atLeast`: `size` is a lower bound, found before the answer was made.
+    package static func answerTooLarge(size: Int, limit: Int, atLeast: Bool = false) -> RPCError {
         RPCError(
             code: -32006,
             message:
-                "the answer is \(size) bytes, more than the agent can queue now (\(limit) bytes for all clients together, JarvisAgent.Options.maxPendingOutputBytes), so it was left out (a change the request made stands); ask for part of the value with pointer, try again when other clients have read their answers, or raise the limit in the host",
+                "the answer is \(atLeast ? "at least " : "")\(size) bytes, more than the agent can queue now (\(limit) bytes for all clients together, JarvisAgent.Options.maxPendingOutputBytes), so it was left out (a change the request made stands); ask for part of the value with pointer, try again when other clients have read their answers, or raise the limit in the host",
             name: JarvisError.Code.tooLarge.rawValue)
     }
 
