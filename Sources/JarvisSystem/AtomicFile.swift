@@ -93,10 +93,14 @@ package enum AtomicFile {
         }
     }
 
+    /// The error for a failed system call on a file, from `errno`. Past reading (opening,
+    /// reading), it says that nothing was changed: a write stops before it touches the file.
     package static func failure(_ action: String, _ name: String) -> JarvisError {
         let code = errno
+        let reading = action == "open" || action == "read"
         return JarvisError(
             .storage,
-            "could not \(action) '\(name)': \(String(cString: strerror(code))) (errno \(code)); nothing was changed")
+            "could not \(action) '\(name)': \(String(cString: strerror(code))) (errno \(code))"
+                + (reading ? "" : "; nothing was changed"))
     }
 }
