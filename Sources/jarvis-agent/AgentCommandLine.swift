@@ -39,52 +39,73 @@ struct AgentCommandLine {
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
 
-        Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]... [--secrets-dir DIR]... [--secret-service]
-                            [--demo] [--production] [--read-only] [--allow-reveal] [--system-domains] [--name NAME]
-               jarvis-agent --simulator [--device UDID|NAME|booted] [--app ID]... [options]
+        Usage: jarvis-agent [--defaults-dir DIR]... [--files DIR]...
+                            [--secrets-dir DIR]... [--secret-service] [--demo]
+                            [--production] [--read-only] [--allow-reveal]
+                            [--system-domains] [--name NAME]
+               jarvis-agent --simulator [--device UDID|NAME|booted] [--app ID]...
+                            [options]
 
-          --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite (repeatable)
-          --files DIR          serve every *.json and *.jsonc file under DIR, recursively, as a container
-                               of the `files` scanner named by its path inside DIR (repeatable)
-          --exclude GLOB       leave out files and folders under --files whose path or name matches
-                               (repeatable); node_modules, .git, build folders are always left out
+          --defaults-dir DIR   serve every <suite>.plist in DIR as a defaults suite
+                               (repeatable)
+          --files DIR          serve every *.json and *.jsonc file under DIR,
+                               recursively, as a container of the `files` scanner named
+                               by its path inside DIR (repeatable)
+          --exclude GLOB       leave out files and folders under --files whose path or
+                               name matches (repeatable); node_modules, .git, build
+                               folders are always left out
           --hide-container GLOB
-                               hide every container whose name matches, in every scanner, as if it did
-                               not exist (repeatable); a name matches in any Unicode spelling (NFC, NFD)
-          --hide-key GLOB      hide every key whose name matches, in every container (repeatable)
-          --secrets-dir DIR    serve DIR as a folder of secret files, one file per secret (/run/secrets,
-                               a Kubernetes secret volume, $CREDENTIALS_DIRECTORY) (repeatable)
-          --secret-service     serve the desktop keyring's default collection (GNOME Keyring, KWallet)
-                               through the Secret Service; on Apple platforms, the Keychain
-          --simulator          serve the defaults suites of iOS Simulator apps (their Library/Preferences
-                               and their App Groups'), named DEVICE/APP-OR-GROUP-ID/SUITE. A shut-down
-                               device's files are edited directly; a booted device's through
-                               `xcrun simctl spawn UDID defaults`, refused where xcrun does not exist
-          --device SELECTOR    with --simulator: only `booted` devices, or the device with this UDID or name
-          --app ID             with --simulator: only this bundle id or App Group id (glob; repeatable)
-          --demo               serve sample data in a fresh temporary folder (one suite, private_data,
-                               is hidden by the demo's configuration)
+                               hide every container whose name matches, in every
+                               scanner, as if it did not exist (repeatable); a name
+                               matches in any Unicode spelling (NFC, NFD)
+          --hide-key GLOB      hide every key whose name matches, in every container
+                               (repeatable)
+          --secrets-dir DIR    serve DIR as a folder of secret files, one file per
+                               secret (/run/secrets, a Kubernetes secret volume,
+                               $CREDENTIALS_DIRECTORY) (repeatable)
+          --secret-service     serve the desktop keyring's default collection (GNOME
+                               Keyring, KWallet) through the Secret Service; on Apple
+                               platforms, the Keychain
+          --simulator          serve the defaults suites of iOS Simulator apps (their
+                               Library/Preferences and their App Groups'), named
+                               DEVICE/APP-OR-GROUP-ID/SUITE. A shut-down device's files
+                               are edited directly; a booted device's through
+                               `xcrun simctl spawn UDID defaults`, refused where xcrun
+                               does not exist
+          --device SELECTOR    with --simulator: only `booted` devices, or the device
+                               with this UDID or name
+          --app ID             with --simulator: only this bundle id or App Group id
+                               (glob; repeatable)
+          --demo               serve sample data in a fresh temporary folder (one suite,
+                               private_data, is hidden by the demo's configuration)
           --production         the production configuration: nothing can be changed
           --read-only          editing off, without the rest of production
-          --system-domains     show Apple's own defaults domains (com.apple.*, .GlobalPreferences,
-                               NSGlobalDomain), hidden by default as if absent
-          --allow-reveal       let clients see secret values (`jarvis get … --reveal`); refused
-                               with --production
-          --name NAME          the name clients see (default: jarvis-agent, or jarvis-demo with --demo)
-          --listen [HOST:]PORT also serve TCP, on 127.0.0.1 unless HOST is given (0.0.0.0 for every
-                               interface; port 0 picks a free one). Clients need the printed token.
-                               The protocol is not encrypted: prefer loopback and an SSH tunnel.
-          --token-file FILE    the TCP token to require, read from FILE (at least 16 characters; a file of
-                               yours that only you may read, mode 0600), instead of a fresh random one
-                               at every start: for scripts and CI
-          --advertise          announce the TCP listener on the local network with Bonjour (_jarvis._tcp),
-                               for `jarvis agents --network`; macOS and iOS only, needs --listen
+          --system-domains     show Apple's own defaults domains (com.apple.*,
+                               .GlobalPreferences, NSGlobalDomain), hidden by default as
+                               if absent
+          --allow-reveal       let clients see secret values (`jarvis get … --reveal`);
+                               refused with --production
+          --name NAME          the name clients see (default: jarvis-agent, or
+                               jarvis-demo with --demo)
+          --listen [HOST:]PORT also serve TCP, on 127.0.0.1 unless HOST is given
+                               (0.0.0.0 for every interface; port 0 picks a free one).
+                               Clients need the printed token. The protocol is not
+                               encrypted: prefer loopback and an SSH tunnel.
+          --token-file FILE    the TCP token to require, read from FILE (at least 16
+                               characters; a file of yours that only you may read, mode
+                               0600), instead of a fresh random one at every start: for
+                               scripts and CI
+          --advertise          announce the TCP listener on the local network with
+                               Bonjour (_jarvis._tcp), for `jarvis agents --network`;
+                               macOS and iOS only, needs --listen
           --max-connections N  clients served at once per transport (default 64)
           --idle-timeout SECS  close TCP clients silent this long (default 600; 0 never)
-          --auth-timeout SECS  close TCP clients that have not authenticated by then (default 5)
+          --auth-timeout SECS  close TCP clients that have not authenticated by then
+                               (default 5)
           --request-timeout SECS
-                               answer a request whose storage (a keyring, simctl, a file) has not answered
-                               by then with a timeout error, to its own client only (default 15)
+                               answer a request whose storage (a keyring, simctl, a
+                               file) has not answered by then with a timeout error, to
+                               its own client only (default 15)
           -h, --help           this help
 
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.

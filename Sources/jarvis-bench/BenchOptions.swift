@@ -23,14 +23,19 @@
         static let usage = """
             jarvis-bench: measure Jarvis beside the limits it promises, on this machine.
 
-            Usage: swift run -c release jarvis-bench [--only LIST] [--quick] [--json] [--runs N] [--idle SECONDS]
+            Usage: swift run -c release jarvis-bench [--only LIST] [--quick] [--json]
+                                                     [--runs N] [--idle SECONDS]
 
-              --only LIST      run only these benchmarks, comma separated: \(all.joined(separator: ","))
+              --only LIST      run only these benchmarks, comma separated:
+                               \(all.prefix(6).joined(separator: ",")),
+                               \(all.dropFirst(6).joined(separator: ","))
                                (roundtrip runs paging too)
-              --quick          a smoke run: small sizes, few runs (figures are not meaningful)
+              --quick          a smoke run: small sizes, few runs (figures are not
+                               meaningful)
               --json           print one JSON document instead of the table
               --runs N         measure each figure N times (default 5, 2 with --quick)
-              --idle SECONDS   how long the host benchmark watches an idle agent (default 10, 1 with --quick)
+              --idle SECONDS   how long the host benchmark watches an idle agent (default
+                               10, 1 with --quick)
               -h, --help       this help
 
             Every figure is the median of several runs with their min and max; every ratio

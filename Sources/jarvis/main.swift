@@ -48,8 +48,11 @@ do {
     try command.run(&arguments, context: context)
     exit(0)
 } catch let error as UsageError {
+    // The synopsis: the usage's first line and the indented lines that continue it.
+    let usageLines = command.usage.split(separator: "\n", omittingEmptySubsequences: false)
+    let synopsis = usageLines.prefix(1) + usageLines.dropFirst().prefix { $0.hasPrefix(" ") }
     Terminal.err(
-        "jarvis \(command.name): \(Terminal.escapedLines(error.message))\nUsage: \(command.usage.split(separator: "\n").first ?? "")"
+        "jarvis \(command.name): \(Terminal.escapedLines(error.message))\nUsage: \(synopsis.joined(separator: "\n"))"
     )
     exit(64)
 } catch let error as JarvisError {

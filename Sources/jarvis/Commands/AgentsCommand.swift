@@ -9,7 +9,8 @@ enum AgentsCommand: Command {
     static let usage = """
         jarvis agents [--network] [--json]
 
-          --network   agents advertised on the local network with Bonjour (an app on a phone); macOS only
+          --network   agents advertised on the local network with Bonjour (an app on a
+                      phone); macOS only
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

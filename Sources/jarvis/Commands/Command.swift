@@ -4,7 +4,8 @@ import JarvisCore
 protocol Command: Sendable {
     /// The word typed after `jarvis`.
     static var name: String { get }
-    /// One line for `jarvis help`.
+    /// The line for `jarvis help`; a `\n` in it continues under the summary column (the
+    /// overview stays within 80 columns).
     static var summary: String { get }
     /// Full usage for `jarvis help NAME` and `--help`.
     static var usage: String { get }
@@ -23,12 +24,15 @@ let commands: [any Command.Type] = [
 /// The global options, printed under every command's usage.
 let globalOptions = """
     Global options:
-      --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only when several run;
-                              tcp://HOST:PORT for an agent listening on TCP; on macOS also the name
-                              of an agent advertised on the local network (`jarvis agents --network`)
-      --token-file FILE       the agent's TCP token, read from FILE (yours, mode 0600); or JARVIS_TOKEN;
-                              not needed for local agents
-      --token TOKEN           the token itself: visible to every local user in `ps`, so avoid it
+      --agent NAME|PID|PATH   the agent to talk to (or JARVIS_AGENT); needed only
+                              when several run; tcp://HOST:PORT for an agent
+                              listening on TCP; on macOS also the name of an agent
+                              advertised on the local network
+                              (`jarvis agents --network`)
+      --token-file FILE       the agent's TCP token, read from FILE (yours, mode
+                              0600); or JARVIS_TOKEN; not needed for local agents
+      --token TOKEN           the token itself: visible to every local user in `ps`,
+                              so avoid it
       --json                  machine-readable output
       -h, --help              this help
     """

@@ -11,10 +11,10 @@ enum DemoCommand: Command {
         jarvis demo [--stop]
 
           Starts a demo agent (sample data in a fresh temporary folder) and opens
-          `jarvis inspect` on it; quitting the inspector stops the demo agent it started.
-          When standard output is not a terminal, it leaves the agent running in the
-          background, lists what it serves and prints commands to try (`jarvis web` opens it in
-          your browser). --stop ends demo agents.
+          `jarvis inspect` on it; quitting the inspector stops the demo agent it
+          started. When standard output is not a terminal, it leaves the agent running
+          in the background, lists what it serves and prints commands to try
+          (`jarvis web` opens it in your browser). --stop ends demo agents.
         """
 
     static let agentName = "jarvis-demo"

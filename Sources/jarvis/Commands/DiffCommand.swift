@@ -7,17 +7,19 @@ enum DiffCommand: Command {
     static let name = "diff"
     static let summary = "compare two snapshots, or a snapshot and a live agent"
     static let usage = """
-        jarvis diff A B [CONTAINER] [--scanner ID] [--key GLOB] [--reveal] [--exit-code] [--json]
+        jarvis diff A B [CONTAINER] [--scanner ID] [--key GLOB]
+                           [--reveal] [--exit-code] [--json]
 
-          A and B are each a snapshot file (from `jarvis export`), `agent:NAME` or `agent:PID`
-          for a running agent, or `-` for the agent other commands would use (--agent,
-          JARVIS_AGENT, or the only one running). Lines show what B has that A has not:
+          A and B are each a snapshot file (from `jarvis export`), `agent:NAME` or
+          `agent:PID` for a running agent, or `-` for the agent other commands would use
+          (--agent, JARVIS_AGENT, or the only one running). Lines show what B has that A
+          has not:
             + added in B    - missing from B    ~ changed (A's value → B's value)
             ? a secret a snapshot left out (masked when exported): not compared
-          The filters apply to both sides. --exit-code exits 1 when the sides differ; secrets
-          that were not compared do not count.
-          A live side shows secrets masked; --reveal asks the agent for their values (it must
-          allow it, and records the reveal).
+          The filters apply to both sides. --exit-code exits 1 when the sides differ;
+          secrets that were not compared do not count. A live side shows secrets masked;
+          --reveal asks the agent for their values (it must allow it, and records the
+          reveal).
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

@@ -7,11 +7,13 @@ enum ExportCommand: Command {
     static let name = "export"
     static let summary = "write a lossless snapshot (JSON) of stored values"
     static let usage = """
-        jarvis export [CONTAINER] [--scanner ID] [--key GLOB] [--reveal] [--output FILE]
+        jarvis export [CONTAINER] [--scanner ID] [--key GLOB]
+                             [--reveal] [--output FILE]
 
-          Writes {"format":"jarvis-snapshot","version":1,…} to standard output (or FILE), with
-          every item in the wire shape, so each type survives. Registered defaults are not
-          exported; masked secrets are left out unless --reveal is given and the agent allows it.
+          Writes {"format":"jarvis-snapshot","version":1,…} to standard output (or
+          FILE), with every item in the wire shape, so each type survives. Registered
+          defaults are not exported; masked secrets are left out unless --reveal is
+          given and the agent allows it.
 
           CONTAINER       a container name or glob, optionally SCANNER:CONTAINER
           --key GLOB      only keys matching this glob

@@ -8,8 +8,10 @@ enum GetCommand: Command {
     static let usage = """
         jarvis get CONTAINER KEY [--reveal] [--json]
 
-          CONTAINER   a container name, or SCANNER:CONTAINER where the name alone is ambiguous
-          KEY         a key, or a JSON Pointer starting with the key: /server/port, /tags/0
+          CONTAINER   a container name, or SCANNER:CONTAINER where the name alone is
+                      ambiguous
+          KEY         a key, or a JSON Pointer starting with the key: /server/port,
+                      /tags/0
           --reveal    show a secret's value, where the agent allows it
           --json      print the whole item (type, revision, flags) as JSON
         """

@@ -18,7 +18,11 @@ enum HelpCommand: Command {
 
     static var overview: String {
         let width = commands.map { $0.name.count }.max() ?? 8
-        let lines = commands.map { "  " + Terminal.pad($0.name, width + 3) + $0.summary }.joined(separator: "\n")
+        // A summary's own line breaks continue under the summary column.
+        let hang = "\n" + String(repeating: " ", count: width + 5)
+        let lines = commands.map {
+            "  " + Terminal.pad($0.name, width + 3) + $0.summary.replacingOccurrences(of: "\n", with: hang)
+        }.joined(separator: "\n")
         return """
             jarvis: inspect and edit the preferences of a running program.
 

@@ -5,14 +5,16 @@ import JarvisRemote
 /// `jarvis history`: the agent's audit trail of sets, deletes, secret reveals and exports.
 enum HistoryCommand: Command {
     static let name = "history"
-    static let summary = "show who changed or revealed what through the agent (its audit trail)"
+    static let summary = "show who changed or revealed what through the agent (its audit\ntrail)"
     static let usage = """
-        jarvis history [CONTAINER] [--scanner ID] [--key PATTERN] [--action set|delete|reveal|export] [--limit N] [--json]
+        jarvis history [CONTAINER] [--scanner ID] [--key PATTERN]
+                              [--action set|delete|reveal|export] [--limit N] [--json]
 
           CONTAINER        only this container (a glob), optionally SCANNER:CONTAINER
           --key PATTERN    only keys matching this glob
           --action ACTION  only sets, deletes, reveals or exports of secrets
-          --limit N        the newest N records (default 100; the agent keeps the last 1,000)
+          --limit N        the newest N records (default 100; the agent keeps the last
+                           1,000)
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

@@ -9,18 +9,18 @@ enum ImportCommand: Command {
     static let usage = """
         jarvis import SNAPSHOT.json [--dry-run] [--partial] [--reveal]
 
-          Compares the snapshot with the live values and writes the ones that differ, each
-          with the revision it saw (a value somebody changed meanwhile is refused, not
-          overwritten). Keys the snapshot lacks are left alone. Placeholders (a JSON null,
-          a number out of range: items the agent showed only as a stand-in) are never
-          written; each is listed as skipped.
-          By default the import is one change: if the agent refuses any write, jarvis puts
-          back what it already changed and says so (exit status 1).
+          Compares the snapshot with the live values and writes the ones that differ,
+          each with the revision it saw (a value somebody changed meanwhile is refused,
+          not overwritten). Keys the snapshot lacks are left alone. Placeholders (a JSON
+          null, a number out of range: items the agent showed only as a stand-in) are
+          never written; each is listed as skipped. By default the import is one change:
+          if the agent refuses any write, jarvis puts back what it already changed and
+          says so (exit status 1).
           --dry-run   only print what would change; nothing is written
           --partial   keep going past refusals and keep what went through
-          --reveal    compare secrets by value (the agent must allow revealing); without it
-                      a secret in the snapshot is written, never compared, and its current
-                      value is never printed
+          --reveal    compare secrets by value (the agent must allow revealing); without
+                      it a secret in the snapshot is written, never compared, and its
+                      current value is never printed
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

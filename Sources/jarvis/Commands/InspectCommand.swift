@@ -3,13 +3,14 @@ import JarvisCore
 /// `jarvis inspect`: the full-screen inspector.
 enum InspectCommand: Command {
     static let name = "inspect"
-    static let summary = "browse and edit an agent's preferences full-screen, with live updates"
+    static let summary = "browse and edit an agent's preferences full-screen, with live\nupdates"
     static let usage = """
         jarvis inspect [--agent NAME|PID|PATH]
 
-          Opens a full-screen browser: scanners, containers, keys and whole values. With several
-          agents running and none chosen, it starts with a list to pick from. Press ? for keys,
-          q to quit. Needs a terminal; scripts use `jarvis ls`, `get`, `set` and `export`.
+          Opens a full-screen browser: scanners, containers, keys and whole values. With
+          several agents running and none chosen, it starts with a list to pick from.
+          Press ? for keys, q to quit. Needs a terminal; scripts use `jarvis ls`, `get`,
+          `set` and `export`.
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

@@ -7,14 +7,17 @@ enum ListCommand: Command {
     static let name = "ls"
     static let summary = "list preferences: every scanner, container and key the agent shows"
     static let usage = """
-        jarvis ls [CONTAINER] [--scanner ID] [--key PATTERN] [--reveal] [--undeclared] [--json]
+        jarvis ls [CONTAINER] [--scanner ID] [--key PATTERN]
+                         [--reveal] [--undeclared] [--json]
 
-          CONTAINER        a container name or glob (`com.example.*`), optionally SCANNER:CONTAINER
+          CONTAINER        a container name or glob (`com.example.*`), optionally
+                           SCANNER:CONTAINER
           --scanner ID     only this scanner (defaults, files, secrets, …)
           --key PATTERN    only keys matching this glob (`workout_*`)
           --reveal         show secret values, where the agent allows it
-          --undeclared     only stored keys the host's key catalog does not declare (orphans),
-                           in the containers where it declares any; `rm --undeclared` removes them
+          --undeclared     only stored keys the host's key catalog does not declare
+                           (orphans), in the containers where it declares any;
+                           `rm --undeclared` removes them
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

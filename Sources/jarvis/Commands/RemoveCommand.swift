@@ -4,18 +4,22 @@ import JarvisRemote
 /// `jarvis rm`: delete a stored value, a place inside one, or every key matching a pattern.
 enum RemoveCommand: Command {
     static let name = "rm"
-    static let summary = "delete a stored value, a nested value, every key matching --match, or the undeclared ones"
+    static let summary = "delete a stored value, a nested value, every key matching --match,\nor the undeclared ones"
     static let usage = """
         jarvis rm CONTAINER KEY [--expect REVISION]
         jarvis rm CONTAINER --match PATTERN [--dry-run]
         jarvis rm CONTAINER --undeclared [--dry-run]
 
-          KEY                 a key, or a JSON Pointer starting with the key (/profile/tags/1)
+          KEY                 a key, or a JSON Pointer starting with the key
+                              (/profile/tags/1)
           --expect REVISION   delete only if the value still has this revision
-          --match PATTERN     every stored key of CONTAINER matching the glob (hidden keys never match)
-          --undeclared        every stored key of CONTAINER that the host's key catalog does not
-                              declare (orphans; `jarvis ls --undeclared` lists them)
-          --dry-run           with --match or --undeclared: list what would go and change nothing
+          --match PATTERN     every stored key of CONTAINER matching the glob (hidden
+                              keys never match)
+          --undeclared        every stored key of CONTAINER that the host's key catalog
+                              does not declare (orphans; `jarvis ls --undeclared` lists
+                              them)
+          --dry-run           with --match or --undeclared: list what would go and
+                              change nothing
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

@@ -8,8 +8,9 @@ enum ResetCommand: Command {
     static let usage = """
         jarvis reset CONTAINER KEY [--expect REVISION]
 
-          Removes what is stored for KEY; the default declared by the host (its key catalog or a
-          registered default) applies again. Resetting a key with nothing stored is not an error.
+          Removes what is stored for KEY; the default declared by the host (its key
+          catalog or a registered default) applies again. Resetting a key with nothing
+          stored is not an error.
           --expect REVISION   reset only if the value still has this revision
         """
 

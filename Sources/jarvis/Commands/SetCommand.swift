@@ -5,26 +5,31 @@ import JarvisRemote
 /// `jarvis set`: store a value, keeping the type it has unless a flag chooses another.
 enum SetCommand: Command {
     static let name = "set"
-    static let summary = "store a value, keeping its type unless a flag (--int, --string, …) asks"
+    static let summary = "store a value, keeping its type unless a flag (--int, --string, …)\nasks"
     static let usage = """
         jarvis set CONTAINER KEY VALUE [TYPE] [--expect REVISION] [--new]
 
-          KEY is a key, or a JSON Pointer starting with the key (/profile/tags/0, /tags/- appends):
-          only that place changes, everything around it keeps its value and type.
+          KEY is a key, or a JSON Pointer starting with the key (/profile/tags/0,
+          /tags/- appends): only that place changes, everything around it keeps its
+          value and type.
 
-          Without TYPE, VALUE is read as the type the value has (the stored one, else the key
-          catalog's): 9090 stays a number, true a boolean; text that does not fit is refused
-          with the flag that changes the type. A new key takes the type of a JSON number or
-          boolean (9090, 2.5, true), else it is a string; a note says which.
+          Without TYPE, VALUE is read as the type the value has (the stored one, else
+          the key catalog's): 9090 stays a number, true a boolean; text that does not
+          fit is refused with the flag that changes the type. A new key takes the type
+          of a JSON number or boolean (9090, 2.5, true), else it is a string; a note
+          says which.
 
           TYPE is one of, or --type NAME with the name after the dashes:
             --string  text            --int   a whole number     --real  a number
             --bool    true or false   --date  ISO 8601 (2024-01-15T10:00:00Z)
-            --data    base64          --type json  JSON for arrays and dictionaries, in the wire encoding
-          --expect REVISION   write only if the value still has this revision (see `get --json`)
+            --data    base64          --type json  JSON for arrays and dictionaries,
+                                                   in the wire encoding
+          --expect REVISION   write only if the value still has this revision (see
+                              `get --json`)
           --new               create a key that looks like a typo (see below)
-          --json              print what was stored as JSON (as `get --json`). Given with no
-                              type, it also reads the value as JSON, as it did before --type.
+          --json              print what was stored as JSON (as `get --json`). Given
+                              with no type, it also reads the value as JSON, as it did
+                              before --type.
 
         Examples:
           jarvis set files:service.json port 9090
@@ -32,10 +37,10 @@ enum SetCommand: Command {
           jarvis set com.example.demo.prefs /profile/tags/0 swift
           jarvis set com.example.demo.prefs build 42 --string
 
-          A new key one or two letters from an existing one (or a member beside its siblings)
-          is most likely a typo: jarvis names the nearest and writes nothing unless --new is
-          given. So is any key the host's key catalog does not declare, in a container whose
-          keys it declares.
+          A new key one or two letters from an existing one (or a member beside its
+          siblings) is most likely a typo: jarvis names the nearest and writes nothing
+          unless --new is given. So is any key the host's key catalog does not declare,
+          in a container whose keys it declares.
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

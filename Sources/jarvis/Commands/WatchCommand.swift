@@ -6,17 +6,20 @@ import JarvisRemote
 /// `jarvis watch`: one line per change, as it happens, until Ctrl-C.
 enum WatchCommand: Command {
     static let name = "watch"
-    static let summary = "print changes as they happen (another client, another process, the app itself)"
+    static let summary = "print changes as they happen (another client, another process,\nthe app itself)"
     static let usage = """
-        jarvis watch [CONTAINER] [--scanner ID] [--key GLOB] [--reveal] [--since N] [--json]
+        jarvis watch [CONTAINER] [--scanner ID] [--key GLOB]
+                            [--reveal] [--since N] [--json]
 
           CONTAINER        a container name or glob, optionally SCANNER:CONTAINER
           --scanner ID     only this scanner
           --key GLOB       only keys matching this glob
           --reveal         show secret values, where the agent allows it
-          --since N        first replay the changes after sequence number N (from an earlier watch)
-          --json           one JSON object per change and line: sequence, time, kind, address, item, old
-                           (a container's: kind, scanner, container, problem)
+          --since N        first replay the changes after sequence number N (from an
+                           earlier watch)
+          --json           one JSON object per change and line: sequence, time, kind,
+                           address, item, old (a container's: kind, scanner, container,
+                           problem)
 
         Runs until Ctrl-C. Each line shows the time, the kind (added, updated, removed),
         the address and old → new value; secrets stay masked unless revealed. A file

@@ -9,14 +9,15 @@ enum WebCommand: Command {
     static let usage = """
         jarvis web [--agent NAME|PID|PATH] [--port N] [--no-open]
 
-          Serves the inspector on http://127.0.0.1 (this machine only) and opens it in your
-          browser: the running agents, their scanners and containers, a filterable key table,
-          each value as a tree and as JSON, editing with the editor that fits its type, and
-          live updates. The printed address carries a one-time secret; the browser trades it
-          for a cookie scoped to the page's random path, so nobody else (another user of this
-          machine, another web site, another local server) can use the page. The browser is
-          handed a private file that leads to the address, never the address itself (command
-          lines are visible to every user). Nothing is loaded from the network. Ctrl-C stops it.
+          Serves the inspector on http://127.0.0.1 (this machine only) and opens it in
+          your browser: the running agents, their scanners and containers, a filterable
+          key table, each value as a tree and as JSON, editing with the editor that fits
+          its type, and live updates. The printed address carries a one-time secret; the
+          browser trades it for a cookie scoped to the page's random path, so nobody
+          else (another user of this machine, another web site, another local server)
+          can use the page. The browser is handed a private file that leads to the
+          address, never the address itself (command lines are visible to every user).
+          Nothing is loaded from the network. Ctrl-C stops it.
 
           --port N    listen on port N (default: any free port)
           --no-open   print the address without opening a browser
