@@ -27,8 +27,8 @@
             guard let address = line.split(separator: " ").last, let url = URL(string: String(address)),
                 let port = url.port, let query = url.query
             else { throw BenchFailure("jarvis web printed no address: \(line)") }
-            let http = BenchHTTP(port: UInt16(port))
-            let exchange = try http.send("GET", "/?\(query)")
+            let http = BenchHTTP(port: UInt16(port), root: url.path.hasSuffix("/") ? url.path : url.path + "/")
+            let exchange = try http.send("GET", "?\(query)")
             guard let cookie = exchange.header("set-cookie")?.split(separator: ";").first.map(String.init) else {
                 throw BenchFailure("the secret was not traded for a cookie (\(exchange.status))")
             }
@@ -40,10 +40,15 @@
             var pages: [String] = []
             for _ in 0..<options.runCount {
                 let start = ContinuousClock.now
-                let opened = try http.json("POST", "/api/pages", body: "{}")
+                let opened = try http.json("POST", "api/pages", body: "{}")
                 guard let page = opened["page"]?.stringValue else { throw BenchFailure("no page was opened") }
                 pages.append(page)
-                let rows = try http.json("GET", "/api/pages/\(page)/rows?from=0&count=\(window)")
+                // The page loads the agent's keys as it opens: wait until they are all there.
+                var rows = try http.json("GET", "api/pages/\(page)/rows?from=0&count=\(window)")
+                while rows["total"]?.int64Value != Int64(keys), ContinuousClock.now - start < .seconds(120) {
+                    Thread.sleep(forTimeInterval: 0.01)
+                    rows = try http.json("GET", "api/pages/\(page)/rows?from=0&count=\(window)")
+                }
                 guard rows["total"]?.int64Value == Int64(keys) else {
                     throw BenchFailure("the table has \(rows["total"].map { "\($0)" } ?? "no") rows, not \(keys)")
                 }
@@ -51,7 +56,7 @@
                 let scrolled = ContinuousClock.now
                 var from = 0
                 while from < keys {
-                    _ = try http.json("GET", "/api/pages/\(page)/rows?from=\(from)&count=\(window)")
+                    _ = try http.json("GET", "api/pages/\(page)/rows?from=\(from)&count=\(window)")
                     from += window
                 }
                 scroll.append(milliseconds(since: scrolled))
@@ -60,7 +65,7 @@
 
             // A change made by another client reaches the page's stream, then its window.
             let page = pages[0]
-            let stream = try http.open("/api/pages/\(page)/events")
+            let stream = try http.open("api/pages/\(page)/events")
             defer { stream.close() }
             _ = try http.nextEvent(stream)
             let client = try agent.connect()
@@ -76,25 +81,80 @@
                 var seen = false
                 while !seen {
                     _ = try http.nextEvent(stream)
-                    let rows = try http.json("GET", "/api/pages/\(page)/rows?from=0&count=\(window)")
+                    let rows = try http.json("GET", "api/pages/\(page)/rows?from=0&count=\(window)")
                     seen = rows["rows"]?.arrayValue?.contains { $0["preview"]?.stringValue == value } ?? false
                 }
                 delays.append(milliseconds(since: start))
             }
 
+            let browser = try browserFigures(agent: agent, keys: keys, runs: options.runCount)
+
             var section = Section(name: "web", title: "jarvis web over \(keys) keys, through the agent, as its page asks")
-            section.add("first rows of a new page (connect, load, first window of \(window))", unit: "ms", samples: first)
-            section.add("scroll: every window of \(window) rows, top to bottom", unit: "ms", samples: scroll)
+            if let browser {
+                section.add("browser: first rows drawn (open the address, trade the secret, draw)", unit: "ms", samples: browser.first)
+                section.add("browser: scroll through every key, one screen at a time, each drawn", unit: "ms", samples: browser.scroll)
+                section.add("browser: outside change (jarvis set) to the row drawn", unit: "ms", samples: browser.change)
+                section.add("browser: memory of jarvis web per open page", unit: "MB", samples: [browser.memory])
+                section.atMost("browser: outside change to the page (median)", Stats.median(browser.change), 1000, unit: " ms")
+            } else {
+                section.notes.append(
+                    "browser figures skipped: no Chromium (CHROMIUM, else /usr/bin/chromium) or no Python with Playwright (JARVIS_WEB_PYTHON, else .build/web-venv/bin/python)")
+            }
+            section.add("HTTP: first rows of a new page (connect, load, first window of \(window))", unit: "ms", samples: first)
+            section.add("HTTP: every window of \(window) rows, top to bottom", unit: "ms", samples: scroll)
             if let before, let after {
                 section.add(
-                    "memory of jarvis web per open page", unit: "MB",
+                    "HTTP: memory of jarvis web per open page", unit: "MB",
                     samples: [Double(max(0, after - before)) / Double(pages.count) / 1_048_576])
             }
-            section.add("outside change to the page's refreshed window", unit: "ms", samples: delays)
-            section.atMost("outside change to the page (median)", Stats.median(delays), 1000, unit: " ms")
-            section.notes.append(
-                "the browser draws only the rows in sight (a virtualised table); these are the server's parts of opening and scrolling")
+            section.add("HTTP: outside change to the page's refreshed window", unit: "ms", samples: delays)
+            section.notes.append("HTTP: the requests the page sends, without a browser: the server's part")
             return section
+        }
+
+        /// What a real Chromium measures (Tests/WebClient/web_bench.py, Playwright for Python),
+        /// with a `jarvis web` of its own (the secret works once); nil without a browser.
+        private static func browserFigures(agent: AgentChild, keys: Int, runs: Int) throws -> (
+            first: [Double], scroll: [Double], change: [Double], memory: Double
+        )? {
+            let environment = ProcessInfo.processInfo.environment
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
+            let python = environment["JARVIS_WEB_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? root.appendingPathComponent(".build/web-venv/bin/python").path
+            let chromium = environment["CHROMIUM"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/bin/chromium"
+            let script = root.appendingPathComponent("Tests/WebClient/web_bench.py").path
+            guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.isExecutableFile(atPath: chromium),
+                FileManager.default.fileExists(atPath: script)
+            else { return nil }
+            let jarvis = try ChildProcess.sibling("jarvis")
+            let web = try ChildProcess(
+                jarvis, ["web", "--no-open", "--agent", agent.socketPath], environment: ["JARVIS_RUNTIME_DIR": agent.runtime.path])
+            defer { web.stop() }
+            let line = try web.value(after: "Jarvis web inspector: ")
+            guard let address = line.split(separator: " ").last else { throw BenchFailure("jarvis web printed no address: \(line)") }
+            let bench = Process()
+            bench.executableURL = URL(fileURLWithPath: python)
+            bench.arguments = [
+                script, String(address), String(web.pid), String(keys), Fixture.suite, String(format: "bench.key.%06d", 0), String(max(2, runs)),
+            ]
+            var childEnvironment = environment
+            childEnvironment["JARVIS_BIN"] = jarvis.path
+            childEnvironment["JARVIS_RUNTIME_DIR"] = agent.runtime.path
+            childEnvironment["JARVIS_AGENT"] = agent.socketPath
+            childEnvironment["CHROMIUM"] = chromium
+            bench.environment = childEnvironment
+            let output = Pipe()
+            bench.standardOutput = output
+            try bench.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            bench.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            guard bench.terminationStatus == 0, let last = text.split(separator: "\n").last,
+                let json = try? JSONParser.parse(Array(last.utf8))
+            else { throw BenchFailure("the browser benchmark failed (\(bench.terminationStatus)): \(text)") }
+            func samples(_ name: String) -> [Double] { json[name]?.arrayValue?.compactMap(\.doubleValue) ?? [] }
+            return (samples("first_rows_ms"), samples("scroll_ms"), samples("change_ms"), json["memory_per_page_mb"]?.doubleValue ?? 0)
         }
 
         private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
@@ -107,9 +167,14 @@
     /// the session cookie).
     final class BenchHTTP {
         let port: UInt16
+        /// The page's path (`/<random>/`); every request's path is relative to it.
+        let root: String
         var cookie: String?
 
-        init(port: UInt16) { self.port = port }
+        init(port: UInt16, root: String) {
+            self.port = port
+            self.root = root
+        }
 
         struct Answer {
             var status: Int
@@ -120,7 +185,7 @@
 
         func open(_ path: String, method: String = "GET", body: String = "") throws -> Socket {
             let socket = try Socket.connect(to: .tcp(host: "127.0.0.1", port: port), timeout: .seconds(10))
-            var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
+            var head = "\(method) \(root)\(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
             if let cookie { head += "Cookie: \(cookie)\r\n" }
             head += "Content-Length: \(body.utf8.count)\r\nContent-Type: application/json\r\n\r\n" + body
             try socket.writeAll(Array(head.utf8), timeout: .seconds(10))

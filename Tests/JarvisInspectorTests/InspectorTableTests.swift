@@ -57,4 +57,34 @@ import Testing
         #expect(masked.value == nil && masked.command == nil)
         #expect(InspectorState.shellQuoted("it's") == #"'it'\''s'"#)
     }
+
+    /// The table's order is kept as keys come and go (no table sorts all keys again): after
+    /// added, changed and removed keys it is still every key, in natural order.
+    @Test func theOrderIsKeptAsKeysComeAndGo() throws {
+        let fixture = try InspectorFixture()
+        try fixture.writeSuite("numbers", ["key_10": 10, "key_2": 2, "key_1": 1, "name": "x"])
+        let (session, agent) = try loaded(fixture)
+        defer { session.close(); agent.stop() }
+        var state = session.state
+        func sorted() -> [PreferenceAddress] { state.items.keys.sorted(by: InspectorState.tableOrder) }
+        #expect(state.orderedAddresses == sorted())
+        let template = try #require(state.items[PreferenceAddress(scanner: "defaults", container: "numbers", key: "key_2")])
+        var changes: [ChangeNotification.Change] = []
+        for key in ["key_3", "key_0", "key_20", "a", "zz", "key_2"] {
+            var item = template
+            item.address = PreferenceAddress(scanner: "defaults", container: "numbers", key: key)
+            item.revision = Revision("r-\(key)")
+            changes.append(.init(kind: key == "key_2" ? .updated : .added, address: item.address, item: item, old: nil))
+        }
+        let gone = PreferenceAddress(scanner: "defaults", container: "numbers", key: "key_10")
+        changes.append(.init(kind: .removed, address: gone, item: nil, old: state.items[gone]))
+        state.apply(ChangeNotification(subscription: "w1", sequence: 1, time: nil, changes: changes), now: .now)
+        #expect(state.orderedAddresses == sorted())
+        #expect(state.orderedAddresses.count == state.items.count)
+        #expect(
+            state.tableRows(scanner: "defaults", container: "numbers").map(\.title)
+                == ["a", "key_0", "key_1", "key_2", "key_3", "key_20", "name", "zz"])
+        state.remove(PreferenceAddress(scanner: "defaults", container: "numbers", key: "a"))
+        #expect(state.orderedAddresses == sorted())
+    }
 }

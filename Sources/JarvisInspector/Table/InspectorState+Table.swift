@@ -11,17 +11,9 @@ extension InspectorState {
         scanner: String?, container: String?, filter: InspectorFilter = InspectorFilter(),
         chips: Set<InspectorChip> = [], previewLimit: Int = 120, now: ContinuousClock.Instant = .now
     ) -> [InspectorRow] {
-        var addresses = items.keys.filter { address in
-            (scanner == nil || address.scanner == scanner) && (container == nil || address.container == container)
-        }
-        addresses.sort { lhs, rhs in
-            if lhs.key != rhs.key { return lhs.key.naturallyBefore(rhs.key) }
-            if lhs.container != rhs.container { return lhs.container.naturallyBefore(rhs.container) }
-            return lhs.scanner < rhs.scanner
-        }
         var rows: [InspectorRow] = []
-        rows.reserveCapacity(addresses.count)
-        for address in addresses {
+        for address in orderedAddresses
+        where (scanner == nil || address.scanner == scanner) && (container == nil || address.container == container) {
             guard let row = row(for: address, previewLimit: previewLimit, now: now) else { continue }
             guard filter.isEmpty || filter.matches(row) else { continue }
             guard chips.allSatisfy({ $0.matches(row, items[address]) }) else { continue }

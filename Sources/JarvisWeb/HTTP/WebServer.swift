@@ -138,6 +138,8 @@ public final class WebServer: Sendable {
             socket.close()
             return
         }
+        // The loop reads without blocking; the request's own thread waits as it always has.
+        try? socket.setNonBlocking(false)
         let thread = Thread { [self] in
             if let response = respond(request, socket: socket) {
                 try? socket.writeAll(response.serialized(), timeout: .seconds(10))
