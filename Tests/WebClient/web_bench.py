@@ -28,14 +28,23 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCROLL = """async () => {
     const viewport = document.getElementById('viewport');
     const frame = () => new Promise((done) => requestAnimationFrame(done));
-    const drawn = async () => { while (viewport.querySelector('.row.loading')) await frame(); };
+    // A screen whose rows never arrive ends the run with an error, never a hang.
+    const drawn = async () => {
+        const limit = performance.now() + 10000;
+        while (viewport.querySelector('.row.loading')) {
+            if (performance.now() > limit) throw new Error('rows never drawn at ' + viewport.scrollTop);
+            await frame();
+        }
+    };
     viewport.scrollTop = 0;
     await frame();
     await drawn();
     const start = performance.now();
     let screens = 0;
     while (viewport.scrollTop + viewport.clientHeight < viewport.scrollHeight - 1) {
+        const before = viewport.scrollTop;
         viewport.scrollTop += viewport.clientHeight;
+        if (viewport.scrollTop <= before) break;
         await frame();
         await drawn();
         screens += 1;
