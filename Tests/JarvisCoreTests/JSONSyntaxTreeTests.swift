@@ -40,7 +40,10 @@ struct JSONSyntaxTreeTests {
             ("[1,,2]", "line 1, column 4: two commas in a row"),
             ("{\"a\": 1, \"a\": 2}", "line 1, column 10: a key written twice in one object"),
             ("{\"n\u{0303}\": 1, \"\u{00F1}\": 2}", "in two Unicode spellings of one name"),
-            ("{\"a\" 1}", "expected ':' after the key \"a\", found '1'"),
+            ("{\"a\" 1}", "line 1, column 6: expected ':' after a key, found '1'"),
+            // A key is never named: a rule may hide it.
+            ("{\"secret_token\" 1}", "expected ':' after a key, found '1'"),
+            ("{\"secret_token\": 1 \"b\": 2}", "expected ',' or '}' after a member, found '\"'"),
             ("{\"a\": 1} x", "after the end of the top-level value"),
             ("// only a comment\n", "holds no JSON value"),
             ("{\"a\": / 1}", "a comment starts with // or /*"),
@@ -52,6 +55,18 @@ struct JSONSyntaxTreeTests {
                 _ = try JSONSyntaxTree(Array(source.utf8))
             } catch {
                 #expect(error.description.contains(message), "\(source.debugDescription): \(error.description)")
+            }
+        }
+    }
+
+    /// A hide rule hides a key's name too: a file broken next to a key never names it.
+    @Test func aProblemNeverNamesAKey() {
+        for source in ["{\"secret_token\" 1}", "{\"secret_token\": 1 \"b\": 2}", "{\"a\": {\"secret_token\": true false}}"] {
+            do {
+                _ = try JSONSyntaxTree(Array(source.utf8))
+                Issue.record("\(source) was read")
+            } catch {
+                #expect(!error.description.contains("secret_token"), "\(error.description)")
             }
         }
     }

@@ -120,8 +120,9 @@ extension JSONReader {
                 }
                 try skipTrivia()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                    // Placed by line and column, never named: the key may be one a rule hides.
                     throw error(
-                        "expected ':' after the key \(shortQuoted(name)), found \(position < bytes.count ? describe(bytes[position]) : "the end of the file")"
+                        "expected ':' after a key, found \(position < bytes.count ? describe(bytes[position]) : "the end of the file")"
                     )
                 }
                 position += 1
@@ -141,18 +142,11 @@ extension JSONReader {
             items.append(item)
             // At the end of the file, the loop's first check names the unclosed bracket.
             guard position == bytes.count || bytes[position] == close else {
-                let after = key.map { "the member \(shortQuoted($0))" } ?? "an array element"
+                let after = key == nil ? "an array element" : "a member"
                 throw error(
                     "a comma must separate \(noun)s: expected ',' or '\(Character(Unicode.Scalar(close)))' after \(after), found \(describe(bytes[position]))"
                 )
             }
         }
-    }
-
-    /// A key as JSON for a message, shortened so a huge key cannot bloat the error.
-    private func shortQuoted(_ key: String) -> String {
-        let limit = 80
-        guard key.count > limit else { return JSONWriter.string(.string(key)) }
-        return JSONWriter.string(.string(String(key.prefix(limit)))) + "..."
     }
 }

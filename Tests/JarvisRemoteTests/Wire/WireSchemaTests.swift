@@ -262,7 +262,7 @@ import Testing
 
     @Test func aContainerUnreadableAndReadableAgain() throws {
         let lines = [
-            #"{"jsonrpc":"2.0","method":"changed","params":{"subscription":"w1","sequence":1,"time":"2026-11-27T04:05:31.813Z","changes":[],"container":{"kind":"unreadable","scanner":"files","name":"app.json","problem":"not valid JSON: line 1, column 15: a comma must separate members: expected ',' or '}' after the member \"port\", found '\"'; fix the file (Jarvis never writes over it)"}}}"#,
+            #"{"jsonrpc":"2.0","method":"changed","params":{"subscription":"w1","sequence":1,"time":"2026-11-27T04:05:31.813Z","changes":[],"container":{"kind":"unreadable","scanner":"files","name":"app.json","problem":"not valid JSON: line 1, column 15: a comma must separate members: expected ',' or '}' after a member, found '\"'; fix the file (Jarvis never writes over it)"}}}"#,
             #"{"jsonrpc":"2.0","method":"changed","params":{"subscription":"w1","sequence":2,"time":"2026-11-27T04:05:32.394Z","changes":[{"kind":"updated","scanner":"files","container":"app.json","key":"port","item":{"scanner":"files","container":"app.json","key":"port","type":"integer","value":8081,"revision":"15e04a806bc0e6f1"},"old":{"scanner":"files","container":"app.json","key":"port","type":"integer","value":8080,"revision":"3f3b9d95c6339b50"}}],"container":{"kind":"readable","scanner":"files","name":"app.json"}}}"#,
         ]
         var decoded: [ChangeNotification] = []
