@@ -71,4 +71,37 @@ import Testing
         #expect(try Data(contentsOf: json) == jsonBytes)
         #expect(try Data(contentsOf: suite) == suiteBytes)
     }
+
+    /// Two files whose names are one name in two spellings (Linux keeps both): the name is
+    /// listed once, with the problem, and neither file is read or written under either spelling.
+    /// Before, `ls` showed one of them and a `get` in each spelling answered a different file.
+    @Test func twoFilesNamedInTwoSpellingsAreRefusedUnderBoth() throws {
+        let sandbox = try Sandbox()
+        let files = sandbox.root.appendingPathComponent("files")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let composed = files.appendingPathComponent(Self.composed + ".json")
+        let decomposed = files.appendingPathComponent(Self.decomposed + ".json")
+        try Data(#"{"a":"composed"}"#.utf8).write(to: composed)
+        try Data(#"{"a":"decomposed"}"#.utf8).write(to: decomposed)
+        guard try FileManager.default.contentsOfDirectory(atPath: files.path).count == 2 else {
+            return  // A volume that keeps one spelling (Apple's) cannot hold both.
+        }
+        try Data(#"{"ok":1}"#.utf8).write(to: files.appendingPathComponent("plain.json"))
+        try sandbox.startAgent(["--files", files.path])
+        let listed = try sandbox.jarvis("ls")
+        let listing = listed.stdout + listed.stderr
+        #expect(listing.contains("plain.json"), "\(listing)")
+        #expect(listing.contains("two Unicode spellings"), "\(listing)")
+        // Neither file's key is listed.
+        #expect(!listing.split(separator: "\n").contains { $0.hasPrefix("  a ") }, "\(listing)")
+        for name in [Self.composed, Self.decomposed] {
+            for command in [["get", "files:\(name).json", "a"], ["set", "files:\(name).json", "a", "x"], ["rm", "files:\(name).json", "a"]] {
+                let result = try sandbox.run(try Binaries.url("jarvis"), command)
+                #expect(result.status != 0, "\(command) was answered: \(result.stdout)")
+                #expect(result.stderr.contains("two Unicode spellings"), "\(command): \(result.stderr)")
+            }
+        }
+        #expect(try String(contentsOf: composed, encoding: .utf8) == #"{"a":"composed"}"#)
+        #expect(try String(contentsOf: decomposed, encoding: .utf8) == #"{"a":"decomposed"}"#)
+    }
 }

@@ -45,7 +45,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// The default patterns: JSON, and JSON with comments (tsconfig-style files use `.json`).
     public static let defaultPatterns: [GlobPattern] = ["*.json", "*.jsonc"]
     /// The folders with the symbolic-link policy every file-backed scanner follows.
-    private let served: [ServedFolder]
+    let served: [ServedFolder]
     private let writes = KeyedLock()
     // Parsed files by path, kept while the file's stamp is unchanged: a listing asks for each
     // file's problem and then its entries, and every `get` reads one file.
@@ -72,7 +72,13 @@ public struct JSONFilesScanner: PreferenceScanner {
         var seen: Set<String> = []
         var result: [ContainerInfo] = []
         for folder in served {
-            for name in relativePaths(in: folder) where matches(name) && seen.insert(name).inserted {
+            let names = relativePaths(in: folder).filter(matches)
+            let twice = Self.heldTwice(names)
+            for name in names where seen.insert(name).inserted {
+                if twice.contains(name) {
+                    result.append(ContainerInfo(name, problem: Self.twoSpellings(name).message, isWritable: false))
+                    continue
+                }
                 switch document(name, in: folder) {
                 case .success: result.append(ContainerInfo(name, isWritable: !folder.leadsOutside(name)))
                 case .failure(let error): result.append(ContainerInfo(name, problem: error.message, isWritable: false))
@@ -86,6 +92,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// (files are never created).
     public func container(named asked: String) throws -> ContainerInfo? {
         let name = storedSpelling(of: asked)
+        if let problem = spellingProblem(name) { return ContainerInfo(name, problem: problem.message, isWritable: false) }
         guard let (folder, stamp) = locate(name) else {
             // A file that is there but left out is named as such, not as missing.
             guard let reason = notServedReason(name) ?? served.lazy.compactMap({ self.linkReason(name, in: $0) }).first,
@@ -108,6 +115,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     public func read(_ asked: ReadRequest) throws -> [ScannedEntry] {
         var request = asked
         request.container = storedSpelling(of: asked.container)
+        if let problem = spellingProblem(request.container) { throw problem }
         guard let (folder, stamp) = locate(request.container) else { return [] }
         // The document's own array, shared with every other reader of this version.
         var entries = try document(request.container, in: folder, stamp: stamp).get().entries
@@ -163,6 +171,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
 
     private func commit(_ request: WriteRequest) throws(JarvisError) -> WriteResult {
+        if let problem = spellingProblem(request.container) { throw problem }
         guard let (folder, stamp) = locate(request.container) else {
             throw JarvisError(
                 .notFound,
