@@ -83,14 +83,15 @@ let package = Package(
             name: "jarvis-bench",
             dependencies: [
                 "JarvisCore", "JarvisScanners", "JarvisTransport", "JarvisRemote", "Jarvis", "JarvisCommandLine",
-                "jarvis", "jarvis-agent",
+                "JarvisTestSupport", "jarvis", "jarvis-agent",
             ]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisScanners"]),
         .testTarget(name: "JarvisCommandLineTests", dependencies: ["JarvisCommandLine"]),
         .testTarget(
             name: "JarvisInspectorTests", dependencies: ["JarvisInspector", "JarvisCore", "JarvisRemote", "JarvisScanners"]),
-        // Helpers the test targets share (temporary folders, waiting for a condition); no product.
+        // Helpers the test targets and jarvis-bench share (temporary folders, waiting for a
+        // condition, a tmux pane to type into); no product ships it.
         .target(name: "JarvisTestSupport", dependencies: ["JarvisTransport"], path: "Tests/JarvisTestSupport"),
         // The transport's own tests: sockets, framing, the readiness loop, the work pool.
         .testTarget(
@@ -109,7 +110,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "JarvisCore", "JarvisSystem", "JarvisTransport", "JarvisRemote", "JarvisScanners", "Jarvis", "JarvisDemo",
-                "jarvis", "jarvis-agent", "jarvis-bench",
+                "JarvisTestSupport", "jarvis", "jarvis-agent", "jarvis-bench",
             ]
         ),
     ],

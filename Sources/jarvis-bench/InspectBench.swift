@@ -1,6 +1,7 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
     import Foundation
+    import JarvisTestSupport
 
     /// Benchmark: `jarvis inspect` in a real terminal (an 80×24 tmux pane) against the real
     /// agent, measured as the CPU time the inspector process spends per key press (from
@@ -8,7 +9,7 @@
     /// opening a 10 MB value, and opening 200 levels of nested dictionaries one at a time.
     enum InspectBench {
         static func run(_ options: BenchOptions) throws -> Section {
-            guard TmuxPane.isAvailable else {
+            guard Tmux.isAvailable else {
                 return .skipped("inspect", "tmux is not installed (apt-get install tmux)")
             }
             guard ProcFS.isAvailable else { return .skipped("inspect", "the CPU time is read from /proc (Linux)") }
@@ -129,13 +130,16 @@
         }
 
         /// `jarvis inspect` on `agent` in a fresh pane, and its pid.
-        private static func inspector(_ agent: AgentChild, folder: URL) throws -> (TmuxPane, Int32) {
+        private static func inspector(_ agent: AgentChild, folder: URL) throws -> (Tmux, Int32) {
             let jarvis = try ChildProcess.sibling("jarvis").path
             let pidFile = folder.appendingPathComponent("inspect.pid")
             // `exec` keeps the shell's pid, so the file names the inspector itself.
-            let pane = try TmuxPane(
+            var environment = ProcessInfo.processInfo.environment
+            environment["JARVIS_RUNTIME_DIR"] = agent.runtime.path
+            environment["NO_COLOR"] = "1"
+            let pane = try Tmux(
                 command: "echo $$ > '\(pidFile.path)'; exec '\(jarvis)' inspect --agent '\(agent.socketPath)'",
-                environment: ["JARVIS_RUNTIME_DIR": agent.runtime.path], folder: folder)
+                environment: environment, folder: folder, columns: 80, rows: 24, patience: 120)
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline {
                 if let text = try? String(contentsOf: pidFile, encoding: .utf8),

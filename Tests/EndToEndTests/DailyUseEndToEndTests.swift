@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTestSupport
 import Testing
 
 /// What a newcomer meets in the first hour with the demo: unset keys, plain JSON, hints that

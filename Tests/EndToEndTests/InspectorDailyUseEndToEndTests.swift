@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 import Testing
 
 /// `jarvis inspect` for daily use, in a real terminal (tmux) against the real `jarvis-agent`:

@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 import Testing
 
 /// The real `jarvis inspect` in a real terminal (tmux), against the real `jarvis-agent`.

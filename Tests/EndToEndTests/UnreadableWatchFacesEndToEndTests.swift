@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTestSupport
 import Testing
 
 /// Issue 28 item 5 in the other faces, with the real binaries: `jarvis watch` in an 80-column

@@ -1,21 +1,32 @@
 import Foundation
 
 /// A private tmux server (its own `-L` socket) running one command in a fixed-size pane, so
-/// tests can type into a real terminal program and read the screen back.
-final class Tmux {
-    let socket = "jv-\(UUID().uuidString.prefix(8))"
+/// the end-to-end tests and `jarvis-bench` can type into a real terminal program and read the
+/// screen back.
+package final class Tmux {
+    /// The name of the server's socket (`tmux -L`).
+    package let socket = "jv-\(UUID().uuidString.prefix(8))"
+    /// How long ``wait(for:seconds:)`` waits when not told (the benchmark waits longer).
+    package let patience: Double
     private let environment: [String: String]
 
     /// Whether tmux is installed (`.ci/run` installs it).
-    static let isAvailable: Bool = {
+    package static let isAvailable: Bool = {
         ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":").contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/tmux")
         }
     }()
 
     /// Starts the server with a session running `command` through `sh -c`.
-    /// - Parameter folder: where the server's socket goes (removed with the test's sandbox).
-    init(command: String, environment: [String: String], folder: URL, columns: Int = 100, rows: Int = 30) throws {
+    /// - Parameters:
+    ///   - environment: the whole environment of the command (`TMUX` is removed, `TERM` set).
+    ///   - folder: where the server's socket goes (removed with the caller's sandbox).
+    ///   - patience: seconds ``wait(for:seconds:)`` waits by default.
+    package init(
+        command: String, environment: [String: String], folder: URL, columns: Int = 100, rows: Int = 30,
+        patience: Double = 15
+    ) throws {
+        self.patience = patience
         var environment = environment
         environment.removeValue(forKey: "TMUX")
         environment["TMUX_TMPDIR"] = folder.path
@@ -23,7 +34,7 @@ final class Tmux {
         self.environment = environment
         let started = try run(
             ["new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "test", command], capture: false)
-        guard started.status == 0 else { throw HarnessError("tmux new-session failed with status \(started.status)") }
+        guard started.status == 0 else { throw TmuxError("tmux new-session failed with status \(started.status)") }
     }
 
     deinit {
@@ -39,36 +50,41 @@ final class Tmux {
     }
 
     /// Sends keys by tmux name (`Enter`, `Escape`, `C-u`, `Down`).
-    func keys(_ names: String...) throws {
+    package func keys(_ names: String...) throws {
+        try keys(names)
+    }
+
+    /// Sends keys by tmux name, as a list.
+    package func keys(_ names: [String]) throws {
         _ = try run(["send-keys", "-t", "test"] + names)
     }
 
     /// Types text literally.
-    func type(_ text: String) throws {
+    package func type(_ text: String) throws {
         _ = try run(["send-keys", "-t", "test", "-l", text])
     }
 
     /// The pane's text now.
-    func screen() throws -> String {
+    package func screen() throws -> String {
         try run(["capture-pane", "-p", "-t", "test"]).output
     }
 
     /// Waits until `condition` holds for the screen, polling; throws with the last screen after `seconds`.
     @discardableResult
-    func wait(_ what: String, seconds: Double = 15, until condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
+    package func wait(_ what: String, seconds: Double? = nil, until condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds ?? patience)
         var last = ""
         while Date() < deadline {
             last = try screen()
             if condition(last) { return last }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw HarnessError("timed out waiting for \(what); the screen was:\n\(last)")
+        throw TmuxError("timed out waiting for \(what); the screen was:\n\(last)")
     }
 
     /// Waits until the screen shows `text`.
     @discardableResult
-    func wait(for text: String, seconds: Double = 15) throws -> String {
+    package func wait(for text: String, seconds: Double? = nil) throws -> String {
         try wait("'\(text)'", seconds: seconds) { $0.contains(text) }
     }
 
@@ -96,4 +112,12 @@ final class Tmux {
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+}
+
+/// What went wrong driving tmux, with the screen where there was one.
+package struct TmuxError: Error, CustomStringConvertible {
+    /// The message.
+    package let description: String
+
+    init(_ description: String) { self.description = description }
 }
