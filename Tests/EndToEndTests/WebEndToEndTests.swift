@@ -65,6 +65,14 @@ import Testing
         try run("cookie_scope")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentOverTCPIsListedBrowsedAndSwitchedToWithoutItsToken() throws {
+        try run("network_agent")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func simulatorAppsAreListedByDeviceAndOpened() throws {
+        try run("simulator_agents")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func anotherUserHoldingConnectionsDoesNotKeepThePageOut() throws {
         try run("crowd")
     }

@@ -15,6 +15,7 @@ import http.client
 import http.server
 import json
 import os
+import plistlib
 import re
 import signal
 import subprocess
@@ -22,6 +23,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import uuid
 
 from playwright.sync_api import expect, sync_playwright
 
@@ -820,6 +822,165 @@ def scenario_crowd(playwright):
     jarvis("set", "files:app.json", "name", "Grace")
     expect(grid_row(page, "name")).to_contain_text("Grace")
     check(crowd.poll() is None, "the crowd stopped before the end")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+class NetworkAgent:
+    """A `jarvis-agent` on loopback TCP with a token file, as a phone's agent behind `iproxy` or
+    an SSH tunnel looks from here: its discovery file is in a runtime folder of its own, so
+    only `--agent tcp://…` with the token reaches it."""
+
+    def __init__(self, name, prefs, token_file):
+        RUNNING.append(self)
+        runtime = os.path.join(WORK, f"{name}-run")
+        os.makedirs(runtime, mode=0o700, exist_ok=True)
+        env = environment()
+        env["JARVIS_RUNTIME_DIR"] = runtime
+        self.process = subprocess.Popen([AGENT, "--defaults-dir", prefs, "--name", name, "--listen", "127.0.0.1:0",
+                                         "--token-file", token_file], env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.address = None
+        while self.address is None:
+            line = self.process.stdout.readline()
+            if not line:
+                raise AssertionError(f"the TCP agent exited: {self.process.stderr.read()}")
+            if line.startswith("tcp: "):
+                self.address = line.split()[1]
+        # Its own stdout is not read again: keep it from filling.
+        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=20)
+
+
+def scenario_network_agent(playwright):
+    """`jarvis web --agent tcp://…` with a token file: the TCP agent listed under Network beside
+    the local one, browsed and live; switching to the local agent and back needs no reload;
+    the token reaches no response the page received."""
+    token = "7e1f" * 16
+    token_file = os.path.join(WORK, "token")
+    write(token_file, token)
+    os.chmod(token_file, 0o600)
+    phone_prefs = os.path.join(WORK, "phone-prefs")
+    write(os.path.join(phone_prefs, "com.example.phone.plist"), plist({"remote_key": "over TCP"}))
+    phone = NetworkAgent("phone", phone_prefs, token_file)
+    local, path = files_agent("local")
+    web = Web("--agent", phone.address, "--token-file", token_file)
+    browser, context = launch(playwright)
+    bodies = []
+
+    def keep(response):
+        try:
+            bodies.append((response.url, response.body()))
+        except Exception:
+            pass  # the live stream has no body while open; what it carries is drawn in the page
+
+    context.on("response", keep)
+    page = open_page(context, web)
+    nav = page.get_by_role("navigation")
+    network = nav.get_by_role("list", name="Network")
+    here = nav.get_by_role("list", name="This computer")
+    phone_button = network.get_by_role("button", name=f"phone, {phone.address}")
+    local_button = here.get_by_role("button", name=re.compile(r"^local, pid \d+"))
+    expect(phone_button).to_have_attribute("aria-current", "true")
+    expect(local_button).to_have_count(1)
+    check(local_button.get_attribute("aria-current") is None, "the local agent is marked as the open one")
+    expect(grid_row(page, "remote_key")).to_contain_text("over TCP")
+    # Live over TCP: a change made with the token arrives without a reload.
+    result = subprocess.run([JARVIS, "--agent", phone.address, "--token-file", token_file, "set", "com.example.phone",
+                             "remote_key", "changed"], env=environment(), capture_output=True, text=True, timeout=60)
+    check(result.returncode == 0, f"jarvis set over TCP: {result.stderr}")
+    expect(grid_row(page, "remote_key")).to_contain_text("changed")
+    # Switching agents keeps the page: what this marker marks would be gone after a reload.
+    page.evaluate("() => { window.stillThisPage = true; }")
+    local_button.click()
+    expect(grid_row(page, "name")).to_contain_text("Ada")
+    expect(grid_row(page, "remote_key")).to_have_count(0)
+    expect(local_button).to_have_attribute("aria-current", "true")
+    # The network agent keeps its name while another is open.
+    expect(phone_button).to_have_count(1)
+    check(phone_button.get_attribute("aria-current") is None, "the network agent is still marked as the open one")
+    phone_button.click()
+    expect(grid_row(page, "remote_key")).to_contain_text("changed")
+    expect(grid_row(page, "name")).to_have_count(0)
+    check(page.evaluate("() => window.stillThisPage === true"), "switching agents reloaded the page")
+    leaks = [url for url, body in bodies if token.encode() in body]
+    check(not leaks, f"the token reached the page in {leaks}")
+    check(token not in page.content(), "the token is in the page")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def simulator_device(home, name, state):
+    """A CoreSimulator device folder as Xcode leaves it (a binary device.plist; state 3 is
+    booted, 1 shut down); returns its UDID."""
+    udid = str(uuid.uuid4()).upper()
+    folder = os.path.join(home, "Library/Developer/CoreSimulator/Devices", udid)
+    os.makedirs(folder)
+    with open(os.path.join(folder, "device.plist"), "wb") as handle:
+        plistlib.dump({"UDID": udid, "name": name, "state": state, "runtime": "com.apple.CoreSimulator.SimRuntime.iOS-17-0"},
+                      handle, fmt=plistlib.FMT_BINARY)
+    return udid
+
+
+class SimulatorApp(Agent):
+    """A demo agent run as an app in a Simulator device runs it: its temporary folder is a fresh
+    app container's `tmp/` (with the container's binary metadata naming `bundle_id`), and
+    nothing else tells it where to go."""
+
+    def __init__(self, home, udid, bundle_id, name):
+        container = os.path.join(home, "Library/Developer/CoreSimulator/Devices", udid, "data/Containers/Data/Application",
+                                 str(uuid.uuid4()).upper())
+        os.makedirs(os.path.join(container, "tmp"))
+        with open(os.path.join(container, ".com.apple.mobile_container_manager.metadata.plist"), "wb") as handle:
+            plistlib.dump({"MCMMetadataIdentifier": bundle_id, "MCMMetadataVersion": 6}, handle, fmt=plistlib.FMT_BINARY)
+        self.runtime = os.path.join(container, "tmp", f"jarvis-{os.getuid()}")
+        self.env = {"HOME": home, "TMPDIR": os.path.join(container, "tmp"), "NO_COLOR": "1", "PATH": os.environ.get("PATH", "")}
+        self.bundle_id = bundle_id
+        super().__init__("--demo", "--name", name)
+
+    def start(self):
+        self.process = subprocess.Popen([AGENT, *self.arguments], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        path = os.path.join(self.runtime, f"{self.process.pid}.json")
+        wait_until(lambda: os.path.exists(path) or self.process.poll() is not None, "the app's discovery file")
+        if self.process.poll() is not None:
+            raise AssertionError(f"the app's agent exited: {self.process.stderr.read()}")
+
+
+def scenario_simulator_agents(playwright):
+    """Agents in apps of booted Simulator devices (a CoreSimulator tree made here, with binary
+    plists) are listed grouped by device beside this computer's, a shut-down device's are not,
+    and one is opened without a reload."""
+    home = os.path.join(WORK, "home")
+    iphone = simulator_device(home, "iPhone 15 Pro", 3)
+    ipad = simulator_device(home, "iPad Air", 3)
+    off = simulator_device(home, "iPhone SE", 1)
+    notes = SimulatorApp(home, iphone, "com.example.notes", "notes-app")
+    tasks = SimulatorApp(home, ipad, "com.example.tasks", "tasks-app")
+    SimulatorApp(home, off, "com.example.off", "off-app")
+    prefs = os.path.join(WORK, "prefs")
+    write(os.path.join(prefs, "here.suite.plist"), plist({"local_key": "on this computer"}))
+    local = Agent("--defaults-dir", prefs, "--name", "local")
+    web = Web("--agent", "local", extra_env={"HOME": home})
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    nav = page.get_by_role("navigation")
+    notes_button = nav.get_by_role("list", name="Simulator · iPhone 15 Pro").get_by_role(
+        "button", name=f"notes-app, pid {notes.process.pid} · com.example.notes")
+    expect(notes_button).to_have_count(1)
+    expect(nav.get_by_role("list", name="Simulator · iPad Air").get_by_role(
+        "button", name=f"tasks-app, pid {tasks.process.pid} · com.example.tasks")).to_have_count(1)
+    expect(nav.get_by_role("list", name="This computer").get_by_role("button", name=re.compile(r"^local, "))).to_have_count(1)
+    check(nav.get_by_role("list", name="Simulator · iPhone SE").count() == 0, "a shut-down device's agent is listed")
+    check(nav.get_by_role("button", name=re.compile(r"^off-app")).count() == 0, "a shut-down device's agent is listed")
+    expect(grid_row(page, "local_key")).to_contain_text("on this computer")
+    page.evaluate("() => { window.stillThisPage = true; }")
+    notes_button.click()
+    expect(notes_button).to_have_attribute("aria-current", "true")
+    expect(nav.get_by_role("button", name=re.compile(r"^com\.example\.demo\.prefs, "))).to_have_count(1)
+    expect(grid_row(page, "local_key")).to_have_count(0)
+    check(page.evaluate("() => window.stillThisPage === true"), "switching agents reloaded the page")
     check(not page.errors, f"page errors: {page.errors}")
 
 

@@ -137,7 +137,7 @@ class App {
     }
     for (const [group, agents] of groups) {
       side.append(el('h3', { class: 'group', text: group }));
-      const list = el('ul', { class: 'agents' });
+      const list = el('ul', { class: 'agents', 'aria-label': group });
       for (const agent of agents) {
         list.append(el('li', {}, el('button', {
           type: 'button', class: 'agent', 'aria-current': agent.current ? 'true' : null,

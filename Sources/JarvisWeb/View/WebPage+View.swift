@@ -190,24 +190,34 @@ extension WebPage {
             records = (try? AgentDirectory.running()) ?? []
             lastAgents = (now, records)
         }
-        let current = connection?.session.state.hello
+        let open = connection?.endpoint
         var list: [JSONValue] = records.map { record in
             WebJSON.object([
                 ("id", .string(String(record.pid))),
                 ("title", .string(record.name)),
                 ("subtitle", .string("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? ""))),
                 ("group", .string(record.device.map { "Simulator · " + $0 } ?? "This computer")),
-                ("current", .bool(current.map { Int64(record.pid) == $0.pid && record.name == $0.agent } ?? false)),
+                ("current", .bool(open.map { record.serves($0) } ?? false)),
             ])
         }
-        if let selector = options.selector, selector.hasPrefix("tcp://") {
+        // `--agent tcp://…` under Network, unless it is an agent of this computer listed above.
+        if let selector = options.selector, selector.hasPrefix("tcp://"),
+            let endpoint = try? Endpoint(parsing: selector), !records.contains(where: { $0.serves(endpoint) })
+        {
             list.append(
                 WebJSON.object([
-                    ("id", .string(selector)), ("title", .string(current?.agent ?? selector)),
+                    ("id", .string(selector)), ("title", .string(networkName ?? selector)),
                     ("subtitle", .string(selector)), ("group", "Network"),
-                    ("current", .bool(connection?.reconnection.selector == selector)),
+                    ("current", .bool(open == endpoint)),
                 ]))
         }
         return .array(list)
+    }
+}
+
+extension AgentRecord {
+    /// Whether this agent listens at `endpoint` (its Unix socket or its TCP address).
+    fileprivate func serves(_ endpoint: Endpoint) -> Bool {
+        self.endpoint == endpoint || tcp.flatMap { try? Endpoint(parsing: $0) } == endpoint
     }
 }

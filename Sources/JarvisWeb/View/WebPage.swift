@@ -56,6 +56,9 @@ final class WebPage: @unchecked Sendable {
     var rowsVersion = 0
     var rowsDirty = true
     var lastAgents: (at: ContinuousClock.Instant, records: [AgentRecord])?
+    /// The name of the agent at `--agent tcp://…`, once it answered: the sidebar keeps showing
+    /// it while another agent is open.
+    var networkName: String?
     var version = 0
 
     init(id: String, options: WebOptions) {
@@ -75,8 +78,7 @@ final class WebPage: @unchecked Sendable {
     }
 
     func open(_ endpoint: Endpoint, selector: String?) throws(JarvisError) {
-        let source = try RemoteSource(
-            endpoint: endpoint, token: options.token ?? AgentLocator.localToken(for: endpoint), clientName: "jarvis-web")
+        let source = try RemoteSource(endpoint: endpoint, token: token(for: endpoint, selector: selector), clientName: "jarvis-web")
         let session = InspectorSession(source: source)
         session.onChange { [weak self] in
             guard let self else { return }
@@ -98,6 +100,15 @@ final class WebPage: @unchecked Sendable {
             reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state))
         connectProblem = nil
         rowsDirty = true
+        if selector == options.selector, options.selector?.hasPrefix("tcp://") == true { networkName = state.hello.agent }
+    }
+
+    /// The token for `endpoint`: the one the user gave (`--token-file`, `JARVIS_TOKEN`) only
+    /// for the agent `--agent` named, so switching to another agent that serves TCP never
+    /// hands it that token; any other agent's comes from its own discovery file.
+    private func token(for endpoint: Endpoint, selector: String?) -> String? {
+        if let token = options.token, selector == options.selector { return token }
+        return AgentLocator.localToken(for: endpoint)
     }
 
     /// Ends the session.

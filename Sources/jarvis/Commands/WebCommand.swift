@@ -19,6 +19,10 @@ enum WebCommand: Command {
           address, never the address itself (command lines are visible to every user).
           Nothing is loaded from the network. Ctrl-C stops it.
 
+          The sidebar lists this computer's agents, Simulator apps by device, and an
+          agent named with --agent tcp://HOST:PORT (a phone, a tunnel), whose token
+          (--token-file FILE) stays in this process and goes only to that agent.
+
           --port N    listen on port N (default: any free port)
           --no-open   print the address without opening a browser
         """
