@@ -1,4 +1,6 @@
 import Foundation
+import JarvisCore
+import JarvisRemote
 import JarvisTestSupport
 import Testing
 
@@ -147,6 +149,46 @@ struct InspectorDailyUseEndToEndTests {
         #expect(try get("com.example.demo.prefs", "recent_searches").contains("from tmux"))
         try tmux.keys("C-c")
         try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+
+    /// A one-key edit (Space, Tab) that meets a newer value behaves as any conflicted save:
+    /// the edit stays open with the user's value and the conflict's message, Enter overwrites
+    /// theirs and Esc keeps it. The other writer lands between the inspector's read and its
+    /// write every time: a relay in front of the real agent writes just before it passes the
+    /// inspector's `set` on.
+    @Test func spaceThatMeetsANewerValueKeepsTheEditOpenAndEnterOverwrites() throws {
+        try sandbox.writeSuite("com.example.app", in: folder, ["debug": false, "user_name": "Ada"])
+        let agent = try AgentProcess(sandbox, ["--defaults-dir", folder.path])
+        let socket = try #require(agent.record.socket)
+        let place = Wire.Place(container: "com.example.app", key: "debug")
+        let relay = try RaceProxy(path: sandbox.root.appendingPathComponent("relay.sock").path, agentSocket: socket) {
+            let other = try? JarvisClient(endpoint: .unix(path: socket), clientName: "other", timeout: .seconds(20))
+            _ = try? other?.set(place, to: .boolean(true))
+            other?.close()
+        }
+        sandbox.environmentOverrides["JARVIS_AGENT"] = relay.path
+        let tmux = try Tmux(
+            command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60",
+            environment: sandbox.environment, folder: sandbox.root, columns: 80, rows: 24)
+        try tmux.wait(for: "com.example.other")
+        try tmux.keys("Home", "Enter")
+        try tmux.wait(for: "user_name")
+        try tmux.type("/debug")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "Space toggle")
+        try tmux.keys("Space")
+        // Not a dead end saying "save again": the edit is open with the value Space made.
+        let conflict = try tmux.wait("the edit prompt holding true under the conflict") {
+            $0.contains("someone else changed debug") && $0.split(separator: "\n").contains { $0.hasPrefix("> true") }
+        }
+        #expect(conflict.contains("text is kept"), "\(conflict)")
+        #expect(try sandbox.jarvis("get", "com.example.app", "debug").stdout.contains("true"))
+        try tmux.keys("Enter")
+        try tmux.wait(for: "saved debug = true")
+        #expect(try sandbox.jarvis("get", "com.example.app", "debug").stdout.contains("true"))
+        try tmux.keys("C-c")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+        withExtendedLifetime(relay) {}
     }
 
     @Test func aTenMegabyteValueAnd200LevelsStayReadableIn80Columns() throws {

@@ -63,6 +63,41 @@ import Testing
             == "user_name is not a boolean: Space toggles only true/false")
     }
 
+    /// A quick edit that meets a newer value behaves as any conflicted save: nothing is
+    /// written, the draft survives with the user's next value, and it overwrites theirs only
+    /// when saved again (before, the face was told to "save again" with nothing kept).
+    @Test(arguments: Kind.allCases) func aQuickEditThatMeetsANewerValueKeepsItsDraftForOverwriteOrKeepTheirs(
+        _ kind: Kind
+    ) throws {
+        let fixture = try InspectorFixture()
+        let (session, agent) = try InspectorSessionTests().session(kind, fixture)
+        defer { session.close(); agent.stop() }
+        let theme = address("theme")
+        // Someone else stores "dark" after the session read theme as unset (its default, system).
+        let other = try JarvisClient(endpoint: agent.endpoint, clientName: "someone-else")
+        try other.set(theme, to: "dark")
+        other.close()
+        let result = try session.quickEdit(.key(theme), .nextChoice)
+        #expect(result.text == "light")
+        guard case .conflict(let now) = result.outcome else { Issue.record("expected a conflict: \(result.outcome)"); return }
+        #expect(now?.value == "dark")
+        #expect(try fixture.readSuite("com.example.app")["theme"] as? String == "dark")
+        let conflict = try #require(result.conflict)
+        #expect(conflict.heading == "theme changed while you edited it")
+        #expect(conflict.theirs == "dark" && conflict.yours == "light")
+        let kept = try #require(result.kept)
+        #expect(kept.address == theme && kept.expectedRevision == now?.revision)
+        // Writing mine overwrites theirs at the revision stored now.
+        guard case .saved(let item) = try session.save(kept, text: result.text) else {
+            Issue.record("writing mine after the conflict must save"); return
+        }
+        #expect(item.value == "light")
+        #expect(try fixture.readSuite("com.example.app")["theme"] as? String == "light")
+        // Saved at once: nothing is kept.
+        let toggled = try session.quickEdit(.key(debug), .toggle)
+        #expect(toggled.kept == nil && toggled.conflict == nil)
+    }
+
     @Test(arguments: Kind.allCases) func anArrayGainsAnElementTypedLikeItsSiblings(_ kind: Kind) throws {
         let fixture = try InspectorFixture()
         let (session, agent) = try InspectorSessionTests().session(kind, fixture)

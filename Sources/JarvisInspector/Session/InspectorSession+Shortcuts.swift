@@ -2,20 +2,43 @@ import JarvisCore
 import JarvisRemote
 
 extension InspectorSession {
+    /// What a quick edit did.
+    public struct QuickEditResult: Sendable, Hashable {
+        /// The draft that was sent (read with the revision the session had).
+        public var draft: ValueDraft
+        /// The text saved: the next value.
+        public var text: String
+        /// Saved, or the conflict's value as it is now.
+        public var outcome: SaveOutcome
+        /// After a conflict, the draft a face keeps open with ``text``, as after any
+        /// conflicted save: at the revision stored now, so saving it overwrites theirs and
+        /// dropping it keeps theirs. Nil when saved.
+        public var kept: ValueDraft?
+        /// After a conflict, the value the user started from, theirs and yours. Nil when saved.
+        public var conflict: InspectorConflict?
+    }
+
     /// Makes a row's quick edit: reads its draft (with the revision it was read at), takes
     /// the next value (``ValueDraft/quickText(_:)``) and saves it.
-    /// - Returns: the draft that was sent, the text and the outcome (a conflict stores the
-    ///   value as it is now and writes nothing).
+    /// - Returns: the draft that was sent, the text and the outcome. A conflict writes
+    ///   nothing and, as for any save, keeps the draft: ``QuickEditResult/kept`` overwrites
+    ///   theirs, and ``QuickEditResult/conflict`` shows both values.
     /// - Throws: ``JarvisError`` `.invalidParams` when the target offers no such quick edit,
     ///   `.readOnly` when no edit may be offered, and the agent's refusals.
-    public func quickEdit(_ target: InspectorRow.Target, _ quickEdit: InspectorQuickEdit) throws(JarvisError) -> (
-        draft: ValueDraft, text: String, outcome: SaveOutcome
-    ) {
+    public func quickEdit(_ target: InspectorRow.Target, _ quickEdit: InspectorQuickEdit) throws(JarvisError)
+        -> QuickEditResult
+    {
         let draft = try self.draft(for: target)
         guard let text = draft.quickText(quickEdit) else {
             throw JarvisError(.invalidParams, Self.noQuickEdit(quickEdit, draft.title))
         }
-        return (draft, text, try save(draft, text: text))
+        let outcome = try save(draft, text: text)
+        var result = QuickEditResult(draft: draft, text: text, outcome: outcome)
+        if case .conflict(let now) = outcome {
+            result.kept = redraft(draft)
+            result.conflict = InspectorConflict(draft: draft, yours: text, now: now)
+        }
+        return result
     }
 
     /// Why a quick edit is not offered on a value.

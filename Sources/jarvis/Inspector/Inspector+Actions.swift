@@ -102,8 +102,14 @@ extension Inspector {
             return show(InspectorMessage.noQuickEdit(kind, row))
         }
         do {
-            let (draft, _, outcome) = try session.quickEdit(row.target, kind)
-            report(outcome, draft: draft)
+            let result = try session.quickEdit(row.target, kind)
+            guard let kept = result.kept else { return report(result.outcome, draft: result.draft) }
+            // A conflict keeps the edit open as any conflicted save does: Enter overwrites
+            // what is there now, Esc keeps it.
+            mode = .prompt(
+                Prompt(
+                    purpose: .edit(kept), title: "edit \(kept.title) (\(kept.hint)); Enter saves, Esc cancels",
+                    editor: LineEditor(result.text), error: result.outcome.message(result.draft).text))
         } catch {
             show(.refused("set", error))
         }
