@@ -99,6 +99,28 @@ struct InspectorDailyUseEndToEndTests {
         try tmux.wait(for: "INSPECT-EXITED-0")
     }
 
+    /// The agent list follows the agents while it is open: one that starts appears, one that
+    /// stops goes, and what is left opens as before.
+    @Test func theAgentListShowsAgentsThatStartAndStopWhileItIsOpen() throws {
+        try sandbox.startAgent(["--defaults-dir", folder.path, "--name", "shop-one"])
+        try sandbox.startAgent(["--defaults-dir", folder.path, "--name", "shop-two"])
+        let tmux = try inspect()
+        try tmux.wait(for: "agents (2 running)")
+        let late = try sandbox.startAgent(["--defaults-dir", folder.path, "--name", "shop-late", "--production"])
+        let three = try tmux.wait("the agent started meanwhile") {
+            $0.contains("agents (3 running)") && $0.contains("shop-late")
+        }
+        #expect(three.split(separator: "\n").contains { $0.contains("shop-late") && $0.contains("production: read-only") })
+        late.terminate()
+        late.waitUntilExit()
+        try tmux.wait("the stopped agent to go") { $0.contains("agents (2 running)") && !$0.contains("shop-late") }
+        try tmux.type("/shop-two")
+        try tmux.keys("Enter", "Enter")
+        try tmux.wait(for: "jarvis inspect · shop-two")
+        try tmux.keys("C-c")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+
     @Test func spaceTogglesTabCyclesChoicesAndArraysGainElements() throws {
         try sandbox.startAgent(["--demo"])
         let tmux = try inspect()

@@ -32,9 +32,12 @@ public struct InspectorAgent: Sendable, Hashable {
     public static func running(token: String? = nil, timeout: Duration = .seconds(1)) throws(JarvisError)
         -> [InspectorAgent]
     {
-        try AgentDirectory.running().map { record in
-            InspectorAgent(record: record, capabilities: hello(record, token: token, timeout: timeout)?.capabilities)
-        }
+        try AgentDirectory.running().map { asking($0, token: token, timeout: timeout) }
+    }
+
+    /// The agent `record` describes, asked for its `hello` (at most `timeout`).
+    static func asking(_ record: AgentRecord, token: String?, timeout: Duration = .seconds(1)) -> InspectorAgent {
+        InspectorAgent(record: record, capabilities: hello(record, token: token, timeout: timeout)?.capabilities)
     }
 
     private static func hello(_ record: AgentRecord, token: String?, timeout: Duration) -> Wire.HelloResult? {

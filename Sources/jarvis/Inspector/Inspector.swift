@@ -78,6 +78,8 @@ final class Inspector {
     let terminal: RawTerminal
     let color: Bool
     var agents: [InspectorAgent]
+    /// Set while the agent list is on screen.
+    var agentListWatch: AgentListWatch?
     var connection: Connection?
     var pages: [Page]
     var mode: Mode = .browse
@@ -133,9 +135,11 @@ final class Inspector {
         if let endpoint { inspector.open(endpoint, selector: chosen) }
         inspector.loop()
         inspector.close()
+        inspector.pages = []
+        inspector.watchAgentsWhileListed()
     }
 
-    private let token: String?
+    let token: String?
 
     private init(terminal: RawTerminal, agents: [InspectorAgent], token: String?) {
         self.terminal = terminal
@@ -268,6 +272,9 @@ final class Inspector {
                 pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: terminal.resizeSignal, events: Int16(POLLIN), revents: 0),
             ]
+            watchAgentsWhileListed()
+            let listWake = agentListWatch?.wake.readEnd ?? -1
+            descriptors.append(pollfd(fd: listWake, events: Int16(POLLIN), revents: 0))
             if let wake = connection?.wake {
                 descriptors.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
             }
@@ -282,7 +289,8 @@ final class Inspector {
                 for key in decoder.flushEscape() { handle(key) }
             }
             if descriptors[1].revents != 0 { terminal.drainResize() }
-            if descriptors.count > 2, descriptors[2].revents != 0, let connection {
+            if descriptors[2].revents != 0 { takeWatchedAgents() }
+            if descriptors.count > 3, descriptors[3].revents != 0, let connection {
                 connection.wake.drain()
                 let state = connection.state
                 if connection.reconnection.isGone(state) {
