@@ -9,10 +9,22 @@ import JarvisCore
 /// that one still runs, a second stuck job is waited for, so one connection never holds more
 /// than two of the pool's threads. A job abandoned before it started never runs. Thread-safe.
 package final class WorkLane: Sendable {
-    /// A job and the number that names it, for ``abandon(_:)``.
-    private struct Job {
+    /// A job, the number that names it (for ``abandon(_:)``) and the group whose threads it
+    /// counts against (see ``WorkPool``).
+    struct Job: Sendable {
         var number: UInt64
+        var group: String?
         var body: @Sendable () -> Void
+    }
+
+    /// What ``takeNext(if:)`` found.
+    enum Take {
+        /// No job left: the lane is out of its pool's line.
+        case empty
+        /// The next job's group has no room now: the lane stays in line.
+        case groupFull
+        /// The next job, now the lane's running one.
+        case job(Job)
     }
 
     private struct State {
@@ -36,13 +48,16 @@ package final class WorkLane: Sendable {
 
     /// Runs `job` on the pool after every job submitted before it.
     ///
+    /// - Parameter group: the storage the job may wait on (e.g. its scanner's id), so that one
+    ///   stuck storage holds at most ``WorkPool/groupLimit`` threads; nil when it names none
+    ///   (such jobs form one group of their own).
     /// - Returns: the job's number, for ``abandon(_:)``.
     @discardableResult
-    package func submit(_ job: @escaping @Sendable () -> Void) -> UInt64 {
+    package func submit(group: String? = nil, _ job: @escaping @Sendable () -> Void) -> UInt64 {
         let (number, schedule) = state.withLock { state -> (UInt64, Bool) in
             let number = state.nextNumber
             state.nextNumber &+= 1
-            state.jobs.append(Job(number: number, body: job))
+            state.jobs.append(Job(number: number, group: group, body: job))
             guard !state.scheduled else { return (number, false) }
             state.scheduled = true
             return (number, true)
@@ -97,26 +112,36 @@ package final class WorkLane: Sendable {
         return true
     }
 
-    /// Runs the lane's next job on the calling pool thread, then puts the lane back in line
-    /// if more are waiting.
-    func runNext() {
-        let next = state.withLock { state -> Job? in
+    /// The group of the job that runs next; nil when no job waits.
+    var nextGroup: String?? {
+        state.withLock { state in state.jobsStart < state.jobs.count ? .some(state.jobs[state.jobsStart].group) : nil }
+    }
+
+    /// Takes the lane's next job to run now, when `hasRoom` says its group may take a thread.
+    /// Called by the pool under its own lock.
+    func takeNext(if hasRoom: (String?) -> Bool) -> Take {
+        state.withLock { state in
             guard state.jobsStart < state.jobs.count else {
                 state.scheduled = false
-                return nil
+                return .empty
             }
             let job = state.jobs[state.jobsStart]
+            guard hasRoom(job.group) else { return .groupFull }
             state.jobsStart += 1
             if state.jobsStart == state.jobs.count {
                 state.jobs.removeAll(keepingCapacity: true)
                 state.jobsStart = 0
             }
             state.running = job.number
-            return job
+            return .job(job)
         }
-        guard let next else { return }
-        next.body()
+    }
+
+    /// Runs `job`, taken with ``takeNext(if:)``, on the calling pool thread, then puts the lane
+    /// back in line if more are waiting.
+    func run(_ job: Job) {
+        job.body()
         // Abandoned meanwhile, the lane went on without this job and `finish` does nothing.
-        finish(next.number)
+        finish(job.number)
     }
 }

@@ -11,40 +11,31 @@ import JarvisCore
 /// keeps none.
 ///
 /// Bounds, so that stuck calls never starve the others and nothing grows without limit:
-/// - ``threadLimit`` threads run work that moves;
-/// - a job that has run for ``slowAfter`` (a locked keyring, a `simctl` that hangs, the
-///   parse of a huge file) stops counting against that limit, so lanes waiting in line get
-///   a thread of their own; such slow jobs may hold at most ``slowThreadLimit`` threads more;
-/// - past both limits, lanes wait in line: the pool never has more than
-///   ``threadLimit`` + ``slowThreadLimit`` threads.
+/// - the pool never runs more than ``threadLimit`` threads; past it, lanes wait in line;
+/// - the jobs of one group (a job names the storage it may wait on, e.g. its scanner's id;
+///   jobs that name none form one group too) hold at most ``groupLimit`` threads at once,
+///   so one stuck storage (a locked keyring, a `simctl` that hangs) cannot take the whole
+///   pool: a lane whose next job belongs to a full group waits, and lanes behind it whose
+///   next job belongs to another group go first.
 /// One lane holds at most two threads (its running job and one job it left behind, see
-/// ``WorkLane/abandon(_:)``), so one connection alone cannot take the slow threads.
+/// ``WorkLane/abandon(_:)``), so one connection alone cannot take a group's threads.
 ///
 /// Thread-safe: submit from any thread.
 package final class WorkPool: Sendable {
-    /// The most threads running work that moves (not stuck for ``slowAfter``).
+    /// The most threads the pool runs at once.
     package let threadLimit: Int
-    /// The most threads more that jobs running longer than ``slowAfter`` may hold.
-    package let slowThreadLimit: Int
-    /// How long a job runs before it counts as slow: the longest a lane in line waits for a
-    /// thread while the pool can still start one.
-    package let slowAfter: Duration
+    /// The most threads the jobs of one group hold at once.
+    package let groupLimit: Int
     /// How long a thread with nothing to do waits before it ends.
     package static let idleLifetime: Duration = .seconds(10)
 
     private struct State {
         /// Lanes with a job to run and no job running, in the order they became ready.
         var ready: [WorkLane] = []
-        var readyStart = 0
         var threads = 0
         var idle = 0
-        /// When each thread that runs a job now started it, by the thread's number.
-        var busySince: [Int: ContinuousClock.Instant] = [:]
-        var nextThread = 0
-        /// Whether a look for slow jobs is due (one at a time).
-        var recheckArmed = false
-
-        var hasReady: Bool { readyStart < ready.count }
+        /// The threads each group's running jobs hold (a group with none is absent).
+        var running: [String?: Int] = [:]
     }
 
     private let state = Locked(State())
@@ -52,19 +43,16 @@ package final class WorkPool: Sendable {
     private let name: String
 
     /// - Parameters:
-    ///   - threadLimit: the most threads running work that moves; by default the processor
-    ///     count plus two (for work that waits rather than computes), at most eight.
-    ///   - slowThreadLimit: the most threads more for jobs slower than `slowAfter`; 12 by default.
-    ///   - slowAfter: how long a job runs before it counts as slow; 100 ms by default.
+    ///   - threadLimit: the most threads; by default the processor count (at most eight) plus
+    ///     four, for work that waits rather than computes.
+    ///   - groupLimit: the most threads one group's jobs hold; by default half of
+    ///     `threadLimit`, so a stuck storage leaves the other half to the rest.
     ///   - name: the threads' name, for debuggers.
-    package init(
-        threadLimit: Int? = nil, slowThreadLimit: Int = 12, slowAfter: Duration = .milliseconds(100),
-        name: String = "jarvis-work"
-    ) {
+    package init(threadLimit: Int? = nil, groupLimit: Int? = nil, name: String = "jarvis-work") {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        self.threadLimit = max(1, threadLimit ?? min(cores + 2, 8))
-        self.slowThreadLimit = max(0, slowThreadLimit)
-        self.slowAfter = slowAfter
+        let threads = max(1, threadLimit ?? min(cores, 8) + 4)
+        self.threadLimit = threads
+        self.groupLimit = min(threads, max(1, groupLimit ?? threads / 2))
         self.name = name
     }
 
@@ -77,49 +65,22 @@ package final class WorkPool: Sendable {
     package var threadCount: Int { state.withLock { $0.threads } }
 
     /// Puts a lane that has work and is not running in line; wakes or starts a thread if the
-    /// limits allow.
+    /// limits allow and the lane's group has room.
     func schedule(_ lane: WorkLane) {
         let start = state.withLock { state -> Bool? in
             state.ready.append(lane)
-            return claimThread(&state, now: .now)
-        }
-        act(start)
-    }
-
-    /// What to do for the lanes in line: nil when they wait, true to start a thread, false
-    /// to wake an idle one (already counted as woken).
-    private func claimThread(_ state: inout State, now: ContinuousClock.Instant) -> Bool? {
-        guard state.hasReady else { return nil }
-        if state.idle > 0 {
-            state.idle -= 1
-            return false
-        }
-        if state.threads < threadLimit {
+            guard hasRoom(lane.nextGroup, in: state) else { return nil }
+            if state.idle > 0 {
+                state.idle -= 1
+                return false
+            }
+            guard state.threads < threadLimit else { return nil }
             state.threads += 1
             return true
         }
-        let slow = state.busySince.values.reduce(0) { $0 + (now - $1 >= slowAfter ? 1 : 0) }
-        if state.threads - slow < threadLimit, state.threads < threadLimit + slowThreadLimit {
-            state.threads += 1
-            return true
-        }
-        // Every thread moves or the bound is reached: look again once the running jobs could
-        // count as slow.
-        if !state.recheckArmed, state.threads < threadLimit + slowThreadLimit {
-            state.recheckArmed = true
-            armRecheck()
-        }
-        return nil
-    }
-
-    private func act(_ start: Bool?) {
         switch start {
         case true?:
-            let number = state.withLock { state -> Int in
-                state.nextThread += 1
-                return state.nextThread
-            }
-            let thread = Thread { [self] in run(number) }
+            let thread = Thread { [self] in run() }
             thread.name = name
             thread.start()
         case false?: signal.signal()
@@ -127,33 +88,25 @@ package final class WorkPool: Sendable {
         }
     }
 
-    private func armRecheck() {
-        let milliseconds = Int(slowAfter.components.seconds * 1000 + slowAfter.components.attoseconds / 1_000_000_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(1, milliseconds))) { [self] in
-            // A thread for each lane in line, as far as the limits allow.
-            let actions = state.withLock { state -> [Bool] in
-                state.recheckArmed = false
-                var actions: [Bool] = []
-                let now = ContinuousClock.now
-                for _ in state.readyStart..<state.ready.count {
-                    guard let action = claimThread(&state, now: now) else { break }
-                    actions.append(action)
-                }
-                return actions
-            }
-            for action in actions { act(action) }
-        }
+    /// Whether a job of `group` may take a thread now. A lane with no job left (all given
+    /// up) has room: taking it only drops it from the line.
+    private func hasRoom(_ group: String??, in state: State) -> Bool {
+        guard let group else { return true }
+        return state.running[group, default: 0] < groupLimit
     }
 
-    private func run(_ number: Int) {
+    private func run() {
         Self.nameCurrentThread(name)
         while true {
-            if let lane = takeReady(number) {
-                lane.runNext()
-                state.withLock { _ = $0.busySince.removeValue(forKey: number) }
+            if let (lane, job) = takeReady() {
+                lane.run(job)
+                state.withLock { state in
+                    let left = state.running[job.group, default: 1] - 1
+                    state.running[job.group] = left > 0 ? left : nil
+                }
                 continue
             }
-            // Nothing in line: wait for a signal, or end after a while without work.
+            // Nothing in line that may run: wait for a signal, or end after a while without work.
             state.withLock { $0.idle += 1 }
             let timeout = DispatchTime.now() + .milliseconds(Int(Self.idleLifetime.components.seconds * 1000))
             if signal.wait(timeout: timeout) == .success { continue }
@@ -170,17 +123,26 @@ package final class WorkPool: Sendable {
         }
     }
 
-    private func takeReady(_ number: Int) -> WorkLane? {
+    /// The first lane in line whose next job's group has room, with that job (now counted as
+    /// running); nil when none may run. Lanes found with no job left leave the line.
+    private func takeReady() -> (WorkLane, WorkLane.Job)? {
         state.withLock { state in
-            guard state.hasReady else { return nil }
-            let lane = state.ready[state.readyStart]
-            state.readyStart += 1
-            if state.readyStart == state.ready.count {
-                state.ready.removeAll(keepingCapacity: true)
-                state.readyStart = 0
+            var position = 0
+            while position < state.ready.count {
+                let lane = state.ready[position]
+                // The pool's lock, then the lane's: a lane never calls the pool under its own.
+                switch lane.takeNext(if: { state.running[$0, default: 0] < groupLimit }) {
+                case .empty:
+                    state.ready.remove(at: position)
+                case .groupFull:
+                    position += 1
+                case .job(let job):
+                    state.ready.remove(at: position)
+                    state.running[job.group, default: 0] += 1
+                    return (lane, job)
+                }
             }
-            state.busySince[number] = .now
-            return lane
+            return nil
         }
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// The work pool alone: bounded, fair to lanes whose jobs move, in order per lane.
 @Suite(.serialized) struct WorkPoolTests {
     @Test func thePoolIsBoundedAndLanesQueue() {
-        let pool = WorkPool(threadLimit: 2)
+        let pool = WorkPool(threadLimit: 2, groupLimit: 2)
         let gate = DispatchSemaphore(value: 0)
         let ran = Locked(0)
         let lanes = (0..<6).map { _ in pool.lane() }
@@ -26,36 +26,63 @@ import Testing
         #expect(pool.threadCount <= 2)
     }
 
-    /// Jobs stuck longer than `slowAfter` stop counting against the limit: a lane in line gets
-    /// a thread of its own, up to the slow threads' bound, and past it lanes wait.
-    @Test func stuckJobsDoNotStarveOtherLanesUpToTheBound() {
-        let pool = WorkPool(threadLimit: 2, slowThreadLimit: 3, slowAfter: .milliseconds(50))
+    /// One group's stuck jobs hold at most its limit of threads: lanes of other groups behind
+    /// them in line still run, and past the pool's bound every lane waits.
+    @Test func oneGroupsStuckJobsLeaveThreadsToTheOthers() {
+        let pool = WorkPool(threadLimit: 4, groupLimit: 2)
         let gate = DispatchSemaphore(value: 0)
-        let stuck = Locked(0)
-        defer { for _ in 0..<8 { gate.signal() } }
-        for _ in 0..<5 {
-            pool.lane().submit {
-                stuck.withLock { $0 += 1 }
-                gate.wait()
+        defer { for _ in 0..<16 { gate.signal() } }
+        /// Jobs running now and the most at once, in all and by group.
+        struct Running { var now: [String: Int] = [:], most: [String: Int] = [:] }
+        let running = Locked(Running())
+        let done = Locked<[String]>([])
+        func submit(_ group: String?, stuck: Bool) {
+            let name = group ?? "none"
+            pool.lane().submit(group: group) {
+                running.withLock { running in
+                    for key in [name, "all"] {
+                        running.now[key, default: 0] += 1
+                        running.most[key] = max(running.most[key] ?? 0, running.now[key] ?? 0)
+                    }
+                }
+                if stuck { gate.wait() }
+                running.withLock { running in for key in [name, "all"] { running.now[key, default: 0] -= 1 } }
+                done.withLock { $0.append(name) }
             }
         }
-        // 2 threads, then 3 more as the first ones count as slow: all 5 stuck jobs run.
-        #expect(eventually { stuck.current == 5 })
-        #expect(pool.threadCount == 5)
-        let ran = Locked(false)
-        pool.lane().submit { ran.withLock { $0 = true } }
-        // The bound is reached: the sixth lane waits until a stuck job returns.
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(!ran.current)
-        #expect(pool.threadCount == 5)
-        gate.signal()
-        #expect(eventually { ran.current })
+        for _ in 0..<6 { submit("keyring", stuck: true) }
+        #expect(eventually { running.current.now["keyring"] == 2 })
+        // Lanes of another group, and of none, behind the four keyring lanes in line.
+        for group in ["files", nil, "files"] { submit(group, stuck: false) }
+        #expect(eventually { done.current.count == 3 }, "\(done.current)")
+        #expect(running.current.most["keyring"] == 2, "the keyring group took more than its limit")
+        // Another group stuck too: the pool is full, and a further lane waits for a thread.
+        for _ in 0..<3 { submit("simctl", stuck: true) }
+        #expect(eventually { running.current.now["all"] == 4 })
+        submit("other", stuck: false)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!done.current.contains("other"), "a fifth thread started past the bound")
+        #expect(pool.threadCount == 4)
+        // The stuck calls return one by one: every lane runs, never past either bound.
+        for _ in 0..<9 { gate.signal() }
+        #expect(eventually { done.current.count == 13 }, "\(done.current)")
+        #expect(running.current.most["all"] == 4)
+        #expect(running.current.most["keyring"] == 2)
+        #expect(running.current.most["simctl"] == 2)
+        #expect(pool.threadCount <= 4)
+    }
+
+    @Test func theDefaultBoundIsAFewThreadsBeyondTheCores() {
+        let pool = WorkPool()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(pool.threadLimit == min(cores, 8) + 4)
+        #expect(pool.groupLimit == pool.threadLimit / 2)
     }
 
     /// A lane leaves at most one stuck job behind: after a second one times out too, its next
     /// jobs wait; a job given up before it started never runs.
     @Test func aLaneLeavesOneStuckJobBehind() {
-        let pool = WorkPool(threadLimit: 4)
+        let pool = WorkPool(threadLimit: 4, groupLimit: 4)
         let lane = pool.lane()
         let gate = DispatchSemaphore(value: 0)
         let ran = Locked<[Int]>([])

@@ -73,7 +73,11 @@ final class AgentSession: LineSession {
         let service = service
         let state = state
         let answered = Locked(false)
-        let number = lane.submit { [weak connection, weak self] in
+        // The storage a request may wait on is its scanner's: one stuck storage holds at most
+        // the pool's group limit of threads. A request that names none may touch every scanner.
+        var group: String?
+        if case .request(let request) = decoded { group = request.params["scanner"]?.stringValue }
+        let number = lane.submit(group: group) { [weak connection, weak self] in
             // Timed out before it started: its client has its answer, and it never runs.
             guard let connection, let self, !answered.current else { return }
             let answer: AgentService.Answer?

@@ -57,8 +57,24 @@ package struct RPCError: Error, Sendable, Hashable {
         RPCError(
             code: -32007,
             message:
-                "the request did not finish within \(timeout.components.seconds) s: its storage (a file, a keyring, a Simulator) is not answering; the agent keeps serving other requests, so try again later",
+                "the request did not finish within \(spoken(timeout)): its storage (a file, a keyring, a Simulator) is not answering; the agent keeps serving other requests, so try again later",
             name: JarvisError.Code.unavailable.rawValue)
+    }
+
+    /// A timeout as a person reads it: whole seconds as `15 s`, other times over a second as
+    /// `1.5 s`, shorter ones as `500 ms` (rounded up to the millisecond, so never `0`).
+    static func spoken(_ timeout: Duration) -> String {
+        let (seconds, attoseconds) = timeout.components
+        let (wholeMilliseconds, rest) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000)
+        let (total, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return "\(seconds) s" }
+        let milliseconds = total &+ wholeMilliseconds &+ (rest > 0 ? 1 : 0)
+        if milliseconds < 1000 { return "\(max(milliseconds, 1)) ms" }
+        let (whole, part) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        guard part > 0 else { return "\(whole) s" }
+        var fraction = String(part + 1000).dropFirst()
+        while fraction.hasSuffix("0") { fraction = fraction.dropLast() }
+        return "\(whole).\(fraction) s"
     }
 
     /// An answer of `size` bytes, more than the output the agent may still queue for its
