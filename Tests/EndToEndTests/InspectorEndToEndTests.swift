@@ -187,4 +187,28 @@ struct InspectorEndToEndTests {
         try tmux.keys("C-c")
         try tmux.wait(for: "INSPECT-EXITED-0")
     }
+
+    /// Killed by a signal (SIGTERM from another process, SIGINT, SIGHUP), the inspector puts the
+    /// terminal back before it ends: the shell after it echoes and reads lines again, and the
+    /// normal screen is back. The handlers read what to restore from signal-safe cells.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aSignalPutsTheTerminalBack(_ signal: Int32) throws {
+        try sandbox.startAgent(["--defaults-dir", folder.path])
+        let jarvis = try Binaries.url("jarvis").path
+        let pidFile = sandbox.root.appendingPathComponent("inspect.pid")
+        let tmux = try Tmux(
+            command:
+                "echo BEFORE-INSPECT; sh -c 'echo $$ > \"\(pidFile.path)\"; exec \"\(jarvis)\" inspect'; "
+                + "echo INSPECT-EXITED-$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}\\(icanon\\|echo\\)' "
+                + "| tr '\\n' ' '; echo STTY-DONE; sleep 60",
+            environment: sandbox.environment, folder: sandbox.root)
+        try tmux.wait(for: "com.example.app")
+        let pid = try #require(pid_t(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, signal) == 0)
+        let screen = try tmux.wait(for: "STTY-DONE")
+        #expect(screen.contains("INSPECT-EXITED-\(128 + signal)"), "\(screen)")
+        #expect(screen.contains("icanon echo STTY-DONE"), "the terminal was left raw: \(screen)")
+        #expect(screen.contains("BEFORE-INSPECT"), "the alternate screen was not left: \(screen)")
+        #expect(!screen.contains("com.example.app"), "\(screen)")
+    }
 }

@@ -34,6 +34,34 @@ import Testing
         #expect(scanner.info.unavailableReason == nil)
     }
 
+    /// A suite large enough to be converted on several threads reads whole, each key with its
+    /// value and type, in key order.
+    @Test func aLargeSuiteConvertedOnSeveralThreadsReadsWhole() throws {
+        var plist: [String: Any] = [:]
+        for index in 0..<10_000 {
+            switch index % 4 {
+            case 0: plist["k\(index)"] = index
+            case 1: plist["k\(index)"] = "v\(index)"
+            case 2: plist["k\(index)"] = index % 8 == 2
+            default: plist["k\(index)"] = ["n": index]
+            }
+        }
+        try folder.writePlist("big.plist", plist, format: .binary)
+        let entries = try scanner.read(ReadRequest(container: "big"))
+        #expect(entries.count == 10_000)
+        #expect(entries.map(\.key) == entries.map(\.key).sorted())
+        #expect(Set(entries.map(\.key)).count == 10_000)
+        for entry in entries {
+            let index = try #require(Int(entry.key.dropFirst()))
+            switch index % 4 {
+            case 0: #expect(entry.value == .integer(Int64(index)))
+            case 1: #expect(entry.value == .string("v\(index)"))
+            case 2: #expect(entry.value == .boolean(index % 8 == 2))
+            default: #expect(entry.value == .dictionary(["n": .integer(Int64(index))]))
+            }
+        }
+    }
+
     @Test func missingFolderMakesTheScannerUnavailable() {
         let missing = DefaultsScanner.defaults(folder: folder.file("nope"))
         #expect(missing.info.unavailableReason != nil)

@@ -363,7 +363,7 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     /// A parsed suite's entries, sorted by key and indexed.
-    private static func sortedEntries(of dictionary: [String: Any]) throws(JarvisError) -> Entries {
+    private static func sortedEntries(of dictionary: sending [String: Any]) throws(JarvisError) -> Entries {
         var sorted = try entries(of: dictionary)
         sorted.sort { $0.key < $1.key }
         var index: [String: Int] = [:]
@@ -374,37 +374,35 @@ final class PlistFolderStore: DefaultsStore {
 
     /// Converts a parsed suite, spreading a large one over the cores: the conversion is most
     /// of what a scan adds to decoding the file, and the agent's thread would wait for it.
-    private static func entries(of dictionary: [String: Any]) throws(JarvisError) -> [ScannedEntry] {
-        let pairs = Array(dictionary)
-        let chunks = pairs.count < 4096 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        var parts = [[ScannedEntry]](repeating: [], count: chunks)
-        var failures = [JarvisError?](repeating: nil, count: chunks)
-        parts.withUnsafeMutableBufferPointer { parts in
-            failures.withUnsafeMutableBufferPointer { failures in
-                // Each iteration writes only its own slot of `parts` and `failures`, and only
-                // reads `pairs`, which nothing changes meanwhile.
-                nonisolated(unsafe) let pairs = pairs
-                nonisolated(unsafe) let parts = parts
-                nonisolated(unsafe) let failures = failures
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    let range = (pairs.count * chunk / chunks)..<(pairs.count * (chunk + 1) / chunks)
-                    var converted: [ScannedEntry] = []
-                    converted.reserveCapacity(range.count)
-                    do throws(JarvisError) {
-                        for position in range {
-                            converted.append(
-                                try DefaultsEntries.entry(
-                                    key: pairs[position].key, object: pairs[position].value, layer: .stored))
-                        }
-                    } catch {
-                        failures[chunk] = error
-                    }
-                    parts[chunk] = converted
-                }
-            }
+    /// Each chunk's pairs are handed to the thread that converts them (they hold `Any`, which
+    /// is not `Sendable`), and each thread hands back what it made.
+    private static func entries(of dictionary: sending [String: Any]) throws(JarvisError) -> [ScannedEntry] {
+        let count = dictionary.count
+        let chunks = count < 4096 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        guard chunks > 1 else { return try convert(Array(dictionary)) }
+        var slices = [[(key: String, value: Any)]](repeating: [], count: chunks)
+        for (position, pair) in dictionary.enumerated() { slices[position * chunks / count].append(pair) }
+        let handoff = Handoff(slices)
+        let converted = Locked([Result<[ScannedEntry], JarvisError>?](repeating: nil, count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let slice = handoff.take(chunk) ?? []
+            let result = Result { () throws(JarvisError) in try convert(slice) }
+            converted.withLock { $0[chunk] = result }
         }
-        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
-        return parts.count == 1 ? parts[0] : Array(parts.joined())
+        var entries: [ScannedEntry] = []
+        entries.reserveCapacity(count)
+        for result in converted.current { entries += try result?.get() ?? [] }
+        return entries
+    }
+
+    /// The entries of `pairs`, in their order.
+    private static func convert(_ pairs: [(key: String, value: Any)]) throws(JarvisError) -> [ScannedEntry] {
+        var converted: [ScannedEntry] = []
+        converted.reserveCapacity(pairs.count)
+        for (key, object) in pairs {
+            converted.append(try DefaultsEntries.entry(key: key, object: object, layer: .stored))
+        }
+        return converted
     }
 
     /// The largest suite file read: Apple's own stay far below it.
