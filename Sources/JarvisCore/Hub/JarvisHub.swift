@@ -78,7 +78,8 @@ public final class JarvisHub: Sendable {
             let info = scanner.info
             return ScannerSummary(
                 id: scanner.id, info: info,
-                isWritable: rules.configuration.editingEnabled && info.isWritable && info.unavailableReason == nil)
+                isWritable: rules.configuration.editingEnabled && info.isWritable && info.unavailableReason == nil,
+                valueTypes: scanner.valueTypes)
         }
     }
 

@@ -50,6 +50,8 @@ public struct ScannerSummary: Sendable, Hashable {
     public var info: ScannerInfo
     /// Whether clients may change its values now (editing on and the scanner writable).
     public var isWritable: Bool
+    /// The value types its containers store; nil for every type.
+    public var valueTypes: [PreferenceType]? = nil
 }
 
 /// A container as clients see it.

@@ -61,6 +61,10 @@ public protocol PreferenceScanner: Sendable {
     /// How the scanner presents itself, and whether it takes writes; see ``ScannerInfo``.
     var info: ScannerInfo { get }
 
+    /// The value types its containers store, in ``PreferenceType`` order (a face offers only
+    /// these for a new key); nil, the default, for every type. `scanners` sends it as `types`.
+    var valueTypes: [PreferenceType]? { get }
+
     /// The containers that exist now (suites, files, services, folders).
     func containers() throws -> [ContainerInfo]
 
@@ -115,6 +119,9 @@ public protocol PreferenceScanner: Sendable {
 extension PreferenceScanner {
     /// A read-only scanner named after its id, matching the default ``write(_:)``.
     public var info: ScannerInfo { ScannerInfo(displayName: id) }
+
+    /// Every type: a scanner that stores fewer says which.
+    public var valueTypes: [PreferenceType]? { nil }
 
     /// The key as ``read(_:)`` gives it when asked for that key alone.
     public func read(key: String, in container: String) throws -> ScannedEntry? {

@@ -59,15 +59,11 @@ extension InspectorState {
         }
     }
 
-    /// The types a scanner's containers can store. An agent does not say it on the wire, so
-    /// the model knows the built-in kinds: a secret holds text or data; a JSON file has no
-    /// dates or binary data; everything else (property lists, memory, keyrings of text) all.
+    /// The types a scanner's containers can store, as the agent says in `scanners`; every
+    /// type when it does not say (an older agent, a scanner that keeps any value).
     public static func types(for scanner: Wire.Scanner) -> [PreferenceType] {
-        if scanner.secret { return [.string, .data] }
-        if scanner.id == "files" || scanner.name == "JSON files" {
-            return [.string, .integer, .real, .boolean, .array, .dictionary]
-        }
-        return PreferenceType.allCases
+        guard let types = scanner.types else { return PreferenceType.allCases }
+        return PreferenceType.allCases.filter(types.contains)
     }
 
     /// The types a container of `scanner` can store; every type for a scanner not listed.

@@ -16,15 +16,22 @@ extension Wire {
         public var available: Bool
         /// Why it cannot work here.
         public var reason: String?
+        /// The value types its containers store, in ``PreferenceType`` order; nil (absent:
+        /// agents before 1.x, scanners that do not say) for every type. Added in 1.x.
+        public var types: [PreferenceType]?
 
         /// A scanner as an agent describes it.
-        public init(id: String, name: String, secret: Bool, writable: Bool, available: Bool, reason: String? = nil) {
+        public init(
+            id: String, name: String, secret: Bool, writable: Bool, available: Bool, reason: String? = nil,
+            types: [PreferenceType]? = nil
+        ) {
             self.id = id
             self.name = name
             self.secret = secret
             self.writable = writable
             self.available = available
             self.reason = reason
+            self.types = types
         }
 
         /// The wire form of a hub's scanner.
@@ -32,16 +39,17 @@ extension Wire {
             self.init(
                 id: summary.id, name: summary.info.displayName, secret: summary.info.isSecret,
                 writable: summary.isWritable, available: summary.info.unavailableReason == nil,
-                reason: summary.info.unavailableReason)
+                reason: summary.info.unavailableReason, types: summary.valueTypes)
         }
 
-        /// `{"id","name","secret","writable","available","reason"?}`
+        /// `{"id","name","secret","writable","available","reason"?,"types"?}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "id": .string(id), "name": .string(name), "secret": .bool(secret), "writable": .bool(writable),
                 "available": .bool(available),
             ]
             object.setIfPresent("reason", reason.map(JSONValue.string))
+            object.setIfPresent("types", types.map { .array($0.map { .string($0.rawValue) }) })
             return .object(object)
         }
 
@@ -54,6 +62,11 @@ extension Wire {
             writable = try fields.optionalBool("writable") ?? false
             available = try fields.optionalBool("available") ?? true
             reason = try fields.optionalString("reason")
+            // A type a later version adds is skipped: what is left is still what may be offered.
+            switch fields["types"] {
+            case nil, .null?: types = nil
+            default: types = try fields.list("types") { $0.stringValue.flatMap(PreferenceType.init(rawValue:)) }.compactMap { $0 }
+            }
         }
     }
 

@@ -26,6 +26,9 @@ public struct DefaultsScanner: PreferenceScanner {
     /// The store's name, and why it cannot work (a missing folder) when it cannot.
     public var info: ScannerInfo { store.info }
 
+    /// Every property-list type.
+    public var valueTypes: [PreferenceType]? { PreferenceType.allCases }
+
     /// The suites: discovered in the preferences folder (or the given folder), plus the
     /// suites named in code and the standard suite; Apple's system domains only on request.
     public func containers() throws -> [ContainerInfo] {

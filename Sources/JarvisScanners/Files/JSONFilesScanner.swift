@@ -67,6 +67,9 @@ public struct JSONFilesScanner: PreferenceScanner {
     /// How the scanner presents itself.
     public var info: ScannerInfo { ScannerInfo(displayName: "JSON files", isWritable: true) }
 
+    /// What JSON holds: no dates, no binary data.
+    public var valueTypes: [PreferenceType]? { [.string, .integer, .real, .boolean, .array, .dictionary] }
+
     /// Every matching file, with its problem if it cannot be read.
     public func containers() throws -> [ContainerInfo] {
         var seen: Set<String> = []

@@ -22,6 +22,9 @@
         /// Shown as "iCloud key-value store".
         public var info: ScannerInfo { ScannerInfo(displayName: "iCloud key-value store", isWritable: true) }
 
+        /// Every property-list type, as the store takes them.
+        public var valueTypes: [PreferenceType]? { PreferenceType.allCases }
+
         /// The store, as one container.
         public func containers() throws -> [ContainerInfo] { [ContainerInfo(Self.containerName)] }
 

@@ -41,6 +41,9 @@ public struct SecretsScanner: PreferenceScanner {
         ScannerInfo(displayName: "Secrets", isSecret: true, isWritable: true, unavailableReason: unavailableReason)
     }
 
+    /// A secret holds text or bytes, in every backend.
+    public var valueTypes: [PreferenceType]? { [.string, .data] }
+
     private var unavailableReason: String? {
         if backends.isEmpty {
             return "no secret store to serve: give it folders of secret files, or enable the keyring"

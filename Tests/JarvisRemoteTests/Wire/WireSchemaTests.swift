@@ -57,10 +57,13 @@ import Testing
     @Test func pingScannersAndContainers() throws {
         #expect(try roundTripResult(#"{"jsonrpc":"2.0","id":2,"result":{"pong":true}}"#, as: Wire.PingResult.self).pong)
         let scanners = try roundTripResult(
-            #"{"jsonrpc":"2.0","id":3,"result":{"scanners":[{"id":"defaults","name":"Defaults suites","secret":false,"writable":true,"available":true},{"id":"secrets","name":"Secrets","secret":true,"writable":false,"available":false,"reason":"no D-Bus session bus"}]}}"#,
+            #"{"jsonrpc":"2.0","id":3,"result":{"scanners":[{"id":"defaults","name":"Defaults suites","secret":false,"writable":true,"available":true,"types":["string","integer","real","boolean","date","data","array","dictionary"]},{"id":"secrets","name":"Secrets","secret":true,"writable":false,"available":false,"reason":"no D-Bus session bus","types":["string","data"]},{"id":"flags","name":"flags","secret":false,"writable":true,"available":true}]}}"#,
             as: Wire.ScannersResult.self)
-        #expect(scanners.scanners.map(\.id) == ["defaults", "secrets"])
+        #expect(scanners.scanners.map(\.id) == ["defaults", "secrets", "flags"])
         #expect(scanners.scanners[1].reason == "no D-Bus session bus" && scanners.scanners[1].secret)
+        #expect(scanners.scanners[0].types == PreferenceType.allCases && scanners.scanners[1].types == [.string, .data])
+        // Absent: a scanner that does not say (or an older agent) takes every type.
+        #expect(scanners.scanners[2].types == nil)
         _ = try roundTripParams(
             #"{"jsonrpc":"2.0","id":4,"method":"containers","params":{"scanner":"defaults"}}"#,
             Wire.ContainersParams.init(params:))
