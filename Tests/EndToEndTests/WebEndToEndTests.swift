@@ -25,6 +25,10 @@ import Testing
         try run("conflict")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func toggleNextChoiceAndAddElementForwardTheModelsQuickEdits() throws {
+        try run("quick_edits")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func productionShowsNoEditControlAnywhere() throws {
         try run("production")
     }

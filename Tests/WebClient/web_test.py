@@ -320,13 +320,52 @@ def scenario_conflict(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
-EDIT_CONTROLS = ["Edit", "Save", "Delete", "Reset to default", "Add key", "Delete filtered", "Reveal"]
+def scenario_quick_edits(playwright):
+    """The model's one-click changes: Toggle flips a boolean, Next choice moves a catalogued value on, Add element grows an array."""
+    agent = Agent("--demo", "--name", "quick")
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "com.example.demo.prefs")
+    open_key(page, "onboarding_done")
+    before = jarvis("get", "com.example.demo.prefs", "onboarding_done").strip()
+    flipped = "false" if before == "true" else "true"
+    check(detail(page).get_by_role("button", name="Next choice").count() == 0, "a boolean offers Next choice")
+    detail(page).get_by_role("button", name="Toggle").click()
+    expect(page.get_by_role("status").filter(has_text=f"saved onboarding_done = {flipped}")).to_be_visible()
+    check(jarvis("get", "com.example.demo.prefs", "onboarding_done").strip() == flipped, "the toggle was not stored")
+    # Unset with the default system: the catalog's next value, then the one after it.
+    open_key(page, "theme")
+    check(detail(page).get_by_role("button", name="Toggle").count() == 0, "a choice offers Toggle")
+    detail(page).get_by_role("button", name="Next choice").click()
+    expect(page.get_by_role("status").filter(has_text="saved theme = light")).to_be_visible()
+    detail(page).get_by_role("button", name="Next choice").click()
+    expect(page.get_by_role("status").filter(has_text="saved theme = dark")).to_be_visible()
+    check(jarvis("get", "com.example.demo.prefs", "theme").strip() == "dark", "the next choice was not stored")
+    # An array gains an element typed like its siblings, through the editor.
+    open_key(page, "recent_searches")
+    detail(page).get_by_role("button", name="Add element").click()
+    field = detail(page).get_by_label("Value", exact=True)
+    expect(field).to_have_value("")
+    field.fill("from the web")
+    detail(page).get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status").filter(has_text="= from the web")).to_be_visible()
+    check("from the web" in jarvis("get", "com.example.demo.prefs", "recent_searches"), "the element was not added")
+    # A string offers none of them.
+    open_key(page, "user_name")
+    for name in ["Toggle", "Next choice", "Add element"]:
+        check(detail(page).get_by_role("button", name=name).count() == 0, f"a string offers {name}")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+EDIT_CONTROLS = ["Edit", "Save", "Delete", "Reset to default", "Add key", "Delete filtered", "Reveal", "Toggle",
+                 "Next choice", "Add element"]
 
 
 def scenario_production(playwright):
     """Production: a READ-ONLY banner and no edit, add, delete or reset control anywhere."""
     prefs = os.path.join(WORK, "prefs")
-    write(os.path.join(prefs, "app.suite.plist"), plist({"user_name": "Ada", "count": 3}))
+    write(os.path.join(prefs, "app.suite.plist"), plist({"user_name": "Ada", "count": 3, "enabled": True}))
     agent = Agent("--defaults-dir", prefs, "--name", "prod", "--production")
     web = Web()
     browser, context = launch(playwright)
@@ -340,6 +379,11 @@ def scenario_production(playwright):
     for name in EDIT_CONTROLS:
         check(page.get_by_role("button", name=name, exact=True).count() == 0, f"production offers {name}")
     check(page.get_by_label("Value", exact=True).count() == 0, "production opened an editor")
+    # A boolean offers no Toggle either.
+    page.get_by_role("searchbox", name="Filter").fill("enabled")
+    open_key(page, "enabled")
+    for name in EDIT_CONTROLS:
+        check(page.get_by_role("button", name=name, exact=True).count() == 0, f"production offers {name}")
     check(not page.errors, f"page errors: {page.errors}")
 
 

@@ -19,6 +19,17 @@ public struct InspectorConflict: Sendable, Hashable {
     /// The sentence for a status line.
     public var message: InspectorMessage
 
+    /// The label above ``base``.
+    public static let baseLabel = "You started from"
+    /// The label above ``theirs``.
+    public static let theirsLabel = "Theirs (stored now)"
+    /// The label above ``yours``.
+    public static let yoursLabel = "Yours"
+    /// The action that drops the draft and keeps what is stored (``keptTheirs(_:)``).
+    public static let keepTheirsTitle = "Keep theirs"
+    /// The action that writes the draft over what is stored, at the revision stored now.
+    public static let writeMineTitle = "Write mine"
+
     /// The conflict of `draft`, with `yours` typed, and the key as it is now (nil: removed).
     public init(draft: ValueDraft, yours: String, now: PreferenceItem?) {
         title = draft.title

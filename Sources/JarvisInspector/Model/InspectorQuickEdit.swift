@@ -8,6 +8,14 @@ public enum InspectorQuickEdit: String, Sendable, Hashable {
     /// A catalogued choice moves to the catalog's next value, wrapping (Tab in the terminal).
     case nextChoice
 
+    /// What a button that makes it says, as a person would say it: `Toggle`, `Next choice`.
+    public var title: String {
+        switch self {
+        case .toggle: "Toggle"
+        case .nextChoice: "Next choice"
+        }
+    }
+
     /// The quick edit a value of `type` offers, given the catalog's choices; nil for none.
     static func fitting(_ type: PreferenceType, choices: [PreferenceValue]) -> InspectorQuickEdit? {
         if !choices.isEmpty { return .nextChoice }

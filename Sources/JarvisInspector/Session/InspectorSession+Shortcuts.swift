@@ -78,6 +78,9 @@ extension InspectorSession {
 }
 
 extension InspectorState {
+    /// What a button that adds an element at the end of an array says.
+    public static let addElementTitle = "Add element"
+
     /// The array an "add element" acts on from a level: the array the level lists, or else
     /// the row under the cursor when it holds one; nil when neither may gain an element.
     public func appendTarget(in level: InspectorLevel?, selected: InspectorRow?) -> InspectorRow.Target? {

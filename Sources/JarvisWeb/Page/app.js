@@ -55,7 +55,7 @@ class App {
   }
 
   async send(intent, fields = {}, { quiet = false } = {}) {
-    if (intent === 'edit' || intent === 'addCreate') fields = { zone: browserZone(), ...fields };
+    if (intent === 'edit' || intent === 'addCreate' || intent === 'addElement') fields = { zone: browserZone(), ...fields };
     if (this.filterTimer && intent !== 'filter') {
       // What was typed in the filter goes first, so the next answer does not undo it.
       clearTimeout(this.filterTimer);

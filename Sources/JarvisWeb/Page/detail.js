@@ -52,6 +52,11 @@ export class DetailPane {
     this.root.append(el('h2', { class: 'detail-title', text: detail.title }));
     const actions = el('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Actions' });
     if (detail.actions.edit) actions.append(button('Edit', () => this.app.send('edit', { target: detail.row.target })));
+    const quick = detail.actions.quickEdit;
+    if (quick) actions.append(button(quick.title, () => this.app.send('quickEdit', { target: detail.row.target, kind: quick.kind })));
+    if (detail.actions.addElement) {
+      actions.append(button(detail.actions.addElement, () => this.app.send('addElement', { target: detail.row.target })));
+    }
     if (detail.actions.reveal) actions.append(button('Reveal', () => this.app.confirmReveal(detail)));
     if (detail.actions.replace) actions.append(button('Replace secret', () => this.app.send('replace', { target: detail.row.target })));
     if (detail.actions.reset) actions.append(button('Reset to default', () => this.app.send('reset', { target: detail.row.target })));
@@ -276,15 +281,17 @@ export class DetailPane {
     return form;
   }
 
+  // Every word of the box comes from the model (InspectorConflict), as in every face.
   conflict(conflict) {
+    const labels = conflict.labels;
     const box = el('section', { class: 'conflict', role: 'alert', 'aria-label': 'Conflict' },
       el('h2', { text: conflict.heading }),
-      el('h3', { text: 'You started from' }), el('pre', { text: conflict.base }),
-      el('h3', { text: 'Theirs (stored now)' }), el('pre', { text: conflict.theirs }),
-      el('h3', { text: 'Yours' }), el('pre', { text: conflict.yours }),
+      el('h3', { text: labels.base }), el('pre', { text: conflict.base }),
+      el('h3', { text: labels.theirs }), el('pre', { text: conflict.theirs }),
+      el('h3', { text: labels.yours }), el('pre', { text: conflict.yours }),
       el('div', { class: 'actions' },
-        button('Keep theirs', () => this.app.send('keepTheirs')),
-        button('Write mine', () => this.app.send('writeMine'))));
+        button(labels.keepTheirs, () => this.app.send('keepTheirs')),
+        button(labels.writeMine, () => this.app.send('writeMine'))));
     return box;
   }
 }

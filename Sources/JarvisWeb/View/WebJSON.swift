@@ -91,6 +91,13 @@ enum WebJSON {
                     ("edit", .bool(row.isEditable)), ("delete", .bool(row.isDeletable)),
                     ("reveal", .bool(row.isRevealable)), ("reset", .bool(canReset)),
                     ("replace", .bool(row.isReplaceable)),
+                    // One-click changes: a boolean's opposite, a choice's next value, a new element.
+                    (
+                        "quickEdit",
+                        row.quickEdit.map { object([("kind", .string($0.rawValue)), ("title", .string($0.title))]) }
+                            ?? .null
+                    ),
+                    ("addElement", row.isAppendable ? .string(InspectorState.addElementTitle) : .null),
                 ])
             ),
         ]
@@ -166,6 +173,15 @@ enum WebJSON {
         object([
             ("title", .string(conflict.title)), ("heading", .string(conflict.heading)), ("base", .string(conflict.base)),
             ("theirs", .string(conflict.theirs)), ("yours", .string(conflict.yours)),
+            (
+                "labels",
+                object([
+                    ("base", .string(InspectorConflict.baseLabel)), ("theirs", .string(InspectorConflict.theirsLabel)),
+                    ("yours", .string(InspectorConflict.yoursLabel)),
+                    ("keepTheirs", .string(InspectorConflict.keepTheirsTitle)),
+                    ("writeMine", .string(InspectorConflict.writeMineTitle)),
+                ])
+            ),
         ])
     }
 

@@ -75,6 +75,26 @@ extension WebPage {
             let session = try liveSession()
             start(try session.draft(for: target), zone: request["zone"]?.stringValue)
             selected = target
+        case "quickEdit":
+            let target = try WebJSON.target(from: request["target"])
+            guard let kind = request["kind"]?.stringValue.flatMap(InspectorQuickEdit.init(rawValue:)) else {
+                throw JarvisError(.invalidParams, "name the quick edit: toggle or nextChoice")
+            }
+            guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
+            let result = try liveSession().quickEdit(target, kind)
+            selected = target
+            message = result.outcome.message(result.draft)
+            if let kept = result.kept {
+                // As any conflicted save: the draft stays, with theirs and yours side by side.
+                start(kept, zone: nil)
+                draftText = result.text
+                conflict = result.conflict
+            }
+        case "addElement":
+            let target = try WebJSON.target(from: request["target"])
+            guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
+            start(try liveSession().appendDraft(to: target), zone: request["zone"]?.stringValue)
+            selected = target
         case "replace":
             let target = try WebJSON.target(from: request["target"])
             guard let address = target.address, target.pointer.isWhole else {

@@ -79,6 +79,8 @@ extension WebPage {
                 actions["delete"] = false
                 actions["reset"] = false
                 actions["replace"] = false
+                actions["quickEdit"] = .null
+                actions["addElement"] = .null
                 object["actions"] = .object(actions)
                 shown = .object(object)
             }
