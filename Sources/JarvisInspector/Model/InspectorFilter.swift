@@ -45,45 +45,66 @@ public struct InspectorFilter: Sendable, Hashable {
     /// on every keystroke (``matches(folded:)``).
     public struct Folded: Sendable, Hashable {
         /// The title, lowercased.
-        public var title: String
+        public let title: String
         /// The preview, lowercased.
-        public var preview: String
+        public let preview: String
+        /// Both in composed form, as a pattern matches them: composed once here, not on
+        /// every keystroke (a preview cut with `…` is not plain ASCII, and composing it
+        /// cost most of a pattern's keystroke). The same strings when already composed.
+        let composedTitle: String
+        let composedPreview: String
 
         /// The folded texts of `row`.
         public init(_ row: InspectorRow) {
-            title = row.title.lowercased()
-            preview = row.preview.lowercased()
+            self.init(title: row.title, preview: row.preview)
+        }
+
+        /// The folded texts of a line a face adds to the model's rows (`All keys`): a filter
+        /// matches it as it would match a row with this title and preview.
+        public init(title: String, preview: String) {
+            self.title = title.lowercased()
+            self.preview = preview.lowercased()
+            composedTitle = self.title.composedName
+            composedPreview = self.preview.composedName
         }
     }
 
     /// Whether a row matches, from its ``Folded`` texts: the same answer as ``matches(_:)-(InspectorRow)``.
     public func matches(folded: Folded) -> Bool {
         guard !text.isEmpty else { return true }
-        if let glob { return glob.matches(folded.title) || glob.matches(folded.preview) }
+        if let glob {
+            return glob.matches(composed: folded.composedTitle) || glob.matches(composed: folded.composedPreview)
+        }
         return Self.contains(folded.title, needle) || Self.contains(folded.preview, needle)
     }
 
     /// Whether `needle` occurs in `text`, compared as UTF-8 bytes (as a literal search does):
     /// Foundation's `contains` costs more than the rest of a keystroke over 30,000 rows.
     static func contains(_ text: String, _ needle: String) -> Bool {
-        var text = text
-        var needle = needle
-        return text.withUTF8 { haystack in
-            needle.withUTF8 { wanted in
-                guard let first = wanted.first else { return true }
-                guard wanted.count <= haystack.count else { return false }
-                var start = 0
-                while start <= haystack.count - wanted.count {
-                    if haystack[start] == first {
-                        var matched = 1
-                        while matched < wanted.count, haystack[start + matched] == wanted[matched] { matched += 1 }
-                        if matched == wanted.count { return true }
-                    }
-                    start += 1
-                }
-                return false
-            }
+        // Read in place (no copy of either string, no retain per row); a bridged string
+        // without contiguous UTF-8 is copied once.
+        let found = text.utf8.withContiguousStorageIfAvailable { haystack in
+            needle.utf8.withContiguousStorageIfAvailable { wanted in search(haystack, wanted) }
         }
+        if let found, let found { return found }
+        return Array(text.utf8).withUnsafeBufferPointer { haystack in
+            Array(needle.utf8).withUnsafeBufferPointer { search(haystack, $0) }
+        }
+    }
+
+    private static func search(_ haystack: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = wanted.first else { return true }
+        guard wanted.count <= haystack.count else { return false }
+        var start = 0
+        while start <= haystack.count - wanted.count {
+            if haystack[start] == first {
+                var matched = 1
+                while matched < wanted.count, haystack[start + matched] == wanted[matched] { matched += 1 }
+                if matched == wanted.count { return true }
+            }
+            start += 1
+        }
+        return false
     }
 
     /// Whether one text matches.

@@ -16,7 +16,7 @@ extension Inspector {
         var cells: [ScreenBuffer.Segment]
         var changed = false
         /// What a filter matches, lowercased once when the row is built.
-        var folded: InspectorFilter.Folded?
+        var folded: InspectorFilter.Folded
 
         /// The model's row, unless this is an agent.
         var model: InspectorRow? {
@@ -64,7 +64,7 @@ extension Inspector {
         switch page.level {
         case .agents:
             let filter = InspectorFilter(page.filter)
-            let rows = agents.filter { filter.matches("\($0.record.pid) \($0.record.name) \($0.access)") }.map { agent in
+            let rows = agents.filter { filter.matches(Self.filterText($0)) }.map { agent in
                 let record = agent.record
                 return Row(
                     target: .agent(agent),
@@ -81,7 +81,7 @@ extension Inspector {
                                 + (record.bundleID.map {
                                     "  \(Terminal.escaped(record.device ?? "")) \(Terminal.escaped($0))"
                                 } ?? "")),
-                    ])
+                    ], folded: InspectorFilter.Folded(title: Self.filterText(agent), preview: ""))
             }
             return RowList(all: rows, kept: nil)
         case .detail:
@@ -95,42 +95,26 @@ extension Inspector {
             if let rowCache, rowCache.key == key { return rowCache.rows }
             var whole = key
             whole.filter = ""
-            let all: [Row]
-            if let unfilteredCache, unfilteredCache.key == whole {
-                all = unfilteredCache.rows
-            } else {
-                all = allRows(page.level, state: state, width: width)
-                unfilteredCache = (whole, all)
+            if unfilteredCache?.key != whole {
+                let all = allRows(page.level, state: state, width: width)
+                unfilteredCache = (whole, all, InspectorFilterIndex(all.map(\.folded)))
             }
-            // A filter narrows the rows built once, with the model's test: each keystroke
-            // of a filter costs a match per row, not building every row again.
-            let filter = InspectorFilter(page.filter)
-            guard !filter.isEmpty else {
-                let rows = RowList(all: all, kept: nil)
-                rowCache = (key, rows)
-                return rows
-            }
-            // Typing one more character narrows what the last keystroke showed.
-            var candidates: [Int]?
-            if let rowCache, !filter.isEmpty {
-                var previous = rowCache.key
-                previous.filter = ""
-                if previous == whole, filter.narrows(InspectorFilter(rowCache.key.filter)) {
-                    candidates = rowCache.rows.kept
-                }
-            }
-            let kept = (candidates ?? Array(all.indices)).filter { position in
-                let row = all[position]
-                switch row.target {
-                case .model(let model): return row.folded.map { filter.matches(folded: $0) } ?? filter.matches(model)
-                case .allKeys: return filter.matches("All keys")
-                case .agent: return true
-                }
-            }
-            let rows = RowList(all: all, kept: kept)
+            guard var cache = unfilteredCache else { return .empty }
+            // A filter narrows the rows built once, with the model's index: a keystroke costs
+            // a match per row still shown, not building or copying every row again. (The
+            // cache lets go of the index while it narrows, so its memory is not copied.)
+            unfilteredCache = nil
+            let kept = cache.index.kept(by: InspectorFilter(page.filter))
+            unfilteredCache = cache
+            let rows = RowList(all: cache.rows, kept: kept)
             rowCache = (key, rows)
             return rows
         }
+    }
+
+    /// What a filter of the agent list matches.
+    private static func filterText(_ agent: InspectorAgent) -> String {
+        "\(agent.record.pid) \(agent.record.name) \(agent.access)"
     }
 
     /// Every row of a list level, unfiltered.
@@ -154,7 +138,7 @@ extension Inspector {
                             .plain(Terminal.pad("All keys", 14) + Terminal.pad("every container", 26)),
                             .plain(Terminal.pad(String(all), 8)),
                             ScreenBuffer.Segment(text: "one filter across containers", style: .dim),
-                        ]), at: 0)
+                        ], folded: InspectorFilter.Folded(title: "All keys", preview: "")), at: 0)
             }
             return rows
         default:

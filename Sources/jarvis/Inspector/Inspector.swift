@@ -93,7 +93,7 @@ final class Inspector {
     var rowCache: (key: RowCacheKey, rows: RowList)?
     /// The last list built without its filter: typing a filter narrows these instead of
     /// building every row again.
-    var unfilteredCache: (key: RowCacheKey, rows: [Row])?
+    var unfilteredCache: (key: RowCacheKey, rows: [Row], index: InspectorFilterIndex)?
     /// The last detail's lines, by what they were built from: scrolling a 10 MB value
     /// formats it once.
     var detailCache: (key: RowCacheKey, lines: [String])?
