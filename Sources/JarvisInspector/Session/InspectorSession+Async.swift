@@ -37,6 +37,13 @@ extension InspectorSession {
         try await background { () throws(JarvisError) in try self.reveal(address) }
     }
 
+    /// ``quickEdit(_:_:)`` off the caller's thread.
+    public func quickEdit(_ target: InspectorRow.Target, _ quickEdit: InspectorQuickEdit) async throws(JarvisError)
+        -> QuickEditResult
+    {
+        try await background { () throws(JarvisError) in try self.quickEdit(target, quickEdit) }
+    }
+
     /// ``save(_:text:confirmed:)`` off the caller's thread.
     public func save(_ draft: ValueDraft, text: String, confirmed: Bool = false) async throws(JarvisError)
         -> SaveOutcome

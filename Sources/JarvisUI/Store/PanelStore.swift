@@ -169,6 +169,24 @@
             }
         }
 
+        /// Makes a row's quick edit (``InspectorQuickEdit``); nil when saved or refused (the
+        /// message says which), else, after a conflict, what to show at the field and the draft
+        /// to keep editing with its text, as after any conflicted save.
+        public func quickEdit(_ target: InspectorRow.Target, _ kind: InspectorQuickEdit) async -> (
+            problem: String, draft: ValueDraft, text: String
+        )? {
+            do {
+                let result = try await session.quickEdit(target, kind)
+                refresh()
+                if let kept = result.kept { return (result.outcome.message(result.draft).text, kept, result.text) }
+                show(result.outcome.message(result.draft))
+                return nil
+            } catch {
+                show(InspectorMessage.refused("set", error))
+                return nil
+            }
+        }
+
         /// Deletes a key or nested member; returns the refusal, or nil when deleted.
         @discardableResult
         public func delete(_ target: InspectorRow.Target) async -> String? {

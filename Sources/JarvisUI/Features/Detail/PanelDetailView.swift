@@ -10,6 +10,8 @@
         let address: PreferenceAddress
         let pointer: JSONPointer
         @State private var editing: ValueDraft?
+        /// After a quick edit met a newer value: the text it made and the conflict's message.
+        @State private var kept: (text: String, problem: String)?
         @State private var refusal: String?
         @State private var confirmingDelete = false
         @Environment(\.dismiss) private var dismiss
@@ -62,11 +64,20 @@
                 }
                 if let draft = editing {
                     Section("Edit") {
-                        ValueEditorView(store: store, draft: draft) { editing = nil }
+                        ValueEditorView(store: store, draft: draft, text: kept?.text, problem: kept?.problem) {
+                            editing = nil
+                            kept = nil
+                        }
                     }
                 } else if row.isEditable {
                     Section {
                         Button("Edit") { beginEdit(row) }
+                        if let quick = row.quickEdit {
+                            Button(quick.title) { quickEdit(row, quick) }
+                        }
+                        if row.isAppendable {
+                            Button(InspectorState.addElementTitle) { beginAppend(row) }
+                        }
                     }
                 } else if row.isReplaceable {
                     Section {
@@ -106,6 +117,27 @@
         private func beginReplace() {
             do {
                 editing = try store.session.replacementDraft(for: address)
+                refusal = nil
+            } catch {
+                refusal = error.message
+            }
+        }
+
+        /// The model's one-tap change; a conflict opens the editor with its text, as any
+        /// conflicted save keeps the draft.
+        private func quickEdit(_ row: InspectorRow, _ kind: InspectorQuickEdit) {
+            refusal = nil
+            Task {
+                guard let conflict = await store.quickEdit(row.target, kind) else { return }
+                kept = (conflict.text, conflict.problem)
+                editing = conflict.draft
+            }
+        }
+
+        private func beginAppend(_ row: InspectorRow) {
+            do {
+                editing = try store.session.appendDraft(to: row.target)
+                kept = nil
                 refusal = nil
             } catch {
                 refusal = error.message

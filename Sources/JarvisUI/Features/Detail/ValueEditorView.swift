@@ -20,11 +20,17 @@
         /// Numbers are typed and shown in the device's locale (the keyboard's).
         private let locale = Locale.autoupdatingCurrent
 
-        init(store: PanelStore, draft: ValueDraft, done: @escaping () -> Void) {
+        /// An editor of `draft`, starting from its own text, or from `text` with `problem`
+        /// shown (a quick edit that met a newer value: saving overwrites, Cancel keeps theirs).
+        init(store: PanelStore, draft: ValueDraft, text: String? = nil, problem: String? = nil, done: @escaping () -> Void)
+        {
             self.store = store
             _draft = State(initialValue: draft)
             self.done = done
-            _text = State(initialValue: draft.startText(locale: .autoupdatingCurrent))
+            var start = draft
+            if let text { start.text = text }
+            _text = State(initialValue: start.startText(locale: .autoupdatingCurrent))
+            _problem = State(initialValue: problem)
         }
 
         var body: some View {
