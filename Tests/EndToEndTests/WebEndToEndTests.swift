@@ -29,6 +29,10 @@ import Testing
         try run("quick_edits")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func agentsThatStartAndStopComeAndGoInTheSidebar() throws {
+        try run("agents_come_and_go")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func productionShowsNoEditControlAnywhere() throws {
         try run("production")
     }

@@ -358,6 +358,22 @@ def scenario_quick_edits(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def scenario_agents_come_and_go(playwright):
+    """An agent that starts while the page is open appears in the sidebar, and goes when it stops, without a reload."""
+    agent, path = files_agent("first")
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    sidebar = page.get_by_role("list", name="This computer")
+    expect(sidebar.get_by_role("button", name=re.compile("^first, "))).to_have_count(1)
+    late = Agent("--demo", "--name", "late-comer")
+    expect(sidebar.get_by_role("button", name=re.compile("^late-comer, "))).to_have_count(1)
+    late.stop()
+    expect(sidebar.get_by_role("button", name=re.compile("^late-comer, "))).to_have_count(0)
+    expect(sidebar.get_by_role("button", name=re.compile("^first, "))).to_have_count(1)
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 EDIT_CONTROLS = ["Edit", "Save", "Delete", "Reset to default", "Add key", "Delete filtered", "Reveal", "Toggle",
                  "Next choice", "Add element"]
 

@@ -181,17 +181,26 @@ extension WebPage {
         ])
     }
 
+    /// The running agents, read from the runtime folder at most once a second.
+    private func agentRecords(now: ContinuousClock.Instant) -> [AgentRecord] {
+        if let last = lastAgents, now - last.at < .seconds(1) { return last.records }
+        let records = (try? AgentDirectory.running()) ?? []
+        lastAgents = (now, records)
+        return records
+    }
+
+    /// Redraws the sidebar when an agent started or stopped since the page last read them,
+    /// so an open page lists what runs without a reload.
+    func noticeAgents(now: ContinuousClock.Instant) {
+        let before = lastAgents?.records
+        let records = agentRecords(now: now)
+        if let before, before != records { changed.withLock { $0 = true } }
+    }
+
     /// The agents to pick from: local programs, Simulator apps grouped by device, and the
     /// one `--agent` named. Read from the runtime folder at most once a second.
     private func agentsJSON() -> JSONValue {
-        let now = ContinuousClock.now
-        let records: [AgentRecord]
-        if let last = lastAgents, now - last.at < .seconds(1) {
-            records = last.records
-        } else {
-            records = (try? AgentDirectory.running()) ?? []
-            lastAgents = (now, records)
-        }
+        let records = agentRecords(now: .now)
         let open = connection?.endpoint
         var list: [JSONValue] = records.map { record in
             WebJSON.object([

@@ -134,6 +134,7 @@ final class WebPage: @unchecked Sendable {
     /// Reconnects by name to an agent that went away (as often as the model says), and
     /// catches up with everything that changed meanwhile.
     func tick() {
+        noticeAgents(now: .now)
         guard var connection else { return }
         let before = connection.session.state
         guard connection.reconnection.shouldTry(before, now: .now) else { return }
