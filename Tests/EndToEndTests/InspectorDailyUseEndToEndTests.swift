@@ -121,6 +121,41 @@ struct InspectorDailyUseEndToEndTests {
         try tmux.wait(for: "INSPECT-EXITED-0")
     }
 
+    /// A new key's type is asked among the types the agent says its container stores: a
+    /// JSON file offers no date or data, and a date is refused before anything is sent.
+    @Test func aNewKeyOffersOnlyTheTypesItsContainerStores() throws {
+        let files = sandbox.root.appendingPathComponent("json")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let file = files.appendingPathComponent("app.json")
+        try Data(#"{"name": "Ada"}"#.utf8).write(to: file)
+        try sandbox.startAgent(["--files", files.path])
+        let tmux = try inspect()
+        try tmux.wait(for: "app.json")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "name")
+        try tmux.type("n")
+        try tmux.wait(for: "new key in files:app.json")
+        try tmux.type("port")
+        try tmux.keys("Enter")
+        let asked = try tmux.wait(for: "type of port: string, integer, real, boolean, array, dictionary")
+        #expect(!asked.contains("date"), "\(asked)")
+        try tmux.keys("C-u")
+        try tmux.type("date")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "app.json cannot store date")
+        try tmux.keys("C-u")
+        try tmux.type("integer")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "value of port")
+        try tmux.keys("C-u")
+        try tmux.type("8080")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "saved port = 8080")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("8080"))
+        try tmux.keys("C-c")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
+
     @Test func spaceTogglesTabCyclesChoicesAndArraysGainElements() throws {
         try sandbox.startAgent(["--demo"])
         let tmux = try inspect()

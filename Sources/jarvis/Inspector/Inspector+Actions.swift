@@ -217,14 +217,18 @@ extension Inspector {
                 mode = .prompt(prompt)
                 return
             }
+            // Only the types the agent says this container stores.
+            let types = session.state.types(scanner: scanner)
+            let start = existingType(address).flatMap { types.contains($0) ? $0 : nil } ?? types.first ?? .string
             mode = .prompt(
                 Prompt(
                     purpose: .newType(scanner: scanner, container: container, key: text),
-                    title: "type of \(text): string, integer, real, boolean, date, data, array or dictionary",
-                    editor: LineEditor(existingType(address)?.rawValue ?? "string")))
+                    title: "type of \(text): \(types.map(\.rawValue).joined(separator: ", "))",
+                    editor: LineEditor(start.rawValue)))
         case .newType(let scanner, let container, let key):
             guard let type = Self.type(named: text) else {
-                prompt.error = "'\(text)' is not a type: string, integer, real, boolean, date, data, array, dictionary"
+                let types = session.state.types(scanner: scanner).map(\.rawValue).joined(separator: ", ")
+                prompt.error = "'\(text)' is not a type: \(types)"
                 mode = .prompt(prompt)
                 return
             }
