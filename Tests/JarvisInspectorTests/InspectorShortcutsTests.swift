@@ -202,6 +202,26 @@ import Testing
         #expect(blob.count < 200)
     }
 
+    /// The agent list's watch sees an agent start and stop, with what a new one allows, and
+    /// tells its face each time.
+    @Test func theAgentWatchFollowsAgentsThatStartAndStop() throws {
+        let fixture = try InspectorFixture()
+        let environment = [
+            "JARVIS_RUNTIME_DIR": fixture.root.appendingPathComponent("run").path, "HOME": fixture.root.path,
+        ]
+        let told = Locked(0)
+        let watch = InspectorAgentWatch(agents: [], interval: .milliseconds(50), environment: environment) {
+            told.withLock { $0 += 1 }
+        }
+        let agent = try fixture.agent()
+        try eventually("the started agent to be listed") { watch.agents.map(\.record.name) == ["inspector-test"] }
+        #expect(watch.agents.first?.access == "editing allowed")
+        agent.stop()
+        try eventually("the stopped agent to go") { watch.agents.isEmpty }
+        watch.stop()
+        #expect(told.current >= 2)
+    }
+
     @Test func theAgentListSaysWhatEachAgentAllows() {
         func capabilities(editing: Bool, production: Bool) -> Wire.Capabilities {
             Wire.Capabilities(

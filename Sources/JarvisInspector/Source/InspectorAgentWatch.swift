@@ -27,9 +27,11 @@ public final class InspectorAgentWatch: Sendable {
     /// - Parameters:
     ///   - token: the TCP token for agents reached over TCP; nil uses each record's.
     ///   - interval: the time between two reads of the discovery folder.
+    ///   - environment: where the discovery folder is (`JARVIS_RUNTIME_DIR`, …).
     ///   - onChange: told, on the watch's thread, after the list changed.
     public init(
         agents: [InspectorAgent], token: String? = nil, interval: Duration = InspectorAgentWatch.interval,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         onChange: @escaping @Sendable () -> Void
     ) {
         state = Locked(State(agents: agents))
@@ -37,7 +39,7 @@ public final class InspectorAgentWatch: Sendable {
         let nanoseconds = Int(clamping: seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         // The thread holds the watch only while it reads: releasing the watch ends the thread.
         let thread = Thread { [weak self, wakeUp] in
-            while self?.turn(token: token, onChange: onChange) == true {
+            while self?.turn(token: token, environment: environment, onChange: onChange) == true {
                 _ = wakeUp.wait(timeout: .now() + .nanoseconds(nanoseconds))
             }
         }
@@ -61,9 +63,9 @@ public final class InspectorAgentWatch: Sendable {
 
     /// Reads the discovery folder once, unless stopped; a new agent is asked for its `hello`,
     /// one gone is dropped. Returns whether to go on.
-    private func turn(token: String?, onChange: @Sendable () -> Void) -> Bool {
+    private func turn(token: String?, environment: [String: String], onChange: @Sendable () -> Void) -> Bool {
         guard !state.withLock({ $0.stopped }) else { return false }
-        guard let records = try? AgentDirectory.running() else { return true }
+        guard let records = try? AgentDirectory.running(environment: environment) else { return true }
         let known = agents
         let fresh = records.map { record in
             known.first { $0.record == record } ?? InspectorAgent.asking(record, token: token)
