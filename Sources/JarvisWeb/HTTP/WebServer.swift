@@ -27,9 +27,20 @@ public final class WebServer: Sendable {
     /// more are refused with 503.
     static let maxConnections = 32
     /// The most connections whose first request is still arriving (nobody knows yet whether
-    /// they carry the cookie); a new one pushes out the oldest. Any local user can open
-    /// these, so they are few, cheap (no thread: one loop reads them all) and short-lived.
-    static let maxPending = 16
+    /// they carry the cookie). Any local user can open these, so they are cheap (no thread:
+    /// one loop reads them all) and short-lived; see ``PendingConnections``.
+    static let maxPending = 64
+    /// How long a connection keeps its place among ``maxPending`` before a newcomer may push
+    /// it out: longer than a busy machine keeps a browser from writing the request it just
+    /// connected for. Pushed out by arrival count alone, a connection lasted half a
+    /// millisecond under a crowd that reconnects at once, and the page's requests were lost.
+    static let pendingGrace: Duration = .milliseconds(100)
+    /// The most bytes the connections among ``maxPending`` hold together (a request may be
+    /// up to 1 MiB; a browser's are small).
+    static let pendingBudget = 16 << 20
+    /// How many connections the kernel keeps for the server while every place is within its
+    /// grace (the system may cap it, at `somaxconn`).
+    static let backlog: Int32 = 1024
     /// How long a client has to send a whole request after connecting: a browser on the
     /// loopback sends it at once.
     static let requestTimeout: Duration = .seconds(3)
@@ -43,7 +54,7 @@ public final class WebServer: Sendable {
     /// - Throws: ``JarvisError`` `.unavailable` when the port cannot be bound.
     public init(port: UInt16 = 0, agent: String? = nil, token: String? = nil) throws(JarvisError) {
         do {
-            listener = try Socket.listen(on: .tcp(host: "127.0.0.1", port: port), backlog: 64)
+            listener = try Socket.listen(on: .tcp(host: "127.0.0.1", port: port), backlog: Self.backlog)
         } catch {
             throw JarvisError(.unavailable, "cannot listen on 127.0.0.1:\(port): \(error); choose another --port")
         }
@@ -78,27 +89,41 @@ public final class WebServer: Sendable {
         do {
             let queue = try makeEventQueue()
             defer { queue.close() }
+            // Accepting stops when no connection can be taken; the listener must not block then.
+            try listener.setNonBlocking()
             try queue.add(listener.fileDescriptor, interest: .read)
-            var pending = PendingConnections(queue: queue)
+            var listening = true
+            var pending = PendingConnections(
+                queue: queue, limit: Self.maxPending, grace: Self.pendingGrace, budget: Self.pendingBudget)
             defer { pending.closeAll() }
             var ready: [ReadyEvent] = []
             while !stopped.current {
-                let wait = min(.milliseconds(500), max(.zero, (pending.nextDeadline ?? .now + .seconds(1)) - .now))
+                let wake = [pending.nextDeadline, listening ? nil : pending.nextRoom].compactMap { $0 }.min()
+                let wait = min(.milliseconds(500), max(.zero, (wake ?? .now + .seconds(1)) - .now))
                 try queue.wait(timeout: Int32(wait.components.attoseconds / 1_000_000_000_000_000) + 1, into: &ready)
-                var incoming = false
-                for event in ready {
-                    if event.descriptor == listener.fileDescriptor {
-                        incoming = true
-                    } else if let (socket, outcome) = pending.read(event.descriptor) {
+                for event in ready where event.descriptor != listener.fileDescriptor {
+                    if let (socket, outcome) = pending.read(event.descriptor) { dispatch(outcome, socket) }
+                }
+                // Those already waiting are read first; then everyone the kernel holds, while
+                // there is room, each read at once (a request that arrived whole takes no place).
+                while pending.hasRoom(now: .now), let (socket, _) = try? listener.accept() {
+                    let now = ContinuousClock.now
+                    if let (socket, outcome) = pending.add(socket, now: now, deadline: now + Self.requestTimeout) {
                         dispatch(outcome, socket)
                     }
                 }
-                // One new connection per turn: those already waiting are read first, so a
-                // crowd of new connections cannot push one out before its request is read.
-                if incoming, let (socket, _) = try? listener.accept() {
-                    pending.add(socket, deadline: .now + Self.requestTimeout, limit: Self.maxPending)
-                }
                 pending.dropExpired(now: .now)
+                // With no room, the listener is left out of the wait (it stays ready and would
+                // wake the loop at once), until the oldest's grace ends.
+                let room = pending.hasRoom(now: .now)
+                if room != listening {
+                    if room {
+                        try queue.add(listener.fileDescriptor, interest: .read)
+                    } else {
+                        queue.remove(listener.fileDescriptor)
+                    }
+                    listening = room
+                }
             }
         } catch {
             FileHandle.standardError.write(Data("jarvis web: the server stopped: \(error)\n".utf8))
@@ -134,7 +159,8 @@ public final class WebServer: Sendable {
             return true
         }
         guard admitted else {
-            try? socket.writeAll(HTTPResponse.refusal(503, "too many requests at once").serialized(), timeout: .milliseconds(100))
+            try? socket.writeAll(
+                HTTPResponse.refusal(503, "too many requests at once").serialized(), timeout: .milliseconds(100))
             socket.close()
             return
         }
