@@ -335,6 +335,11 @@ def scenario_quick_edits(playwright):
     detail(page).get_by_role("button", name="Toggle").click()
     expect(page.get_by_role("status").filter(has_text=f"saved onboarding_done = {flipped}")).to_be_visible()
     check(jarvis("get", "com.example.demo.prefs", "onboarding_done").strip() == flipped, "the toggle was not stored")
+    # From the keyboard, as in the terminal: Space on the row flips it back.
+    grid_row(page, "onboarding_done").focus()
+    page.keyboard.press(" ")
+    expect(page.get_by_role("status").filter(has_text=f"saved onboarding_done = {before}")).to_be_visible()
+    check(jarvis("get", "com.example.demo.prefs", "onboarding_done").strip() == before, "Space did not toggle back")
     # Unset with the default system: the catalog's next value, then the one after it.
     open_key(page, "theme")
     check(detail(page).get_by_role("button", name="Toggle").count() == 0, "a choice offers Toggle")
@@ -345,8 +350,12 @@ def scenario_quick_edits(playwright):
     check(jarvis("get", "com.example.demo.prefs", "theme").strip() == "dark", "the next choice was not stored")
     # An array gains an element typed like its siblings, through the editor.
     open_key(page, "recent_searches")
-    detail(page).get_by_role("button", name="Add element").click()
+    grid_row(page, "recent_searches").focus()
+    page.keyboard.press("a")
     field = detail(page).get_by_label("Value", exact=True)
+    expect(field).to_have_value("")
+    detail(page).get_by_role("button", name="Cancel").click()
+    detail(page).get_by_role("button", name="Add element").click()
     expect(field).to_have_value("")
     field.fill("from the web")
     detail(page).get_by_role("button", name="Save").click()

@@ -197,6 +197,19 @@ class App {
     }
     if (typing || event.metaKey || event.ctrlKey || event.altKey) return;
     if (event.key === '/') { event.preventDefault(); $('filter').focus(); $('filter').select(); return; }
+    // As in the terminal: Space makes the row's quick edit (a button keeps Space for itself),
+    // `a` adds an element to an array.
+    const actions = this.view?.detail?.actions;
+    if (event.key === ' ' && actions?.quickEdit && !(target instanceof HTMLButtonElement)) {
+      event.preventDefault();
+      this.send('quickEdit', { target: this.view.detail.row.target, kind: actions.quickEdit.kind });
+      return;
+    }
+    if (event.key === 'a' && actions?.addElement) {
+      event.preventDefault();
+      this.send('addElement', { target: this.view.detail.row.target });
+      return;
+    }
     if (event.key === 'e' && this.view?.detail?.actions.edit) {
       event.preventDefault();
       this.send('edit', { target: this.view.detail.row.target });
