@@ -77,6 +77,10 @@ import Testing
         try run("network_agent")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentOfThisComputerNamedByItsTCPAddressIsListedOnce() throws {
+        try run("local_tcp_agent")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func simulatorAppsAreListedByDeviceAndOpened() throws {
         try run("simulator_agents")
     }

@@ -1007,6 +1007,26 @@ def scenario_network_agent(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def scenario_local_tcp_agent(playwright):
+    """`--agent tcp://…` naming an agent of this computer (its token read from its discovery
+    file): listed once, under This computer, as the open one; no Network entry beside it."""
+    prefs = os.path.join(WORK, "prefs")
+    write(os.path.join(prefs, "here.suite.plist"), plist({"local_key": "over local TCP"}))
+    agent = Agent("--defaults-dir", prefs, "--name", "tcp-local", "--listen", "127.0.0.1:0")
+    with open(os.path.join(RUNTIME, f"{agent.process.pid}.json")) as handle:
+        address = json.load(handle)["tcp"]
+    web = Web("--agent", address)
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    expect(grid_row(page, "local_key")).to_contain_text("over local TCP")
+    nav = page.get_by_role("navigation")
+    mine = nav.get_by_role("list", name="This computer").get_by_role("button", name=f"tcp-local, pid {agent.process.pid}")
+    expect(mine).to_have_attribute("aria-current", "true")
+    check(nav.get_by_role("list", name="Network").count() == 0, "an agent of this computer is listed under Network too")
+    check(nav.get_by_role("button", name=re.compile(r"^tcp-local, ")).count() == 1, "the agent is listed twice")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 def simulator_device(home, name, state):
     """A CoreSimulator device folder as Xcode leaves it (a binary device.plist; state 3 is
     booted, 1 shut down); returns its UDID."""
