@@ -87,4 +87,21 @@ import Testing
         state.remove(PreferenceAddress(scanner: "defaults", container: "numbers", key: "a"))
         #expect(state.orderedAddresses == sorted())
     }
+
+    /// A dictionary's members are listed in the table's natural order (`key_2` before
+    /// `key_10`), the same in every face's tree; an array's elements keep their places.
+    @Test func aDictionarysMembersAreInNaturalOrder() throws {
+        let fixture = try InspectorFixture()
+        try fixture.writeSuite(
+            "nested",
+            ["map": ["key_10": 10, "key_2": 2, "Key_1": 1, "b": 0, "key_2a": 3], "list": ["x10", "x2", "x1"]])
+        let (session, agent) = try loaded(fixture)
+        defer { session.close(); agent.stop() }
+        let state = session.state
+        let whole = JSONPointer(tokens: [])
+        let map = PreferenceAddress(scanner: "defaults", container: "nested", key: "map")
+        #expect(state.rows(.value(map, whole)).map(\.title) == ["b", "Key_1", "key_2", "key_2a", "key_10"])
+        let list = PreferenceAddress(scanner: "defaults", container: "nested", key: "list")
+        #expect(state.rows(.value(list, whole)).map(\.preview) == ["x10", "x2", "x1"])
+    }
 }

@@ -138,7 +138,7 @@ extension InspectorState {
                 isAppendable: writable && member.type == .array)
         }
         switch value {
-        case .dictionary(let members): return members.sorted { $0.key < $1.key }.map { row($0.key, $0.value) }
+        case .dictionary(let members): return members.sorted { $0.key.naturallyBefore($1.key) }.map { row($0.key, $0.value) }
         case .array(let elements): return elements.enumerated().map { row(String($0.offset), $0.element) }
         default: return []
         }
