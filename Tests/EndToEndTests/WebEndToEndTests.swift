@@ -53,6 +53,10 @@ import Testing
         try run("limits")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aContainerOf100000KeysOpensScrollsToItsEndAndFilters() throws {
+        try run("many_keys")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentRestartedUnderThePageIsFoundAgainByName() throws {
         try run("restart")
     }

@@ -44,13 +44,13 @@ extension WebServer {
             } catch {
                 return .json(WebJSON.object([("error", "the intent is not JSON")]), status: 400)
             }
-            return .json(page.work.sync { page.handle(body) })
+            return .json(page.held { page.handle(body) })
         case ("GET", "rows"):
             let from = Int(request.query["from"] ?? "0") ?? 0
             let count = Int(request.query["count"] ?? "100") ?? 100
-            return .json(page.work.sync { page.rowsWindow(from: from, count: count) })
+            return .json(page.held { page.rowsWindow(from: from, count: count) })
         case ("GET", "view"):
-            return .json(page.work.sync { page.view() })
+            return .json(page.held { page.view() })
         case ("GET", "events"):
             stream(page, to: socket)
             return nil
@@ -62,7 +62,7 @@ extension WebServer {
     private func openPage() -> HTTPResponse {
         let page = WebPage(id: WebGuard.randomToken().prefix(24).description, options: options)
         pages.withLock { $0[page.id] = page }
-        let view = page.work.sync { () -> JSONValue in
+        let view = page.held { () -> JSONValue in
             page.connect(nil)
             return page.view()
         }
@@ -86,7 +86,7 @@ extension WebServer {
         var sentVersion = -1
         while page.streamGeneration.current == generation {
             page.lastSeen.withLock { $0 = .now }
-            let payload = page.work.sync { () -> String? in
+            let payload = page.held { () -> String? in
                 page.tick()
                 let dirty = page.changed.current || sentVersion < 0
                 let deadline = page.nextDeadline()

@@ -188,12 +188,16 @@ public final class WebServer: Sendable {
         while !stopped.current {
             Thread.sleep(forTimeInterval: 2)
             let now = ContinuousClock.now
-            let idle = pages.withLock { pages -> [WebPage] in
-                let gone = pages.values.filter { now - $0.lastSeen.current > Self.pageIdle }
-                for page in gone { pages[page.id] = nil }
-                return gone
+            let idle = pages.withLock { pages in pages.values.filter { now - $0.lastSeen.current > Self.pageIdle } }
+            // Decided on the page's queue, after whatever it is doing: a page busy for longer
+            // than it may idle (opening 100,000 keys on a loaded machine) is held, not idle.
+            for page in idle {
+                page.work.async { [self] in
+                    guard ContinuousClock.now - page.lastSeen.current > Self.pageIdle else { return }
+                    pages.withLock { $0[page.id] = nil }
+                    page.close()
+                }
             }
-            for page in idle { page.work.async { page.close() } }
         }
     }
 }

@@ -61,6 +61,14 @@ final class WebPage: @unchecked Sendable {
     var networkName: String?
     var version = 0
 
+    /// Runs `body` on `work` for a request or the stream: the page counts as held until it ends.
+    func held<T>(_ body: () -> T) -> T {
+        work.sync {
+            defer { lastSeen.withLock { $0 = .now } }
+            return body()
+        }
+    }
+
     init(id: String, options: WebOptions) {
         self.id = id
         self.options = options
