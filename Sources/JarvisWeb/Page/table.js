@@ -84,13 +84,16 @@ export class KeyTable {
     this.loading.add(start);
     try {
       const answer = await api.rows(start, WINDOW);
-      if (answer.version < this.version) return;
-      if (answer.version > this.version) {
-        this.version = answer.version;
-        this.cache.clear();
+      // An answer older than the table drawn now is dropped, but the window is still asked
+      // again below: the newer request was skipped while this one was on its way.
+      if (answer.version >= this.version) {
+        if (answer.version > this.version) {
+          this.version = answer.version;
+          this.cache.clear();
+        }
+        this.total = answer.total;
+        answer.rows.forEach((row, offset) => this.cache.set(answer.from + offset, row));
       }
-      this.total = answer.total;
-      answer.rows.forEach((row, offset) => this.cache.set(answer.from + offset, row));
     } catch (error) {
       $('message').textContent = String(error.message || error);
     } finally {
