@@ -17,9 +17,13 @@ extension InspectorState {
         case .containers(let scanner):
             all = containers(of: scanner).map(containerRow)
         case .keys(let scanner, let container):
-            all = items.values.filter { $0.address.scanner == scanner && $0.address.container == container }
-                .sorted { $0.address.key.naturallyBefore($1.address.key) }
-                .map { keyRow($0, previewLimit: previewLimit, now: now) }
+            // The table order is natural by key first: one container's keys come out in order.
+            all = orderedAddresses.compactMap { address in
+                guard address.scanner == scanner, address.container == container, let item = items[address] else {
+                    return nil
+                }
+                return keyRow(item, previewLimit: previewLimit, now: now)
+            }
         case .value(let address, let pointer):
             all = memberRows(address, pointer, previewLimit: previewLimit, now: now)
         }
@@ -32,8 +36,9 @@ extension InspectorState {
         scanner: String?, filter: InspectorFilter = InspectorFilter(), previewLimit: Int = 80,
         now: ContinuousClock.Instant = .now
     ) -> [InspectorSection] {
+        // In table order (natural by key first), so each group is in order.
         var grouped: [String: [PreferenceAddress]] = [:]
-        for address in items.keys where scanner == nil || address.scanner == scanner {
+        for address in orderedAddresses where scanner == nil || address.scanner == scanner {
             grouped[address.scanner + "\u{0}" + address.container, default: []].append(address)
         }
         var sections: [InspectorSection] = []
@@ -46,8 +51,8 @@ extension InspectorState {
         }
         for container in (known + extra).sorted(by: { ($0.scanner, $0.name) < ($1.scanner, $1.name) }) {
             let id = container.scanner + "\u{0}" + container.name
-            let rows = (grouped[id] ?? []).sorted { $0.key.naturallyBefore($1.key) }
-                .compactMap { items[$0] }.map { keyRow($0, previewLimit: previewLimit, now: now) }
+            let rows = (grouped[id] ?? []).compactMap { items[$0] }
+                .map { keyRow($0, previewLimit: previewLimit, now: now) }
                 .filter { filter.isEmpty || filter.matches($0) || filter.matches(container.name) }
             guard !rows.isEmpty || (container.problem != nil && filter.isEmpty) else { continue }
             sections.append(

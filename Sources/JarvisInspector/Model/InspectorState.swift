@@ -100,7 +100,10 @@ public struct InspectorState: Sendable {
         table.reserveCapacity(fresh.count)
         for item in fresh { table[item.address] = item }
         revealed = revealed.filter { table[$0.key]?.revision == $0.value.revision }
-        if Set(orderedAddresses) != Set(table.keys) { orderedAddresses = table.keys.sorted(by: Self.tableOrder) }
+        // The same addresses (each is listed once) keep their order; otherwise sort once.
+        if orderedAddresses.count != table.count || !orderedAddresses.allSatisfy({ table[$0] != nil }) {
+            orderedAddresses = table.keys.sorted(by: Self.tableOrder)
+        }
         items = table
         self.hiddenSystemContainers = hiddenSystemContainers
     }
