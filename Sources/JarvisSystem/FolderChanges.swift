@@ -8,14 +8,14 @@ import JarvisCore
 
 /// Tells whether anything in one folder may have changed since a moment, from the kernel's
 /// change notifications: a cache of what the folder's files look like stays valid while the
-/// ``generation()`` it was taken at is still the current one, and is looked at again
+/// ``generation(_:)`` it was taken at is still the current one, and is looked at again
 /// (`lstat`) only once it is not.
 ///
 /// Linux only (inotify), and only on the local file systems whose every change reaches
 /// inotify (ext2/3/4, XFS, Btrfs, F2FS, tmpfs); ``watching(_:)`` answers nil anywhere else,
 /// and the caller looks every time as before. The promise rests on two kernel facts: an
 /// event is queued before the system call that caused it returns, so a change made before a
-/// client asked is pending when the agent answers; and ``generation()`` reads every pending
+/// client asked is pending when the agent answers; and ``generation(_:)`` reads every pending
 /// event before it answers (one `read` that finds nothing when the folder is quiet).
 ///
 /// What is watched: the folder (names created, removed, renamed, written, their attributes
@@ -23,11 +23,12 @@ import JarvisCore
 /// hard link in another folder is seen too. Not seen, as by every inotify user: writes
 /// through a shared memory mapping. When the folder itself is removed, moved or unmounted, or
 /// its path comes to name another folder (checked with one `stat` at most every 250 ms),
-/// ``generation()`` answers nil for good.
+/// ``generation(_:)`` answers nil for good.
 ///
 /// The agent's readiness loop reads the pending changes once per turn rather than once per
-/// request (see ``ChangeCheckpoint``): it reads every ready request first, then the changes,
-/// then answers, so each request is still answered after every change made before it was sent.
+/// request (``ChangeCheckpoint/pass()``): it reads every ready request first, then the changes,
+/// then answers, passing the checkpoint with those requests down to ``generation(_:)``, so each
+/// request is still answered after every change made before it was sent.
 package final class FolderChanges: Sendable {
     #if os(Linux)
         private let descriptor: Int32
@@ -93,7 +94,7 @@ package final class FolderChanges: Sendable {
         }
 
         /// Reads every instance's pending changes now (one `read` each): what
-        /// ``ChangeCheckpoint/passed()`` does between reading requests and answering them.
+        /// ``ChangeCheckpoint/pass()`` does between reading requests and answering them.
         static func drainAll() {
             // Under the registry's lock, as `noteLocalWrite` takes them (the registry's, then
             // each instance's): no array of the instances is made for every turn of a loop.
@@ -152,19 +153,11 @@ package final class FolderChanges: Sendable {
             return (UInt64(status.st_dev), UInt64(status.st_ino))
         }
 
-        /// Whether the folder is still there as far as its changes tell, when `checkpoint`
-        /// says its changes were read after the request being answered was (no system call);
-        /// nil otherwise, for the caller to ask ``generation(_:)``.
-        package func isThere(_ checkpoint: ChangeCheckpoint = .onThisThread) -> Bool? {
-            guard checkpoint.isPassed else { return nil }
-            return state.withLock { !$0.broken }
-        }
-
         /// The number of changes heard so far, after reading every pending one; nil when the
         /// folder can no longer be trusted to tell (look every time). When `checkpoint` says
         /// the changes were read after the request being answered was, that reading stands
         /// for this one (no system call).
-        package func generation(_ checkpoint: ChangeCheckpoint = .onThisThread) -> UInt64? {
+        package func generation(_ checkpoint: ChangeCheckpoint = .none) -> UInt64? {
             state.withLock { heard in
                 guard !heard.broken else { return nil }
                 // Past the checkpoint, its reading (and identity check) stands for this one: no
@@ -254,9 +247,7 @@ package final class FolderChanges: Sendable {
         package static func watching(_ path: String) -> FolderChanges? { nil }
 
         /// Never reached: there are no instances here.
-        package func generation(_ checkpoint: ChangeCheckpoint = .onThisThread) -> UInt64? { nil }
-        /// Never reached: there are no instances here.
-        package func isThere(_ checkpoint: ChangeCheckpoint = .onThisThread) -> Bool? { nil }
+        package func generation(_ checkpoint: ChangeCheckpoint = .none) -> UInt64? { nil }
 
         /// Never reached: there are no instances here.
         package func watchFile(named name: String, inode: UInt64) -> Bool { false }

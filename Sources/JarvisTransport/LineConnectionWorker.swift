@@ -1,3 +1,4 @@
+import JarvisCore
 import JarvisSystem
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import JarvisSystem
 /// The state of one connection on its server's readiness loop, which does all of its
 /// socket I/O.
 ///
-/// The loop calls ``advance(input:buffer:holdingWrites:)`` when the socket is ready, when the connection was
+/// The loop calls ``advance(input:buffer:holdingWrites:checkpoint:)`` when the socket is ready, when the connection was
 /// woken (output queued, a close asked for) and when its ``deadline`` passed; between calls
 /// the connection costs no thread and no CPU. Writes are non-blocking from a local buffer of
 /// at most about one chunk; writing is of interest only while it is non-empty, and a streamed
@@ -118,7 +119,7 @@ final class LineConnectionWorker {
         return wanted
     }
 
-    /// When the loop must call ``advance(input:buffer:holdingWrites:)`` even if nothing happens: the idle
+    /// When the loop must call ``advance(input:buffer:holdingWrites:checkpoint:)`` even if nothing happens: the idle
     /// timeout, the authentication deadline or the end of a graceful close.
     var deadline: ContinuousClock.Instant? {
         if !isServing { return lingerDeadline }
@@ -147,9 +148,13 @@ final class LineConnectionWorker {
     ///   - holdingWrites: make replies but do not write them yet; the loop passes it while it
     ///     answers a turn's requests and calls ``writeHeld(buffer:)`` once all are answered,
     ///     so the turn's writes (each of which wakes a client) come together.
+    ///   - checkpoint: what the loop passed after reading ahead this turn (see
+    ///     ``ChangeCheckpoint``); handed to the session with the lines read ahead, never with
+    ///     lines read after it.
     /// - Returns: why the connection ended, once it did; then call ``finish(_:)``.
     func advance(
-        input: Bool, buffer: UnsafeMutableRawBufferPointer, holdingWrites: Bool = false
+        input: Bool, buffer: UnsafeMutableRawBufferPointer, holdingWrites: Bool = false,
+        checkpoint: ChangeCheckpoint = .none
     ) -> LineConnection.CloseReason? {
         var input = input
         while true {
@@ -180,7 +185,7 @@ final class LineConnectionWorker {
             if input {
                 input = false
                 if isServing {
-                    if let ended = readInput(buffer) { return ended }
+                    if let ended = readInput(buffer, checkpoint: checkpoint) { return ended }
                     // Replies the session sent are written before the loop waits again.
                     continue
                 }
@@ -195,7 +200,7 @@ final class LineConnectionWorker {
         }
     }
 
-    /// Writes what ``advance(input:buffer:holdingWrites:)`` made holding its writes: one write
+    /// Writes what ``advance(input:buffer:holdingWrites:checkpoint:)`` made holding its writes: one write
     /// when that is all there is to do, as it mostly is (a reply); anything more (output
     /// queued meanwhile, a stream's next chunk, a close) goes the whole way through `advance`.
     ///
@@ -353,7 +358,8 @@ final class LineConnectionWorker {
 
     /// The first half of a turn: reads once from a serving connection into its framer and
     /// hands nothing on yet; the loop reads every ready connection so, passes the
-    /// ``ChangeCheckpoint``, then calls ``advance(input:buffer:holdingWrites:)``, which answers what was read.
+    /// ``ChangeCheckpoint``, then calls ``advance(input:buffer:holdingWrites:checkpoint:)``,
+    /// which answers what was read.
     func readAhead(_ buffer: UnsafeMutableRawBufferPointer) {
         guard isServing, readAheadOutcome == nil else { return }
         readAheadOutcome = readSocket(buffer)
@@ -375,15 +381,19 @@ final class LineConnectionWorker {
     /// Reads once (unless the loop read ahead) and hands every complete line to the session.
     ///
     /// - Returns: a close reason when the connection must end now.
-    private func readInput(_ buffer: UnsafeMutableRawBufferPointer) -> LineConnection.CloseReason? {
+    private func readInput(
+        _ buffer: UnsafeMutableRawBufferPointer, checkpoint passed: ChangeCheckpoint
+    ) -> LineConnection.CloseReason? {
         let outcome: ReadOutcome
+        let checkpoint: ChangeCheckpoint
         if let ahead = readAheadOutcome {
             outcome = ahead
             readAheadOutcome = nil
+            checkpoint = passed
         } else {
             // Read after this turn's checkpoint: what it brings may follow an unheard change.
-            ChangeCheckpoint.readingInput()
             outcome = readSocket(buffer)
+            checkpoint = .none
         }
         switch outcome {
         case .failed(let reason): return reason
@@ -415,7 +425,7 @@ final class LineConnectionWorker {
             // No line is handed on once a close was asked for (by a reply, or another thread).
             if !first, connection.shared.withLock({ $0.closeRequest != nil }) { return nil }
             first = false
-            session.received(line: line, on: connection)
+            session.received(line: line, on: connection, checkpoint: checkpoint)
         }
     }
 

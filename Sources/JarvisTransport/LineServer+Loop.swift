@@ -1,4 +1,5 @@
 import Foundation
+import JarvisCore
 import JarvisSystem
 
 #if canImport(Glibc)
@@ -62,17 +63,17 @@ final class LineServerLoop {
             var readAny = false
             for event in events where event.readable || event.hangup {
                 guard let worker = byDescriptor[event.descriptor] else { continue }
-                if !readAny { ChangeCheckpoint.readingInput() }
                 readAny = true
                 worker.readAhead(buffer)
             }
-            if readAny { ChangeCheckpoint.passed() }
+            // Stands for the requests just read, and is passed with them alone.
+            let checkpoint = readAny ? ChangeCheckpoint.pass() : .none
             held.removeAll(keepingCapacity: true)
             for event in events {
                 if event.descriptor == waker.readEnd {
                     woken = true
                 } else if let worker = byDescriptor[event.descriptor] {
-                    answer(worker, input: event.readable || event.hangup)
+                    answer(worker, input: event.readable || event.hangup, checkpoint: checkpoint)
                 } else if listeners.contains(where: { $0.socket.fileDescriptor == event.descriptor }) {
                     listenerReady = true
                 }
@@ -113,9 +114,9 @@ final class LineServerLoop {
     /// writes every connection's replies once the turn's requests are answered, as Redis does.
     /// Each write wakes a client; written together rather than one between two answers, the
     /// agent's CPU per `get` under 64 clients fell by about a tenth (docs/BENCHMARKS.md).
-    private func answer(_ worker: LineConnectionWorker, input: Bool) {
+    private func answer(_ worker: LineConnectionWorker, input: Bool, checkpoint: ChangeCheckpoint) {
         let id = worker.connection.id
-        if let ended = worker.advance(input: input, buffer: buffer, holdingWrites: true) {
+        if let ended = worker.advance(input: input, buffer: buffer, holdingWrites: true, checkpoint: checkpoint) {
             end(id, worker, ended)
             return
         }

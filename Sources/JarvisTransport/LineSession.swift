@@ -1,3 +1,4 @@
+import JarvisCore
 /// What the layer above (JSON-RPC) plugs into a `LineServer`: one session per connection.
 ///
 /// Rules for implementers:
@@ -11,14 +12,19 @@
 ///
 /// ```swift
 /// final class Echo: LineSession {
-///     func received(line: [UInt8], on connection: LineConnection) { connection.send(line) }
+///     func received(line: [UInt8], on connection: LineConnection, checkpoint: ChangeCheckpoint) {
+///         connection.send(line)
+///     }
 ///     func lineTooLong(on connection: LineConnection) -> [UInt8]? { Array("too long".utf8) }
 ///     func closed(_ connection: LineConnection) {}
 /// }
 /// ```
 package protocol LineSession: AnyObject, Sendable {
     /// Called on the server's loop thread, one line at a time, in order; `line` has no `\n`.
-    func received(line: [UInt8], on connection: LineConnection)
+    /// `checkpoint` says whether the loop read the file system's pending change notifications
+    /// after this line arrived (see ``ChangeCheckpoint``): valid for this call only, on this
+    /// thread; work handed elsewhere answers without it (``ChangeCheckpoint/none``).
+    func received(line: [UInt8], on connection: LineConnection, checkpoint: ChangeCheckpoint)
     /// The peer sent a line over the limit: the server will send `reply` if non-nil then close.
     func lineTooLong(on connection: LineConnection) -> [UInt8]?
     /// The connection is gone (see `connection.closeReason`); the last call for it.

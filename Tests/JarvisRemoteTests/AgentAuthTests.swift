@@ -115,7 +115,7 @@ import JarvisTestSupport
 
 /// Answers `hello` the way an agent of protocol 2 would.
 private final class FutureAgentSession: LineSession {
-    func received(line: [UInt8], on connection: LineConnection) {
+    func received(line: [UInt8], on connection: LineConnection, checkpoint: ChangeCheckpoint) {
         let id = (try? JSONParser.parse(line))?["id"] ?? .null
         connection.send(RPCResponse.success(id: id, result: .object(["protocol": "jarvis", "protocolVersion": "2.0"])))
     }

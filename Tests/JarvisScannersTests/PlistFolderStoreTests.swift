@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisSystem
 import Testing
 
 @testable import JarvisScanners
@@ -61,6 +62,34 @@ import Testing
             }
         }
     }
+
+    #if os(Linux)
+        /// A key served from memory is served so only as the checkpoint passed in allows: with
+        /// none, a change pending in the folder's notifications is read and the key is not
+        /// served from memory; with a passed one, the notifications read when it was passed
+        /// stand, and a change read then is seen.
+        @Test func readFromMemoryFollowsTheCheckpointPassedIn() throws {
+            try folder.writePlist("app.plist", ["name": "Ada"])
+            let start = ContinuousClock.now
+            // A look, then a read the quiet folder vouches for: the suite is held in memory.
+            while scanner.readFromMemory(key: "name", in: "app", checkpoint: .none) == nil,
+                ContinuousClock.now - start < .seconds(10)
+            {
+                _ = scanner.storedNames(container: "app", key: nil)
+                _ = try scanner.read(key: "name", in: "app")
+            }
+            #expect(scanner.readFromMemory(key: "name", in: "app", checkpoint: .none)?.value == .string("Ada"))
+            #expect(scanner.readFromMemory(key: "name", in: "app", checkpoint: ChangeCheckpoint.pass()) != nil)
+
+            try folder.writePlist("app.plist", ["name": "Eve"])
+            // The change is pending: a checkpoint passed before it stands for what was read then.
+            #expect(scanner.readFromMemory(key: "name", in: "app", checkpoint: .passed)?.value == .string("Ada"))
+            // No checkpoint: the change is read now, and the key must be looked at.
+            #expect(scanner.readFromMemory(key: "name", in: "app", checkpoint: .none) == nil)
+            #expect(scanner.readFromMemory(key: "name", in: "app", checkpoint: ChangeCheckpoint.pass()) == nil)
+            #expect(try scanner.read(key: "name", in: "app")?.value == .string("Eve"))
+        }
+    #endif
 
     @Test func missingFolderMakesTheScannerUnavailable() {
         let missing = DefaultsScanner.defaults(folder: folder.file("nope"))

@@ -51,7 +51,7 @@ import Testing
             }
         }
 
-        func received(line: [UInt8], on connection: LineConnection) {
+        func received(line: [UInt8], on connection: LineConnection, checkpoint: ChangeCheckpoint) {
             let text = String(decoding: line, as: UTF8.self)
             if text.hasPrefix("stream ") {
                 connection.send(producing: Chunks(left: Int(text.dropFirst(7)) ?? 1, progress: progress))

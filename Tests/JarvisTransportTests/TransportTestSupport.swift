@@ -12,7 +12,7 @@ final class EchoSession: LineSession {
         self.tooLongReply = tooLongReply
     }
 
-    func received(line: [UInt8], on connection: LineConnection) {
+    func received(line: [UInt8], on connection: LineConnection, checkpoint: ChangeCheckpoint) {
         let text = String(decoding: line, as: UTF8.self)
         events.withLock { $0.append("line \(connection.id) \(text)") }
         if text.hasPrefix("flood ") {

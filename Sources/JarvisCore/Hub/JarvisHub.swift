@@ -196,7 +196,9 @@ public final class JarvisHub: Sendable {
     /// dominate its cost): a broken container fails in `read` instead, and a missing one
     /// reads as empty. A hidden one is not refused here: the caller reads its stand-in (see
     /// ``ScannerVisibility/lookup(container:key:absent:)``) and answers as for a missing one.
-    func resolve(_ address: PreferenceAddress) throws(JarvisError) -> (
+    ///
+    /// - Parameter checkpoint: passed to the scanner's stored names (see ``ChangeCheckpoint``).
+    func resolve(_ address: PreferenceAddress, checkpoint: ChangeCheckpoint = .none) throws(JarvisError) -> (
         ScannerVisibility, ContainerInfo, ScannerInfo, NamedLookup
     ) {
         guard let rules = visibility(of: address.scanner), rules.isEnabled else {
@@ -207,7 +209,8 @@ public final class JarvisHub: Sendable {
         if let reason = info.unavailableReason {
             throw JarvisError(.unavailable, "scanner '\(scanner.id)' is unavailable: \(reason)")
         }
-        let lookup = rules.lookup(container: address.container, key: address.key, absent: absentName)
+        let lookup = rules.lookup(
+            container: address.container, key: address.key, absent: absentName, checkpoint: checkpoint)
         return (rules, ContainerInfo(address.container), info, lookup)
     }
 

@@ -33,12 +33,13 @@ package final class ScannerVisibility: Sendable {
     /// A name its own text hides is refused before the scanner is asked anything: asking
     /// touches storage (links, case, existence), and a hidden name that exists must cost what
     /// one that does not costs, so neither answers nor timing tell them apart. A request that
-    /// names one container goes through ``lookup(container:key:absent:)`` instead.
-    package func shows(container: String) -> Bool {
+    /// names one container goes through ``lookup(container:key:absent:checkpoint:)`` instead.
+    /// - Parameter checkpoint: passed to the scanner (see ``ChangeCheckpoint``).
+    package func shows(container: String, checkpoint: ChangeCheckpoint = .none) -> Bool {
         guard rules.isEnabled,
             rules.shows(container: container) || Self.showsIgnoringCase(container: container, rules)
         else { return false }
-        let names = scanner.storedNames(container: container, key: nil)
+        let names = scanner.storedNames(container: container, key: nil, checkpoint: checkpoint)
         if names.isSystem && !includesSystem { return false }
         // The rules are read through `self` (one reference), never copied for the closure.
         let shown = { (name: String) in
@@ -58,18 +59,22 @@ package final class ScannerVisibility: Sendable {
     /// way, and answers a hidden name as missing whatever they return.
     /// - Parameter absent: a name no container or key has, made once per hub (see
     ///   ``JarvisHub/absentName``).
-    package func lookup(container: String, key: String?, absent: String) -> NamedLookup {
+    package func lookup(
+        container: String, key: String?, absent: String, checkpoint: ChangeCheckpoint = .none
+    ) -> NamedLookup {
         var result = NamedLookup(container: container, key: key ?? "", isShown: true)
-        if !shows(container: container) {
+        if !shows(container: container, checkpoint: checkpoint) {
             result = NamedLookup(container: Self.standIn(for: container, absent: absent), key: result.key, isShown: false)
             // What `shows(container:)` costs a shown name: its stored names, from storage.
-            _ = scanner.storedNames(container: result.container, key: nil)
+            _ = scanner.storedNames(container: result.container, key: nil, checkpoint: checkpoint)
         }
-        if let key, !shows(key: key, in: result.container) {
+        if let key, !shows(key: key, in: result.container, checkpoint: checkpoint) {
             result.key = Self.standIn(for: key, absent: absent)
             result.isShown = false
             // What `shows(key:in:)` costs a shown key.
-            if rules.hasKeyRules { _ = scanner.storedNames(container: result.container, key: result.key) }
+            if rules.hasKeyRules {
+                _ = scanner.storedNames(container: result.container, key: result.key, checkpoint: checkpoint)
+            }
         }
         return result
     }
@@ -96,11 +101,11 @@ package final class ScannerVisibility: Sendable {
     }
 
     /// Whether a key of a shown container is shown.
-    package func shows(key: String, in container: String) -> Bool {
+    package func shows(key: String, in container: String, checkpoint: ChangeCheckpoint = .none) -> Bool {
         guard rules.hasKeyRules else { return true }
         // Hidden whether or not the storage ignores case: decided without asking it.
         guard rules.shows(key: key) || Self.showsIgnoringCase(key: key, rules) else { return false }
-        let names = scanner.storedNames(container: container, key: key)
+        let names = scanner.storedNames(container: container, key: key, checkpoint: checkpoint)
         let shown = { (name: String) in
             names.ignoresCase ? Self.showsIgnoringCase(key: name, self.rules) : self.rules.shows(key: name)
         }

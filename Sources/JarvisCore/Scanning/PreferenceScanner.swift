@@ -81,7 +81,13 @@ public protocol PreferenceScanner: Sendable {
     /// stale, or absent). The agent calls this on its readiness loop thread, which serves every
     /// client: it must never wait on a file, a keyring, a daemon or a subprocess, only take a
     /// lock around memory. A nil answer costs nothing but a hop: the key is then read with
-    /// ``read(key:in:)`` on a worker thread. The default answers nil.
+    /// ``read(key:in:)`` on a worker thread. `checkpoint` tells whether the change
+    /// notifications the process hears were read after the request arrived (see
+    /// ``ChangeCheckpoint``). The default asks ``readFromMemory(key:in:)``.
+    func readFromMemory(key: String, in container: String, checkpoint: ChangeCheckpoint) -> ScannedEntry?
+
+    /// What ``readFromMemory(key:in:checkpoint:)`` answers for a scanner that needs no
+    /// checkpoint (the form scanners written before it implement). The default answers nil.
     func readFromMemory(key: String, in container: String) -> ScannedEntry?
 
     /// Stores or removes one value. Return only once the change is stored. Called only when
@@ -112,6 +118,12 @@ public protocol PreferenceScanner: Sendable {
     /// case-insensitivity, system containers. The hub applies its hide rules to all of it.
     /// Called often: answer from names and cheap file metadata only. Default: the name alone.
     func storedNames(container: String, key: String?) -> StoredNames
+
+    /// The names as ``storedNames(container:key:)`` gives them, for a request answered after
+    /// `checkpoint` (see ``ChangeCheckpoint``): a scanner that keeps what it read from a folder
+    /// whose changes it hears may trust them instead of asking the kernel. The default asks
+    /// ``storedNames(container:key:)``.
+    func storedNames(container: String, key: String?, checkpoint: ChangeCheckpoint) -> StoredNames
 }
 
 // MARK: - Default implementations
@@ -126,6 +138,12 @@ extension PreferenceScanner {
     /// The key as ``read(_:)`` gives it when asked for that key alone.
     public func read(key: String, in container: String) throws -> ScannedEntry? {
         try read(ReadRequest(container: container, keys: [key])).first { $0.key == key }
+    }
+
+    /// What ``readFromMemory(key:in:)`` answers: a scanner that needs no checkpoint
+    /// implements that one alone.
+    public func readFromMemory(key: String, in container: String, checkpoint: ChangeCheckpoint) -> ScannedEntry? {
+        readFromMemory(key: key, in: container)
     }
 
     /// Not held in memory: every key is read with ``read(key:in:)``, off the loop.
@@ -157,4 +175,9 @@ extension PreferenceScanner {
 
     /// Plain names: no aliases, case-sensitive, nothing of the system's.
     public func storedNames(container: String, key: String?) -> StoredNames { StoredNames() }
+
+    /// What ``storedNames(container:key:)`` answers, whatever the checkpoint.
+    public func storedNames(container: String, key: String?, checkpoint: ChangeCheckpoint) -> StoredNames {
+        storedNames(container: container, key: key)
+    }
 }

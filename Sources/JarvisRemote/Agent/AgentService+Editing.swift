@@ -17,12 +17,13 @@ extension AgentService {
     }
 
     /// The answer line to a `get` read as a flat request, when its scanner serves the item from
-    /// memory (``JarvisHub/getFromMemory(_:)``); nil when answering could wait on storage or
-    /// another process (or reveals, and so audits), and the request must run off the loop.
-    func answerGetFromMemory(_ params: Wire.GetParams, id: JSONValue) -> [UInt8]? {
+    /// memory (``JarvisHub/getFromMemory(_:checkpoint:)``); nil when answering could wait on
+    /// storage or another process (or reveals, and so audits), and the request must run off the loop.
+    func answerGetFromMemory(_ params: Wire.GetParams, id: JSONValue, checkpoint: ChangeCheckpoint) -> [UInt8]? {
         guard let scanner = params.place.scanner, params.place.pointer == nil, !params.reveal,
             let item = hub.getFromMemory(
-                PreferenceAddress(scanner: scanner, container: params.place.container, key: params.place.key)),
+                PreferenceAddress(scanner: scanner, container: params.place.container, key: params.place.key),
+                checkpoint: checkpoint),
             item.depthProblem == nil
         else { return nil }
         do {

@@ -136,11 +136,13 @@ package final class AgentService: Sendable {
     }
 
     /// As ``answerFlatGet(_:session:)``, for the thread that must never wait: nil too when the
-    /// item is not served from memory (``JarvisHub/getFromMemory(_:)``), and the line must then
-    /// run where waiting harms nobody else.
-    package func answerFlatGetFromMemory(_ line: [UInt8]) -> [UInt8]? {
+    /// item is not served from memory (``JarvisHub/getFromMemory(_:checkpoint:)``), and the line
+    /// must then run where waiting harms nobody else.
+    /// - Parameter checkpoint: whether the change notifications the process hears were read
+    ///   after the line arrived (see ``ChangeCheckpoint``).
+    package func answerFlatGetFromMemory(_ line: [UInt8], checkpoint: ChangeCheckpoint) -> [UInt8]? {
         guard let get = Wire.GetParams.flat(line) else { return nil }
-        return answerGetFromMemory(get.params, id: get.id)
+        return answerGetFromMemory(get.params, id: get.id, checkpoint: checkpoint)
     }
 
     /// Runs one request.

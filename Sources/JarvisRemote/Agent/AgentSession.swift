@@ -6,7 +6,7 @@ import JarvisTransport
 ///
 /// The server's loop thread answers only what costs no storage access: `ping`, `hello`, and a
 /// flat `get` whose scanner holds the key in memory and knows it is current
-/// (``PreferenceScanner/readFromMemory(key:in:)``; nearly every `get` of a watched defaults
+/// (``PreferenceScanner/readFromMemory(key:in:checkpoint:)``; nearly every `get` of a watched defaults
 /// folder or an in-process scanner). Every other request, which may wait on storage or another
 /// process (a keyring that waits for an unlock, `simctl`, a write's `fsync`, the first parse of
 /// a large file), runs on the agent's ``WorkPool`` through this connection's ``WorkLane``, so
@@ -32,12 +32,12 @@ final class AgentSession: LineSession {
         state.watch.attach { [weak connection] line in connection?.send(line) }
     }
 
-    func received(line: [UInt8], on connection: LineConnection) {
+    func received(line: [UInt8], on connection: LineConnection, checkpoint: ChangeCheckpoint) {
         let idle = !lane.isBusy
         // Only another request can end the authentication (failed `hello`s), and it is
         // answered before this one: while the lane is idle, the standing read here is current.
         if idle, state.isAuthenticated,
-            let answer = service.answerFlatGetFromMemory(line)
+            let answer = service.answerFlatGetFromMemory(line, checkpoint: checkpoint)
         {
             connection.send(answer, refusal: Self.refusal(for: Self.id(of: line)))
             return

@@ -57,8 +57,8 @@ public struct DefaultsScanner: PreferenceScanner {
     /// One key of a suite file found unchanged while its watched folder stayed quiet, from the
     /// parsed copy alone; nil when the file must be looked at (or in process, where
     /// `UserDefaults` may ask its daemon).
-    public func readFromMemory(key: String, in container: String) -> ScannedEntry? {
-        store.entryInMemory(key, in: container)
+    public func readFromMemory(key: String, in container: String, checkpoint: ChangeCheckpoint) -> ScannedEntry? {
+        store.entryInMemory(key, in: container, checkpoint: checkpoint)
     }
 
     /// Stores or removes one key, on disk before returning. With `encoding` set, a structure
@@ -101,8 +101,14 @@ extension DefaultsScanner {
     /// Apple's own domains are system containers, hidden unless the configuration (or
     /// `includeSystemDomains`) includes them; a linked suite has its target's name as an alias.
     public func storedNames(container: String, key: String?) -> StoredNames {
+        storedNames(container: container, key: key, checkpoint: .none)
+    }
+
+    /// As ``storedNames(container:key:)``; after a passed `checkpoint`, a suite found
+    /// unchanged while its watched folder stayed quiet is answered without a system call.
+    public func storedNames(container: String, key: String?, checkpoint: ChangeCheckpoint) -> StoredNames {
         // Keys live inside a suite's file: their names are only themselves.
-        key == nil ? store.storedNames(suite: container) : StoredNames()
+        key == nil ? store.storedNames(suite: container, checkpoint: checkpoint) : StoredNames()
     }
 }
 

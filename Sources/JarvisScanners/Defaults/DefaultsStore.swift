@@ -26,8 +26,9 @@ protocol DefaultsStore: Sendable {
     func entry(_ key: String, in suite: String) throws -> ScannedEntry?
 
     /// One key of a suite as ``entry(_:in:)`` gives it, when the store knows it from memory
-    /// without looking at storage; nil otherwise (see ``PreferenceScanner/readFromMemory(key:in:)``).
-    func entryInMemory(_ key: String, in suite: String) -> ScannedEntry?
+    /// without looking at storage; nil otherwise (see
+    /// ``PreferenceScanner/readFromMemory(key:in:checkpoint:)``).
+    func entryInMemory(_ key: String, in suite: String, checkpoint: ChangeCheckpoint) -> ScannedEntry?
 
     /// The object stored for a key right now, read fresh; nil when none is stored.
     func storedObject(forKey key: String, in suite: String) throws -> Any?
@@ -45,12 +46,13 @@ protocol DefaultsStore: Sendable {
     func containers(changedAt path: String) -> [String]?
 
     /// What a suite name really opens (link target, case, Apple's own domain); see ``StoredNames``.
-    func storedNames(suite: String) -> StoredNames
+    /// `checkpoint` as for ``PreferenceScanner/storedNames(container:key:checkpoint:)``.
+    func storedNames(suite: String, checkpoint: ChangeCheckpoint) -> StoredNames
 }
 
 extension DefaultsStore {
     /// Nothing known from memory alone: every key is read from storage.
-    func entryInMemory(_ key: String, in suite: String) -> ScannedEntry? { nil }
+    func entryInMemory(_ key: String, in suite: String, checkpoint: ChangeCheckpoint) -> ScannedEntry? { nil }
 }
 
 /// Suite names: which are valid, and which belong to Apple and are hidden by default.

@@ -45,8 +45,8 @@ final class FolderSetStore: DefaultsStore {
 
     /// With one folder, that folder's answer; with several, finding the suite's folder looks
     /// at the files, so nothing is known from memory.
-    func entryInMemory(_ key: String, in suite: String) -> ScannedEntry? {
-        stores.count == 1 ? stores.first?.entryInMemory(key, in: suite) : nil
+    func entryInMemory(_ key: String, in suite: String, checkpoint: ChangeCheckpoint) -> ScannedEntry? {
+        stores.count == 1 ? stores.first?.entryInMemory(key, in: suite, checkpoint: checkpoint) : nil
     }
 
     func storedObject(forKey key: String, in suite: String) throws -> Any? {
@@ -57,14 +57,14 @@ final class FolderSetStore: DefaultsStore {
         try owner(of: suite).setObject(object, forKey: key, in: suite)
     }
 
-    func storedNames(suite: String) -> StoredNames {
+    func storedNames(suite: String, checkpoint: ChangeCheckpoint) -> StoredNames {
         // Before `owner(of:)` looks for the file: a hidden system domain never touches storage.
         if let first = stores.first,
             let system = PlistFolderStore.systemByName(suite, includeSystemDomains: first.includeSystemDomains)
         {
             return system
         }
-        return (try? owner(of: suite).storedNames(suite: suite)) ?? StoredNames()
+        return (try? owner(of: suite).storedNames(suite: suite, checkpoint: checkpoint)) ?? StoredNames()
     }
 
     func watchTargets() -> [WatchTarget] {

@@ -60,17 +60,19 @@ final class PlistFolderStore: DefaultsStore {
         return file.hasSuffix(".plist") ? String(file.dropLast(".plist".count)) : suite
     }
 
-    func storedNames(suite asked: String) -> StoredNames {
+    func storedNames(suite asked: String, checkpoint: ChangeCheckpoint) -> StoredNames {
         let suite = stored(asked)
         // A system domain by its own name is hidden whatever the folder holds: decided before
         // the file system is asked, so one that exists and one that does not answer alike.
         if let system = Self.systemByName(suite, includeSystemDomains: includeSystemDomains) { return system }
         // A plain file found unchanged while the folder stayed quiet leads nowhere but to itself.
         // (The count is asked only for a suite cached so: a missing one costs no more.)
-        if let cached = cache.withLock({ $0.quietCandidate(suite) }), served.changeGeneration() == cached.quietAt {
+        if let cached = cache.withLock({ $0.quietCandidate(suite) }),
+            served.changeGeneration(checkpoint) == cached.quietAt
+        {
             return StoredNames(aliases: [], ignoresCase: served.ignoresCase, isSystem: false)
         }
-        let alias = served.alias(of: suite + ".plist").flatMap { target in
+        let alias = served.alias(of: suite + ".plist", checkpoint: checkpoint).flatMap { target in
             target.hasSuffix(".plist") && !target.contains("/") ? String(target.dropLast(".plist".count)) : target
         }
         // The suite's own name was asked above; only where a link leads is left.
@@ -100,10 +102,6 @@ final class PlistFolderStore: DefaultsStore {
 
     /// Whether the folder exists and is a folder: one `stat`, unless one just found it.
     private func folderIsThere() -> Bool {
-        // On a loop thread past its checkpoint, a folder whose changes are heard is there
-        // while they are: its removal, a move or another folder at its path ends them (no
-        // clock; anywhere else, asking the changes would cost a system call).
-        if served.isThereSinceCheckpoint() == true { return true }
         let now = ContinuousClock.now
         if let seen = folderSeen.current, now - seen < Self.folderSeenLifetime { return true }
         var status = stat()
@@ -133,7 +131,7 @@ final class PlistFolderStore: DefaultsStore {
             let name = String(file.dropLast(".plist".count))
             guard !name.isEmpty else { return nil }
             // System domains are listed so the hub can count what it hides, but a hidden one
-            // is never opened: its name alone hides it (see `storedNames(suite:)`).
+            // is never opened: its name alone hides it (see `storedNames(suite:checkpoint:)`).
             if !includeSystemDomains, DefaultsSuite.isSystemDomain(name) { return ContainerInfo(name, isWritable: false) }
             guard let loaded = try? load(name) else { return nil }
             return info(name, loaded)
@@ -168,9 +166,9 @@ final class PlistFolderStore: DefaultsStore {
     /// The key from the cached suite when ``load(_:)`` would take it without a look at the
     /// file (a plain file found unchanged while the watched folder stayed quiet); nil otherwise.
     /// A name that is not ASCII may be stored in another spelling, which only a look finds.
-    func entryInMemory(_ key: String, in suite: String) -> ScannedEntry? {
+    func entryInMemory(_ key: String, in suite: String, checkpoint: ChangeCheckpoint) -> ScannedEntry? {
         guard suite.utf8.allSatisfy({ $0 < 0x80 }), let cached = cache.withLock({ $0.quietCandidate(suite) }),
-            let generation = served.changeGeneration(), generation == cached.quietAt,
+            let generation = served.changeGeneration(checkpoint), generation == cached.quietAt,
             case .parsed(let entries, _) = cached.contents, let position = entries.index[key]
         else { return nil }
         return entries.sorted[position]

@@ -33,14 +33,14 @@ struct UserDefaultsStore: DefaultsStore {
             let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         {
             for file in files where file.hasSuffix(".plist") && file.count > ".plist".count {
-                // System domains are listed; the hub hides them (see `storedNames(suite:)`).
+                // System domains are listed; the hub hides them (see `storedNames(suite:checkpoint:)`).
                 names.insert(String(file.dropLast(".plist".count)))
             }
         }
         return names.sorted().map { ContainerInfo($0) }
     }
 
-    func storedNames(suite: String) -> StoredNames {
+    func storedNames(suite: String, checkpoint: ChangeCheckpoint) -> StoredNames {
         StoredNames(isSystem: !includeSystemDomains && DefaultsSuite.isSystemDomain(suite))
     }
 

@@ -167,11 +167,11 @@ final class SimulatorDefaultsStore: DefaultsStore {
 
     /// What a suite name opens, from the last listing's table (never listing again: the hub
     /// asks often): the folder store's answer, its aliases named as this store names suites.
-    func storedNames(suite name: String) -> StoredNames {
+    func storedNames(suite name: String, checkpoint: ChangeCheckpoint) -> StoredNames {
         guard let table = state.withLock({ $0.table }), let (owner, suite) = table.locate(name) else {
             return StoredNames(isSystem: DefaultsSuite.isSystemDomain(String(name.split(separator: "/").last ?? "")))
         }
-        var names = folderStore(for: owner).storedNames(suite: suite)
+        var names = folderStore(for: owner).storedNames(suite: suite, checkpoint: checkpoint)
         let prefix = String(name.dropLast(suite.count))
         names.aliases = names.aliases.map { prefix + $0 }
         return names

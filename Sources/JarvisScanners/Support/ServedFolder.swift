@@ -93,9 +93,11 @@ struct ServedFolder: Sendable {
 
     /// The name the stored thing has when `relative` is a link to another file inside the
     /// folder; nil when it is itself, missing, or outside.
-    func alias(of relative: String) -> String? {
+    /// - Parameter checkpoint: whether heard changes were read after the request (see
+    ///   ``ChangeCheckpoint``).
+    func alias(of relative: String, checkpoint: ChangeCheckpoint = .none) -> String? {
         // Only a link can lead to another name (asked for every suite read, for hide rules).
-        if isPlainNonLink(relative) { return nil }
+        if isPlainNonLink(relative, checkpoint: checkpoint) { return nil }
         guard case .inside(let target) = place(of: relative), target != relative else { return nil }
         return target
     }
@@ -114,10 +116,10 @@ struct ServedFolder: Sendable {
 
     /// True when `relative` is a plain name (no `/`) and nothing there is a link, or nothing
     /// is there: then it leads nowhere but to itself, found with one `lstat`.
-    private func isPlainNonLink(_ relative: String) -> Bool {
+    private func isPlainNonLink(_ relative: String, checkpoint: ChangeCheckpoint = .none) -> Bool {
         guard !relative.containsByte(where: { $0 == UInt8(ascii: "/") }) else { return false }
         // The count first: a change after it moves it, so the look cannot outlive the change.
-        let generation = changes?.generation()
+        let generation = changes?.generation(checkpoint)
         var status = stat()
         guard lstat(realPrefix + relative, &status) == 0 else { return errno == ENOENT }
         // A plain file, watched (so a change through another link to it is heard too).
@@ -133,16 +135,10 @@ struct ServedFolder: Sendable {
         return status.st_mode & S_IFMT != S_IFLNK
     }
 
-    /// Whether the folder is there as its heard changes tell, on a loop thread past its
-    /// turn's checkpoint (``FolderChanges/isThereSinceCheckpoint()``); nil anywhere else.
-    func isThereSinceCheckpoint() -> Bool? {
-        changes?.isThere()
-    }
-
-    /// The folder's change count (``FolderChanges/generation()``); nil where changes are not
-    /// heard, or no longer.
-    func changeGeneration() -> UInt64? {
-        changes?.generation()
+    /// The folder's change count (``FolderChanges/generation(_:)``, given `checkpoint`); nil
+    /// where changes are not heard, or no longer.
+    func changeGeneration(_ checkpoint: ChangeCheckpoint = .none) -> UInt64? {
+        changes?.generation(checkpoint)
     }
 
     /// Whether the last look, at `relative`, found a plain watched file at change count

@@ -99,55 +99,40 @@ import Testing
             #expect(replaced.generation() == nil)
         }
 
-        /// A readiness loop's thread asks without a system call or a clock reading once past
-        /// its turn's checkpoint: the folder's identity is then checked at the checkpoint, so
-        /// a folder replaced under its path is still found out on that thread.
-        @Test func aFolderReplacedIsFoundOutAtTheCheckpointsOfALoopThread() throws {
+        /// Past a checkpoint, a reading asks without a system call or a clock reading: the
+        /// folder's identity is then checked when the checkpoint is passed, so a folder
+        /// replaced under its path is still found out.
+        @Test func aFolderReplacedIsFoundOutAtTheCheckpoints() throws {
             let parent = try TemporaryFolder()
             let replaced = try watchedThenReplaced(in: parent)
-            // A thread of its own, as a loop's: the checkpoint's mark is per thread.
-            let found = Locked(false)
-            let done = DispatchSemaphore(value: 0)
-            Thread {
-                let start = ContinuousClock.now
-                var gone = false
-                while !gone, ContinuousClock.now - start < .seconds(30) {
-                    ChangeCheckpoint.readingInput()
-                    ChangeCheckpoint.passed()
-                    gone = replaced.generation() == nil
-                    if !gone { Thread.sleep(forTimeInterval: 0.01) }
-                }
-                found.withLock { $0 = gone }
-                ChangeCheckpoint.readingInput()
-                done.signal()
-            }.start()
-            done.wait()
-            #expect(found.current)
+            let start = ContinuousClock.now
+            var gone = false
+            while !gone, ContinuousClock.now - start < .seconds(30) {
+                gone = replaced.generation(ChangeCheckpoint.pass()) == nil
+                if !gone { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            #expect(gone)
         }
 
-        /// On a loop thread past its checkpoint, whether the folder is there is known from its
-        /// changes (no system call); a removal read at the next checkpoint says it is gone; any
-        /// other thread is told to ask.
-        @Test func aLoopThreadPastItsCheckpointKnowsWhetherTheFolderIsThere() throws {
+        /// What a reading decides follows the checkpoint it is given, on one thread: a passed
+        /// one is trusted (the changes read when it was passed stand, no system call), none
+        /// reads the pending changes itself.
+        @Test func theAnswerFollowsTheCheckpointPassedIn() throws {
             let parent = try TemporaryFolder()
             let (served, changes) = try watchedFolder(in: parent)
-            #expect(changes.isThere() == nil)
-            let seen = Locked<[Bool?]>([])
-            let done = DispatchSemaphore(value: 0)
-            Thread {
-                ChangeCheckpoint.readingInput()
-                ChangeCheckpoint.passed()
-                let before = changes.isThere()
-                try? FileManager.default.removeItem(at: served)
-                ChangeCheckpoint.readingInput()
-                let reading = changes.isThere()
-                ChangeCheckpoint.passed()
-                seen.withLock { $0 = [before, reading, changes.isThere()] }
-                ChangeCheckpoint.readingInput()
-                done.signal()
-            }.start()
-            done.wait()
-            #expect(seen.current == [true, nil, false])
+            let quiet = try #require(changes.generation(.none))
+            #expect(changes.generation(ChangeCheckpoint.pass()) == quiet)
+            try Data("x".utf8).write(to: served.appendingPathComponent("new.plist"))
+            // Not yet read: a passed checkpoint stands for the reading made when it was passed.
+            #expect(changes.generation(.passed) == quiet)
+            // No checkpoint: the pending change is read now.
+            let moved = try #require(changes.generation(.none))
+            #expect(moved > quiet)
+            #expect(changes.generation(.passed) == moved)
+            // A change read when a checkpoint is passed is seen by readings past it.
+            try Data("y".utf8).write(to: served.appendingPathComponent("new.plist"))
+            let checkpoint = ChangeCheckpoint.pass()
+            #expect(try #require(changes.generation(checkpoint)) > moved)
         }
 
         /// A watch whose last reference goes while a loop thread reads every watch's changes
@@ -158,11 +143,7 @@ import Testing
             let stop = Locked(false)
             let loopDone = DispatchSemaphore(value: 0)
             Thread {
-                while !stop.current {
-                    ChangeCheckpoint.readingInput()
-                    ChangeCheckpoint.passed()
-                }
-                ChangeCheckpoint.readingInput()
+                while !stop.current { _ = ChangeCheckpoint.pass() }
                 loopDone.signal()
             }.start()
             let makerDone = DispatchSemaphore(value: 0)
