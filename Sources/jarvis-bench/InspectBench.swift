@@ -15,25 +15,32 @@
             guard ProcFS.isAvailable else { return .skipped("inspect", "the CPU time is read from /proc (Linux)") }
             var section = Section(
                 name: "inspect",
-                title: "jarvis inspect in an 80x24 tmux pane: CPU per key press with 30,000 and 100,000 keys, a 10 MB value, 200 levels")
+                title:
+                    "jarvis inspect in an 80x24 tmux pane: CPU per key press with 30,000 and 100,000 keys, a 10 MB value, 200 levels"
+            )
             let presses = options.size(100, quick: 20)
-            let (arrow30k, filter30k) = try keyPresses(keys: 30_000, presses: presses, options: options, &section)
-            section.below("arrow key, 30,000 keys", arrow30k, 16, unit: "ms CPU")
-            section.below("filter keystroke, 30,000 keys", filter30k, 16, unit: "ms CPU")
-            let (arrow100k, _) = try keyPresses(
+            let small = try keyPresses(keys: 30_000, presses: presses, options: options, &section)
+            section.below("arrow key, 30,000 keys", small.arrow, 16, unit: "ms CPU")
+            section.below("filter keystroke, 30,000 keys", small.filter, 16, unit: "ms CPU")
+            section.below("pattern keystroke, 30,000 keys", small.pattern, 16, unit: "ms CPU")
+            section.atMost("inspector CPU to open 30,000 keys / agent CPU to serve them", small.open, 1)
+            let large = try keyPresses(
                 keys: options.size(100_000, quick: 30_000), presses: presses, options: options, &section, filter: false)
-            section.below("arrow key, 100,000 keys", arrow100k, 16, unit: "ms CPU")
+            section.below("arrow key, 100,000 keys", large.arrow, 16, unit: "ms CPU")
+            section.atMost("inspector CPU to open 100,000 keys / agent CPU to serve them", large.open, 1)
             try largeValues(options, &section)
             section.notes.append(
-                "CPU time of the jarvis inspect process (user + system, /proc/PID/stat) over a batch of key presses, each waited for on screen, divided by the batch; the clock ticks at 10 ms, so a batch of \(presses) resolves \(Report.number(10.0 / Double(presses))) ms")
+                "CPU time of the jarvis inspect process (user + system, /proc/PID/stat) over a batch of key presses, each waited for on screen, divided by the batch; the clock ticks at 10 ms, so a batch of \(presses) resolves \(Report.number(10.0 / Double(presses))) ms"
+            )
             return section
         }
 
         /// The inspector on a suite of `keys` keys, opened on its keys: milliseconds of CPU
-        /// per arrow key and per filter keystroke (median of the runs).
+        /// per arrow key, per filter keystroke and per pattern keystroke (median of the runs),
+        /// and the inspector's CPU to open the suite over the agent's CPU until then.
         private static func keyPresses(
             keys: Int, presses: Int, options: BenchOptions, _ section: inout Section, filter: Bool = true
-        ) throws -> (arrow: Double, filter: Double) {
+        ) throws -> (arrow: Double, filter: Double, pattern: Double, open: Double) {
             let folder = try Fixture.temporaryFolder("insp")
             defer { try? FileManager.default.removeItem(at: folder) }
             try Fixture.write(try Fixture.plist(count: keys), into: folder)
@@ -45,6 +52,13 @@
             try pane.keys(["Enter"])
             try pane.wait(for: "1-19/\(keys)")
             section.add("open \(keys) keys to the first screen", unit: "ms", samples: [milliseconds(since: started)])
+            // Both processes' CPU until the first screen: the agent's reading and serving the
+            // suite, the inspector's decoding, ordering and building its rows.
+            let inspectorOpen = try cpuMilliseconds(pid)
+            let agentOpen = try cpuMilliseconds(agent.pid)
+            section.add("inspector CPU to open \(keys) keys", unit: "ms CPU", samples: [inspectorOpen])
+            section.add("agent CPU until then", unit: "ms CPU", samples: [agentOpen])
+            let open = inspectorOpen / max(agentOpen, 1)
             let label = keys.formatted()
             // The cursor to the last row on screen, so each press below scrolls the window
             // (and the screen says where it is).
@@ -62,10 +76,22 @@
                 arrows.append((try cpuMilliseconds(pid) - before) / Double(presses / 10 * 10))
             }
             section.add("arrow key, \(label) keys", unit: "ms CPU", samples: arrows)
-            guard filter else { return (Stats.median(arrows), 0) }
-            // Each keystroke of a filter narrows every key again; waited for one at a time.
+            guard filter else { return (Stats.median(arrows), 0, 0, open) }
+            // Each keystroke of a filter narrows every key again (every key matches this
+            // text); waited for one at a time. A pattern narrows nothing: every keystroke
+            // matches every key.
+            let text = try typing("bench.key.0", keys: keys, pane: pane, pid: pid, options: options)
+            section.add("filter keystroke, \(label) keys", unit: "ms CPU", samples: text)
+            let pattern = try typing("*ke?.0*", keys: keys, pane: pane, pid: pid, options: options)
+            section.add("pattern keystroke, \(label) keys", unit: "ms CPU", samples: pattern)
+            return (Stats.median(arrows), Stats.median(text), Stats.median(pattern), open)
+        }
+
+        /// Milliseconds of CPU per keystroke of `/`, `text` and Escape, one run per sample.
+        private static func typing(_ text: String, keys: Int, pane: Tmux, pid: Int32, options: BenchOptions) throws
+            -> [Double]
+        {
             var typed: [Double] = []
-            let text = "bench.key.0"
             for _ in 0..<options.runCount {
                 let before = try cpuMilliseconds(pid)
                 try pane.type("/")
@@ -80,8 +106,7 @@
                 try pane.wait(for: "/\(keys)")
                 typed.append((try cpuMilliseconds(pid) - before) / Double(text.count + 2))
             }
-            section.add("filter keystroke, \(label) keys", unit: "ms CPU", samples: typed)
-            return (Stats.median(arrows), Stats.median(typed))
+            return typed
         }
 
         /// A 10 MB string and a dictionary nested 200 levels deep: CPU to open and scroll the
@@ -111,9 +136,11 @@
                 try pane.keys(["Down"])
                 try pane.wait(for: "lines \(line)-")
             }
-            section.add("10 MB value: open its detail and scroll it, per key", unit: "ms CPU", samples: [
-                (try cpuMilliseconds(pid) - before) / 21
-            ])
+            section.add(
+                "10 MB value: open its detail and scroll it, per key", unit: "ms CPU",
+                samples: [
+                    (try cpuMilliseconds(pid) - before) / 21
+                ])
             try pane.keys(["Escape"])
             try pane.wait(for: "small")
             // 200 levels, one Enter each: the breadcrumb grows by one `d` per level.
