@@ -37,6 +37,29 @@ import Testing
         #expect(InspectorChip(id: "nonsense") == nil)
     }
 
+    @Test func filteredRowsShowWhatTheTableShowsForEveryFilterTyped() throws {
+        let fixture = try InspectorFixture()
+        var values: [String: Any] = [:]
+        for number in 0..<300 { values["key_\(number)"] = number % 3 == 0 ? "Value \(number)" : number }
+        try fixture.writeSuite("numbers", values)
+        let (session, agent) = try loaded(fixture)
+        defer { session.close(); agent.stop() }
+        var table = InspectorFilteredRows()
+        table.replace(with: session.state.tableRows(scanner: "defaults", container: "numbers"))
+        let typed = ["k", "ke", "key_1", "key_12", "key_1", "key_", "", "VAL", "value 2", "*9", "key_?", "key_??", "x", ""]
+        for text in typed {
+            let filter = InspectorFilter(text)
+            let expected = session.state.tableRows(scanner: "defaults", container: "numbers", filter: filter)
+            #expect(table.rows(filter).map(\.title) == expected.map(\.title), "after typing '\(text)'")
+        }
+        // New rows replace the old ones: the same filter now answers over them.
+        values["key_1"] = "value one"
+        try fixture.writeSuite("numbers", values)
+        try session.load()
+        table.replace(with: session.state.tableRows(scanner: "defaults", container: "numbers"))
+        #expect(table.rows(InspectorFilter("value o")).map(\.title) == ["key_1"])
+    }
+
     @Test func copyTextsGiveTheKeyTheValueThePointerAndASetCommand() throws {
         let fixture = try InspectorFixture()
         let (session, agent) = try loaded(fixture)

@@ -38,18 +38,18 @@ extension WebPage {
             scope = (request["scanner"]?.stringValue, request["container"]?.stringValue)
             selected = nil
             bulk = nil
-            rowsDirty = true
+            tableDirty = true
         case "filter":
             filter = InspectorFilter(request["text"]?.stringValue ?? "")
             bulk = nil
-            rowsDirty = true
+            rowsDirty = true  // the table's rows stay; only the filter runs again
         case "chip":
             guard let id = request["id"]?.stringValue, let chip = InspectorChip(id: id) else {
                 throw JarvisError(.invalidParams, "no such filter chip")
             }
             if request["on"]?.boolValue ?? !chips.contains(chip) { chips.insert(chip) } else { chips.remove(chip) }
             bulk = nil
-            rowsDirty = true
+            tableDirty = true
         case "open":
             let target = try WebJSON.target(from: request["target"])
             if let draft, draft.address != target.address || draft.pointer != target.pointer {
@@ -187,7 +187,7 @@ extension WebPage {
         case "reload":
             let session = try liveSession()
             try session.load()
-            rowsDirty = true
+            tableDirty = true
         default:
             throw JarvisError(.invalidParams, "unknown intent '\(intent)'")
         }
@@ -277,6 +277,6 @@ extension WebPage {
         asking = false
         bulk = nil
         adding = false
-        rowsDirty = true
+        tableDirty = true
     }
 }

@@ -10,7 +10,7 @@ extension WebPage {
             defer { flag = false }
             return flag
         }
-        if news { rowsDirty = true }
+        if news { tableDirty = true }
         connection?.session.expireHighlights()
         let rows = currentRows(now: now)
         version += 1

@@ -52,9 +52,15 @@ final class WebPage: @unchecked Sendable {
     var bulk: InspectorDeletion?
     var adding = false
     var message: InspectorMessage?
+    /// The rows the table shows: ``table``'s, through the filter.
     var rows: [InspectorRow] = []
     var rowsVersion = 0
+    /// The filter changed: ``rows`` is found again in ``table``.
     var rowsDirty = true
+    /// The scope's rows under the chips, unfiltered.
+    var table = InspectorFilteredRows()
+    /// The model, the scope or the chips changed: ``table`` is built again.
+    var tableDirty = true
     var lastAgents: (at: ContinuousClock.Instant, records: [AgentRecord])?
     /// The name of the agent at `--agent tcp://…`, once it answered: the sidebar keeps showing
     /// it while another agent is open.
@@ -107,7 +113,7 @@ final class WebPage: @unchecked Sendable {
             endpoint: endpoint, session: session,
             reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state))
         connectProblem = nil
-        rowsDirty = true
+        tableDirty = true
         if selector == options.selector, options.selector?.hasPrefix("tcp://") == true { networkName = state.hello.agent }
     }
 
@@ -174,8 +180,12 @@ final class WebPage: @unchecked Sendable {
         let highlightEnded = rows.contains { row in
             row.has(.changed) && !(row.target.address.map { state.isRecentlyChanged($0, now: now) } ?? false)
         }
-        guard rowsDirty || highlightEnded else { return rows }
-        rows = state.tableRows(scanner: scope.scanner, container: scope.container, filter: filter, chips: chips, now: now)
+        guard rowsDirty || tableDirty || highlightEnded else { return rows }
+        if tableDirty || highlightEnded {
+            table.replace(with: state.tableRows(scanner: scope.scanner, container: scope.container, chips: chips, now: now))
+            tableDirty = false
+        }
+        rows = table.rows(filter)
         rowsDirty = false
         rowsVersion += 1
         return rows
