@@ -92,7 +92,9 @@
             var section = Section(name: "web", title: "jarvis web over \(keys) keys, through the agent, as its page asks")
             if let browser {
                 section.add("browser: first rows drawn (open the address, trade the secret, draw)", unit: "ms", samples: browser.first)
-                section.add("browser: scroll through every key, one screen at a time, each drawn", unit: "ms", samples: browser.scroll)
+                section.add(
+                    "browser: scroll through every key, \(browser.screens) screens one at a time, each drawn", unit: "ms",
+                    samples: browser.scroll)
                 section.add("browser: outside change (jarvis set) to the row drawn", unit: "ms", samples: browser.change)
                 section.add("browser: memory of jarvis web per open page", unit: "MB", samples: [browser.memory])
                 section.atMost("browser: outside change to the page (median)", Stats.median(browser.change), 1000, unit: " ms")
@@ -115,7 +117,7 @@
         /// What a real Chromium measures (Tests/WebClient/web_bench.py, Playwright for Python),
         /// with a `jarvis web` of its own (the secret works once); nil without a browser.
         private static func browserFigures(agent: AgentChild, keys: Int, runs: Int) throws -> (
-            first: [Double], scroll: [Double], change: [Double], memory: Double
+            first: [Double], scroll: [Double], screens: Int, change: [Double], memory: Double
         )? {
             let environment = ProcessInfo.processInfo.environment
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -154,7 +156,10 @@
                 let json = try? JSONParser.parse(Array(last.utf8))
             else { throw BenchFailure("the browser benchmark failed (\(bench.terminationStatus)): \(text)") }
             func samples(_ name: String) -> [Double] { json[name]?.arrayValue?.compactMap(\.doubleValue) ?? [] }
-            return (samples("first_rows_ms"), samples("scroll_ms"), samples("change_ms"), json["memory_per_page_mb"]?.doubleValue ?? 0)
+            return (
+                samples("first_rows_ms"), samples("scroll_ms"), json["screens"]?.int64Value.map { Int($0) } ?? 0,
+                samples("change_ms"), json["memory_per_page_mb"]?.doubleValue ?? 0
+            )
         }
 
         private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
