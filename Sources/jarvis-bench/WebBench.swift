@@ -63,8 +63,9 @@
             }
             let after = ProcFS.memory("VmRSS", pid: web.pid)
 
-            // A change made by another client reaches the page's stream, then its window.
-            let page = pages[0]
+            // A change made by another client reaches the page's stream, then its window. The
+            // last page opened: an earlier one may have idled out while the others scrolled.
+            guard let page = pages.last else { throw BenchFailure("no page was opened") }
             let stream = try http.open("api/pages/\(page)/events")
             defer { stream.close() }
             _ = try http.nextEvent(stream)
