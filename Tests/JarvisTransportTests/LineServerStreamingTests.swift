@@ -122,7 +122,7 @@ import Testing
         let (server, endpoint) = try startServer(limits: LineServerLimits(), progress: progress)
         defer { server.stop() }
         // 32 MiB, each 64 KiB costing 1 ms to make, read as fast as a thread can, while
-        // another client's echoes are timed: the loop makes one chunk per turn for the reader,
+        // another client's echoes are counted: the loop makes one chunk per turn for the reader,
         // and answers the echo in between.
         let reader = try Socket.connect(to: endpoint, timeout: .seconds(5))
         defer { reader.close() }
@@ -142,20 +142,18 @@ import Testing
             finished.withLock { $0 = received }
         }
         thread.start()
-        var latencies: [Duration] = []
-        while finished.current == nil, latencies.count < 2000 {
-            let start = ContinuousClock.now
+        // Counted, not timed: making the 512 chunks takes at least 512 turns of the loop, and a
+        // fair loop answers an echo in each of them; one that wrote the whole stream in a turn
+        // would answer almost none before the reader had everything.
+        var answeredWhileReading = 0
+        while finished.current == nil, answeredWhileReading < 2000 {
             try other.send("ping")
             #expect(try other.receiveText() == "ping")
-            latencies.append(.now - start)
+            if finished.current == nil { answeredWhileReading += 1 }
         }
         #expect(eventually(timeout: .seconds(30)) { finished.current != nil })
         #expect(finished.current == 512 * 64 * 1024 + 1)
-        latencies.sort()
-        if !latencies.isEmpty {
-            let worst = latencies[latencies.count * 99 / 100]
-            #expect(worst < .milliseconds(50), "p99 of an echo beside a fast reader: \(worst) of \(latencies.count)")
-        }
+        #expect(answeredWhileReading >= 100, "echoes answered while the reader read 32 MiB: \(answeredWhileReading)")
     }
 
     @Test func aClientAskingForStreamsWithoutReadingIsDropped() throws {
