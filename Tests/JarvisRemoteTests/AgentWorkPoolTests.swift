@@ -14,6 +14,8 @@ private final class StuckScanner: PreferenceScanner {
     let id = "stuck"
     let gate = DispatchSemaphore(value: 0)
     let entered = Locked(0)
+    /// Writes that came back from the gate (opened, or after 30 s).
+    let left = Locked(0)
 
     var info: ScannerInfo { ScannerInfo(displayName: "stuck", isWritable: true) }
     func containers() throws -> [ContainerInfo] { [ContainerInfo("box")] }
@@ -21,6 +23,7 @@ private final class StuckScanner: PreferenceScanner {
     func write(_ request: WriteRequest) throws {
         entered.withLock { $0 += 1 }
         _ = gate.wait(timeout: .now() + 30)
+        left.withLock { $0 += 1 }
     }
 }
 
@@ -46,16 +49,13 @@ private final class StuckScanner: PreferenceScanner {
         try writer.client.send(Array(Self.stuckSet.utf8))
         #expect(eventually { stuck.entered.current == 1 }, "the write never reached the scanner")
 
-        var latencies: [Duration] = []
+        // Every get is answered while the write is still held at the gate: none waits on it.
+        // (How fast they answer is `jarvis-bench --only stuck`'s figure, not this test's.)
         for _ in 0..<200 {
-            let start = ContinuousClock.now
             let answer = try reader.ask(Self.get)
-            latencies.append(.now - start)
             #expect(answer?["result"] != nil)
         }
-        latencies.sort()
-        let p99 = latencies[latencies.count * 99 / 100]
-        #expect(p99 < .milliseconds(50), "p99 of another client's get was \(p99) while a write was stuck")
+        #expect(stuck.left.current == 0, "the stuck write came back before the gets were answered")
 
         // A write to other storage runs on another thread of the pool, and its change is heard.
         let setter = try fixture.raw(fixture.unix)

@@ -191,7 +191,8 @@ import Testing
         }
         let clock = ContinuousClock()
         let elapsed = clock.measure { server.stop() }
-        #expect(elapsed < .milliseconds(500))
+        // The clients stay connected: a stop that waited for them would never return.
+        #expect(elapsed < .seconds(10))
         #expect(!FileManager.default.fileExists(atPath: folder.socketPath()))
         #expect(server.connectionCount == 0)
         for client in clients {
