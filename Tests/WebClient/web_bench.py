@@ -80,7 +80,7 @@ def median(values):
 
 
 def main():
-    results = {"first_rows_ms": [], "scroll_ms": [], "change_ms": []}
+    results = {"first_rows_ms": [], "scroll_ms": [], "change_ms": [], "stored_ms": []}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                              args=["--no-sandbox"] if os.geteuid() == 0 else [])
@@ -120,7 +120,9 @@ def main():
             page.evaluate(WATCH, value)
             sent = time.time()
             subprocess.run([JARVIS, "set", CONTAINER, KEY, value], check=True, capture_output=True, timeout=60)
+            stored = time.time()
             page.wait_for_function("() => window.__seen !== null")
+            results["stored_ms"].append(page.evaluate("() => window.__seen") - stored * 1000)
             results["change_ms"].append(page.evaluate("() => window.__seen") - sent * 1000)
         for other in pages:
             other.close()
