@@ -293,6 +293,9 @@ def scenario_live(playwright):
     expect(row.locator(".flag-changed")).to_be_visible()
     jarvis("set", "files:app.json", "fresh_key", "new", "--new")
     expect(grid_row(page, "fresh_key")).to_have_count(1)
+    # The marks end on their own (the model's 2 s), with nothing else happening.
+    expect(page.locator(".row.changed")).to_have_count(0, timeout=20000)
+    expect(grid_row(page, "name").locator(".old")).to_have_count(0)
     check(not page.errors, f"page errors: {page.errors}")
 
 

@@ -84,13 +84,16 @@ extension WebServer {
         }
         var lastKeepAlive = ContinuousClock.now
         var sentVersion = -1
+        // The end of a change mark the stream last waited for. Asked again once it passed, the
+        // model names only marks still to end, so the stream keeps the one it waited for.
+        var markEnd: ContinuousClock.Instant?
         while page.streamGeneration.current == generation {
             page.lastSeen.withLock { $0 = .now }
             let payload = page.held { () -> String? in
                 page.tick()
                 let dirty = page.changed.current || sentVersion < 0
-                let deadline = page.nextDeadline()
-                guard dirty || (deadline.map { $0 <= .now } ?? false) else { return nil }
+                guard dirty || (markEnd.map { $0 <= .now } ?? false) else { return nil }
+                markEnd = nil
                 let view = page.view()
                 sentVersion = view["version"]?.int64Value.map(Int.init) ?? 0
                 return JSONWriter.string(view)
@@ -106,9 +109,9 @@ extension WebServer {
                 return
             }
             // Wait for a change, a change mark's end, or a second (to notice a closed browser).
-            let deadline = page.work.sync { page.nextDeadline() }
+            if let next = page.work.sync(execute: { page.nextDeadline() }) { markEnd = min(markEnd ?? next, next) }
             var wait: Duration = .seconds(1)
-            if let deadline { wait = min(wait, max(.milliseconds(5), deadline - .now)) }
+            if let markEnd { wait = min(wait, max(.milliseconds(5), markEnd - .now)) }
             let (seconds, attoseconds) = wait.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             _ = page.wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
