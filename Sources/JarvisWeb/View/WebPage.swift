@@ -61,6 +61,8 @@ final class WebPage: @unchecked Sendable {
     var table = InspectorFilteredRows()
     /// The model, the scope or the chips changed: ``table`` is built again.
     var tableDirty = true
+    /// When the first change mark in ``table`` ends (nil: none): its rows are built again then.
+    var highlightsEnd: ContinuousClock.Instant?
     var lastAgents: (at: ContinuousClock.Instant, records: [AgentRecord])?
     /// The name of the agent at `--agent tcp://…`, once it answered: the sidebar keeps showing
     /// it while another agent is open.
@@ -177,12 +179,13 @@ final class WebPage: @unchecked Sendable {
             }
             return rows
         }
-        let highlightEnded = rows.contains { row in
-            row.has(.changed) && !(row.target.address.map { state.isRecentlyChanged($0, now: now) } ?? false)
-        }
+        // A mark ended since the rows were built: they are built again without it. (Asked of
+        // the model's few marks, never of every row: a window request must not walk 100,000.)
+        let highlightEnded = highlightsEnd.map { now >= $0 } ?? false
         guard rowsDirty || tableDirty || highlightEnded else { return rows }
         if tableDirty || highlightEnded {
             table.replace(with: state.tableRows(scanner: scope.scanner, container: scope.container, chips: chips, now: now))
+            highlightsEnd = state.nextHighlightEnd(now: now)
             tableDirty = false
         }
         rows = table.rows(filter)
