@@ -69,7 +69,7 @@ package final class LineConnection: Sendable {
     /// Output in the order it was sent: plain lines, or a producer that makes one line.
     enum Output {
         case bytes([UInt8])
-        case stream(any LineProducer)
+        case stream(StreamedLine)
     }
 
     /// Where the connection is in its life; it wakes the loop exactly while it is not closed.
@@ -173,10 +173,18 @@ package final class LineConnection: Sendable {
     /// Queues a line made piece by piece as the peer reads it (see ``LineProducer``), after
     /// everything sent before and before everything sent after. Thread-safe and never blocks.
     ///
+    /// The pieces are made on `lane` (never on the loop thread), one step at a time once the
+    /// line's turn came, each step within `stepTimeout` (see ``StreamedLine``).
     /// Until it starts, a queued stream counts as one chunk against the output budget, so a
     /// client that sends requests without reading the answers is dropped like one whose
     /// queued lines pass the budget.
-    package func send(producing producer: some LineProducer) {
+    ///
+    /// - Parameter group: the storage the steps may wait on (see ``WorkLane/submit(group:_:)``).
+    package func send(producing producer: some LineProducer, on lane: WorkLane, group: String?, stepTimeout: Duration) {
+        let line = StreamedLine(
+            producer: producer, lane: lane, group: group, stepTimeout: stepTimeout,
+            chunkSize: LineConnectionWorker.chunkSize
+        ) { [weak self] in self?.wakeLoop() }
         shared.withLock { state in
             guard case .open = state.lifecycle else { return }
             guard budget.reserve(Self.queuedStreamCost, holding: state.unsent) else {
@@ -184,9 +192,14 @@ package final class LineConnection: Sendable {
                 return
             }
             state.unsent += Self.queuedStreamCost
-            state.queued.append(.stream(producer))
+            state.queued.append(.stream(line))
             wake(&state)
         }
+    }
+
+    /// Asks the loop to look at the connection (a streamed piece is ready).
+    func wakeLoop() {
+        shared.withLock { wake(&$0) }
     }
 
     /// What a streamed line waiting its turn counts against the budget.

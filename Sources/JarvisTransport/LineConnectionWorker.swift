@@ -13,9 +13,11 @@ import JarvisSystem
 /// The loop calls ``advance(input:buffer:holdingWrites:checkpoint:)`` when the socket is ready, when the connection was
 /// woken (output queued, a close asked for) and when its ``deadline`` passed; between calls
 /// the connection costs no thread and no CPU. Writes are non-blocking from a local buffer of
-/// at most about one chunk; writing is of interest only while it is non-empty, and a streamed
-/// line's next chunk is made only once the socket took the previous one; streamed lines
-/// waiting their turn count against the output budget, so a client that never reads is dropped.
+/// at most about one chunk; writing is of interest only while it is non-empty. A streamed
+/// line's pieces are made on the connection's work lane (``StreamedLine``), never here: the
+/// loop only takes each piece once it is made and asks for the next, so at most one piece is
+/// made ahead of the socket; streamed lines waiting their turn count against the output
+/// budget, so a client that never reads is dropped.
 /// Not `Sendable`: the loop thread makes it and only that thread touches it (the compiler
 /// keeps it there); other threads reach the connection through ``LineConnection``'s lock.
 final class LineConnectionWorker {
@@ -27,13 +29,9 @@ final class LineConnectionWorker {
     /// Output taken from the connection, in order, not yet in `outgoing`.
     private var pending: [LineConnection.Output] = []
     private var pendingStart = 0
-    /// The streamed line being made, if any.
-    private var stream: (any LineProducer)? {
-        didSet { streaming = stream != nil }
-    }
-    /// Whether `stream` holds a producer: asked for every request, where looking at the
-    /// optional existential itself costs a copy and a destroy through the runtime.
-    private var streaming = false
+    /// The streamed line being written, if any: its pieces are made on the connection's
+    /// work lane, and output queued after it waits until it is complete.
+    private var stream: StreamedLine?
     private var outgoing: [UInt8] = []
     private var outgoingOffset = 0
     private var lastActivity: ContinuousClock.Instant
@@ -228,13 +226,17 @@ final class LineConnectionWorker {
         }
         connection.budget.release(unsent)
         pending = []
+        stream?.cancel()
         stream = nil
         socket.close()
         return connection.closeReason ?? reason
     }
 
+    /// Whether output is ready to be made into `outgoing` now: a streamed line's next piece
+    /// only once its lane made it (and nothing queued after the line before it is complete).
     private var hasMoreOutput: Bool {
-        streaming || pendingStart < pending.count
+        if let stream { return stream.hasOutput }
+        return pendingStart < pending.count
     }
 
     /// Moves newly sent output to the local queue and reports a pending close request.
@@ -268,17 +270,16 @@ final class LineConnectionWorker {
         outgoingOffset = 0
         var produced = 0
         while outgoing.count < Self.chunkSize {
-            if streaming, var producer = stream {
-                let before = outgoing.count
-                stream = nil
-                let done = producer.produce(into: &outgoing, size: Self.chunkSize - outgoing.count)
-                if done {
-                    outgoing.append(0x0A)
-                } else {
-                    stream = producer
+            if let line = stream {
+                let (piece, complete) = line.take()
+                if complete { stream = nil }
+                if !piece.isEmpty {
+                    if outgoing.isEmpty { outgoing = piece } else { outgoing.append(contentsOf: piece) }
+                    produced += piece.count
                 }
-                produced += outgoing.count - before
-                continue
+                // The next piece is being made on the lane: the loop writes what it has.
+                if complete { continue }
+                break
             }
             guard pendingStart < pending.count else { break }
             // Moved out, not copied: a copy took a retain, and emptying the slot a release.
@@ -290,8 +291,8 @@ final class LineConnectionWorker {
                 outgoing = bytes
             case .bytes(let bytes):
                 outgoing.append(contentsOf: bytes)
-            case .stream(let producer):
-                stream = producer
+            case .stream(let line):
+                stream = line
                 // It is being made now: its bytes count as they are produced instead.
                 connection.budget.release(LineConnection.queuedStreamCost)
                 connection.shared.withLock { $0.unsent -= LineConnection.queuedStreamCost }

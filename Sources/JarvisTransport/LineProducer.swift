@@ -1,13 +1,18 @@
 /// A long line made piece by piece while the peer reads it, so a large answer never sits
-/// whole in memory: the connection asks for the next piece only once the socket took the
+/// whole in memory: the connection asks for the next piece only once the loop took the
 /// previous one (backpressure), and a client that reads slowly slows the producer instead of
 /// growing the host app's memory.
 ///
 /// Rules for implementers:
-/// - `produce` is called on the server's loop thread, one call at a time, until it
-///   returns true; then the connection adds the `\n` itself.
+/// - `produce` runs as a job on the connection's ``WorkLane``, never on the server's loop
+///   thread (it may read storage: open the next container of a listing, parse a file, call
+///   a keyring), one call at a time, until it returns true; then the connection adds the
+///   `\n` itself. See ``StreamedLine``.
 /// - Append about `size` bytes per call (more is allowed, a piece is never split); the
 ///   pieces together must form one line without `\n`.
+/// - When a call does not return within the step timeout, the connection gives up on it and
+///   ends the line with ``rest(afterStepTimedOut:)``, asked of the producer as it was before
+///   that call; the stuck call's own pieces are dropped when it returns.
 /// - A producer dropped before it finished (the peer left) is simply released.
 ///
 /// ```swift
@@ -18,9 +23,16 @@
 ///         left -= 1
 ///         return left == 0
 ///     }
+///     func rest(afterStepTimedOut timeout: Duration) -> [UInt8] { Array("stopped".utf8) }
 /// }
 /// ```
 package protocol LineProducer: Sendable {
     /// Appends the next piece of the line to `buffer`; returns true once the line is complete.
     mutating func produce(into buffer: inout [UInt8], size: Int) -> Bool
+
+    /// What completes the line when the next call of ``produce(into:size:)`` did not finish
+    /// within `timeout`: called on the producer as it was before that call, on any thread, so
+    /// it must touch no storage. The pieces made before are already sent; the result must
+    /// make them one valid line (without `\n`).
+    func rest(afterStepTimedOut timeout: Duration) -> [UInt8]
 }

@@ -47,22 +47,6 @@ final class StuckStorageEndToEndTests {
         template.replacingOccurrences(of: "ID", with: String(id)) + "\n"
     }
 
-    /// A connection that says `hello`, asks, and reads whole lines.
-    private struct Client {
-        let socket: Socket
-        var reader: LineReader
-
-        init(_ agent: AgentProcess) throws {
-            socket = try agent.socket()
-            reader = LineReader(socket)
-        }
-
-        mutating func ask(_ text: String, timeout: Duration = .seconds(5)) throws -> JSONValue? {
-            socket.send(text)
-            return try reader.nextJSON(timeout: timeout)
-        }
-    }
-
     private func startAgent(timeout seconds: String) throws -> AgentProcess {
         try AgentProcess(
             sandbox,
@@ -71,29 +55,18 @@ final class StuckStorageEndToEndTests {
 
     /// Stops the keyring, sends a secret `get` on `client`, and waits until the agent's call
     /// reached the bus: the call is in flight and will not return.
-    private func sendStuckGet(on client: Client, id: Int) throws {
+    private func sendStuckGet(on client: RawAgentClient, id: Int) throws {
         let before = monitor.written
         client.socket.send(line(Self.secretGet, id: id))
-        try eventually("the agent's Secret Service call reached the bus") { monitor.sawCall(since: before) }
-    }
-
-    private func eventually(
-        _ what: @autoclosure () -> String, within seconds: Double = 20, _ condition: () -> Bool
-    ) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        throw HarnessError("waited \(seconds) s for: \(what())")
+        try waitUntil("the agent's Secret Service call reached the bus") { monitor.sawCall(since: before) }
     }
 
     @Test func anotherClientsGetsWritesAndNotificationsFlowWhileAKeyringCallIsStuck() throws {
         let agent = try startAgent(timeout: "3")
-        var stuck = try Client(agent)
-        var reader = try Client(agent)
-        var watcher = try Client(agent)
-        var writer = try Client(agent)
+        var stuck = try RawAgentClient(agent)
+        var reader = try RawAgentClient(agent)
+        var watcher = try RawAgentClient(agent)
+        var writer = try RawAgentClient(agent)
         // The secret answers while the keyring runs; the service is set up.
         #expect(try stuck.ask(line(Self.secretGet, id: 1))?["result"] != nil)
         #expect(try reader.ask(line(Self.defaultsGet, id: 1))?["result"]?["item"]?["value"]?.stringValue == "Ada")
@@ -130,7 +103,7 @@ final class StuckStorageEndToEndTests {
     /// A timeout under a second is told in milliseconds (it read "0 s" before).
     @Test func aTimeoutUnderASecondIsToldInMilliseconds() throws {
         let agent = try startAgent(timeout: "0.5")
-        var stuck = try Client(agent)
+        var stuck = try RawAgentClient(agent)
         #expect(try stuck.ask(line(Self.secretGet, id: 1))?["result"] != nil)
         keyring.pauseKeyring(true)
         defer { keyring.pauseKeyring(false) }
@@ -148,11 +121,11 @@ final class StuckStorageEndToEndTests {
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task")))
     func manyStuckCallsHoldHalfOfABoundedPool() throws {
         let agent = try startAgent(timeout: "8")
-        var warm = try Client(agent)
+        var warm = try RawAgentClient(agent)
         #expect(try warm.ask(line(Self.secretGet, id: 1))?["result"] != nil)
         let idleThreads = threadNames(of: agent).count
-        var stuck: [Client] = []
-        for _ in 0..<24 { stuck.append(try Client(agent)) }
+        var stuck: [RawAgentClient] = []
+        for _ in 0..<24 { stuck.append(try RawAgentClient(agent)) }
 
         keyring.pauseKeyring(true)
         defer { keyring.pauseKeyring(false) }
@@ -161,12 +134,12 @@ final class StuckStorageEndToEndTests {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let poolLimit = min(cores, 8) + 4
         let share = poolLimit / 2
-        try eventually("\(share) work threads hold stuck calls (\(threadNames(of: agent)))") {
+        try waitUntil("\(share) work threads hold stuck calls (\(threadNames(of: agent)))") {
             workThreads(of: agent) >= share
         }
 
         // Requests that run on the pool (a listing of scanners, a write) get a thread of their own.
-        var other = try Client(agent)
+        var other = try RawAgentClient(agent)
         let scanners = try other.ask(#"{"jsonrpc":"2.0","id":1,"method":"scanners"}"# + "\n", timeout: .seconds(3))
         #expect(scanners?["result"] != nil, "\(String(describing: scanners))")
         let set = try other.ask(

@@ -27,9 +27,55 @@ import Testing
             var maxLead = 0
         }
 
-        init(events: Locked<[String]>, progress: Locked<Progress>) {
+        /// Where this connection's streamed lines are made, as the agent makes them.
+        let lane: WorkLane
+        /// Holds every `stuck` line's first step until opened.
+        let gate: Gate?
+        let stepTimeout: Duration
+
+        init(
+            events: Locked<[String]>, progress: Locked<Progress>, pool: WorkPool, gate: Gate? = nil,
+            stepTimeout: Duration = .seconds(30)
+        ) {
             self.events = events
             self.progress = progress
+            self.gate = gate
+            self.stepTimeout = stepTimeout
+            lane = pool.lane()
+        }
+
+        /// A step that does not return until opened, as a keyring call that never answers.
+        final class Gate: Sendable {
+            private let open = Locked(false)
+            let entered = Locked(0)
+
+            func wait() {
+                entered.withLock { $0 += 1 }
+                while !open.current { Thread.sleep(forTimeInterval: 0.005) }
+            }
+
+            func release() { open.withLock { $0 = true } }
+        }
+
+        /// `[` then one step that waits at the gate, then `]`.
+        struct Stuck: LineProducer {
+            let gate: Gate
+            var started = false
+
+            mutating func produce(into buffer: inout [UInt8], size: Int) -> Bool {
+                guard started else {
+                    started = true
+                    buffer += Array("[1".utf8)
+                    return false
+                }
+                gate.wait()
+                buffer += Array(",2]".utf8)
+                return true
+            }
+
+            func rest(afterStepTimedOut timeout: Duration) -> [UInt8] {
+                started ? Array(#","timed out"]"#.utf8) : Array(#"["timed out"]"#.utf8)
+            }
         }
 
         struct Chunks: LineProducer {
@@ -49,15 +95,24 @@ import Testing
                 }
                 return left == 0
             }
+
+            func rest(afterStepTimedOut timeout: Duration) -> [UInt8] { Array("timed out".utf8) }
+        }
+
+        private func stream(_ producer: some LineProducer, on connection: LineConnection) {
+            connection.send(producing: producer, on: lane, group: nil, stepTimeout: stepTimeout)
         }
 
         func received(line: [UInt8], on connection: LineConnection, checkpoint: ChangeCheckpoint) {
             let text = String(decoding: line, as: UTF8.self)
             if text.hasPrefix("stream ") {
-                connection.send(producing: Chunks(left: Int(text.dropFirst(7)) ?? 1, progress: progress))
+                stream(Chunks(left: Int(text.dropFirst(7)) ?? 1, progress: progress), on: connection)
             } else if text.hasPrefix("costly ") {
-                connection.send(
-                    producing: Chunks(left: Int(text.dropFirst(7)) ?? 1, progress: progress, cost: .milliseconds(1)))
+                stream(
+                    Chunks(left: Int(text.dropFirst(7)) ?? 1, progress: progress, cost: .milliseconds(1)),
+                    on: connection)
+            } else if text == "stuck", let gate {
+                stream(Stuck(gate: gate), on: connection)
             } else if text == "auth" {
                 connection.authenticated()
                 connection.send(Array("ok".utf8))
@@ -74,13 +129,17 @@ import Testing
         }
     }
 
-    private func startServer(limits: LineServerLimits, progress: Locked<StreamSession.Progress>) throws -> (
-        LineServer, Endpoint
-    ) {
+    private func startServer(
+        limits: LineServerLimits, progress: Locked<StreamSession.Progress>, gate: StreamSession.Gate? = nil,
+        stepTimeout: Duration = .seconds(30)
+    ) throws -> (LineServer, Endpoint) {
         let events = self.events
+        let pool = WorkPool(threadLimit: 4, groupLimit: 4)
         let server = LineServer(
             endpoints: [.unix(path: folder.socketPath())], limits: limits, refusalLine: Array("busy".utf8)
-        ) { _ in StreamSession(events: events, progress: progress) }
+        ) { _ in
+            StreamSession(events: events, progress: progress, pool: pool, gate: gate, stepTimeout: stepTimeout)
+        }
         try server.start()
         return (server, try #require(server.boundEndpoints.first))
     }
@@ -154,6 +213,31 @@ import Testing
         #expect(eventually(timeout: .seconds(30)) { finished.current != nil })
         #expect(finished.current == 512 * 64 * 1024 + 1)
         #expect(answeredWhileReading >= 100, "echoes answered while the reader read 32 MiB: \(answeredWhileReading)")
+    }
+
+    /// A streamed line's step that never returns (a keyring that accepts and never answers)
+    /// waits on the work pool, not on the loop: another client's echoes are answered while it
+    /// waits, and after the step timeout its own client gets one complete line, ended by the
+    /// producer, and its connection answers the next request.
+    @Test func aStuckStepHoldsOnlyItsOwnLineAndEndsItAtTheStepTimeout() throws {
+        let progress = Locked(StreamSession.Progress())
+        let gate = StreamSession.Gate()
+        defer { gate.release() }
+        let (server, endpoint) = try startServer(
+            limits: LineServerLimits(), progress: progress, gate: gate, stepTimeout: .seconds(2))
+        defer { server.stop() }
+        let stuck = try LineClient(endpoint: endpoint, timeout: .seconds(20))
+        try stuck.send("stuck")
+        #expect(eventually(timeout: .seconds(20)) { gate.entered.current == 1 })
+        let other = try LineClient(endpoint: endpoint, timeout: .seconds(5))
+        for number in 0..<100 {
+            try other.send("echo \(number)")
+            #expect(try other.receiveText() == "echo \(number)")
+        }
+        #expect(try stuck.receiveText() == #"[1,"timed out"]"#)
+        try stuck.send("after")
+        #expect(try stuck.receiveText() == "after")
+        #expect(gate.entered.current == 1)
     }
 
     @Test func aClientAskingForStreamsWithoutReadingIsDropped() throws {

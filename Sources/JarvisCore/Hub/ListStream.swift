@@ -16,6 +16,8 @@ package struct ListStream: IteratorProtocol, Sendable {
     private var containers: [ContainerInfo] = []
     private var containerIndex = 0
     private var current: ContainerItems?
+    /// The storage being read now, for whoever gives up waiting on it.
+    package let progress = ListProgress()
 
     /// Where a page starts: the items up to and including this address are passed over
     /// without being made, so a page costs what it returns (see ``start(after:order:)``).
@@ -98,6 +100,7 @@ package struct ListStream: IteratorProtocol, Sendable {
                             scanner: chosen.scanner.id, name: container.name, problem: problem, isWritable: false))
                     continue
                 }
+                progress.begin(scanner: chosen.scanner.id, container: container.name)
                 do {
                     var entries = try chosen.scanner.read(ReadRequest(container: container.name))
                     guard readingItems else { continue }
@@ -129,6 +132,7 @@ package struct ListStream: IteratorProtocol, Sendable {
             }
             // Read once per scanner: `info` may touch the disk (a folder-backed scanner checks
             // its folder), and asking per item made it a third of a 10,000-item list.
+            progress.begin(scanner: scanner.id, container: "")
             let scannerInfo = scanner.info
             info = scannerInfo
             guard scannerInfo.unavailableReason == nil else { continue }

@@ -102,6 +102,21 @@ struct ListPager: Sendable {
         return nil
     }
 
+    /// What ``finish()`` would say if the listing stopped now, read from memory alone: the
+    /// problems met so far and one for the storage a step waited on for `timeout` (the
+    /// listing ends there, without a cursor), for an answer that must end without it.
+    func stopped(after timeout: Duration) -> (problems: [Wire.Container], hiddenSystemContainers: Int) {
+        var problems = (isFirstPage ? stream.problems.map(Wire.Container.init) : []) + deep
+        let reading = stream.progress.reading
+        problems.append(
+            Wire.Container(
+                scanner: reading?.scanner ?? "", name: reading?.container ?? "", writable: false,
+                problem:
+                    "did not answer within \(RPCError.spoken(timeout)) (a keyring waiting for an unlock, a stopped process?), so the listing stops here; list other scanners or containers on their own"
+            ))
+        return (problems, isFirstPage ? stream.hiddenSystemContainers : 0)
+    }
+
     /// What follows the items: the problems (the containers', with the first page only, for
     /// the whole listing; the too-deep items', with the page that met them), the cursor of the
     /// next page when more items remain, and (first page only) how many system containers

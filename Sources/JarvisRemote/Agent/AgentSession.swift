@@ -77,6 +77,7 @@ final class AgentSession: LineSession {
         // the pool's group limit of threads. A request that names none may touch every scanner.
         var group: String?
         if case .request(let request) = decoded { group = request.params["scanner"]?.stringValue }
+        let storage = group
         let number = lane.submit(group: group) { [weak connection, weak self] in
             // Timed out before it started: its client has its answer, and it never runs.
             guard let connection, let self, !answered.current else { return }
@@ -87,7 +88,7 @@ final class AgentSession: LineSession {
             }
             guard Self.claim(answered) else { return }
             if case .request(let request) = decoded {
-                send(answer, id: request.id, on: connection)
+                send(answer, id: request.id, group: storage, on: connection)
             } else {
                 send(answer, id: nil, on: connection)
             }
@@ -117,10 +118,15 @@ final class AgentSession: LineSession {
     ///
     /// - Parameter id: the request's id, for the error sent when the answer is larger than the
     ///   connection may still queue; nil for short answers (errors, refusals).
-    private func send(_ answer: AgentService.Answer?, id: JSONValue?, on connection: LineConnection) {
+    ///   - group: the storage a streamed answer's steps may wait on (see ``submit(_:on:)``).
+    private func send(
+        _ answer: AgentService.Answer?, id: JSONValue?, group: String? = nil, on connection: LineConnection
+    ) {
         switch answer {
         case .line(let bytes)?: connection.send(bytes, refusal: id.map { id in Self.refusal(for: id) })
-        case .stream(let producer)?: connection.send(producing: producer)
+        case .stream(let producer)?:
+            connection.send(
+                producing: producer, on: lane, group: group, stepTimeout: service.requestTimeout)
         case nil: break
         }
         let standing = state.standing

@@ -75,6 +75,23 @@ struct ListAnswer: LineProducer {
         return false
     }
 
+    func rest(afterStepTimedOut timeout: Duration) -> [UInt8] {
+        guard case .items = stage else {
+            // Nothing sent yet: the whole answer is the timeout error.
+            return RPCResponse.failure(id: id, error: .timedOut(after: timeout))
+        }
+        let end = pager.stopped(after: timeout)
+        var buffer: [UInt8] = []
+        Self.append(#"],"problems":"#, to: &buffer)
+        JSONWriter.write(.array(end.problems.map(\.json)), into: &buffer)
+        if end.hiddenSystemContainers > 0 {
+            Self.append(#","hiddenSystemContainers":"#, to: &buffer)
+            JSONWriter.write(.integer(end.hiddenSystemContainers), into: &buffer)
+        }
+        Self.append("}}", to: &buffer)
+        return buffer
+    }
+
     private static func append(_ text: StaticString, to buffer: inout [UInt8]) {
         text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
