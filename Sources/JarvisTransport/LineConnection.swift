@@ -23,6 +23,9 @@ package final class LineConnection: Sendable {
         /// The peer had not authenticated when a newer connection needed its slot (every one of
         /// `LineServerLimits.maxUnauthenticatedConnections` was taken).
         case displaced
+        /// The peer had not authenticated while the unauthenticated connections together held
+        /// more input than `LineServerLimits.maxUnauthenticatedInputBytes`, and it held the most.
+        case pendingInputOverflow
         /// The peer did not read while the server's queued output passed
         /// `LineServerLimits.maxPendingOutputBytes`.
         case outputOverflow
@@ -40,6 +43,7 @@ package final class LineConnection: Sendable {
             case .authenticationTimeout: "did not authenticate in time"
             case .displaced: "did not authenticate; its slot went to a newer connection"
             case .outputOverflow: "peer stopped reading; too much output queued"
+            case .pendingInputOverflow: "sent too much before authenticating"
             case .failed(let code): "socket error: \(Socket.errorMessage(code))"
             }
         }
@@ -166,6 +170,18 @@ package final class LineConnection: Sendable {
             } else {
                 state.queued.append(.bytes(line))
             }
+            wake(&state)
+        }
+    }
+
+    /// Queues `bytes` as they are, with no `\n` (an HTTP response, a server-sent event), as
+    /// ``send(_:)`` queues a line. Thread-safe and never blocks.
+    package func send(raw bytes: [UInt8]) {
+        shared.withLock { state in
+            guard case .open = state.lifecycle else { return }
+            guard budget.reserve(bytes.count, holding: state.unsent) else { return overflow(&state) }
+            state.unsent += bytes.count
+            state.queued.append(.bytes(bytes))
             wake(&state)
         }
     }

@@ -25,7 +25,7 @@ final class LineConnectionWorker {
     let session: any LineSession
     private let socket: Socket
     private let idleTimeout: Duration?
-    private var framer: LineFramer
+    private var framer: InputFramer
     /// Output taken from the connection, in order, not yet in `outgoing`.
     private var pending: [LineConnection.Output] = []
     private var pendingStart = 0
@@ -100,7 +100,10 @@ final class LineConnectionWorker {
         lingerDeadline = time.now
         self.socket = connection.socket
         self.idleTimeout = limits.idleTimeout
-        self.framer = LineFramer(maxLineLength: limits.maxLineLength)
+        switch limits.framing {
+        case .lines: framer = .lines(LineFramer(maxLineLength: limits.maxLineLength))
+        case .http(let maxHead, let maxBody): framer = .http(HTTPFramer(maxHead: maxHead, maxBody: maxBody))
+        }
     }
 
     /// What the socket should be watched for: input while serving or draining, output while
@@ -136,6 +139,9 @@ final class LineConnectionWorker {
 
     /// Set once the connection is trusted (it never goes back).
     private var trusted = false
+
+    /// Input received and not yet handed to the session.
+    var pendingInputBytes: Int { framer.pendingByteCount }
 
     /// Does everything the connection can do now without blocking: takes queued output,
     /// writes, reads once if `input` (handing complete lines to the session, on this thread),
@@ -413,12 +419,14 @@ final class LineConnectionWorker {
         var first = true
         while true {
             let line: [UInt8]?
-            do {
-                line = try framer.nextLine()
-            } catch {
-                if let reply = session.lineTooLong(on: connection) {
-                    connection.send(reply)
-                }
+            switch framer.next() {
+            case .success(let message): line = message
+            case .failure(.lineTooLong):
+                if let reply = session.lineTooLong(on: connection) { connection.send(reply) }
+                connection.requestClose(.lineTooLong)
+                return nil
+            case .failure(.requestTooLarge(let overflow)):
+                if let reply = session.requestTooLarge(overflow, on: connection) { connection.send(raw: reply) }
                 connection.requestClose(.lineTooLong)
                 return nil
             }
@@ -462,5 +470,61 @@ final class LineConnectionWorker {
             return true
         }
         return false
+    }
+}
+
+/// A connection's input cut into messages, as its server's ``LineServerLimits/framing`` says:
+/// a closed set, so the loop's hot path (lines) calls no protocol witness.
+enum InputFramer {
+    case lines(LineFramer)
+    case http(HTTPFramer)
+
+    /// Why input could not be cut: a message over its limit.
+    enum Failure: Error {
+        case lineTooLong
+        case requestTooLarge(HTTPFramer.Overflow)
+    }
+
+    /// Input received and not yet handed over.
+    var pendingByteCount: Int {
+        switch self {
+        case .lines(let framer): framer.pendingByteCount
+        case .http(let framer): framer.pendingByteCount
+        }
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        switch self {
+        case .lines(var framer):
+            self = .http(HTTPFramer(maxHead: 0, maxBody: 0))
+            framer.append(bytes)
+            self = .lines(framer)
+        case .http(var framer):
+            self = .lines(LineFramer(maxLineLength: 0))
+            framer.append(bytes)
+            self = .http(framer)
+        }
+    }
+
+    /// The next whole message, nil until one arrived.
+    mutating func next() -> Result<[UInt8]?, Failure> {
+        switch self {
+        case .lines(var framer):
+            self = .http(HTTPFramer(maxHead: 0, maxBody: 0))
+            defer { self = .lines(framer) }
+            do {
+                return .success(try framer.nextLine())
+            } catch {
+                return .failure(.lineTooLong)
+            }
+        case .http(var framer):
+            self = .lines(LineFramer(maxLineLength: 0))
+            defer { self = .http(framer) }
+            do {
+                return .success(try framer.nextRequest())
+            } catch {
+                return .failure(.requestTooLarge(error))
+            }
+        }
     }
 }

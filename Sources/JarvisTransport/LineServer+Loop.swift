@@ -68,6 +68,7 @@ final class LineServerLoop {
             }
             // Stands for the requests just read, and is passed with them alone.
             let checkpoint = readAny ? ChangeCheckpoint.pass() : .none
+            if readAny { enforceUnauthenticatedInputBudget() }
             held.removeAll(keepingCapacity: true)
             for event in events {
                 if event.descriptor == waker.readEnd {
@@ -153,7 +154,7 @@ final class LineServerLoop {
         workers.removeValue(forKey: id)
         _ = worker.finish(reason)
         server.state.withLock { state in
-            state.unauthenticated.remove(id)
+            state.unauthenticated.removeValue(forKey: id)
             state.connections.removeValue(forKey: id)
         }
         worker.session.closed(worker.connection)
@@ -162,9 +163,15 @@ final class LineServerLoop {
 
     // MARK: - Accepting
 
-    /// Accepts every connection waiting on `listener`, until the server is full.
+    /// Accepts every connection waiting on `listener`, until the server is full, or every
+    /// unauthenticated slot is held by a connection still within its grace (then the kernel
+    /// keeps newcomers until the oldest's grace ends; see ``LineServerLimits/pendingGrace``).
     private func acceptPending(on listener: LineServer.Listener) {
         while pausedUntil == nil, server.state.withLock({ $0.isRunning }) {
+            if let graceEnds = slotsFullUntil() {
+                pause(for: max(.milliseconds(1), graceEnds - time.now))
+                return
+            }
             guard let (client, peer) = acceptOne(on: listener) else { return }
             admit(client, peer: peer, endpoint: listener.endpoint)
         }
@@ -204,34 +211,29 @@ final class LineServerLoop {
         let deadline = limits.authenticationTimeout.map { ContinuousClock.now + $0 }
         let budget = server.budget
         let waker = waker
+        let now = time.now
         let admission = server.state.withLock { state -> LineServer.Admission in
             guard state.isRunning else { return .stopped }
             guard state.connections.count < limits.maxConnections else { return .full }
-            var displaced: LineConnection?
-            if deadline != nil, state.unauthenticated.count >= limits.unauthenticatedSlots,
-                let oldest = state.unauthenticated.min()
-            {
-                // Every unauthenticated slot is taken: the connection that had the most time
-                // to authenticate makes room, so silent connections never lock a client out.
-                state.unauthenticated.remove(oldest)
-                displaced = state.connections[oldest]
-            }
             let id = state.nextID
             state.nextID += 1
             let connection = LineConnection(
                 id: id, endpoint: endpoint, peer: peer, socket: client, wake: waker, budget: budget,
                 trust: deadline.map { .unauthenticated(deadline: $0) } ?? .trusted,
                 onAuthenticated: { [weak server] connection in
-                    server?.state.withLock { _ = $0.unauthenticated.remove(connection.id) }
+                    server?.state.withLock { _ = $0.unauthenticated.removeValue(forKey: connection.id) }
                 })
             state.connections[id] = connection
-            if deadline != nil { state.unauthenticated.insert(id) }
-            return .admitted(connection, displaced: displaced)
+            if deadline != nil { state.unauthenticated[id] = now }
+            return .admitted(connection)
         }
         switch admission {
-        case .admitted(let connection, let displaced):
-            displaced?.requestClose(.displaced)
+        case .admitted(let connection):
+            // Read at once: a request that arrived whole (and authenticated the connection)
+            // takes no slot; one still arriving takes the oldest's when every slot is taken,
+            // so silent connections never lock a client out.
             start(connection)
+            if deadline != nil { displaceOverSlots(keeping: connection.id) }
         case .full:
             refuseLater(client, peer: peer, endpoint: endpoint)
         case .stopped:
@@ -248,7 +250,7 @@ final class LineServerLoop {
         } catch {
             _ = worker.finish(.failed(errno: error.errno ?? EIO))
             server.state.withLock { state in
-                state.unauthenticated.remove(connection.id)
+                state.unauthenticated.removeValue(forKey: connection.id)
                 state.connections.removeValue(forKey: connection.id)
             }
             session.closed(connection)
@@ -258,6 +260,54 @@ final class LineServerLoop {
         byDescriptor[fd] = worker
         // A session may have sent a greeting, or the peer may already have written.
         advance(connection.id, input: true)
+    }
+
+    /// When every unauthenticated slot is taken and the oldest is still within its grace:
+    /// when that grace ends. Nil when a newcomer may be accepted now.
+    private func slotsFullUntil() -> ContinuousClock.Instant? {
+        let limits = server.limits
+        guard limits.authenticationTimeout != nil else { return nil }
+        return server.state.withLock { state -> ContinuousClock.Instant? in
+            guard state.unauthenticated.count >= limits.unauthenticatedSlots,
+                let oldest = state.unauthenticated.values.min()
+            else { return nil }
+            let ends = oldest + limits.pendingGrace
+            return ends > time.now ? ends : nil
+        }
+    }
+
+    /// Closes the oldest unauthenticated connections (never `newest`) while more than the
+    /// slots are taken.
+    private func displaceOverSlots(keeping newest: UInt64) {
+        let slots = server.limits.unauthenticatedSlots
+        let displaced = server.state.withLock { state -> [LineConnection] in
+            var displaced: [LineConnection] = []
+            while state.unauthenticated.count > slots,
+                let oldest = state.unauthenticated.filter({ $0.key != newest }).min(by: { $0.value < $1.value })?.key
+            {
+                state.unauthenticated.removeValue(forKey: oldest)
+                if let connection = state.connections[oldest] { displaced.append(connection) }
+            }
+            return displaced
+        }
+        for connection in displaced { connection.requestClose(.displaced) }
+    }
+
+    /// Closes the unauthenticated connection holding the most input while they together hold
+    /// more than ``LineServerLimits/maxUnauthenticatedInputBytes``.
+    private func enforceUnauthenticatedInputBudget() {
+        let limits = server.limits
+        guard limits.authenticationTimeout != nil else { return }
+        let pending = server.state.withLock { Array($0.unauthenticated.keys) }
+        guard !pending.isEmpty else { return }
+        var held = pending.compactMap { id in workers[id].map { (id, $0.pendingInputBytes) } }
+        var total = held.reduce(0) { $0 + $1.1 }
+        while total > limits.maxUnauthenticatedInputBytes, let largest = held.max(by: { $0.1 < $1.1 }) {
+            held.removeAll { $0.0 == largest.0 }
+            total -= largest.1
+            workers[largest.0]?.connection.requestClose(.pendingInputOverflow)
+            advance(largest.0, input: false)
+        }
     }
 
     /// A client that found the server full: it was accepted already, so it waits out the

@@ -33,8 +33,9 @@ package final class LineServer: Sendable {
     struct State {
         var phase = Phase.idle
         var connections: [UInt64: LineConnection] = [:]
-        /// Connections that have not authenticated yet (only with an authentication timeout).
-        var unauthenticated: Set<UInt64> = []
+        /// Connections that have not authenticated yet (only with an authentication timeout),
+        /// with when each arrived.
+        var unauthenticated: [UInt64: ContinuousClock.Instant] = [:]
         var nextID: UInt64 = 1
 
         var isRunning: Bool {
@@ -109,7 +110,7 @@ package final class LineServer: Sendable {
         let queue: any EventQueue
         do throws(SocketError) {
             for endpoint in endpoints {
-                let socket = try Socket.listen(on: endpoint)
+                let socket = try Socket.listen(on: endpoint, backlog: limits.backlog)
                 var listener = Listener(socket: socket, endpoint: endpoint)
                 if case .unix(let path) = endpoint, let identity = Socket.socketFileIdentity(at: path) {
                     listener.socketFile = (path, identity)
@@ -219,7 +220,7 @@ package final class LineServer: Sendable {
 
     /// What admitting one client came to.
     enum Admission: Sendable {
-        case admitted(LineConnection, displaced: LineConnection?)
+        case admitted(LineConnection)
         case full
         case stopped
     }

@@ -18,6 +18,29 @@ package struct LineServerLimits: Sendable, Hashable {
     /// all are taken, a new connection displaces the oldest unauthenticated one.
     package var maxUnauthenticatedConnections: Int
 
+    /// How long a connection keeps its unauthenticated slot before a newcomer may displace it.
+    /// While every slot is younger than this, the server accepts nobody and the kernel keeps
+    /// newcomers in its queue (``backlog``), where their first request arrives; a connection
+    /// whose first request made it authenticated at once took no slot at all. Zero displaces
+    /// the oldest at once.
+    package var pendingGrace: Duration
+    /// The most input bytes the unauthenticated connections may hold together; past it, the
+    /// one holding the most is closed.
+    package var maxUnauthenticatedInputBytes: Int
+    /// How many connections the kernel keeps waiting for the server to accept them.
+    package var backlog: Int32
+    /// How a connection's input is cut into the messages handed to its session.
+    package var framing: Framing
+
+    /// How input is cut into messages.
+    package enum Framing: Sendable, Hashable {
+        /// Lines ending in `\n`, at most ``LineServerLimits/maxLineLength`` bytes (``LineFramer``).
+        case lines
+        /// HTTP/1.1 requests, a head and the body its `Content-Length` names (``HTTPFramer``);
+        /// replies are written as given (``LineConnection/send(raw:)``).
+        case http(maxHead: Int, maxBody: Int)
+    }
+
     /// Creates limits; the defaults suit a debugging agent inside an app.
     package init(
         maxLineLength: Int = 1 << 20,
@@ -25,8 +48,16 @@ package struct LineServerLimits: Sendable, Hashable {
         idleTimeout: Duration? = nil,
         maxPendingOutputBytes: Int = 8 << 20,
         authenticationTimeout: Duration? = nil,
-        maxUnauthenticatedConnections: Int = 16
+        maxUnauthenticatedConnections: Int = 16,
+        pendingGrace: Duration = .milliseconds(100),
+        maxUnauthenticatedInputBytes: Int = 16 << 20,
+        backlog: Int32 = 128,
+        framing: Framing = .lines
     ) {
+        self.pendingGrace = pendingGrace
+        self.maxUnauthenticatedInputBytes = maxUnauthenticatedInputBytes
+        self.backlog = backlog
+        self.framing = framing
         self.maxLineLength = maxLineLength
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout

@@ -29,4 +29,12 @@ package protocol LineSession: AnyObject, Sendable {
     func lineTooLong(on connection: LineConnection) -> [UInt8]?
     /// The connection is gone (see `connection.closeReason`); the last call for it.
     func closed(_ connection: LineConnection)
+    /// An HTTP server's peer sent a request over its limits (``LineServerLimits/Framing/http(maxHead:maxBody:)``):
+    /// the server will send `reply` as it is, if non-nil, then close.
+    func requestTooLarge(_ overflow: HTTPFramer.Overflow, on connection: LineConnection) -> [UInt8]?
+}
+
+extension LineSession {
+    /// Line servers never meet an HTTP request: nothing is sent.
+    package func requestTooLarge(_ overflow: HTTPFramer.Overflow, on connection: LineConnection) -> [UInt8]? { nil }
 }
