@@ -26,6 +26,8 @@ package struct HTTPFramer: Sendable {
     private var scanned = 0
     /// The request being read: where its head ends, and its whole length.
     private var current: (headEnd: Int, length: Int)?
+    /// Bytes the search for the end of a head looked at so far (what reading costs).
+    package private(set) var examined = 0
 
     package init(maxHead: Int, maxBody: Int) {
         self.maxHead = maxHead
@@ -79,6 +81,7 @@ package struct HTTPFramer: Sendable {
         // A `\r\n\r\n` may straddle what was searched and what just arrived.
         var index = start + max(0, scanned - 3)
         let end = buffer.count
+        defer { examined += max(0, end - (start + max(0, scanned - 3))) }
         while index + 3 < end {
             if buffer[index + 3] != 0x0A {
                 // The last byte of the pattern is not here: the pattern cannot end here.

@@ -233,7 +233,10 @@ final class LineServerLoop {
             // takes no slot; one still arriving takes the oldest's when every slot is taken,
             // so silent connections never lock a client out.
             start(connection)
-            if deadline != nil { displaceOverSlots(keeping: connection.id) }
+            if deadline != nil {
+                displaceOverSlots(keeping: connection.id)
+                enforceUnauthenticatedInputBudget()
+            }
         case .full:
             refuseLater(client, peer: peer, endpoint: endpoint)
         case .stopped:

@@ -9,24 +9,26 @@ import JarvisTransport
 /// is (scope, filter, chips, the selected key, the edit in progress, a conflict, a pending bulk
 /// delete). The page draws ``view()`` and sends intents to ``handle(_:)``.
 ///
-/// Threading: every mutable field is touched only on `work`, a serial queue, so intents, the
-/// live stream's redraws and reconnecting run one at a time. The session's change handler
-/// only raises a flag and wakes the stream.
+/// Threading: every mutable field is touched only by jobs of `lane` (the page's line of work
+/// on the server's ``WorkPool``), which run one at a time, so intents, the live stream's
+/// redraws and reconnecting never overlap; no thread is the page's own. The session's change
+/// handler only raises a flag and asks the lane for a redraw.
 final class WebPage: @unchecked Sendable {
     /// The page's identity in URLs.
     let id: String
     let options: WebOptions
-    let work = DispatchQueue(label: "jarvis.web.page")
-    /// Signalled on every change of the model, for the live stream.
-    let wake = DispatchSemaphore(value: 0)
+    /// Where everything the page does runs, one job at a time.
+    let lane: WorkLane
     /// Raised by the session's change handler; taken by ``view()``.
     let changed = Locked(true)
-    /// When a stream last ran or an intent arrived: a page nobody holds is closed.
+    /// When a request or the stream last held the page: a page nobody holds is closed.
     let lastSeen = Locked(ContinuousClock.now)
-    /// The newest live stream; an older one ends.
-    let streamGeneration = Locked(0)
+    /// The live stream, if one is open (see `WebPage+Stream.swift`).
+    let stream = Locked(LiveStream())
+    /// Told when the live stream closed (the page may now idle).
+    let onStreamEnded: @Sendable (WebPage) -> Void
 
-    // MARK: State (only on `work`)
+    // MARK: State (only on `lane`)
 
     struct Connection {
         var endpoint: Endpoint
@@ -69,17 +71,16 @@ final class WebPage: @unchecked Sendable {
     var networkName: String?
     var version = 0
 
-    /// Runs `body` on `work` for a request or the stream: the page counts as held until it ends.
-    func held<T>(_ body: () -> T) -> T {
-        work.sync {
-            defer { lastSeen.withLock { $0 = .now } }
-            return body()
-        }
-    }
-
-    init(id: String, options: WebOptions) {
+    init(id: String, options: WebOptions, lane: WorkLane, onStreamEnded: @escaping @Sendable (WebPage) -> Void = { _ in }) {
         self.id = id
         self.options = options
+        self.lane = lane
+        self.onStreamEnded = onStreamEnded
+    }
+
+    /// The page is held now (a request, its stream).
+    func touch() {
+        lastSeen.withLock { $0 = .now }
     }
 
     /// Connects to the agent `selector` names (nil: the one `--agent` chose, or the only one running).
@@ -99,7 +100,7 @@ final class WebPage: @unchecked Sendable {
         session.onChange { [weak self] in
             guard let self else { return }
             self.changed.withLock { $0 = true }
-            self.wake.signal()
+            self.requestRedraw()
         }
         // Subscribe before loading, so no change can fall between the two.
         session.startLive()

@@ -54,18 +54,11 @@ enum WebCommand: Command {
                 Terminal.err("note: \(error.message); open the address yourself")
             }
         }
-        let serving = Thread {
-            server.run()
-            exit(0)
-        }
-        serving.name = "jarvis-web-accept"
-        serving.start()
+        // The server serves on its own loop from the moment it was made; this thread only
+        // waits for the signal that stops it.
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         server.stop()
-        // Its pages are closed once the accept loop sees the stop (within half a second); the
-        // serving thread then ends the process, or this one does if closing them hangs.
-        sleep(5)
         exit(0)
     }
 
