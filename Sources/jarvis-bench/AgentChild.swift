@@ -11,13 +11,15 @@
         let socketPath: String
         let runtime: URL
 
-        /// - Parameter extra: more arguments for the agent (another scanner's folder).
-        init(serving folder: URL, extra: [String] = []) throws {
+        /// - Parameters:
+        ///   - extra: more arguments for the agent (another scanner's folder).
+        ///   - environment: more variables for the agent (a D-Bus bus).
+        init(serving folder: URL, extra: [String] = [], environment: [String: String] = [:]) throws {
             runtime = try Fixture.temporaryFolder("rt")
             child = try ChildProcess(
                 try ChildProcess.sibling("jarvis-agent"),
                 ["--defaults-dir", folder.path, "--name", "jarvis-bench-agent"] + extra,
-                environment: ["JARVIS_RUNTIME_DIR": runtime.path])
+                environment: environment.merging(["JARVIS_RUNTIME_DIR": runtime.path]) { $1 })
             let line = try child.value(after: "jarvis-agent ")
             guard let range = line.range(of: " serving on ") else {
                 child.stop()

@@ -3,6 +3,7 @@
     import Foundation
     import JarvisCore
     import JarvisRemote
+    import JarvisTestSupport
     import JarvisTransport
 
     /// Benchmark: what one client's slow work costs the others (issue 26). Another client's
@@ -23,11 +24,18 @@
             let jsonBytes = bigJSON(megabytes: options.quick ? 2 : 15)
             try Data(jsonBytes).write(to: json)
 
-            let agent = try AgentChild(serving: suites, extra: ["--files", files.path])
+            // A D-Bus bus that accepts and never answers: a hung desktop keyring.
+            let bus = try SilentListener(path: folder.appendingPathComponent("bus").path)
+            defer { bus.stop() }
+            let agent = try AgentChild(
+                serving: suites, extra: ["--files", files.path, "--secret-service", "--request-timeout", "2"],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.busAddress])
             defer { agent.stop() }
             let get = request("get", ["scanner": "defaults", "container": Fixture.suite, "key": "bench.key.000000"])
             let parse = request("get", ["scanner": "files", "container": "big.json", "key": "k0"])
             let listing = request("list", ["scanner": "defaults", "container": "bench.big"])
+            let fileListing = request("list", ["scanner": "files", "container": "big.json"])
+            let everything = request("list", [:])
             let count = options.size(3000, quick: 300)
 
             let other = try LineClient(endpoint: agent.endpoint, timeout: .seconds(60))
@@ -54,6 +62,22 @@
                 try roundTrip(reader, listing)
             }
 
+            // (3) One client's listing parses the JSON file, again and again.
+            let fileLister = try LineClient(endpoint: agent.endpoint, timeout: .seconds(60))
+            defer { fileLister.close() }
+            let (listParsing, listParseTimes) = try whileBusy(other, get, count: count) { () throws -> Double in
+                try touch(json)
+                return try roundTrip(fileLister, fileListing)
+            }
+
+            // (4) One client lists everything, the keyring included, whose bus never answers:
+            // each listing ends at the request timeout, naming the keyring.
+            let hung = try LineClient(endpoint: agent.endpoint, timeout: .seconds(60))
+            defer { hung.close() }
+            let (keyringWaiting, keyringTimes) = try whileBusy(other, get, count: count) { () throws -> Double in
+                try roundTrip(hung, everything)
+            }
+
             var section = Section(
                 name: "stuck",
                 title:
@@ -64,7 +88,17 @@
             section.add("that client's get (parse of the whole file)", unit: "ms", samples: parseTimes)
             section.add("get round trip while another client reads the listing", unit: "ms", samples: reading)
             section.add("that client's listing", unit: "ms", samples: listTimes)
+            section.add("get round trip while another client's listing parses the JSON file", unit: "ms", samples: listParsing)
+            section.add("that client's listing (parse of the whole file)", unit: "ms", samples: listParseTimes)
+            section.add("get round trip while another client's listing waits on a hung keyring", unit: "ms", samples: keyringWaiting)
+            section.add("that client's listing (ends at the 2 s request timeout)", unit: "ms", samples: keyringTimes)
             section.atMost("p99 get while a JSON file is parsed for another client", Stats.percentile(parsing, 0.99), 50, unit: " ms")
+            section.atMost(
+                "p99 get while another client's listing parses a JSON file", Stats.percentile(listParsing, 0.99), 50,
+                unit: " ms")
+            section.atMost(
+                "p99 get while another client's listing waits on a hung keyring", Stats.percentile(keyringWaiting, 0.99), 50,
+                unit: " ms")
             section.atMost("p99 get while another client reads a 30 MB listing", Stats.percentile(reading, 0.99), 50, unit: " ms")
             section.notes.append(
                 "first listing (suite parsed into the cache): \(Report.number(firstList)) ms; \(bigKeys) keys")

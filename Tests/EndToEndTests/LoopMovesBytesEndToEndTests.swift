@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import JarvisRemote
+import JarvisTestSupport
 import JarvisTransport
 import Testing
 
@@ -18,13 +19,13 @@ import Testing
 @Suite(.serialized)
 final class LoopMovesBytesEndToEndTests {
     let sandbox: Sandbox
-    let bus: SilentBus
+    let bus: SilentListener
     let suites: URL
 
     init() throws {
         sandbox = try Sandbox()
-        bus = try SilentBus(path: sandbox.root.appendingPathComponent("bus").path)
-        sandbox.environmentOverrides["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        bus = try SilentListener(path: sandbox.root.appendingPathComponent("bus").path)
+        sandbox.environmentOverrides["DBUS_SESSION_BUS_ADDRESS"] = bus.busAddress
         suites = sandbox.root.appendingPathComponent("prefs")
         try sandbox.writeSuite("app", in: suites, ["name": "Ada", "count": 3])
     }
