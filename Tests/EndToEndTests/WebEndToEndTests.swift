@@ -21,6 +21,10 @@ import Testing
         try run("live")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func tenTabsOfOneServerLoadActAndStayLive() throws {
+        try run("tabs")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
         try run("conflict")
     }

@@ -299,6 +299,44 @@ def scenario_live(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def scenario_tabs(playwright):
+    """Ten tabs of one server all load, act and stay live: they share one live stream (six
+    streams, one per tab, took every connection Chromium keeps to a server), and when the tab
+    that holds it closes, another takes it over."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    tabs = [open_page(context, web)]
+    for _ in range(9):
+        # The printed address works once; the page's own address (the cookie is the
+        # browser's) opens every other tab.
+        tab = context.new_page()
+        tab.errors = []
+        tab.on("pageerror", lambda error, tab=tab: tab.errors.append(str(error)))
+        PAGES.append(tab)
+        tab.goto(web.base)
+        expect(tab.get_by_role("grid", name="Keys")).to_be_visible()
+        tabs.append(tab)
+    for tab in tabs:
+        scope(tab, "app.json")
+        expect(grid_row(tab, "name")).to_contain_text("Ada")
+    jarvis("set", "files:app.json", "name", "Grace")
+    for tab in tabs:
+        expect(grid_row(tab, "name")).to_contain_text("Grace")
+    # The last tab acts: a Toggle it makes reaches every other tab.
+    open_key(tabs[-1], "debug")
+    detail(tabs[-1]).get_by_role("button", name="Toggle").click()
+    for tab in tabs:
+        expect(grid_row(tab, "debug")).to_contain_text("false")
+    # The tab that opened first holds the stream; closed, another takes it over.
+    tabs[0].close()
+    jarvis("set", "files:app.json", "name", "Hopper")
+    for tab in tabs[1:]:
+        expect(grid_row(tab, "name")).to_contain_text("Hopper")
+    for tab in tabs[1:]:
+        check(not tab.errors, f"page errors: {tab.errors}")
+
+
 def scenario_conflict(playwright):
     """A save that meets a newer value shows base, theirs and yours; writing mine keeps the draft's text."""
     agent, path = files_agent()
@@ -460,7 +498,7 @@ def scenario_replace_secret(playwright):
     web = Web()
     browser, context = launch(playwright)
     bodies = []
-    context.on("response", lambda response: bodies.append(response) if "/api/" in response.url and "/events" not in response.url else None)
+    context.on("response", lambda response: bodies.append(response) if "/api/" in response.url and "/events" not in response.url and "/api/stream" not in response.url else None)
     page = open_page(context, web)
     open_key(page, "db_password")
     # A mask offers no edit (an empty field saved over it would wipe it), only the replacement.

@@ -26,6 +26,9 @@ final class WebRouter: Sendable {
         self.options = options
     }
 
+    /// The most pages one live stream carries (the tabs of one browser).
+    static let maxPagesPerStream = 64
+
     /// Sends `response` and closes the connection once it is written.
     static func reply(_ response: HTTPResponse, on connection: LineConnection) {
         connection.send(raw: response.serialized())
@@ -80,7 +83,20 @@ final class WebRouter: Sendable {
             }
             return Self.reply(.content(asset.bytes, type: asset.type), on: connection)
         }
-        // /api/pages, /api/pages/ID/{intent,rows,view,events}
+        // /api/stream?pages=ID,ID…: one live stream for every page of a browser (see
+        // `WebPage+Stream.swift`); /api/pages, /api/pages/ID/{intent,rows,view,events}
+        if parts.count == 2, parts[1] == "stream" {
+            guard request.method == "GET" else { return Self.reply(.refusal(405, "use GET"), on: connection) }
+            let ids = (request.query["pages"] ?? "").split(separator: ",").prefix(Self.maxPagesPerStream).map(String.init)
+            let streamed = pages.withLock { pages in ids.compactMap { pages[$0] } }
+            guard !streamed.isEmpty else {
+                return Self.reply(.json(WebJSON.object([("error", "these pages were closed; reload them")]), status: 404), on: connection)
+            }
+            guard admit(connection) else { return }
+            connection.send(raw: HTTPResponse.eventStreamHead())
+            for page in streamed { page.attachStream(connection) }
+            return
+        }
         guard parts.count >= 2, parts[1] == "pages" else { return Self.reply(.refusal(404, "no such route"), on: connection) }
         // The page's files need no page and are answered at once; a page's work waits its turn.
         guard admit(connection) else { return }
@@ -108,6 +124,7 @@ final class WebRouter: Sendable {
         case ("GET", "view"):
             answer(on: page, connection) { page.view() }
         case ("GET", "events"):
+            connection.send(raw: HTTPResponse.eventStreamHead())
             page.attachStream(connection)
         default:
             Self.reply(.refusal(405, "no such route"), on: connection)

@@ -38,9 +38,99 @@ export async function rows(from, count) {
   return answer.json();
 }
 
+// One live stream per browser, whatever the number of tabs: Chromium keeps at most six
+// HTTP/1.1 connections to a server, and a stream held by each tab would take them all. The
+// tab holding the `jarvis-live` lock (Web Locks) is the leader: it opens one stream for the
+// pages every tab of this server announces on a BroadcastChannel and hands each tab its
+// views; when it closes, another tab takes the lock and opens the stream again.
+const announceEvery = 10_000;
+const forgetAfter = 30_000;
+
 export function live(onView, onDrop) {
+  if (!('BroadcastChannel' in self) || !navigator.locks) return ownStream(onView, onDrop);
+  const channel = new BroadcastChannel('jarvis-live');
+  const announce = () => channel.postMessage({ hello: pageID });
+  let leader = null;
+  channel.addEventListener('message', ({ data }) => {
+    if (data.page === pageID && data.view) onView(data.view);
+    if (data.who) announce();
+    if (leader && data.hello) leader.heard(data.hello);
+    if (leader && data.bye) leader.forget(data.bye);
+    if (data.lost && !leader) onDrop({ readyState: EventSource.CLOSED });
+  });
+  announce();
+  const announcing = setInterval(announce, announceEvery);
+  addEventListener('pagehide', () => {
+    clearInterval(announcing);
+    channel.postMessage({ bye: pageID });
+  });
+  navigator.locks.request('jarvis-live', () => new Promise(() => {
+    leader = new Leader(channel, onView, onDrop);
+    channel.postMessage({ who: true });
+  }));
+  return channel;
+}
+
+// A stream of this tab's page alone (a browser without BroadcastChannel or Web Locks).
+function ownStream(onView, onDrop) {
   const source = new EventSource(`api/pages/${pageID}/events`);
-  source.addEventListener('view', (event) => onView(JSON.parse(event.data)));
+  source.addEventListener('view', (event) => onView(JSON.parse(event.data).view));
   source.addEventListener('error', () => onDrop(source));
   return source;
+}
+
+// The leader's stream: the pages heard lately, one EventSource for them, opened again (the
+// new one first) when the set changes.
+class Leader {
+  constructor(channel, onView, onDrop) {
+    this.channel = channel;
+    this.onView = onView;
+    this.onDrop = onDrop;
+    this.pages = new Map([[pageID, Infinity]]);
+    this.source = null;
+    this.timer = null;
+    this.reopen();
+    setInterval(() => this.prune(), announceEvery);
+  }
+
+  heard(page) {
+    const known = this.pages.has(page);
+    if (page !== pageID) this.pages.set(page, Date.now());
+    if (!known) this.reopen();
+  }
+
+  forget(page) {
+    if (page !== pageID && this.pages.delete(page)) this.reopen();
+  }
+
+  prune() {
+    const now = Date.now();
+    let changed = false;
+    for (const [page, seen] of this.pages) {
+      if (now - seen > forgetAfter) { this.pages.delete(page); changed = true; }
+    }
+    if (changed) this.reopen();
+  }
+
+  // Coalesced: the tabs that answer `who` together cost one new stream.
+  reopen() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), 50);
+  }
+
+  open() {
+    const older = this.source;
+    const source = new EventSource(`api/stream?pages=${[...this.pages.keys()].join(',')}`);
+    this.source = source;
+    source.addEventListener('open', () => { if (older) older.close(); });
+    source.addEventListener('view', (event) => {
+      const { page, view } = JSON.parse(event.data);
+      if (page === pageID) this.onView(view); else this.channel.postMessage({ page, view });
+    });
+    source.addEventListener('error', () => {
+      if (source !== this.source) return;
+      this.onDrop(source);
+      if (source.readyState === EventSource.CLOSED) this.channel.postMessage({ lost: true });
+    });
+  }
 }

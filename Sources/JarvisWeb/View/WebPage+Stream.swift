@@ -7,6 +7,11 @@ import JarvisTransport
 /// for it: a change asks the page's lane for a redraw, a timer asks once a second while the
 /// stream is open (for agents that come and go, and to reconnect), and the transport writes
 /// the bytes. It ends when the browser goes away or a newer stream for the page starts.
+///
+/// One stream may carry several pages (`api/stream?pages=…`: a browser's tabs share one, so
+/// that they never hold one of its few connections each); every event's data names its
+/// page: `{"page":ID,"view":{…}}`. A page that moves to a newer stream leaves the older one
+/// to the browser, which closes it.
 extension WebPage {
     /// The stream's state, shared by the loop (attach, close), the lane (redraws) and timers.
     struct LiveStream {
@@ -33,21 +38,18 @@ extension WebPage {
     /// Whether a live stream is open: the page is held.
     var isStreaming: Bool { stream.withLock { $0.connection != nil } }
 
-    /// Makes `connection` the page's live stream (ending an older one): its head goes out
-    /// now, its first view as soon as the lane draws it.
+    /// Makes `connection` (whose head was sent) the page's live stream: its first view goes
+    /// out as soon as the lane draws it.
     func attachStream(_ connection: LineConnection) {
-        let (older, generation) = stream.withLock { state -> (LineConnection?, Int) in
-            let older = state.connection
+        let generation = stream.withLock { state -> Int in
             state.connection = connection
             state.generation += 1
             state.sentVersion = -1
             state.markEnd = nil
             state.lastWrite = .now
-            return (older, state.generation)
+            return state.generation
         }
-        older?.close()
         touch()
-        connection.send(raw: HTTPResponse.eventStreamHead())
         requestRedraw()
         scheduleTick(generation)
     }
@@ -89,7 +91,7 @@ extension WebPage {
         }
         if changed.current || first || markPassed {
             let view = view()
-            let payload = JSONWriter.string(view)
+            let payload = JSONWriter.string(WebJSON.object([("page", .string(id)), ("view", view)]))
             stream.withLock { state in
                 state.markEnd = nil
                 state.sentVersion = view["version"]?.int64Value.map(Int.init) ?? 0
