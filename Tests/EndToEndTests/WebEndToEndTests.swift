@@ -25,6 +25,10 @@ import Testing
         try run("tabs")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func cookiesAnotherLocalServerSetNeverKeepThePageOut() throws {
+        try run("foreign_cookies")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
         try run("conflict")
     }

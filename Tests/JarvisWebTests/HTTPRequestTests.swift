@@ -25,11 +25,13 @@ import Testing
     }
 
     @Test func refusesWhatIsTooLargeOrMalformed() {
-        let limits = HTTPRequest.Limits(head: 64, body: 8)
+        let limits = HTTPRequest.Limits(head: 64, cookies: 32, body: 8)
         let longHead = "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 100)
         guard case .refused(431, _) = HTTPRequest.parse(bytes(longHead), limits: limits) else {
             Issue.record("a long head was not refused"); return
         }
+        guard case .refused(431, _) = HTTPRequest.parse(bytes(longHead + "\r\n\r\n"), limits: HTTPRequest.Limits(head: 64, body: 8))
+        else { Issue.record("a long head with no cookie was not refused"); return }
         guard case .refused(413, _) = HTTPRequest.parse(bytes("POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\n"), limits: limits)
         else { Issue.record("a long body was not refused"); return }
         guard case .refused(411, _) = HTTPRequest.parse(bytes("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"))
@@ -40,6 +42,21 @@ import Testing
         guard case .refused(400, _) = HTTPRequest.parse(bytes("GET /%zz HTTP/1.1\r\n\r\n")) else {
             Issue.record("a bad escape was not refused"); return
         }
+    }
+
+    /// Cookies have a budget of their own: any program on another port of 127.0.0.1 can set
+    /// them, so a head within its limit is read whatever they weigh up to the browser's own
+    /// limits; past those, the refusal says what to clear.
+    @Test func cookiesHaveABudgetOfTheirOwn() {
+        let cookies = (0..<6).map { "junk\($0)=" + String(repeating: "x", count: 4000) }.joined(separator: "; ")
+        let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1:1\r\nCookie: \(cookies); jarvis_web=abc\r\n\r\n"
+        guard case .request(let read, _) = HTTPRequest.parse(bytes(request)) else {
+            Issue.record("24 KB of foreign cookies made the head too large"); return
+        }
+        #expect(read.headers["cookie"]?.hasSuffix("jarvis_web=abc") == true)
+        let tooMany = HTTPRequest.parse(bytes(request), limits: HTTPRequest.Limits(head: 16 * 1024, cookies: 8 * 1024, body: 0))
+        guard case .refused(431, let reason) = tooMany else { Issue.record("cookies over their budget were read"); return }
+        #expect(reason.contains("clear the cookies of 127.0.0.1"))
     }
 
     /// Two Hosts, Origins or lengths could be read one way here and another by whatever stands

@@ -937,6 +937,45 @@ def scenario_cookie_scope(playwright):
     check(not leaked, f"another server on 127.0.0.1 received the cookie: {leaked}")
 
 
+def scenario_foreign_cookies(playwright):
+    """Another local server sets cookies for 127.0.0.1 (24 KB of them, one named like ours):
+    the browser sends them here too, and the page still opens, reads only its own cookie, and
+    works; the secret leaves the address bar."""
+    agent, path = files_agent()
+    web = Web()
+
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b"<!doctype html><title>another server</title><p>another server</p>"
+            self.send_response(200)
+            for index in range(6):
+                self.send_header("Set-Cookie", f"junk{index}={'x' * 4000}; Path=/")
+            self.send_header("Set-Cookie", "jarvis_web=not-the-session; Path=/")
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *arguments):
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Other)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    RUNNING.append(type("Stopper", (), {"stop": lambda self: (other.shutdown(), other.server_close())})())
+    browser, context = launch(playwright)
+    page = context.new_page()
+    PAGES.append(page)
+    page.goto(f"http://127.0.0.1:{other.server_address[1]}/")
+    expect(page.get_by_text("another server")).to_be_visible()
+    check(sum(len(cookie["value"]) for cookie in context.cookies()) > 24000, f"cookies: {len(context.cookies())}")
+    page = open_page(context, web)
+    expect(grid_row(page, "name")).to_contain_text("Ada")
+    jarvis("set", "files:app.json", "name", "Grace")
+    expect(grid_row(page, "name")).to_contain_text("Grace")
+    check("k=" not in page.url, f"the secret stayed in the address bar: {page.url}")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 CROWD = r"""
 import errno, selectors, socket, sys
 port, count = int(sys.argv[1]), int(sys.argv[2])

@@ -17,12 +17,19 @@ struct HTTPRequest: Sendable, Hashable {
     /// The body (empty without `Content-Length`).
     var body: [UInt8]
 
-    /// The most a request may be: its head and its body.
+    /// The most a request may be: its head, its `Cookie` header and its body.
     struct Limits: Sendable, Hashable {
-        /// The request line and headers, in bytes.
+        /// The request line and headers but `Cookie`, in bytes.
         var head = 16 * 1024
+        /// The `Cookie` header, in bytes: a budget of its own, as large as a browser sends
+        /// (about 180 cookies of 4 KiB for one host), because any program on another port of
+        /// 127.0.0.1 can set cookies that the browser then sends here too.
+        var cookies = 768 * 1024
         /// The body, in bytes.
         var body = 1024 * 1024
+
+        /// The whole head, `Cookie` included.
+        var wholeHead: Int { head + cookies }
     }
 
     /// What reading a request came to.
@@ -38,9 +45,9 @@ struct HTTPRequest: Sendable, Hashable {
     /// Reads one request from the start of `bytes`.
     static func parse(_ bytes: [UInt8], limits: Limits = Limits()) -> Outcome {
         guard let end = headEnd(bytes) else {
-            return bytes.count > limits.head ? .refused(status: 431, reason: "the request head is too large") : .incomplete
+            return bytes.count > limits.wholeHead ? .refused(status: 431, reason: "the request head is too large") : .incomplete
         }
-        guard end <= limits.head else { return .refused(status: 431, reason: "the request head is too large") }
+        guard end <= limits.wholeHead else { return .refused(status: 431, reason: "the request head is too large") }
         guard let head = String(bytes: bytes[..<end], encoding: .utf8) else {
             return .refused(status: 400, reason: "the request head is not UTF-8")
         }
@@ -51,6 +58,7 @@ struct HTTPRequest: Sendable, Hashable {
             return .refused(status: 400, reason: "a malformed request line")
         }
         var headers: [String: String] = [:]
+        var cookieBytes = 0
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else {
                 return .refused(status: 400, reason: "a malformed header line")
@@ -64,7 +72,16 @@ struct HTTPRequest: Sendable, Hashable {
                 return .refused(status: 400, reason: "a repeated \(name) header")
             }
             headers[name] = line[line.index(after: colon)...].trimmingSpaces()
+            if name == "cookie" { cookieBytes = line.utf8.count + 2 }
         }
+        if cookieBytes > limits.cookies {
+            return .refused(
+                status: 431,
+                reason:
+                    "the browser sent \(cookieBytes / 1024) KiB of cookies for 127.0.0.1, more than jarvis web reads (\(limits.cookies / 1024) KiB): other programs on this computer's other ports set them; clear the cookies of 127.0.0.1 in the browser (site settings, Cookies and site data), then run jarvis web again"
+            )
+        }
+        guard end - cookieBytes <= limits.head else { return .refused(status: 431, reason: "the request head is too large") }
         if headers["transfer-encoding"] != nil {
             return .refused(status: 411, reason: "send a Content-Length, not a chunked body")
         }

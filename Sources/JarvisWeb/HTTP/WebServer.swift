@@ -53,7 +53,7 @@ public final class WebServer: Sendable {
         maxPendingOutputBytes: 256 << 20, authenticationTimeout: requestTimeout,
         maxUnauthenticatedConnections: maxPending, pendingGrace: pendingGrace,
         maxUnauthenticatedInputBytes: pendingBudget, backlog: backlog,
-        framing: .http(maxHead: HTTPRequest.Limits().head, maxBody: HTTPRequest.Limits().body))
+        framing: .http(maxHead: HTTPRequest.Limits().wholeHead, maxBody: HTTPRequest.Limits().body))
 
     /// Listens on `127.0.0.1:port` (0: any free port) and starts serving.
     /// - Parameters:

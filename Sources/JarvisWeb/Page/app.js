@@ -36,6 +36,8 @@ class App {
   }
 
   async start() {
+    // The one-time secret is spent: it leaves the address bar and the history.
+    if (new URLSearchParams(location.search).has('k')) history.replaceState(null, '', location.pathname);
     try {
       this.draw(await api.openPage());
     } catch (error) {
