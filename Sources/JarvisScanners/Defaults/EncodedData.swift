@@ -16,9 +16,8 @@ enum EncodedData {
         {
             return (value, .json)
         }
-        if propertyListFormat(of: data) != nil,
-            let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
-            let value = structure(object)
+        if propertyListFormat(of: data) != nil, let read = try? PropertyListCodec.read([UInt8](data)),
+            case (let value, true) = read.value.preferenceValue, value.type.isContainer
         {
             return (value, .propertyList)
         }
@@ -43,18 +42,18 @@ enum EncodedData {
         case .json:
             return Data(JSONWriter.bytes(try value.plainJSON(path: key)))
         case .propertyList:
-            let format = (current as? Data).flatMap(propertyListFormat(of:)) ?? .binary
-            let object = try PropertyListValue.encode(value, path: key)
+            let format: PropertyList.Format =
+                (current as? Data).flatMap(propertyListFormat(of:)) == .xml ? .xml : .binary
             do {
-                return try PropertyListSerialization.data(fromPropertyList: object, format: format, options: 0)
+                return Data(try PropertyListCodec.write(try PropertyList(value, path: key), as: format))
             } catch {
-                throw JarvisError(
-                    .typeMismatch, "'\(key)' cannot be encoded as a property list: \(error.localizedDescription)")
+                throw JarvisError(.typeMismatch, "'\(key)' cannot be encoded as a property list: \(error.message)")
             }
         }
     }
 
-    /// The format of property-list bytes, judged from how they start; nil when they are not one.
+    /// The format of property-list bytes, judged from how they start; nil when they are not
+    /// one (Foundation's enum, which callers encoding with `PropertyListEncoder` compare with).
     static func propertyListFormat(of data: Data) -> PropertyListSerialization.PropertyListFormat? {
         if data.starts(with: Array("bplist00".utf8)) { return .binary }
         let head = String(decoding: data.prefix(64), as: UTF8.self).drop(while: \.isWhitespace)
@@ -69,11 +68,4 @@ enum EncodedData {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    private static func structure(_ object: Any) -> PreferenceValue? {
-        guard let decoded = try? PropertyListValue.decode(object, path: ""), decoded.isExact else { return nil }
-        switch decoded.value {
-        case .array, .dictionary: return decoded.value
-        default: return nil
-        }
-    }
 }
