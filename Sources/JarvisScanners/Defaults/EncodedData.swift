@@ -56,6 +56,8 @@ enum EncodedData {
     /// one (Foundation's enum, which callers encoding with `PropertyListEncoder` compare with).
     static func propertyListFormat(of data: Data) -> PropertyListSerialization.PropertyListFormat? {
         if data.starts(with: Array("bplist00".utf8)) { return .binary }
+        // Most data is neither: one look at the first byte that is not whitespace decides.
+        guard data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") else { return nil }
         let head = String(decoding: data.prefix(64), as: UTF8.self).drop(while: \.isWhitespace)
         if head.hasPrefix("<?xml") || head.hasPrefix("<plist") || head.hasPrefix("<!DOCTYPE plist") {
             return .xml
