@@ -46,10 +46,23 @@ struct BinaryPropertyListReader {
         guard marker >> 4 == 0xD else { throw damaged("the top-level object is not a dictionary", at: offset) }
         let (count, start) = try count(marker, at: offset)
         let references = try referenceList(start: start, count: 2 * count, at: offset)
-        for index in 0..<count where try keyText(references[index]) == key {
+        let ascii = key.utf8.allSatisfy { $0 < 0x80 } ? Array(key.utf8) : nil
+        for index in 0..<count where try isKey(references[index], key, ascii: ascii) {
             return try object(references[count + index], depth: 1)
         }
         return nil
+    }
+
+    /// Whether object `number` is the string `key`: an ASCII string object is compared by its
+    /// bytes, with no string made for each key passed over.
+    private mutating func isKey(_ number: Int, _ key: String, ascii: [UInt8]?) throws(PropertyListError) -> Bool {
+        let offset = try objectOffset(number)
+        if let ascii, bytes[offset] >> 4 == 0x5 {
+            let (length, start) = try count(bytes[offset], at: offset)
+            _ = try checked(start, length, "a string")
+            return length == ascii.count && bytes[start..<(start + length)].elementsEqual(ascii)
+        }
+        return try keyText(number) == key
     }
 
     // MARK: - Trailer and tables

@@ -22,8 +22,17 @@ struct BinaryPropertyListWriter {
         case real(UInt64)
         case boolean(Bool)
         case date(UInt64)
-        case data([UInt8])
+        case data(Bytes)
         case uid(UInt64)
+    }
+
+    /// Bytes hashed as one block (an array hashes element by element).
+    private struct Bytes: Hashable {
+        var bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     private var objects: [Flat] = []
@@ -32,6 +41,10 @@ struct BinaryPropertyListWriter {
     /// The bytes of `value` as a binary property list.
     static func bytes(_ value: PropertyList) -> [UInt8] {
         var writer = BinaryPropertyListWriter()
+        if case .dictionary(let members) = value {
+            writer.scalars.reserveCapacity(2 * members.count)
+            writer.objects.reserveCapacity(2 * members.count + 1)
+        }
         let top = writer.flatten(value)
         return writer.write(top: top)
     }
@@ -64,13 +77,16 @@ struct BinaryPropertyListWriter {
         case .real(let real): key = .real(real.bitPattern)
         case .boolean(let boolean): key = .boolean(boolean)
         case .date(let date): key = .date(date.bitPattern)
-        case .data(let data): key = .data(data)
+        case .data(let data): key = .data(Bytes(bytes: data))
         case .uid(let uid): key = .uid(uid)
         }
-        if let number = scalars[key] { return number }
+        // One hash for a value met the first time, which most are (every key of a suite).
         let number = objects.count
+        if let existing = scalars.updateValue(number, forKey: key) {
+            scalars[key] = existing
+            return existing
+        }
         objects.append(.scalar(value))
-        scalars[key] = number
         return number
     }
 

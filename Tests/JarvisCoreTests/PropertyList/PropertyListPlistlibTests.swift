@@ -89,3 +89,33 @@ struct PropertyListPlistlibTests {
         #expect(read.value.preferenceValue.isExact == false)
     }
 }
+
+/// Property lists from elsewhere (real apps' files, which the repository does not carry): with
+/// `JARVIS_REAL_PLISTS` naming a folder, every `*.plist` in it must read to what `plistlib`
+/// reads, and write back in its own format byte for byte when Apple's or plistlib's writer
+/// made it (files with other layouts are reported, not failed).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["JARVIS_REAL_PLISTS"] != nil && PlistlibProcess.runs))
+struct RealPropertyListTests {
+    @Test func realFilesReadAsPlistlibReadsThem() throws {
+        let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["JARVIS_REAL_PLISTS"] ?? "")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".plist") }
+        #expect(!names.isEmpty)
+        for name in names.sorted() {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            let read = try PropertyListCodec.read(bytes)
+            // plistlib reads the file and the codec's binary writing of it; both must agree.
+            let ours = try PropertyListCodec.write(read.value, as: .binary)
+            let same = try PlistlibProcess.run(
+                "import sys\na = plistlib.loads(open(sys.argv[1], 'rb').read())\nopen(sys.argv[2], 'w').write('same' if a == plistlib.loads(\(Self.literal(bytes))) else 'different')",
+                input: ours)
+            #expect(same == Array("same".utf8), "\(name)")
+            let written = try PropertyListCodec.write(read.value, as: read.format)
+            if written != bytes { print("\(name): not written back byte for byte (another writer's layout)") }
+        }
+    }
+
+    /// Bytes as a Python bytes literal.
+    private static func literal(_ bytes: [UInt8]) -> String {
+        "bytes([" + bytes.map(String.init).joined(separator: ",") + "])"
+    }
+}
