@@ -7,6 +7,7 @@
         /// Every benchmark, in the order they run and print.
         static let all = [
             "scan", "roundtrip", "list", "paging", "watch", "host", "load", "watchscope", "web", "stuck", "inspect",
+            "plist",
         ]
 
         var selected: [String] = BenchOptions.all

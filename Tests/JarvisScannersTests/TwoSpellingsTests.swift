@@ -64,21 +64,31 @@ import Testing
         Data(#"{"\#(composed)":"composed","\#(decomposed)":"decomposed","theme":"dark"}"#.utf8)
     }
 
+    /// Whether Jarvis's property-list codec refuses the bytes for a key held twice.
+    static func holdsOneNameTwice(_ bytes: [UInt8]) -> Bool {
+        do {
+            _ = try PropertyListCodec.read(bytes)
+            return false
+        } catch {
+            return error.code == .duplicateKey
+        }
+    }
+
     @Test func theFixturesHoldBothSpellings() throws {
         // Foundation reads the binary fixture (one key lost), so it is a real property list.
         let read = try PropertyListSerialization.propertyList(from: Self.binarySuite, format: nil)
         #expect((read as? [String: Any])?["theme"] as? String == "dark")
-        #expect(PlistKeySpellings.hasDuplicateKey(Array(Self.binarySuite)))
-        #expect(PlistKeySpellings.hasDuplicateKey(Array(Self.xmlSuite)))
+        #expect(Self.holdsOneNameTwice(Array(Self.binarySuite)))
+        #expect(Self.holdsOneNameTwice(Array(Self.xmlSuite)))
         let plain = try PropertyListSerialization.data(
             fromPropertyList: ["a": ["b": 1], "c": [["d": "&amp;"]]], format: .xml, options: 0)
-        #expect(!PlistKeySpellings.hasDuplicateKey(Array(plain)))
+        #expect(!Self.holdsOneNameTwice(Array(plain)))
         let binary = try PropertyListSerialization.data(
             fromPropertyList: ["a": ["b": 1], Self.composed: "x"], format: .binary, options: 0)
-        #expect(!PlistKeySpellings.hasDuplicateKey(Array(binary)))
+        #expect(!Self.holdsOneNameTwice(Array(binary)))
         // Entities are read as the characters they stand for.
         let entity = Data("<plist><dict><key>&#xF1;</key><true/><key>n&#x303;</key><true/></dict></plist>".utf8)
-        #expect(PlistKeySpellings.hasDuplicateKey(Array(entity)))
+        #expect(Self.holdsOneNameTwice(Array(entity)))
     }
 
     @Test(arguments: [nil, "se*"] as [String?]) func aFileHoldingOneNameTwiceIsRefusedAndKeptAsItIs(hide: String?)

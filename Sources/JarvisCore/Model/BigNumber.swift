@@ -54,6 +54,15 @@ public struct BigNumber: Sendable, Hashable, CustomStringConvertible {
     /// The literal as a JSON number, as a JSON file or plain JSON writes it.
     public var json: JSONNumber { JSONNumber(validatedText: literal) }
 
+    /// Why a property list cannot hold this number (one beyond `UInt64`, or `Double`), for the
+    /// value at `path` ("" for the value itself).
+    package func propertyListRefusal(at path: String) -> String {
+        let place = path.isEmpty ? "the value" : "'\(path)'"
+        return kind == .integer
+            ? "\(place) is \(literal), beyond the integers a property list holds (-2^63 to 2^64-1)"
+            : "\(place) is \(literal), beyond the reals a property list holds (64-bit floating point)"
+    }
+
     /// Whether the value fits `UInt64`, the widest integer a property list holds.
     public var uint64Value: UInt64? {
         kind == .integer ? UInt64(literal) : nil

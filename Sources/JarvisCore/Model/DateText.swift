@@ -131,12 +131,13 @@ package enum DateText {
         return sign + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
-    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         a >= 0 ? a / b : -((-a + b - 1) / b)
     }
 
     // Howard Hinnant's days-from-civil algorithms: exact for the proleptic Gregorian calendar.
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    // Days since 1970-01-01; also what property-list dates are converted with.
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = floorDiv(y, 400)
         let yoe = y - era * 400
@@ -146,7 +147,7 @@ package enum DateText {
         return era * 146_097 + doe - 719_468
     }
 
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = floorDiv(z, 146_097)
         let doe = z - era * 146_097

@@ -153,6 +153,17 @@ enum DefaultsEntries {
             key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact, isExact: decoded.isExact)
     }
 
+    /// One entry from a value Jarvis's own codec read (a suite file); data holding a Codable
+    /// structure is shown as that structure, as ``entry(key:object:layer:)`` shows it.
+    static func entry(key: String, value: PropertyList, layer: ValueLayer) throws(JarvisError) -> ScannedEntry {
+        let (decoded, isExact) = value.preferenceValue
+        if case .data(let data) = decoded, let (value, encoding) = EncodedData.decode(data) {
+            return ScannedEntry(key: key, value: value, layer: layer, encoding: encoding)
+        }
+        // An inexact value (a keyed archiver's UID) must never be written back changed.
+        return ScannedEntry(key: key, value: decoded, layer: layer, isWritable: isExact, isExact: isExact)
+    }
+
     /// The object to store for a requested value, encoded back into data when it was read
     /// from JSON or property-list data. Data sent as data replaces the bytes as they are.
     static func object(for value: PreferenceValue, encoding: ValueEncoding?, current: Any?, key: String)

@@ -16,9 +16,8 @@ enum EncodedData {
         {
             return (value, .json)
         }
-        if propertyListFormat(of: data) != nil,
-            let object = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
-            let value = structure(object)
+        if propertyListFormat(of: data) != nil, let read = try? PropertyListCodec.read([UInt8](data)),
+            case (let value, true) = read.value.preferenceValue, value.type.isContainer
         {
             return (value, .propertyList)
         }
@@ -43,20 +42,22 @@ enum EncodedData {
         case .json:
             return Data(JSONWriter.bytes(try value.plainJSON(path: key)))
         case .propertyList:
-            let format = (current as? Data).flatMap(propertyListFormat(of:)) ?? .binary
-            let object = try PropertyListValue.encode(value, path: key)
+            let format: PropertyList.Format =
+                (current as? Data).flatMap(propertyListFormat(of:)) == .xml ? .xml : .binary
             do {
-                return try PropertyListSerialization.data(fromPropertyList: object, format: format, options: 0)
+                return Data(try PropertyListCodec.write(try PropertyList(value, path: key), as: format))
             } catch {
-                throw JarvisError(
-                    .typeMismatch, "'\(key)' cannot be encoded as a property list: \(error.localizedDescription)")
+                throw JarvisError(.typeMismatch, "'\(key)' cannot be encoded as a property list: \(error.message)")
             }
         }
     }
 
-    /// The format of property-list bytes, judged from how they start; nil when they are not one.
+    /// The format of property-list bytes, judged from how they start; nil when they are not
+    /// one (Foundation's enum, which callers encoding with `PropertyListEncoder` compare with).
     static func propertyListFormat(of data: Data) -> PropertyListSerialization.PropertyListFormat? {
         if data.starts(with: Array("bplist00".utf8)) { return .binary }
+        // Most data is neither: one look at the first byte that is not whitespace decides.
+        guard data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") else { return nil }
         let head = String(decoding: data.prefix(64), as: UTF8.self).drop(while: \.isWhitespace)
         if head.hasPrefix("<?xml") || head.hasPrefix("<plist") || head.hasPrefix("<!DOCTYPE plist") {
             return .xml
@@ -69,11 +70,4 @@ enum EncodedData {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    private static func structure(_ object: Any) -> PreferenceValue? {
-        guard let decoded = try? PropertyListValue.decode(object, path: ""), decoded.isExact else { return nil }
-        switch decoded.value {
-        case .array, .dictionary: return decoded.value
-        default: return nil
-        }
-    }
 }

@@ -7,9 +7,12 @@ import JarvisSystem
 ///
 /// A file is parsed once per version: parsed entries are cached under the file's
 /// modification time, size and inode, so a listing of a large suite parses it again only
-/// when it changed (an atomic replace by anyone changes the inode). Writes re-read the file,
-/// keep its format and permissions, and replace it atomically; a file that does not parse is
-/// reported as a problem and never overwritten.
+/// when it changed (an atomic replace by anyone changes the inode). Files are read and written
+/// with Jarvis's own codec (``PropertyListDocument``), never Foundation's: a write changes the
+/// one key in the file as read (an XML file in place, so the rest stays byte for byte; a binary
+/// one rewritten with every other value as it was), keeps its format and permissions, and
+/// replaces it atomically; a file that does not parse is reported as a problem and never
+/// overwritten.
 final class PlistFolderStore: DefaultsStore {
     let folder: URL
     let includeSystemDomains: Bool
@@ -132,7 +135,9 @@ final class PlistFolderStore: DefaultsStore {
             guard !name.isEmpty else { return nil }
             // System domains are listed so the hub can count what it hides, but a hidden one
             // is never opened: its name alone hides it (see `storedNames(suite:checkpoint:)`).
-            if !includeSystemDomains, DefaultsSuite.isSystemDomain(name) { return ContainerInfo(name, isWritable: false) }
+            if !includeSystemDomains, DefaultsSuite.isSystemDomain(name) {
+                return ContainerInfo(name, isWritable: false)
+            }
             guard let loaded = try? load(name) else { return nil }
             return info(name, loaded)
         }
@@ -147,9 +152,9 @@ final class PlistFolderStore: DefaultsStore {
 
     private func info(_ name: String, _ loaded: Loaded) -> ContainerInfo {
         switch loaded.suite.contents {
-        case .parsed(_, let format):
+        case .parsed:
             // A link that leads outside is read, never written through.
-            return ContainerInfo(name, isWritable: format != .openStep && !leadsOutside(name, loaded))
+            return ContainerInfo(name, isWritable: !leadsOutside(name, loaded))
         case .unreadable(let problem): return ContainerInfo(name, problem: problem, isWritable: false)
         }
     }
@@ -199,7 +204,8 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     func storedObject(forKey key: String, in suite: String) throws -> Any? {
-        try parse(stored(suite))?.dictionary[key]
+        guard let value = try parse(stored(suite))?.value(forKey: key) else { return nil }
+        return try PropertyListValue.encode(value.preferenceValue.value, path: key)
     }
 
     func setObject(_ object: Any?, forKey key: String, in asked: String) throws -> ScannedEntry? {
@@ -210,60 +216,81 @@ final class PlistFolderStore: DefaultsStore {
         let file = suite + ".plist"
         let slot = try served.writableSlot(of: file, container: suite)
         // The version last read (the hub reads before it writes), and the key there.
-        let seen = cache.withLock { $0.suites[suite] }.flatMap { cached -> (stamp: FileStamp, key: PreferenceValue?)? in
+        let cached = cache.withLock { $0.suites[suite] }
+        let seen = cached.flatMap { cached -> (stamp: FileStamp, key: PreferenceValue?)? in
             guard case .parsed(let entries, _) = cached.contents else { return nil }
             return (cached.signature, entries.index[key].map { entries.sorted[$0].value })
         }
+        let value = try object.map { object throws(JarvisError) in try Self.propertyList(object, key: key) }
+        var document: PropertyListDocument?
+        var changed: PropertyListDocument?
         // Made again on top of any version another program writes before the replace.
         let written = try CheckedFileWrite.update(slot, readBefore: seen, limit: Self.maxSize) {
             (version) throws(JarvisError) -> (bytes: [UInt8]?, key: PreferenceValue?) in
-            var dictionary: [String: Any] = [:]
-            // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
-            // date's fraction of a second and every character, which XML cannot.
-            var format = PropertyListSerialization.PropertyListFormat.binary
+            let current: PropertyListDocument
             if let bytes = version.bytes {
-                let current = try Self.parse(Data(bytes), name: file)
-                dictionary = current.dictionary
-                format = current.format
-            } else if object == nil {
+                // The version cached is the one on disk when its stamp and bytes are: no parse.
+                if let cached, version.stamp == cached.signature, case .parsed(_, let known) = cached.contents,
+                    known.bytes == bytes
+                {
+                    current = known
+                } else {
+                    current = try Self.parse(bytes, name: file)
+                }
+            } else if value == nil {
                 return (nil, nil)
+            } else {
+                // New suites are binary, as Apple's preferences daemon writes them: binary keeps a
+                // date's fraction of a second and every character, which XML cannot.
+                current = .empty(.binary)
             }
-            var stored: PreferenceValue?
-            if let old = dictionary[key] {
-                stored = try DefaultsEntries.entry(key: key, object: old, layer: .stored).value
+            let stored = try current.value(forKey: key).map { old throws(JarvisError) in
+                try DefaultsEntries.entry(key: key, value: old, layer: .stored).value
             }
-            guard format != .openStep else {
-                throw JarvisError(
-                    .readOnly,
-                    "'\(suite).plist' is an OpenStep-format property list, which cannot be written; convert it to XML first"
-                )
-            }
-            if format == .xml, let object { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
-            dictionary[key] = object
-            let data: Data
-            do {
-                data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)
+            if current.format == .xml, let object { try XMLPlistText.check(object, key: key, file: file) }
+            do throws(PropertyListError) {
+                let next = try current.setting(key, to: value)
+                document = current
+                changed = next
+                return (next.bytes, stored)
             } catch {
-                throw JarvisError(
-                    .typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
+                throw JarvisError(.typeMismatch, "'\(key)' cannot be stored in '\(file)': \(error.message)")
             }
-            return ([UInt8](data), stored)
         }
         // Nothing written: no file, and nothing to remove.
-        guard let written else { return nil }
-        // The bytes written, parsed in memory (exactly what a read of the file would give) and
-        // kept as that version of the file: the write reads nothing back.
-        let parsed = try Self.parse(Data(written.bytes), name: file)
-        let contents = Contents.parsed(try Self.sortedEntries(of: parsed.dictionary), parsed.format)
+        guard let written, let changed else { return nil }
+        // What was written is kept as that version of the file: the write reads nothing back
+        // but the changed key (``PropertyListDocument/setting(_:to:)``), and the cached entries
+        // change by that key alone when they were made from the version changed.
+        let entry = try changed.value(forKey: key).map { new throws(JarvisError) in
+            try DefaultsEntries.entry(key: key, value: new, layer: .stored)
+        }
+        let entries: Entries
+        if let cached, case .parsed(let old, let known) = cached.contents, let document, known.bytes == document.bytes {
+            entries = old.replacing(key, with: entry)
+        } else {
+            entries = try Self.sortedEntries(of: changed.members)
+        }
+        let contents = Contents.parsed(entries, changed)
         cache.withLock { $0.set(suite, written.stamp.map { CachedSuite(signature: $0, contents: contents) }) }
-        guard case .parsed(let entries, _) = contents, let position = entries.index[key] else { return nil }
-        return entries.sorted[position]
+        return entry
+    }
+
+    /// The property list to store for a Foundation object the scanner made.
+    private static func propertyList(_ object: Any, key: String) throws(JarvisError) -> PropertyList {
+        let decoded = try PropertyListValue.decode(object, path: key)
+        do {
+            return try PropertyList(decoded.value, path: key)
+        } catch {
+            throw JarvisError(.typeMismatch, error.message)
+        }
     }
 
     // MARK: - Files
 
     private enum Contents {
-        case parsed(Entries, PropertyListSerialization.PropertyListFormat)
+        /// The entries, and the document they were read from (kept so a write needs no parse).
+        case parsed(Entries, PropertyListDocument)
         case unreadable(String)
     }
 
@@ -272,6 +299,31 @@ final class PlistFolderStore: DefaultsStore {
     private struct Entries {
         var sorted: [ScannedEntry]
         var index: [String: Int]
+
+        /// The entries with one key replaced, added (in its sorted place) or removed (nil).
+        func replacing(_ key: String, with entry: ScannedEntry?) -> Entries {
+            var copy = self
+            if let position = index[key] {
+                if let entry {
+                    copy.sorted[position] = entry
+                    return copy
+                }
+                copy.sorted.remove(at: position)
+                copy.index[key] = nil
+                for moved in position..<copy.sorted.count { copy.index[copy.sorted[moved].key] = moved }
+                return copy
+            }
+            guard let entry else { return copy }
+            var low = 0
+            var high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle].key < key { low = middle + 1 } else { high = middle }
+            }
+            copy.sorted.insert(entry, at: low)
+            for moved in low..<copy.sorted.count { copy.index[copy.sorted[moved].key] = moved }
+            return copy
+        }
     }
 
     /// A class: every `get` takes the suite from the cache, and a reference is one retain
@@ -344,7 +396,7 @@ final class PlistFolderStore: DefaultsStore {
         let contents: Contents
         do {
             if let parsed = try parse(suite) {
-                contents = .parsed(try Self.sortedEntries(of: parsed.dictionary), parsed.format)
+                contents = .parsed(try Self.sortedEntries(of: parsed.members), parsed)
             } else {
                 return nil
             }
@@ -361,8 +413,8 @@ final class PlistFolderStore: DefaultsStore {
     }
 
     /// A parsed suite's entries, sorted by key and indexed.
-    private static func sortedEntries(of dictionary: sending [String: Any]) throws(JarvisError) -> Entries {
-        var sorted = try entries(of: dictionary)
+    private static func sortedEntries(of members: [PropertyList.Member]) throws(JarvisError) -> Entries {
+        var sorted = try entries(of: members)
         sorted.sort { $0.key < $1.key }
         var index: [String: Int] = [:]
         index.reserveCapacity(sorted.count)
@@ -372,18 +424,13 @@ final class PlistFolderStore: DefaultsStore {
 
     /// Converts a parsed suite, spreading a large one over the cores: the conversion is most
     /// of what a scan adds to decoding the file, and the agent's thread would wait for it.
-    /// Each chunk's pairs are handed to the thread that converts them (they hold `Any`, which
-    /// is not `Sendable`), and each thread hands back what it made.
-    private static func entries(of dictionary: sending [String: Any]) throws(JarvisError) -> [ScannedEntry] {
-        let count = dictionary.count
+    private static func entries(of members: [PropertyList.Member]) throws(JarvisError) -> [ScannedEntry] {
+        let count = members.count
         let chunks = count < 4096 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        guard chunks > 1 else { return try convert(Array(dictionary)) }
-        var slices = [[(key: String, value: Any)]](repeating: [], count: chunks)
-        for (position, pair) in dictionary.enumerated() { slices[position * chunks / count].append(pair) }
-        let handoff = Handoff(slices)
+        guard chunks > 1 else { return try convert(members[...]) }
         let converted = Locked([Result<[ScannedEntry], JarvisError>?](repeating: nil, count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let slice = handoff.take(chunk) ?? []
+            let slice = members[(chunk * count / chunks)..<((chunk + 1) * count / chunks)]
             let result = Result { () throws(JarvisError) in try convert(slice) }
             converted.withLock { $0[chunk] = result }
         }
@@ -393,12 +440,12 @@ final class PlistFolderStore: DefaultsStore {
         return entries
     }
 
-    /// The entries of `pairs`, in their order.
-    private static func convert(_ pairs: [(key: String, value: Any)]) throws(JarvisError) -> [ScannedEntry] {
+    /// The entries of `members`, in their order.
+    private static func convert(_ members: ArraySlice<PropertyList.Member>) throws(JarvisError) -> [ScannedEntry] {
         var converted: [ScannedEntry] = []
-        converted.reserveCapacity(pairs.count)
-        for (key, object) in pairs {
-            converted.append(try DefaultsEntries.entry(key: key, object: object, layer: .stored))
+        converted.reserveCapacity(members.count)
+        for member in members {
+            converted.append(try DefaultsEntries.entry(key: member.key, value: member.value, layer: .stored))
         }
         return converted
     }
@@ -410,65 +457,39 @@ final class PlistFolderStore: DefaultsStore {
     /// nil when it does not exist.
     /// - Throws: ``JarvisError`` `.storage` when it cannot be read (a FIFO, a device, a file
     ///   over the limit) or is not a dictionary plist.
-    private func parse(_ suite: String) throws(JarvisError) -> (
-        dictionary: [String: Any], format: PropertyListSerialization.PropertyListFormat
-    )? {
+    private func parse(_ suite: String) throws(JarvisError) -> PropertyListDocument? {
         try DefaultsSuite.validate(suite)
         guard let bytes = try served.read(suite + ".plist", limit: Self.maxSize).bytes else { return nil }
-        return try Self.parse(Data(bytes), name: suite + ".plist")
+        return try Self.parse(bytes, name: suite + ".plist")
     }
 
-    /// Parses a suite file's contents.
-    /// - Throws: ``JarvisError`` `.storage` when it is not a dictionary plist.
-    private static func parse(_ data: Data, name: String) throws(JarvisError) -> (
-        dictionary: [String: Any], format: PropertyListSerialization.PropertyListFormat
-    ) {
-        var format = PropertyListSerialization.PropertyListFormat.xml
-        let object: Any
-        // Foundation reads a damaged binary plist as old-style text: `bplist00…` becomes a
-        // string, or an "unexpected character b"; say what the file really is.
-        let damagedBinary =
-            "'\(name)' starts like a binary property list but is damaged (cut short or overwritten); fix or remove the file, Jarvis will not overwrite it"
-        let looksBinary = data.starts(with: Array("bplist".utf8))
-        // Foundation would keep one of two keys that are one name and drop the other: refuse the
-        // suite without naming the key (it may be one the configuration hides).
-        if PlistKeySpellings.hasDuplicateKey([UInt8](data)) {
-            throw JarvisError(
-                .storage,
-                "'\(name)' holds one key name twice in a dictionary (written the same, or in two Unicode spellings such as a composed ñ and n + U+0303, which Jarvis reads as one name), so neither could be read or written without losing the other; remove one of them with the app's own tools, Jarvis will not read or overwrite the file"
-            )
-        }
+    /// Parses a suite file's contents with Jarvis's own codec.
+    /// - Throws: ``JarvisError`` `.storage` when it is not a dictionary plist, saying why.
+    private static func parse(_ bytes: [UInt8], name: String) throws(JarvisError) -> PropertyListDocument {
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+            return try PropertyListDocument(bytes)
         } catch {
-            if looksBinary { throw JarvisError(.storage, damagedBinary) }
-            let detail =
-                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-            throw JarvisError(
-                .storage,
-                "'\(name)' is not a valid property list (\(detail)); fix or remove the file, Jarvis will not overwrite it"
-            )
+            throw JarvisError(.storage, message(error, name: name))
         }
-        if looksBinary && format != .binary { throw JarvisError(.storage, damagedBinary) }
-        guard let dictionary = object as? [String: Any] else {
-            throw JarvisError(
-                .storage,
-                "'\(name)' holds \(Self.kind(of: object)) at the top level, not a dictionary; Jarvis will not overwrite it"
-            )
-        }
-        return (dictionary, format)
     }
 
-    /// What a plist's top-level object is, in words: Foundation's class names (`__NSCFString`,
-    /// `__NSArrayM`) differ by platform and mean nothing to the person reading the message.
-    private static func kind(of object: Any) -> String {
-        switch object {
-        case is String: "a string"
-        case is [Any]: "an array"
-        case is Data: "data"
-        case is Date: "a date"
-        case is NSNumber: "a number or boolean"
-        default: "a \(type(of: object))"
+    /// What to tell a person about a suite file the codec refused.
+    static func message(_ error: PropertyListError, name: String) -> String {
+        switch error.code {
+        case .duplicateKey:
+            // Jarvis would keep one of two keys that are one name and lose the other: refuse the
+            // suite without naming the key (it may be one the configuration hides).
+            return
+                "'\(name)' holds one key name twice in a dictionary (written the same, or in two Unicode spellings such as a composed ñ and n + U+0303, which Jarvis reads as one name), so neither could be read or written without losing the other; remove one of them with the app's own tools, Jarvis will not read or overwrite the file"
+        case .unsupported where error.message.hasPrefix("the file holds"):
+            return "'\(name)' \(error.message.dropFirst("the file ".count)); Jarvis will not overwrite it"
+        case .damaged where error.message.hasPrefix("the binary property list is damaged: "):
+            let detail = error.description.dropFirst("the binary property list is damaged: ".count)
+            return
+                "'\(name)' starts like a binary property list but is damaged (cut short or overwritten): \(detail); fix or remove the file, Jarvis will not overwrite it"
+        default:
+            return
+                "'\(name)' is not a valid property list: \(error.description); fix or remove the file, Jarvis will not overwrite it"
         }
     }
 }

@@ -172,12 +172,7 @@ enum PropertyListValue {
             return objects
         case .bigNumber(let number):
             if let unsigned = number.uint64Value { return NSNumber(value: unsigned) }
-            let place = path.isEmpty ? "the value" : "'\(path)'"
-            throw JarvisError(
-                .typeMismatch,
-                number.kind == .integer
-                    ? "\(place) is \(number.literal), beyond the integers a property list holds (-2^63 to 2^64-1)"
-                    : "\(place) is \(number.literal), beyond the reals a property list holds (64-bit floating point)")
+            throw JarvisError(.typeMismatch, number.propertyListRefusal(at: path))
         }
     }
 

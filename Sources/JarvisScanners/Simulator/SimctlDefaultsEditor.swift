@@ -64,15 +64,13 @@ public struct SimctlDefaultsEditor: SimulatorDefaultsEditor {
     /// The value as XML property-list text without the document header: what `defaults`
     /// accepts as a value (`'<dict><key>a</key><integer>1</integer></dict>'`).
     static func xmlFragment(_ value: PreferenceValue, key: String) throws(JarvisError) -> String {
-        let object = try PropertyListValue.encode(value, path: key)
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
+            bytes = try PropertyListCodec.write(try PropertyList(value, path: key), as: .xml)
         } catch {
-            throw JarvisError(
-                .typeMismatch, "'\(key)' cannot be stored in a property list: \(error.localizedDescription)")
+            throw JarvisError(.typeMismatch, "'\(key)' cannot be stored in a property list: \(error.message)")
         }
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(decoding: bytes, as: UTF8.self)
         guard let open = text.range(of: "<plist version=\"1.0\">"),
             let close = text.range(of: "</plist>", options: .backwards)
         else {

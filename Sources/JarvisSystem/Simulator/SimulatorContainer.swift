@@ -1,4 +1,5 @@
 import Foundation
+import JarvisCore
 
 /// An app's data container, or an App Group's shared container, on a Simulator device.
 ///
@@ -53,7 +54,8 @@ public struct SimulatorContainer: Sendable, Hashable {
             case .failure(let skip):
                 scan.skipped.append(skip)
             case .success(let metadata):
-                guard let identifier = metadata["MCMMetadataIdentifier"] as? String, !identifier.isEmpty else {
+                guard let identifier = SimulatorFiles.string(metadata["MCMMetadataIdentifier"]), !identifier.isEmpty
+                else {
                     scan.skipped.append(SimulatorSkip(path: file.path, reason: "no 'MCMMetadataIdentifier' in it"))
                     continue
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import JarvisCore
 
 /// One Simulator device, as its `device.plist` describes it.
 public struct SimulatorDevice: Sendable, Hashable {
@@ -103,25 +104,27 @@ extension SimulatorDevice {
     /// Reads `folder/device.plist`; a reason when it is missing, unreadable or lacks a name.
     package static func read(folder: URL) -> Result<SimulatorDevice, SimulatorSkip> {
         let file = folder.appendingPathComponent("device.plist", isDirectory: false)
-        let dictionary: [String: Any]
+        let dictionary: [String: PropertyList]
         switch SimulatorFiles.dictionary(at: file) {
         case .success(let read): dictionary = read
         case .failure(let skip): return .failure(skip)
         }
-        guard let name = dictionary["name"] as? String, !name.isEmpty else {
+        guard let name = SimulatorFiles.string(dictionary["name"]), !name.isEmpty else {
             return .failure(SimulatorSkip(path: file.path, reason: "device.plist has no 'name'"))
         }
         guard let stateNumber = SimulatorFiles.integer(dictionary["state"]) else {
             return .failure(SimulatorSkip(path: file.path, reason: "device.plist has no numeric 'state'"))
         }
-        if dictionary["isDeleted"] as? Bool == true {
+        if dictionary["isDeleted"] == .boolean(true) {
             return .failure(SimulatorSkip(path: file.path, reason: "the device is marked deleted"))
         }
-        let udid = (dictionary["UDID"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? folder.lastPathComponent
+        let udid =
+            SimulatorFiles.string(dictionary["UDID"]).flatMap { $0.isEmpty ? nil : $0 } ?? folder.lastPathComponent
         return .success(
             SimulatorDevice(
                 udid: udid, name: name, state: SimulatorDeviceState(rawValue: stateNumber),
-                runtime: dictionary["runtime"] as? String, deviceType: dictionary["deviceType"] as? String,
+                runtime: SimulatorFiles.string(dictionary["runtime"]),
+                deviceType: SimulatorFiles.string(dictionary["deviceType"]),
                 folder: folder))
     }
 }

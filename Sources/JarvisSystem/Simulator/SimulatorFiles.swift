@@ -1,4 +1,5 @@
 import Foundation
+import JarvisCore
 
 /// The few file reads the Simulator model makes, each turning a failure into a reason.
 package enum SimulatorFiles {
@@ -25,31 +26,37 @@ package enum SimulatorFiles {
         }
     }
 
-    /// A property list file whose top level is a dictionary (binary, XML or OpenStep).
-    package static func dictionary(at file: URL) -> Result<[String: Any], SimulatorSkip> {
+    /// A property list file whose top level is a dictionary (binary or XML), read with
+    /// Jarvis's own codec.
+    package static func dictionary(at file: URL) -> Result<[String: PropertyList], SimulatorSkip> {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             let reason =
                 FileManager.default.fileExists(atPath: file.path) ? "cannot be read" : "missing"
             return .failure(SimulatorSkip(path: file.path, reason: reason))
         }
-        let object: Any
+        let document: PropertyListDocument
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            document = try PropertyListDocument([UInt8](data))
         } catch {
-            return .failure(SimulatorSkip(path: file.path, reason: "not a property list"))
+            let notDictionary = error.code == .unsupported && error.message.hasPrefix("the file holds")
+            return .failure(
+                SimulatorSkip(
+                    path: file.path, reason: notDictionary ? "not a dictionary property list" : "not a property list"))
         }
-        guard let dictionary = object as? [String: Any] else {
-            return .failure(SimulatorSkip(path: file.path, reason: "not a dictionary property list"))
-        }
+        var dictionary: [String: PropertyList] = [:]
+        for member in document.members { dictionary[member.key] = member.value }
         return .success(dictionary)
     }
 
-    /// A plist number as an `Int`, whichever way Foundation bridged it.
-    package static func integer(_ object: Any?) -> Int? {
-        switch object {
-        case let value as Int: value
-        case let value as NSNumber: value.intValue
-        default: nil
-        }
+    /// A plist integer as an `Int`; nil for anything else.
+    package static func integer(_ value: PropertyList?) -> Int? {
+        guard case .integer(let integer) = value else { return nil }
+        return Int(exactly: integer)
+    }
+
+    /// A plist string; nil for anything else.
+    package static func string(_ value: PropertyList?) -> String? {
+        guard case .string(let text) = value else { return nil }
+        return text
     }
 }
