@@ -95,8 +95,8 @@ final class AgentSession: LineSession {
         guard case .request(let request) = decoded, let id = request.id else { return }
         let timeout = service.requestTimeout
         let lane = lane
-        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) { [weak connection] in
+        let milliseconds = Int(clamping: timeout.wholeMilliseconds(rounded: .up))
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak connection] in
             guard Self.claim(answered) else { return }
             // Not started: dropped. Running: it keeps its thread, and this connection's later
             // requests go on without it (or wait for it, when another is left behind already).

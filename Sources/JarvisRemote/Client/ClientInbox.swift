@@ -91,8 +91,7 @@ final class ClientInbox: @unchecked Sendable {
     }
 
     private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+        max(0, duration.inSeconds)
     }
 
     /// The inbox's contents, handed to a `take` closure.

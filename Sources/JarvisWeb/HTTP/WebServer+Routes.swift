@@ -112,9 +112,7 @@ extension WebServer {
             if let next = page.work.sync(execute: { page.nextDeadline() }) { markEnd = min(markEnd ?? next, next) }
             var wait: Duration = .seconds(1)
             if let markEnd { wait = min(wait, max(.milliseconds(5), markEnd - .now)) }
-            let (seconds, attoseconds) = wait.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            _ = page.wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
+            _ = page.wake.wait(timeout: .now() + .nanoseconds(Int(clamping: wait.wholeNanoseconds(rounded: .up))))
             if browserLeft(socket) { return }
         }
     }

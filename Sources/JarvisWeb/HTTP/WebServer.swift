@@ -100,7 +100,7 @@ public final class WebServer: Sendable {
             while !stopped.current {
                 let wake = [pending.nextDeadline, listening ? nil : pending.nextRoom].compactMap { $0 }.min()
                 let wait = min(.milliseconds(500), max(.zero, (wake ?? .now + .seconds(1)) - .now))
-                try queue.wait(timeout: Int32(wait.components.attoseconds / 1_000_000_000_000_000) + 1, into: &ready)
+                try queue.wait(timeout: Int32(clamping: wait.wholeMilliseconds(rounded: .up)), into: &ready)
                 for event in ready where event.descriptor != listener.fileDescriptor {
                     if let (socket, outcome) = pending.read(event.descriptor) { dispatch(outcome, socket) }
                 }
