@@ -29,4 +29,14 @@ package protocol LineSession: AnyObject, Sendable {
     func lineTooLong(on connection: LineConnection) -> [UInt8]?
     /// The connection is gone (see `connection.closeReason`); the last call for it.
     func closed(_ connection: LineConnection)
+    /// Whether the loop may read more lines from the peer now. While false the peer's lines
+    /// wait in the socket (and the peer, once that is full); a session that answers false
+    /// calls ``LineConnection/resumeInput()`` when it takes lines again. Asked on the loop
+    /// thread after each of the connection's turns. Every line is taken by default.
+    func acceptsInput(on connection: LineConnection) -> Bool
+}
+
+extension LineSession {
+    /// Every line is taken.
+    package func acceptsInput(on connection: LineConnection) -> Bool { true }
 }
