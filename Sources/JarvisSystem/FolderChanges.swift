@@ -25,10 +25,13 @@ import JarvisCore
 /// its path comes to name another folder (checked with one `stat` at most every 250 ms),
 /// ``generation(_:)`` answers nil for good.
 ///
-/// The agent's readiness loop reads the pending changes once per turn rather than once per
-/// request (``ChangeCheckpoint/pass()``): it reads every ready request first, then the changes,
-/// then answers, passing the checkpoint with those requests down to ``generation(_:)``, so each
-/// request is still answered after every change made before it was sent.
+/// The agent's readiness loop has the pending changes read once per turn rather than once per
+/// request: it reads every ready request first, then passes a checkpoint
+/// (``ChangeCheckpoint/pass()``), then answers, passing the checkpoint with those requests down
+/// to ``generation(_:)``. The first reading of a watch past a checkpoint reads its pending
+/// changes, and stands for the later ones past the same checkpoint, so each request is still
+/// answered after every change made before it was sent. Each watch keeps its own reading: one
+/// watch's answer never depends on what other watches, or other loops, read.
 package final class FolderChanges: Sendable {
     #if os(Linux)
         private let descriptor: Int32
@@ -48,6 +51,9 @@ package final class FolderChanges: Sendable {
             var fileWatches: [Int32: UInt64] = [:]
             var watchedInodes: Set<UInt64> = []
             var identityCheckedAt = ContinuousClock.now
+            /// The last checkpoint moment passed before the pending changes were last read:
+            /// a reading past a checkpoint of this moment or an earlier one stands.
+            var readAt: UInt64 = 0
         }
 
         private static let bufferSize = 4096
@@ -79,47 +85,27 @@ package final class FolderChanges: Sendable {
         }
 
         deinit {
-            // Not removed from `live` here: the last reference may go inside `drainAll`, under
-            // that registry's lock. Its entry, now empty, is dropped by the next `drainAll` or
+            // Not removed from `live` here: its entry, now empty, is dropped by the next
             // `watching`.
             close(descriptor)
         }
 
-        /// Every instance, for ``drainAll()``; an entry whose instance is gone stays until the
-        /// next ``drainAll()`` or ``watching(_:)`` drops it.
+        /// Every instance, for ``noteLocalWrite(inFolder:)``; an entry whose instance is gone
+        /// stays until the next ``watching(_:)`` drops it.
         private static let live = Locked<[ObjectIdentifier: WeakChanges]>([:])
 
         private struct WeakChanges: Sendable {
             weak var changes: FolderChanges?
         }
 
-        /// Reads every instance's pending changes now (one `read` each): what
-        /// ``ChangeCheckpoint/pass()`` does between reading requests and answering them.
-        static func drainAll() {
-            // Under the registry's lock, as `noteLocalWrite` takes them (the registry's, then
-            // each instance's): no array of the instances is made for every turn of a loop.
-            live.withLock { live in
-                var anyGone = false
-                for entry in live.values {
-                    if let changes = entry.changes { changes.drain() } else { anyGone = true }
-                }
-                if anyGone { live = live.filter { $0.value.changes != nil } }
-            }
-        }
-
-        /// Moves every instance's count on: this process changed a file in some folder (it
-        /// writes rarely, so every folder forgets what it knew), so what was known unchanged is
-        /// looked at again without waiting for the kernel's note of the write.
-        package static func noteLocalWrite() {
+        /// Moves on the count of every watch of the folder `identity` names (its device and
+        /// inode, as `fstat` of the folder gives them): this process changed a file there, so
+        /// what was known unchanged is looked at again without waiting for the kernel's note
+        /// of the write. Watches of other folders keep what they know.
+        package static func noteLocalWrite(inFolder identity: (device: UInt64, inode: UInt64)) {
             let all = live.withLock { $0.values.compactMap(\.changes) }
-            for changes in all {
+            for changes in all where changes.device == identity.device && changes.inode == identity.inode {
                 changes.state.withLock { $0.count &+= 1 }
-            }
-        }
-
-        private func drain() {
-            state.withLock { heard in
-                if readPending(&heard) { checkIdentityWhenDue(&heard) }
             }
         }
 
@@ -154,17 +140,21 @@ package final class FolderChanges: Sendable {
         }
 
         /// The number of changes heard so far, after reading every pending one; nil when the
-        /// folder can no longer be trusted to tell (look every time). When `checkpoint` says
-        /// the changes were read after the request being answered was, that reading stands
-        /// for this one (no system call).
+        /// folder can no longer be trusted to tell (look every time). When this watch already
+        /// read its changes after `checkpoint` was passed, that reading stands for this one
+        /// (no system call); otherwise it reads now, and this reading stands for the later ones
+        /// past the same checkpoint.
         package func generation(_ checkpoint: ChangeCheckpoint = .none) -> UInt64? {
             state.withLock { heard in
                 guard !heard.broken else { return nil }
-                // Past the checkpoint, its reading (and identity check) stands for this one: no
-                // system call and no clock reading per request.
-                if !checkpoint.isPassed {
+                // Past the checkpoint, the reading made since (and its identity check) stands
+                // for this one: no system call and no clock reading per request.
+                if !checkpoint.isPassed || heard.readAt < checkpoint.moment {
+                    // Taken before the read, so the read comes after every moment up to it.
+                    let moment = ChangeCheckpoint.lastMoment
                     guard readPending(&heard) else { return nil }
                     checkIdentityWhenDue(&heard)
+                    heard.readAt = max(heard.readAt, moment)
                 }
                 return heard.broken ? nil : heard.count
             }
@@ -252,10 +242,7 @@ package final class FolderChanges: Sendable {
         /// Never reached: there are no instances here.
         package func watchFile(named name: String, inode: UInt64) -> Bool { false }
 
-        /// Nothing to read here.
-        static func drainAll() {}
-
         /// Nothing to tell here.
-        package static func noteLocalWrite() {}
+        package static func noteLocalWrite(inFolder identity: (device: UInt64, inode: UInt64)) {}
     #endif
 }

@@ -244,6 +244,12 @@ package final class LineConnection: Sendable {
         requestClose(.closedLocally)
     }
 
+    /// Tells the loop that the session takes lines again, after it answered false to
+    /// ``LineSession/acceptsInput(on:)``. Thread-safe and never blocks.
+    package func resumeInput() {
+        shared.withLock { wake(&$0) }
+    }
+
     /// Why the connection ended, or nil while it is open.
     package var closeReason: CloseReason? {
         if case .closed(let reason) = shared.current.lifecycle { return reason }

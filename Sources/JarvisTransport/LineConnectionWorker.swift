@@ -111,7 +111,7 @@ final class LineConnectionWorker {
     var interest: EventInterest {
         var wanted: EventInterest = []
         if isServing {
-            wanted.insert(.read)
+            if session.acceptsInput(on: connection) { wanted.insert(.read) }
         } else if case .draining = phase {
             wanted.insert(.read)
         }

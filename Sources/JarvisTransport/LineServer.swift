@@ -154,8 +154,8 @@ package final class LineServer: Sendable {
             queue.close()
             throw SocketError(operation: "start", detail: "the server was stopped while starting")
         }
-        let loop = UncheckedLoop(
-            LineServerLoop(server: self, queue: queue, waker: waker, listeners: listeners))
+        // The loop is not `Sendable`: it is handed, once, to the thread that alone uses it.
+        let loop = Handoff([LineServerLoop(server: self, queue: queue, waker: waker, listeners: listeners)])
         let thread = Thread { [self] in
             state.withLock { state in
                 if case .running(var running) = state.phase {
@@ -163,7 +163,7 @@ package final class LineServer: Sendable {
                     state.phase = .running(running)
                 }
             }
-            loop.loop.run()
+            loop.take(0)?.run()
             done.signal()
         }
         thread.name = "jarvis-server"
@@ -248,12 +248,6 @@ package final class LineServer: Sendable {
             }
         }
     }
-}
-
-/// Carries the loop, which is not `Sendable`, to the thread that alone will use it.
-private struct UncheckedLoop: @unchecked Sendable {
-    let loop: LineServerLoop
-    init(_ loop: LineServerLoop) { self.loop = loop }
 }
 
 extension LineServer.Listener {

@@ -32,9 +32,16 @@ package protocol LineSession: AnyObject, Sendable {
     /// An HTTP server's peer sent a request over its limits (``LineServerLimits/Framing/http(maxHead:maxBody:)``):
     /// the server will send `reply` as it is, if non-nil, then close.
     func requestTooLarge(_ overflow: HTTPFramer.Overflow, on connection: LineConnection) -> [UInt8]?
+    /// Whether the loop may read more lines from the peer now. While false the peer's lines
+    /// wait in the socket (and the peer, once that is full); a session that answers false
+    /// calls ``LineConnection/resumeInput()`` when it takes lines again. Asked on the loop
+    /// thread after each of the connection's turns. Every line is taken by default.
+    func acceptsInput(on connection: LineConnection) -> Bool
 }
 
 extension LineSession {
     /// Line servers never meet an HTTP request: nothing is sent.
     package func requestTooLarge(_ overflow: HTTPFramer.Overflow, on connection: LineConnection) -> [UInt8]? { nil }
+    /// Every line is taken.
+    package func acceptsInput(on connection: LineConnection) -> Bool { true }
 }

@@ -1,3 +1,5 @@
+import JarvisCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -169,11 +171,6 @@ enum PollTimeout {
 
     /// `duration` in whole milliseconds, rounded up and clamped to `0...Int32.max`.
     static func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
-        guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
-        let wholeMilliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        let remainder = attoseconds % 1_000_000_000_000_000
-        return Int32(wholeMilliseconds + (remainder > 0 ? 1 : 0))
+        Int32(clamping: max(0, duration.wholeMilliseconds(rounded: .up)))
     }
 }

@@ -77,7 +77,7 @@ package final class StreamedLine: Sendable {
         state.withLock { state in
             if state.step?.serial == serial { state.step?.job = job }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(stepTimeout))) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: stepTimeout.wholeNanoseconds(rounded: .up)))) {
             [weak self] in self?.timedOut(serial)
         }
     }
@@ -132,13 +132,5 @@ package final class StreamedLine: Sendable {
             return state.step?.job
         }
         if let job { lane.abandon(job) }
-    }
-
-    /// `duration` in whole nanoseconds, within what `DispatchTime` takes.
-    private static func nanoseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 0 }
-        guard seconds < Int64(Int.max / 1_000_000_000) - 1 else { return Int.max / 2 }
-        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 }

@@ -37,6 +37,11 @@ package final class WorkLane: Sendable {
         var nextNumber: UInt64 = 1
         /// The job left behind that still runs, if any.
         var leftBehind: UInt64?
+        /// Told once the waiting jobs fall to `resumeAt` (see ``isBacklogged(limit:resume:)``).
+        var resume: (@Sendable () -> Void)?
+        var resumeAt = 0
+
+        var waiting: Int { jobs.count - jobsStart }
     }
 
     private let pool: WorkPool
@@ -71,6 +76,29 @@ package final class WorkLane: Sendable {
         state.withLock { $0.scheduled }
     }
 
+    /// Whether `limit` jobs or more wait to start, so that the connection should read no more
+    /// requests for now: what a client that sends without waiting for answers makes the agent
+    /// hold stays bounded. When true, `resume` is called once, on a pool thread, when the
+    /// waiting jobs have fallen to half of `limit`.
+    package func isBacklogged(limit: Int, resume: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state in
+            guard state.waiting >= limit else { return false }
+            state.resume = resume
+            state.resumeAt = limit / 2
+            return true
+        }
+    }
+
+    /// Calls the waiting `resume` once the backlog fell far enough.
+    private func resumeIfDrained() {
+        let resume = state.withLock { state -> (@Sendable () -> Void)? in
+            guard let resume = state.resume, state.waiting <= state.resumeAt else { return nil }
+            state.resume = nil
+            return resume
+        }
+        resume?()
+    }
+
     /// Gives up on job `number`: one that has not started is dropped; the one running is left
     /// behind, and the lane's next job may start on another thread now, unless the lane
     /// already left another job behind that still runs (then the lane waits for this one).
@@ -85,6 +113,7 @@ package final class WorkLane: Sendable {
             state.leftBehind = number
             return Self.next(&state)
         }
+        resumeIfDrained()
         if again { pool.schedule(self) }
     }
 
@@ -129,7 +158,12 @@ package final class WorkLane: Sendable {
             guard hasRoom(job.group) else { return .groupFull }
             state.jobsStart += 1
             if state.jobsStart == state.jobs.count {
-                state.jobs.removeAll(keepingCapacity: true)
+                state.jobs.removeAll(keepingCapacity: state.jobs.count <= 64)
+                state.jobsStart = 0
+            } else if state.jobsStart >= 64, state.jobsStart * 2 >= state.jobs.count {
+                // Jobs taken hold their requests until they leave the array: a lane that never
+                // empties (a client that pipelines) would otherwise keep every one it ran.
+                state.jobs.removeFirst(state.jobsStart)
                 state.jobsStart = 0
             }
             state.running = job.number
@@ -140,6 +174,7 @@ package final class WorkLane: Sendable {
     /// Runs `job`, taken with ``takeNext(if:)``, on the calling pool thread, then puts the lane
     /// back in line if more are waiting.
     func run(_ job: Job) {
+        resumeIfDrained()
         job.body()
         // Abandoned meanwhile, the lane went on without this job and `finish` does nothing.
         finish(job.number)

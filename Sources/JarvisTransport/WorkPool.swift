@@ -108,7 +108,8 @@ package final class WorkPool: Sendable {
             }
             // Nothing in line that may run: wait for a signal, or end after a while without work.
             state.withLock { $0.idle += 1 }
-            let timeout = DispatchTime.now() + .milliseconds(Int(Self.idleLifetime.components.seconds * 1000))
+            let lifetime = Int(clamping: Self.idleLifetime.wholeNanoseconds(rounded: .up))
+            let timeout = DispatchTime.now() + .nanoseconds(lifetime)
             if signal.wait(timeout: timeout) == .success { continue }
             let ended = state.withLock { state -> Bool in
                 // A signal may have been promised to this thread between the timeout and here.

@@ -1,6 +1,7 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
     import Foundation
+    import JarvisCore
 
     /// A child process with pipes to its standard input and output, read line by line.
     ///
@@ -41,7 +42,7 @@
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else { throw BenchFailure("a child process printed nothing for \(Int(timeout)) s") }
                 var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-                let ready = poll(&fds, 1, Int32(max(1, left.seconds * 1000)))
+                let ready = poll(&fds, 1, Int32(max(1, left.inMilliseconds)))
                 if ready <= 0 { continue }
                 let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count <= 0 { return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self) }

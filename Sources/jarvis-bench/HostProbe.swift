@@ -25,7 +25,7 @@
                 FileHandle.standardError.write(Data("jarvis-bench: \(error.message)\n".utf8))
                 return 1
             }
-            let startSeconds = (ContinuousClock.now - start).seconds
+            let startSeconds = (ContinuousClock.now - start).inSeconds
             let after = ProcFS.memory("VmRSS") ?? 0
             let anonymousAfter = ProcFS.memory("RssAnon") ?? 0
             let threadsAfter = ProcFS.threads(pid: getpid()) ?? 0

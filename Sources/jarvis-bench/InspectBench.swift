@@ -1,6 +1,7 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
     import Foundation
+    import JarvisCore
     import JarvisTestSupport
 
     /// Benchmark: `jarvis inspect` in a real terminal (an 80×24 tmux pane) against the real
@@ -180,8 +181,7 @@
         }
 
         private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-            let (seconds, attoseconds) = (ContinuousClock.now - start).components
-            return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+            (ContinuousClock.now - start).inMilliseconds
         }
 
         private static func cpuMilliseconds(_ pid: Int32) throws -> Double {

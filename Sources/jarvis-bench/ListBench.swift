@@ -86,7 +86,7 @@
             let start = ContinuousClock.now
             try process.run()
             process.waitUntilExit()
-            let seconds = (ContinuousClock.now - start).seconds
+            let seconds = (ContinuousClock.now - start).inSeconds
             guard process.terminationStatus == 0 else {
                 throw BenchFailure("jarvis ls --json failed with status \(process.terminationStatus)")
             }

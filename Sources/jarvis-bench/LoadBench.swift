@@ -50,7 +50,7 @@
                     defer { client.close() }
                     return (try? client.call("list")["items"]?.arrayValue?.count) ?? -1
                 }
-                wall.append((ContinuousClock.now - clock).seconds * 1000)
+                wall.append((ContinuousClock.now - clock).inMilliseconds)
                 guard counts.allSatisfy({ $0 == keys }) else {
                     throw BenchFailure("some of the \(clients) clients did not get \(keys) items")
                 }

@@ -74,7 +74,7 @@ import JarvisTransport
                 let perThread = Threads.run(clients) { index -> [Double] in
                     (try? latencies(client: shared[index], address: address, count: perClient)) ?? []
                 }
-                let elapsed = (ContinuousClock.now - start).seconds
+                let elapsed = (ContinuousClock.now - start).inSeconds
                 if let ticks, let after = ProcFS.cpuTicks(pid: agent.pid) {
                     agentCPUMany.append(
                         Double(after - ticks) / Double(ProcFS.ticksPerSecond) / Double(clients * perClient) * 1_000_000)
@@ -269,7 +269,7 @@ import JarvisTransport
         private static func measure(client: JarvisClient, address: PreferenceAddress, count: Int) throws -> RunResult {
             let start = ContinuousClock.now
             let all = try latencies(client: client, address: address, count: count)
-            let elapsed = (ContinuousClock.now - start).seconds
+            let elapsed = (ContinuousClock.now - start).inSeconds
             return RunResult(
                 rps: Double(count) / elapsed, p50: Stats.percentile(all, 0.5), p99: Stats.percentile(all, 0.99))
         }
@@ -293,7 +293,7 @@ import JarvisTransport
         private static func rawRun(_ client: LineClient, request: [UInt8], count: Int) throws -> RunResult {
             let start = ContinuousClock.now
             let latencies = try rawLatencies(client: client, request: request, count: count)
-            let elapsed = (ContinuousClock.now - start).seconds
+            let elapsed = (ContinuousClock.now - start).inSeconds
             return RunResult(
                 rps: Double(count) / elapsed, p50: Stats.percentile(latencies, 0.5),
                 p99: Stats.percentile(latencies, 0.99))
@@ -305,7 +305,7 @@ import JarvisTransport
             let perThread = Threads.run(clients.count) { index -> [Double] in
                 (try? rawLatencies(client: clients[index], request: request, count: perClient)) ?? []
             }
-            let elapsed = (ContinuousClock.now - start).seconds
+            let elapsed = (ContinuousClock.now - start).inSeconds
             let all = perThread.flatMap { $0 }
             guard all.count == clients.count * perClient else {
                 throw BenchFailure("some of the \(clients.count) raw clients failed")
@@ -325,7 +325,7 @@ import JarvisTransport
                 guard try client.receiveLine(timeout: .seconds(30)) != nil else {
                     throw BenchFailure("the agent closed a connection")
                 }
-                result.append((ContinuousClock.now - start).seconds * 1000)
+                result.append((ContinuousClock.now - start).inMilliseconds)
             }
             return result
         }
@@ -337,7 +337,7 @@ import JarvisTransport
             for _ in 0..<count {
                 let start = ContinuousClock.now
                 _ = try client.get(address)
-                result.append((ContinuousClock.now - start).seconds * 1000)
+                result.append((ContinuousClock.now - start).inMilliseconds)
             }
             return result
         }

@@ -1,5 +1,7 @@
 // jarvis-bench starts child processes: it exists on macOS and Linux only (see main.swift).
 #if os(macOS) || os(Linux)
+    import JarvisCore
+
     /// One measured figure: the median of several runs, with their min and max.
     struct Figure {
         var name: String
@@ -50,18 +52,10 @@
         }
     }
 
-    extension Duration {
-        /// The duration in seconds, as a `Double`.
-        var seconds: Double {
-            let parts = components
-            return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-        }
-    }
-
     /// Times a block with the monotonic clock; returns its result and the seconds it took.
     func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
         let start = ContinuousClock.now
         let result = try body()
-        return (result, (ContinuousClock.now - start).seconds)
+        return (result, (ContinuousClock.now - start).inSeconds)
     }
 #endif

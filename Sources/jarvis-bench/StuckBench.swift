@@ -57,7 +57,7 @@
             let start = ContinuousClock.now
             try reader.send(listing)
             answerBytes = try reader.receiveLine(timeout: .seconds(120))?.count ?? 0
-            let firstList = (ContinuousClock.now - start).seconds * 1000
+            let firstList = (ContinuousClock.now - start).inMilliseconds
             let (reading, listTimes) = try whileBusy(other, get, count: count) { () throws -> Double in
                 try roundTrip(reader, listing)
             }
@@ -143,7 +143,7 @@
             guard !answer.starts(with: Array(#"{"jsonrpc":"2.0","id":1,"error""#.utf8)) else {
                 throw BenchFailure("the agent refused: \(String(decoding: answer.prefix(300), as: UTF8.self))")
             }
-            return (ContinuousClock.now - start).seconds * 1000
+            return (ContinuousClock.now - start).inMilliseconds
         }
 
         private static func latencies(_ client: LineClient, _ request: [UInt8], count: Int) throws -> [Double] {

@@ -32,7 +32,7 @@
                 let start = ContinuousClock.now
                 try write(tick: tick, into: folder)
                 try awaitTick(tick, on: client)
-                fileLatencies.append((ContinuousClock.now - start).seconds * 1000)
+                fileLatencies.append((ContinuousClock.now - start).inMilliseconds)
                 // Writers in the real world do not rewrite a file within a millisecond.
                 Thread.sleep(forTimeInterval: 0.02)
             }
@@ -53,7 +53,7 @@
                 let start = ContinuousClock.now
                 host.child.send("set \(tick)")
                 try awaitTick(tick, on: hostClient)
-                defaultsLatencies.append((ContinuousClock.now - start).seconds * 1000)
+                defaultsLatencies.append((ContinuousClock.now - start).inMilliseconds)
                 Thread.sleep(forTimeInterval: 0.02)
             }
             section.add("UserDefaults.set in the host process", unit: "ms", samples: defaultsLatencies)

@@ -169,8 +169,7 @@
         }
 
         private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-            let (seconds, attoseconds) = (ContinuousClock.now - start).components
-            return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+            (ContinuousClock.now - start).inMilliseconds
         }
     }
 

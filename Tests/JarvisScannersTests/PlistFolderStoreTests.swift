@@ -66,12 +66,12 @@ import Testing
     #if os(Linux)
         /// A key served from memory is served so only as the checkpoint passed in allows: with
         /// none, a change pending in the folder's notifications is read and the key is not
-        /// served from memory; with a passed one, the notifications read when it was passed
-        /// stand, and a change read then is seen. Other tests' loops pass checkpoints meanwhile
-        /// (each reads every watch's changes), so a round one of them reads into is tried again.
+        /// served from memory; past a checkpoint the folder's watch already read at, that
+        /// reading stands (the key is served from memory, as it was then); past a new one, the
+        /// change is read. The watch keeps its own reading, so the checkpoints other tests pass
+        /// meanwhile change nothing here.
         @Test func readFromMemoryFollowsTheCheckpointPassedIn() throws {
-            var trusted = false
-            for round in 0..<20 where !trusted {
+            for round in 0..<20 {
                 try folder.writePlist("app.plist", ["name": "v\(round)"])
                 let start = ContinuousClock.now
                 // A look, then a read the quiet folder vouches for: the suite is held in memory.
@@ -81,22 +81,18 @@ import Testing
                     _ = scanner.storedNames(container: "app", key: nil)
                     _ = try scanner.read(key: "name", in: "app")
                 }
-                #expect(scanner.readFromMemory(key: "name", in: "app", checkpoint: .none)?.value == .string("v\(round)"))
+                let checkpoint = ChangeCheckpoint.pass()
+                let held = scanner.readFromMemory(key: "name", in: "app", checkpoint: checkpoint)
+                #expect(held?.value == .string("v\(round)"))
 
                 try folder.writePlist("app.plist", ["name": "changed"])
-                // Pending: a checkpoint passed before the change stands for what was read then.
-                let past = scanner.readFromMemory(key: "name", in: "app", checkpoint: .passed)
+                // Pending: past the checkpoint the watch read at, that reading stands.
+                let past = scanner.readFromMemory(key: "name", in: "app", checkpoint: checkpoint)
+                #expect(past?.value == .string("v\(round)"), "round \(round): the reading did not stand")
                 // No checkpoint: the change is read now, and the key must be looked at.
                 #expect(scanner.readFromMemory(key: "name", in: "app", checkpoint: .none) == nil)
                 #expect(scanner.readFromMemory(key: "name", in: "app", checkpoint: ChangeCheckpoint.pass()) == nil)
                 #expect(try scanner.read(key: "name", in: "app")?.value == .string("changed"))
-                trusted = past?.value == .string("v\(round)")
-            }
-            // Under the whole suite, other tests' loops can read the change first in every
-            // round (it failed so in CI once); the expectations above hold either way.
-            // `FolderChangesTests.theAnswerFollowsTheCheckpointPassedIn` covers the trusted side.
-            withKnownIssue("another test's loop read the change before the passed checkpoint was asked", isIntermittent: true) {
-                #expect(trusted, "a passed checkpoint never stood for what was read when it was passed")
             }
         }
     #endif

@@ -108,4 +108,31 @@ import Testing
         gate.signal()
         #expect(eventually { ran.current == [1, 2, 4] })
     }
+    /// A lane with many jobs waiting says so, and says once when half of them have run: what
+    /// lets a connection stop reading a client that pipelines requests without bound.
+    @Test func aBackloggedLaneSaysWhenItDrained() {
+        let pool = WorkPool(threadLimit: 1, groupLimit: 1)
+        let lane = pool.lane()
+        let gate = DispatchSemaphore(value: 0)
+        let (started, ran, resumed) = (Locked(0), Locked(0), Locked(0))
+        for _ in 0..<9 {
+            lane.submit {
+                started.withLock { $0 += 1 }
+                gate.wait()
+                ran.withLock { $0 += 1 }
+            }
+        }
+        // One job runs (held by the gate), eight wait.
+        #expect(eventually { started.current == 1 })
+        #expect(!lane.isBacklogged(limit: 9) { resumed.withLock { $0 += 1 } })
+        #expect(lane.isBacklogged(limit: 8) { resumed.withLock { $0 += 1 } })
+        for _ in 0..<3 { gate.signal() }
+        #expect(eventually { ran.current == 3 })
+        #expect(resumed.current == 0, "five still wait, more than half of the limit")
+        gate.signal()
+        #expect(eventually { resumed.current == 1 })
+        for _ in 0..<5 { gate.signal() }
+        #expect(eventually { ran.current == 9 })
+        #expect(resumed.current == 1, "told once")
+    }
 }

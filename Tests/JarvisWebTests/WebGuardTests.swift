@@ -84,4 +84,23 @@ import Testing
             Issue.record("a cross-site request with the cookie was accepted"); return
         }
     }
+    /// The secret and the session are agent tokens (256 random bits as 64 hex digits), and only
+    /// the whole secret trades for the cookie: not a prefix, not one digit off, not twice.
+    @Test func theSecretIsAnAgentTokenTradedOnceAndWhole() throws {
+        let guardian = WebGuard(port: 4000)
+        let secret = try #require(guardian.pendingSecret)
+        for token in [secret, guardian.session] {
+            #expect(token.count == 64 && token.utf8.allSatisfy { "0123456789abcdef".utf8.contains($0) })
+        }
+        #expect(secret != guardian.session)
+        let headers = ["host": "127.0.0.1:4000"]
+        let root = guardian.root
+        let wrong = String(secret.dropLast()) + (secret.hasSuffix("0") ? "1" : "0")
+        for offered in [String(secret.dropLast()), wrong, secret + "0", ""] {
+            #expect(guardian.check(request("GET", root, query: ["k": offered], headers: headers)) != .exchange)
+        }
+        #expect(guardian.check(request("GET", root, query: ["k": secret], headers: headers)) == .exchange)
+        #expect(guardian.pendingSecret == nil)
+        #expect(guardian.check(request("GET", root, query: ["k": secret], headers: headers)) != .exchange)
+    }
 }

@@ -35,8 +35,7 @@ public final class InspectorAgentWatch: Sendable {
         onChange: @escaping @Sendable () -> Void
     ) {
         state = Locked(State(agents: agents))
-        let (seconds, attoseconds) = interval.components
-        let nanoseconds = Int(clamping: seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let nanoseconds = Int(clamping: interval.wholeNanoseconds(rounded: .up))
         // The thread holds the watch only while it reads: releasing the watch ends the thread.
         let thread = Thread { [weak self, wakeUp] in
             while self?.turn(token: token, environment: environment, onChange: onChange) == true {

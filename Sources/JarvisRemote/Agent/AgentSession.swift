@@ -17,11 +17,13 @@ final class AgentSession: LineSession {
     private let service: AgentService
     private let state: AgentSessionState
     private let lane: WorkLane
+    private let deadlines: RequestDeadlines
 
     /// - Parameter token: what the client must present in `hello`; nil for owner-only Unix sockets.
     init(service: AgentService, connection: LineConnection, token: AgentToken? = nil) {
         self.service = service
         lane = service.work.lane()
+        deadlines = RequestDeadlines(timeout: service.requestTimeout)
         switch connection.endpoint {
         case .unix:
             state = AgentSessionState(transport: .unix, peer: connection.peer)
@@ -72,7 +74,10 @@ final class AgentSession: LineSession {
     private func submit(_ decoded: AgentService.Decoded, on connection: LineConnection) {
         let service = service
         let state = state
-        let answered = Locked(false)
+        let deadlines = deadlines
+        // Only a request with an id is answered, so only it has a deadline.
+        let ticket: UInt64?
+        if case .request(let request) = decoded, request.id != nil { ticket = deadlines.start() } else { ticket = nil }
         // The storage a request may wait on is its scanner's: one stuck storage holds at most
         // the pool's group limit of threads. A request that names none may touch every scanner.
         var group: String?
@@ -80,37 +85,27 @@ final class AgentSession: LineSession {
         let storage = group
         let number = lane.submit(group: group) { [weak connection, weak self] in
             // Timed out before it started: its client has its answer, and it never runs.
-            guard let connection, let self, !answered.current else { return }
+            guard let connection, let self, ticket.map(deadlines.isOpen) ?? true else { return }
             let answer: AgentService.Answer?
             switch decoded {
             case .answered(let ready): answer = ready
             case .request(let request): answer = service.answer(request, session: state)
             }
-            guard Self.claim(answered) else { return }
+            guard ticket.map(deadlines.answer) ?? true else { return }
             if case .request(let request) = decoded {
                 send(answer, id: request.id, group: storage, on: connection)
             } else {
                 send(answer, id: nil, on: connection)
             }
         }
-        guard case .request(let request) = decoded, let id = request.id else { return }
+        guard case .request(let request) = decoded, let id = request.id, let ticket else { return }
         let timeout = service.requestTimeout
         let lane = lane
-        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) { [weak connection] in
-            guard Self.claim(answered) else { return }
+        deadlines.arm(ticket) { [weak connection] in
             // Not started: dropped. Running: it keeps its thread, and this connection's later
             // requests go on without it (or wait for it, when another is left behind already).
             lane.abandon(number)
             connection?.send(RPCResponse.failure(id: id, error: .timedOut(after: timeout)))
-        }
-    }
-
-    /// True for the one caller that answers a request: its answer, or its timeout.
-    private static func claim(_ answered: Locked<Bool>) -> Bool {
-        answered.withLock { done in
-            defer { done = true }
-            return !done
         }
     }
 
@@ -138,6 +133,15 @@ final class AgentSession: LineSession {
 
     func lineTooLong(on connection: LineConnection) -> [UInt8]? {
         RPCResponse.failure(id: .null, error: .lineTooLong(maxLineLength: service.maxLineLength))
+    }
+
+    /// How many requests of one connection may wait in its lane before the loop stops reading
+    /// that connection: a client that pipelines 50,000 requests makes the agent hold this many,
+    /// not all of them.
+    static let maxWaitingRequests = 256
+
+    func acceptsInput(on connection: LineConnection) -> Bool {
+        !lane.isBacklogged(limit: Self.maxWaitingRequests) { [weak connection] in connection?.resumeInput() }
     }
 
     func closed(_ connection: LineConnection) {

@@ -9,13 +9,17 @@ import JarvisCore
 /// (the waiting caller's answer is filed by whichever thread happened to be reading) and a
 /// call never swallows a notification. A thread waiting for something that has not arrived
 /// either becomes the reader or sleeps until the reader files a line.
-final class ClientInbox: @unchecked Sendable {
-    // Everything below is read and written only while `condition` is locked.
+final class ClientInbox: Sendable {
+    // Waiting threads sleep on `condition`; what they wait for is `state`, changed only while
+    // `condition` is locked too, so no waiter misses the broadcast that follows a change.
     private let condition = NSCondition()
-    private var answers: [JSONValue: Result<JSONValue, JarvisError>] = [:]
-    private var notifications: [(method: String, params: JSONObject)] = []
-    private var readerActive = false
-    private var failure: JarvisError?
+    private let state = Locked(State())
+
+    private struct State: Sendable {
+        var contents = Contents(answers: [:], notifications: [])
+        var readerActive = false
+        var failure: JarvisError?
+    }
 
     /// What a waiting thread found.
     enum Outcome<T> {
@@ -40,9 +44,15 @@ final class ClientInbox: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            var contents = Contents(answers: answers, notifications: notifications)
+            var contents = state.withLock { state in
+                defer { state.contents = Contents(answers: [:], notifications: []) }
+                return state.contents
+            }
             let taken = take(&contents)
-            (answers, notifications) = (contents.answers, contents.notifications)
+            let (failure, readerActive) = state.withLock { state in
+                state.contents = contents
+                return (state.failure, state.readerActive)
+            }
             if let taken { return .found(taken) }
             if let failure { throw failure }
             if let deadline, ContinuousClock.now >= deadline, readerActive { return .timedOut }
@@ -54,49 +64,54 @@ final class ClientInbox: @unchecked Sendable {
                 }
                 continue
             }
-            readerActive = true
+            state.withLock { $0.readerActive = true }
             condition.unlock()
             let outcome: Result<ReadOutcome, JarvisError> = Result { () throws(JarvisError) in try read(deadline) }
             condition.lock()
-            readerActive = false
             defer { condition.broadcast() }
-            switch outcome {
-            case .success(.timedOut):
-                return .timedOut
-            case .success(.line(let incoming)):
-                file(incoming)
-            case .failure(let error):
-                failure = error
+            let timedOut = state.withLock { state -> Bool in
+                state.readerActive = false
+                switch outcome {
+                case .success(.timedOut):
+                    return true
+                case .success(.line(let incoming)):
+                    Self.file(incoming, in: &state.contents)
+                case .failure(let error):
+                    state.failure = error
+                }
+                return false
             }
+            if timedOut { return .timedOut }
         }
     }
 
     /// Marks the connection failed: every waiter, now and later, throws `error`.
     func fail(_ error: JarvisError) {
         condition.lock()
-        if failure == nil { failure = error }
+        state.withLock { state in
+            if state.failure == nil { state.failure = error }
+        }
         condition.broadcast()
         condition.unlock()
     }
 
-    private func file(_ incoming: RPCResponse.Incoming) {
+    private static func file(_ incoming: RPCResponse.Incoming, in contents: inout Contents) {
         switch incoming {
         case .notification(let method, let params):
-            notifications.append((method, params))
+            contents.notifications.append((method, params))
         case .result(let id, let result):
-            answers[id] = .success(result)
+            contents.answers[id] = .success(result)
         case .error(let id, let error):
-            answers[id] = .failure(error.jarvisError)
+            contents.answers[id] = .failure(error.jarvisError)
         }
     }
 
     private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+        max(0, duration.inSeconds)
     }
 
     /// The inbox's contents, handed to a `take` closure.
-    struct Contents {
+    struct Contents: Sendable {
         /// Answers by request id; an error the agent could not tie to a request has id `null`.
         var answers: [JSONValue: Result<JSONValue, JarvisError>]
         /// Notifications in arrival order.

@@ -11,7 +11,7 @@
     /// and `NetService` is deprecated and needs a run loop. The registration lives until
     /// ``stop()``, with the daemon's replies read on a private queue (unread replies would pile
     /// up until the daemon drops the connection, and the service with it).
-    final class DNSSDRegistration: @unchecked Sendable {
+    final class DNSSDRegistration: Sendable {
         // Guards `reference`: set in init, released once by `stop()` or `deinit`.
         private let lock = Locked<ServiceReference?>(nil)
 

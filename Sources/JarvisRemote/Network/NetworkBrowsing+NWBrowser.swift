@@ -82,7 +82,7 @@ import JarvisTransport
         }
 
         private static func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            duration.inSeconds
         }
     }
 #endif

@@ -182,8 +182,7 @@ extension ChangeEngine {
     }
 
     private func makeTimer(for id: String, every interval: Duration) -> any DispatchSourceTimer {
-        let parts = interval.components
-        let nanoseconds = max(1_000_000, Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000))
+        let nanoseconds = max(1_000_000, Int(clamping: interval.wholeNanoseconds(rounded: .up)))
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(
             deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),

@@ -92,8 +92,7 @@ package final class ChangeEngine: Sendable {
     ///     burst of writes makes one event.
     package init(hub: JarvisHub, backlog: Int = 1024, debounce: Duration = .milliseconds(2)) {
         self.hub = hub
-        let parts = debounce.components
-        self.debounce = .nanoseconds(Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000))
+        self.debounce = .nanoseconds(Int(clamping: debounce.wholeNanoseconds(rounded: .up)))
         state = Locked(State(backlog: ChangeBacklog(capacity: backlog)))
     }
 

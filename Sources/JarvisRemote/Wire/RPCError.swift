@@ -64,11 +64,9 @@ package struct RPCError: Error, Sendable, Hashable {
     /// A timeout as a person reads it: whole seconds as `15 s`, other times over a second as
     /// `1.5 s`, shorter ones as `500 ms` (rounded up to the millisecond, so never `0`).
     static func spoken(_ timeout: Duration) -> String {
-        let (seconds, attoseconds) = timeout.components
-        let (wholeMilliseconds, rest) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000)
-        let (total, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return "\(seconds) s" }
-        let milliseconds = total &+ wholeMilliseconds &+ (rest > 0 ? 1 : 0)
+        let milliseconds = timeout.wholeMilliseconds(rounded: .up)
+        // Past what a millisecond count holds (millions of years), the seconds alone.
+        guard milliseconds < .max else { return "\(timeout.inSeconds) s" }
         if milliseconds < 1000 { return "\(max(milliseconds, 1)) ms" }
         let (whole, part) = milliseconds.quotientAndRemainder(dividingBy: 1000)
         guard part > 0 else { return "\(whole) s" }

@@ -9,7 +9,7 @@
     /// KVO observes keys, not suites: every key stored when watching starts is observed, once
     /// per process. Keys holding `.` or starting with `@` are left out, since KVO reads them as
     /// key paths and operators; their changes still show through the preferences folder.
-    final class DefaultsKeyObserver: NSObject, @unchecked Sendable {
+    final class DefaultsKeyObserver: NSObject, Sendable {
         /// The one observer of the process.
         static let shared = DefaultsKeyObserver()
 

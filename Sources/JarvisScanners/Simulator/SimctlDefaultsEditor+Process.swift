@@ -29,7 +29,7 @@ extension SimctlDefaultsEditor {
                 output.withLock { $0 = data }
                 drained.signal()
             }
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            let seconds = timeout.inSeconds
             if finished.wait(timeout: .now() + seconds) == .timedOut {
                 process.terminate()
                 throw JarvisError(

@@ -104,9 +104,9 @@ enum CheckedFileWrite {
         change: (Snapshot) throws(JarvisError) -> (bytes: [UInt8]?, key: Key)
     ) throws(JarvisError) -> Written? {
         let name = slot.display
-        // Whatever happens to the file, caches that trust a quiet folder must look again: the
-        // kernel's note of this write is read only at the loop's next checkpoint.
-        defer { FolderChanges.noteLocalWrite() }
+        // Whatever happens to the file, caches that trust their quiet folder must look again:
+        // the kernel's note of this write is read only past the loop's next checkpoint.
+        defer { slot.noteLocalWrite() }
         // The one read: `expected` is what must be in place when the new file replaces it,
         // the version the change was last made from. `key` is what the key held then.
         func version() throws(JarvisError) -> Snapshot {

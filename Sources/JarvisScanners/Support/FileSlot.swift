@@ -32,6 +32,14 @@ final class FileSlot {
 
     deinit { close(folder) }
 
+    /// Tells the watches of the slot's folder that this process changed a file there (see
+    /// `FolderChanges.noteLocalWrite(inFolder:)`).
+    func noteLocalWrite() {
+        var info = stat()
+        guard fstat(folder, &info) == 0 else { return }
+        FolderChanges.noteLocalWrite(inFolder: (UInt64(info.st_dev), UInt64(info.st_ino)))
+    }
+
     /// What is at the name now, without following a link; nil when nothing is.
     func status(_ entry: String? = nil) -> stat? {
         var info = stat()

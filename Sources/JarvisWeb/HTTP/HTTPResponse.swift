@@ -54,15 +54,9 @@ struct HTTPResponse: Sendable {
     /// request; the refresh starts on this server's own page, so it is. Its empty icon keeps
     /// the browser from asking for `/favicon.ico`, which lies outside the page's path.
     static func exchange(cookie: String, next: String) -> HTTPResponse {
-        let page = """
-            <!doctype html><html lang="en"><head><meta charset="utf-8">\
-            <meta http-equiv="refresh" content="0;url=\(next)"><link rel="icon" href="data:,"><title>Jarvis</title></head>\
-            <body><p><a href="\(next)">Open the Jarvis inspector</a></p></body></html>
-
-            """
-        return HTTPResponse(
+        HTTPResponse(
             status: 200, headers: [("Set-Cookie", cookie), ("Content-Type", "text/html; charset=utf-8")],
-            body: Array(page.utf8))
+            body: Array(RefreshPage.html(to: next).utf8))
     }
 
     /// The bytes on the wire: status line, headers (with the security headers and

@@ -1,4 +1,5 @@
 import JarvisCore
+import JarvisRemote
 
 /// Who may talk to the page's server: the decisions of a local web server that another user
 /// of the machine, or a page from another site, must not be able to use.
@@ -15,15 +16,19 @@ import JarvisCore
 ///   that may come from another site: the browser reaches it from the private file
 ///   `jarvis web` opens (a `file://` page), so it sends `Sec-Fetch-Site: cross-site`.
 ///
+/// The secret and the session are ``AgentToken``s, the agent's own: made from the system's
+/// cryptographic random source, and compared in constant time.
+///
 /// Pure and thread-safe: the secret's one use is the only state, behind a lock.
 final class WebGuard: Sendable {
     /// The port the server listens on.
     let port: UInt16
     /// The cookie's value: what a browser that traded the secret sends back.
-    let session: String
+    var session: String { sessionToken.text }
     /// The path everything is served under, `/<random>/`; the cookie's `Path`.
     let root: String
-    private let secret: Locked<String?>
+    private let sessionToken: AgentToken
+    private let secret: Locked<AgentToken?>
 
     /// The name of the session cookie.
     static let cookieName = "jarvis_web"
@@ -34,13 +39,13 @@ final class WebGuard: Sendable {
         root: String = "/" + WebGuard.randomToken().prefix(32) + "/"
     ) {
         self.port = port
-        self.session = session
+        sessionToken = AgentToken(session)
         self.root = root
-        self.secret = Locked(secret)
+        self.secret = Locked(AgentToken(secret))
     }
 
     /// The one-time secret of the printed address, until it is used.
-    var pendingSecret: String? { secret.current }
+    var pendingSecret: String? { secret.current?.text }
 
     /// The origins the page itself sends: `http://127.0.0.1:PORT` and `http://localhost:PORT`.
     var origins: Set<String> { ["http://127.0.0.1:\(port)", "http://localhost:\(port)", "http://[::1]:\(port)"] }
@@ -93,7 +98,7 @@ final class WebGuard: Sendable {
         for pair in header.split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, parts[0].trimmingSpaces() == Self.cookieName else { continue }
-            if Self.sameText(parts[1].trimmingSpaces(), session) { return true }
+            if sessionToken.matches(String(parts[1].trimmingSpaces())) { return true }
         }
         return false
     }
@@ -103,28 +108,14 @@ final class WebGuard: Sendable {
 
     private func useSecret(_ offered: String) -> Bool {
         secret.withLock { secret in
-            guard let expected = secret, Self.sameText(offered, expected) else { return false }
+            guard let expected = secret, expected.matches(offered) else { return false }
             secret = nil
             return true
         }
     }
 
-    /// Compares in time that does not depend on where the texts differ.
-    static func sameText(_ lhs: String, _ rhs: String) -> Bool {
-        let left = Array(lhs.utf8)
-        let right = Array(rhs.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
-        return difference == 0
-    }
-
-    /// 32 random bytes as hex.
+    /// 256 random bits as 64 hex digits (``AgentToken/random()``).
     static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-        }.joined()
+        AgentToken.random().text
     }
 }

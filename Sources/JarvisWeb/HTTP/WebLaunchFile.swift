@@ -30,12 +30,7 @@ struct WebLaunchFile: Sendable {
             throw JarvisError(.storage, "cannot make a private folder in \(parent) for the browser; set TMPDIR to a folder of yours, or use --no-open")
         }
         let file = WebLaunchFile(path: folder + "/open.html", folder: folder)
-        let page = """
-            <!doctype html><html lang="en"><head><meta charset="utf-8">\
-            <meta http-equiv="refresh" content="0;url=\(address)"><link rel="icon" href="data:,"><title>Jarvis</title></head>\
-            <body><p><a href="\(address)">Open the Jarvis inspector</a></p></body></html>
-
-            """
+        let page = RefreshPage.html(to: address)
         do {
             try PrivatePath.replaceFile(file.path, with: Array(page.utf8), mode: 0o600)
         } catch {

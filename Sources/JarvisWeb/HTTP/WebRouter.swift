@@ -163,7 +163,7 @@ final class WebRouter: Sendable {
     /// page busy for longer than it may idle is held, not idle).
     func scheduleIdleCheck(_ page: WebPage) {
         let wait = WebServer.pageIdle + .milliseconds(50)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(wait / .milliseconds(1)))) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: wait.wholeMilliseconds(rounded: .up)))) {
             [weak self, weak page] in
             guard let self, let page else { return }
             page.lane.submit { [self] in

@@ -3,12 +3,12 @@ import JarvisCore
 import JarvisInspector
 import JarvisRemote
 
-extension WebPage {
+extension WebPageState {
     /// Does what the user asked; returns the new view (and, for some intents, more).
     ///
     /// Every decision goes through the model: the session refuses what may not be done, and
     /// its message is shown where the user acted.
-    func handle(_ request: JSONValue) -> JSONValue {
+    mutating func handle(_ request: JSONValue) -> JSONValue {
         guard let intent = request["intent"]?.stringValue else {
             return WebJSON.object([("error", "the request names no intent")])
         }
@@ -23,7 +23,7 @@ extension WebPage {
         return .object(object)
     }
 
-    private func perform(_ intent: String, _ request: JSONValue) throws(JarvisError) -> [(String, JSONValue)] {
+    private mutating func perform(_ intent: String, _ request: JSONValue) throws(JarvisError) -> [(String, JSONValue)] {
         // A message answers one action; the next action clears it.
         if !["check", "members", "zone"].contains(intent) { message = nil }
         switch intent {
@@ -198,7 +198,7 @@ extension WebPage {
     static let membersWindow = 2000
 
     /// Opens an editor on `fresh`; a date editor shows its date in `zone` (the browser's).
-    private func start(_ fresh: ValueDraft, zone: String?) {
+    private mutating func start(_ fresh: ValueDraft, zone: String?) {
         draft = fresh
         draftText = fresh.text
         draftProblem = nil
@@ -209,7 +209,7 @@ extension WebPage {
 
     /// The editor text a request carries: `text`, or for the date editor the `local` date
     /// and time read in the chosen zone (the model converts). Nil when nothing is edited.
-    private func typed(_ request: JSONValue) throws(JarvisError) -> String? {
+    private mutating func typed(_ request: JSONValue) throws(JarvisError) -> String? {
         guard let draft else { return nil }
         guard draft.editor == .date, let local = request["local"]?.stringValue else {
             return request["text"]?.stringValue ?? draftText
@@ -227,7 +227,7 @@ extension WebPage {
     /// Saves the draft: refused text stays in the editor with the model's reason beside it; a
     /// draft that asks a question (replacing a secret) asks it first; after a conflict the
     /// draft is written over the value stored now, as the model's conflict message says.
-    private func save(_ text: String, confirmed: Bool) throws(JarvisError) {
+    private mutating func save(_ text: String, confirmed: Bool) throws(JarvisError) {
         guard var draft else { throw JarvisError(.invalidParams, "nothing is being edited") }
         let session = try liveSession()
         draftText = text
@@ -257,19 +257,19 @@ extension WebPage {
         message = outcome.message(draft)
     }
 
-    private func liveSession() throws(JarvisError) -> InspectorSession {
+    private mutating func liveSession() throws(JarvisError) -> InspectorSession {
         guard let connection else { throw JarvisError(.unavailable, connectProblem ?? "no agent is open") }
         if isGone { throw JarvisError(.unavailable, InspectorMessage.waitingForAgent.text) }
         return connection.session
     }
 
-    private func readOnly() -> JarvisError {
+    private mutating func readOnly() -> JarvisError {
         guard let state = connection?.session.state else { return JarvisError(.unavailable, "no agent is open") }
         if isGone { return JarvisError(.unavailable, InspectorMessage.waitingForAgent.text) }
         return JarvisError(.readOnly, InspectorSession.readOnlyMessage(state))
     }
 
-    private func reset(keepingScope: Bool) {
+    private mutating func reset(keepingScope: Bool) {
         if !keepingScope { scope = (nil, nil) }
         selected = nil
         draft = nil

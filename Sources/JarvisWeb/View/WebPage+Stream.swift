@@ -109,7 +109,7 @@ extension WebPage {
             return next - .now
         }
         if let wait {
-            let milliseconds = max(5, Int(wait / .milliseconds(1)) + 1)
+            let milliseconds = max(5, Int(clamping: wait.wholeMilliseconds(rounded: .up)))
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self] in
                 self?.requestRedraw()
             }
@@ -118,7 +118,7 @@ extension WebPage {
 
     /// While stream `generation` is open: a redraw once a second.
     private func scheduleTick(_ generation: Int) {
-        let milliseconds = Int(Self.streamTick / .milliseconds(1))
+        let milliseconds = Int(clamping: Self.streamTick.wholeMilliseconds(rounded: .up))
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self] in
             guard let self, stream.withLock({ $0.generation == generation && $0.connection != nil }) else { return }
             requestRedraw()

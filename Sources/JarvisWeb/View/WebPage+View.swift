@@ -2,9 +2,9 @@ import JarvisCore
 import JarvisInspector
 import JarvisRemote
 
-extension WebPage {
+extension WebPageState {
     /// Everything the page draws now but the table's rows (fetched by window).
-    func view() -> JSONValue {
+    mutating func view() -> JSONValue {
         let now = ContinuousClock.now
         let news = changed.withLock { flag -> Bool in
             defer { flag = false }
@@ -110,17 +110,17 @@ extension WebPage {
     }
 
     /// When the stream must redraw even without news: a change mark ends.
-    func nextDeadline() -> ContinuousClock.Instant? {
+    mutating func nextDeadline() -> ContinuousClock.Instant? {
         connection?.session.state.nextHighlightEnd(now: .now)
     }
 
-    private func scopeTitle(_ state: InspectorState) -> String {
+    private mutating func scopeTitle(_ state: InspectorState) -> String {
         if let container = scope.container { return container }
         if let scanner = scope.scanner { return state.scanners.first { $0.id == scanner }?.name ?? scanner }
         return "All keys"
     }
 
-    private func scannersJSON(_ state: InspectorState) -> JSONValue {
+    private mutating func scannersJSON(_ state: InspectorState) -> JSONValue {
         var perContainer: [String: Int] = [:]
         var perScanner: [String: Int] = [:]
         for address in state.items.keys {
@@ -151,7 +151,7 @@ extension WebPage {
 
     /// What "Add key" offers, as the model decided: the writable containers of the scope,
     /// the types each takes, and the catalog's declared keys with nothing stored first.
-    private func addJSON(_ state: InspectorState) -> JSONValue {
+    private mutating func addJSON(_ state: InspectorState) -> JSONValue {
         let choices = state.addChoices(scanner: scope.scanner).filter { scope.container == nil || $0.container == scope.container }
         return WebJSON.object([
             (
@@ -182,7 +182,7 @@ extension WebPage {
     }
 
     /// The running agents, read from the runtime folder at most once a second.
-    private func agentRecords(now: ContinuousClock.Instant) -> [AgentRecord] {
+    private mutating func agentRecords(now: ContinuousClock.Instant) -> [AgentRecord] {
         if let last = lastAgents, now - last.at < .seconds(1) { return last.records }
         let records = (try? AgentDirectory.running()) ?? []
         lastAgents = (now, records)
@@ -191,7 +191,7 @@ extension WebPage {
 
     /// Redraws the sidebar when an agent started or stopped since the page last read them,
     /// so an open page lists what runs without a reload.
-    func noticeAgents(now: ContinuousClock.Instant) {
+    mutating func noticeAgents(now: ContinuousClock.Instant) {
         let before = lastAgents?.records
         let records = agentRecords(now: now)
         if let before, before != records { changed.withLock { $0 = true } }
@@ -199,7 +199,7 @@ extension WebPage {
 
     /// The agents to pick from: local programs, Simulator apps grouped by device, and the
     /// one `--agent` named. Read from the runtime folder at most once a second.
-    private func agentsJSON() -> JSONValue {
+    private mutating func agentsJSON() -> JSONValue {
         let records = agentRecords(now: .now)
         let open = connection?.endpoint
         var list: [JSONValue] = records.map { record in

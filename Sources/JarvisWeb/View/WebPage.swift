@@ -5,77 +5,42 @@ import JarvisInspector
 import JarvisRemote
 import JarvisTransport
 
-/// One open browser page: its own ``InspectorSession`` on the chosen agent, and where the user
-/// is (scope, filter, chips, the selected key, the edit in progress, a conflict, a pending bulk
-/// delete). The page draws ``view()`` and sends intents to ``handle(_:)``.
+/// One open browser page: its identity, its live stream, and its state (``WebPageState``),
+/// which the page draws with ``view()`` and changes with ``handle(_:)``.
 ///
-/// Threading: every mutable field is touched only by jobs of `lane` (the page's line of work
-/// on the server's ``WorkPool``), which run one at a time, so intents, the live stream's
-/// redraws and reconnecting never overlap; no thread is the page's own. The session's change
-/// handler only raises a flag and asks the lane for a redraw.
-final class WebPage: @unchecked Sendable {
+/// Threading: the state sits in a lock and is reached only by jobs of `lane` (the page's line
+/// of work on the server's ``WorkPool``), which run one at a time, so intents, the live
+/// stream's redraws and reconnecting never overlap and the lock is never waited for; no
+/// thread is the page's own. The session's change handler only raises a flag and asks the
+/// lane for a redraw.
+final class WebPage: Sendable {
     /// The page's identity in URLs.
     let id: String
     let options: WebOptions
     /// Where everything the page does runs, one job at a time.
     let lane: WorkLane
     /// Raised by the session's change handler; taken by ``view()``.
-    let changed = Locked(true)
+    let changed: Locked<Bool>
     /// When a request or the stream last held the page: a page nobody holds is closed.
     let lastSeen = Locked(ContinuousClock.now)
     /// The live stream, if one is open (see `WebPage+Stream.swift`).
     let stream = Locked(LiveStream())
     /// Told when the live stream closed (the page may now idle).
     let onStreamEnded: @Sendable (WebPage) -> Void
-
-    // MARK: State (only on `lane`)
-
-    struct Connection {
-        var endpoint: Endpoint
-        var session: InspectorSession
-        /// Whether the agent went away and when to look for it again (the model's decision).
-        var reconnection: InspectorReconnection
-    }
-
-    var connection: Connection?
-    var connectProblem: String?
-    var scope: (scanner: String?, container: String?) = (nil, nil)
-    var filter = InspectorFilter()
-    var chips: Set<InspectorChip> = []
-    var selected: InspectorRow.Target?
-    var draft: ValueDraft?
-    var draftText = ""
-    var draftProblem: InspectorFieldProblem?
-    /// The time zone the date editor reads and shows its date and time in.
-    var draftZone = TimeZone.current.identifier
-    /// The draft asks a question (``ValueDraft/confirmation``) the user has not answered yet.
-    var asking = false
-    var conflict: InspectorConflict?
-    var bulk: InspectorDeletion?
-    var adding = false
-    var message: InspectorMessage?
-    /// The rows the table shows: ``table``'s, through the filter.
-    var rows: [InspectorRow] = []
-    var rowsVersion = 0
-    /// The filter changed: ``rows`` is found again in ``table``.
-    var rowsDirty = true
-    /// The scope's rows under the chips, unfiltered.
-    var table = InspectorFilteredRows()
-    /// The model, the scope or the chips changed: ``table`` is built again.
-    var tableDirty = true
-    /// When the first change mark in ``table`` ends (nil: none): its rows are built again then.
-    var highlightsEnd: ContinuousClock.Instant?
-    var lastAgents: (at: ContinuousClock.Instant, records: [AgentRecord])?
-    /// The name of the agent at `--agent tcp://…`, once it answered: the sidebar keeps showing
-    /// it while another agent is open.
-    var networkName: String?
-    var version = 0
+    private let state: Locked<WebPageState>
 
     init(id: String, options: WebOptions, lane: WorkLane, onStreamEnded: @escaping @Sendable (WebPage) -> Void = { _ in }) {
         self.id = id
         self.options = options
         self.lane = lane
         self.onStreamEnded = onStreamEnded
+        let changed = Locked(true)
+        self.changed = changed
+        // The state tells the page of changes through a box filled once the page exists.
+        let page = Locked<WeakPage?>(nil)
+        state = Locked(
+            WebPageState(options: options, changed: changed) { page.current?.page?.requestRedraw() })
+        page.withLock { $0 = WeakPage(page: self) }
     }
 
     /// The page is held now (a request, its stream).
@@ -83,134 +48,35 @@ final class WebPage: @unchecked Sendable {
         lastSeen.withLock { $0 = .now }
     }
 
+    // MARK: - On `lane`
+
     /// Connects to the agent `selector` names (nil: the one `--agent` chose, or the only one running).
-    func connect(_ selector: String?) {
-        let chosen = selector ?? options.selector
-        do throws(JarvisError) {
-            let endpoint = try AgentLocator.endpoint(for: chosen)
-            try open(endpoint, selector: chosen)
-        } catch {
-            connectProblem = error.message
-        }
-    }
-
-    func open(_ endpoint: Endpoint, selector: String?) throws(JarvisError) {
-        let source = try RemoteSource(endpoint: endpoint, token: token(for: endpoint, selector: selector), clientName: "jarvis-web")
-        let session = InspectorSession(source: source)
-        session.onChange { [weak self] in
-            guard let self else { return }
-            self.changed.withLock { $0 = true }
-            self.requestRedraw()
-        }
-        // Subscribe before loading, so no change can fall between the two.
-        session.startLive()
-        do {
-            try session.load()
-        } catch {
-            session.close()
-            throw error
-        }
-        close()
-        let state = session.state
-        connection = Connection(
-            endpoint: endpoint, session: session,
-            reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state))
-        connectProblem = nil
-        tableDirty = true
-        if selector == options.selector, options.selector?.hasPrefix("tcp://") == true { networkName = state.hello.agent }
-    }
-
-    /// The token for `endpoint`: the one the user gave (`--token-file`, `JARVIS_TOKEN`) only
-    /// for the agent `--agent` named, so switching to another agent that serves TCP never
-    /// hands it that token; any other agent's comes from its own discovery file.
-    private func token(for endpoint: Endpoint, selector: String?) -> String? {
-        if let token = options.token, selector == options.selector { return token }
-        return AgentLocator.localToken(for: endpoint)
-    }
+    func connect(_ selector: String?) { state.withLock { $0.connect(selector) } }
 
     /// Ends the session.
-    func close() {
-        guard let connection else { return }
-        connection.session.onChange(nil)
-        connection.session.close()
-        self.connection = nil
-    }
+    func close() { state.withLock { $0.close() } }
 
-    /// Whether the agent went away under the page.
-    var isGone: Bool {
-        guard let connection else { return false }
-        return connection.reconnection.isGone(connection.session.state)
-    }
+    /// Reconnects to an agent that went away, as often as the model says.
+    func tick() { state.withLock { $0.tick() } }
 
-    /// Whether edits may be offered now: the model allows them and the agent is there.
-    var canEdit: Bool {
-        guard let connection else { return false }
-        return connection.reconnection.canEdit(connection.session.state)
-    }
-
-    /// Reconnects by name to an agent that went away (as often as the model says), and
-    /// catches up with everything that changed meanwhile.
-    func tick() {
-        noticeAgents(now: .now)
-        guard var connection else { return }
-        let before = connection.session.state
-        guard connection.reconnection.shouldTry(before, now: .now) else { return }
-        self.connection = connection
-        let selector = connection.reconnection.selector
-        do throws(JarvisError) {
-            let endpoint: Endpoint
-            if case .tcp = connection.endpoint, selector.hasPrefix("tcp://") {
-                endpoint = connection.endpoint
-            } else {
-                endpoint = try AgentLocator.endpoint(for: selector)
-            }
-            try open(endpoint, selector: selector)
-        } catch {
-            return
-        }
-        message = self.connection?.session.catchUp(from: before)
-    }
-
-    /// The table's rows, recomputed when the model or the filter changed.
-    func currentRows(now: ContinuousClock.Instant) -> [InspectorRow] {
-        guard let state = connection?.session.state else {
-            if !rows.isEmpty {
-                rows = []
-                rowsVersion += 1
-            }
-            return rows
-        }
-        // A mark ended since the rows were built: they are built again without it. (Asked of
-        // the model's few marks, never of every row: a window request must not walk 100,000.)
-        let highlightEnded = highlightsEnd.map { now >= $0 } ?? false
-        guard rowsDirty || tableDirty || highlightEnded else { return rows }
-        if tableDirty || highlightEnded {
-            table.replace(with: state.tableRows(scanner: scope.scanner, container: scope.container, chips: chips, now: now))
-            highlightsEnd = state.nextHighlightEnd(now: now)
-            tableDirty = false
-        }
-        rows = table.rows(filter)
-        rowsDirty = false
-        rowsVersion += 1
-        return rows
-    }
+    /// The page as the browser draws it.
+    func view() -> JSONValue { state.withLock { $0.view() } }
 
     /// A window of the table.
     func rowsWindow(from start: Int, count: Int) -> JSONValue {
-        let all = currentRows(now: .now)
-        let lower = max(0, min(start, all.count))
-        let upper = max(lower, min(all.count, lower + max(0, min(count, 500))))
-        let window = all[lower..<upper].map { shown in
-            var row = shown
-            // Inside one container, its name beside every key says nothing.
-            if scope.container != nil { row.subtitle = nil }
-            return WebJSON.row(row)
-        }
-        return WebJSON.object([
-            ("version", WebJSON.int(rowsVersion)), ("total", WebJSON.int(all.count)), ("from", WebJSON.int(lower)),
-            ("rows", .array(window)),
-        ])
+        state.withLock { $0.rowsWindow(from: start, count: count) }
     }
+
+    /// Acts on one intent of the page.
+    func handle(_ request: JSONValue) -> JSONValue { state.withLock { $0.handle(request) } }
+
+    /// When the view changes by itself next (a change mark ends).
+    func nextDeadline() -> ContinuousClock.Instant? { state.withLock { $0.nextDeadline() } }
+}
+
+/// The page, not kept alive by its own state's change handler.
+private struct WeakPage: Sendable {
+    weak var page: WebPage?
 }
 
 /// What every page shares: the agent `--agent` chose and the TCP token.

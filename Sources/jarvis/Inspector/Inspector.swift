@@ -258,14 +258,12 @@ final class Inspector {
                 reconnectIfGone()
                 // Still gone: look again after the model's interval.
                 if let connection = self.connection, connection.reconnection.isGone(connection.state) {
-                    let (seconds, attoseconds) = InspectorReconnection.interval.components
-                    let wait = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+                    let wait = Int32(clamping: max(0, InspectorReconnection.interval.wholeMilliseconds(rounded: .up)))
                     timeout = timeout < 0 ? wait : min(timeout, wait)
                 }
             }
             if let end = connection?.state.nextHighlightEnd(now: now) {
-                let (seconds, attoseconds) = (end - now).components
-                let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+                let milliseconds = Int32(clamping: max(0, (end - now).wholeMilliseconds(rounded: .up)))
                 timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
             }
             var descriptors = [
