@@ -29,6 +29,10 @@ import Testing
         try run("foreign_cookies")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func doubleClickingARowEditsIt() throws {
+        try run("double_click")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
         try run("conflict")
     }

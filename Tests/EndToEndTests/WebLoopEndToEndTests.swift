@@ -148,6 +148,20 @@ final class WebLoopEndToEndTests {
         #expect(try web.exchange(web.openPage(cookie: cookie)).hasPrefix("HTTP/1.1 200"))
     }
 
+    /// A `HEAD` request is answered with the head a `GET` would have, and no body.
+    @Test func aHeadRequestGetsTheHeadAlone() throws {
+        let agent = try startAgent()
+        let web = try Web(sandbox, agent: String(agent.pid))
+        let cookie = try web.cookie()
+        let get = try web.exchange("GET \(web.root)app.js HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nCookie: \(cookie)\r\n\r\n")
+        let head = try web.exchange("HEAD \(web.root)app.js HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nCookie: \(cookie)\r\n\r\n")
+        let getHead = get.components(separatedBy: "\r\n\r\n").first ?? ""
+        #expect(head.hasPrefix("HTTP/1.1 200"))
+        #expect(head == getHead + "\r\n\r\n", "HEAD answered \(head.utf8.count) bytes; GET's head is \(getHead.utf8.count)")
+        let refused = try web.exchange("HEAD \(web.root)app.js HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\r\n")
+        #expect(refused.hasPrefix("HTTP/1.1 403") && refused.hasSuffix("\r\n\r\n"), "\(refused)")
+    }
+
     /// Forty pages opened while their agent is stopped (`SIGSTOP`: it accepts and never
     /// answers) wait on the server's work pool: a few threads, not one per request.
     @Test func fortyPagesWaitingOnAStoppedAgentAddAFewThreads() throws {

@@ -18,6 +18,10 @@ import Testing
         let file = fixture.secrets.appendingPathComponent("api_token")
         let row = try #require(session.state.row(for: address))
         #expect(row.has(.masked) && !row.isEditable && row.isReplaceable)
+        // Its status says what can be done to it, never "read-only" beside Replace and Delete.
+        let status = try #require(session.state.detail(address)?.facts.first { $0.label == "status" }?.text)
+        #expect(status.contains("masked") && status.contains("replace") && status.contains("delete"), "\(status)")
+        #expect(!status.contains("read-only"), "\(status)")
         // `e` on a mask: no editor, and a message that says what to do instead.
         let refusal = #expect(throws: JarvisError.self) { try session.draft(for: .key(address)) }
         #expect(refusal?.message.contains("masked secret") == true)

@@ -337,6 +337,22 @@ def scenario_tabs(playwright):
         check(not tab.errors, f"page errors: {tab.errors}")
 
 
+def scenario_double_click(playwright):
+    """Double-clicking a row opens its editor, as in DevTools."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "app.json")
+    grid_row(page, "name").dblclick()
+    field = detail(page).get_by_label("Value", exact=True)
+    expect(field).to_be_visible()
+    field.fill("Edited")
+    detail(page).get_by_role("button", name="Save").click()
+    wait_until(lambda: '"Edited"' in read(path), "the double-click edit to be saved")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 def scenario_conflict(playwright):
     """A save that meets a newer value shows base, theirs and yours; writing mine keeps the draft's text."""
     agent, path = files_agent()

@@ -51,7 +51,15 @@ extension InspectorState {
         }
         if let encoding = item.encoding { status.append("encoded as \(encoding.rawValue)") }
         if revealed[address] != nil { status.append("revealed") }
-        status.append(row.isEditable ? "writable" : (banner.map { $0.lowercased() } ?? "read-only"))
+        if row.isReplaceable {
+            // Masked, yet not read-only: say what can be done to it.
+            status.append(
+                row.isRevealable
+                    ? "masked: reveal it to read it, or replace or delete it without seeing it"
+                    : "masked: it can be replaced or deleted without being shown")
+        } else {
+            status.append(row.isEditable ? "writable" : (banner.map { $0.lowercased() } ?? "read-only"))
+        }
         facts.append(.init(label: "status", text: status.joined(separator: ", ")))
         // An unset key has no stored revision to show.
         if !unset { facts.append(.init(label: "revision", text: item.revision.text)) }

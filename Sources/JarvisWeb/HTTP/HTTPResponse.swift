@@ -61,11 +61,13 @@ struct HTTPResponse: Sendable {
 
     /// The bytes on the wire: status line, headers (with the security headers and
     /// `Connection: close`), blank line, body.
-    func serialized() -> [UInt8] {
+    ///
+    /// - Parameter headOnly: the answer to a `HEAD` request: the same head, no body.
+    func serialized(headOnly: Bool = false) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         for (name, value) in Self.securityHeaders + headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        return Array(head.utf8) + body
+        return Array(head.utf8) + (headOnly ? [] : body)
     }
 
     /// The head of a server-sent event stream (no length: it stays open).

@@ -29,9 +29,10 @@ final class WebRouter: Sendable {
     /// The most pages one live stream carries (the tabs of one browser).
     static let maxPagesPerStream = 64
 
-    /// Sends `response` and closes the connection once it is written.
-    static func reply(_ response: HTTPResponse, on connection: LineConnection) {
-        connection.send(raw: response.serialized())
+    /// Sends `response` (its head alone for a `HEAD` request) and closes the connection once
+    /// it is written.
+    static func reply(_ response: HTTPResponse, on connection: LineConnection, headOnly: Bool = false) {
+        connection.send(raw: response.serialized(headOnly: headOnly))
         connection.close()
     }
 
@@ -43,9 +44,10 @@ final class WebRouter: Sendable {
         case .refused(let status, let reason): return Self.reply(.refusal(status, reason), on: connection)
         case .incomplete: return Self.reply(.refusal(400, "an incomplete request"), on: connection)
         }
+        let headOnly = request.method == "HEAD"
         switch guardian.check(request) {
         case .refuse(let status, let reason):
-            return Self.reply(.refusal(status, reason), on: connection)
+            return Self.reply(.refusal(status, reason), on: connection, headOnly: headOnly)
         case .exchange:
             launchFile.withLock { file in
                 file?.remove()
@@ -78,10 +80,11 @@ final class WebRouter: Sendable {
                 return Self.reply(.refusal(405, "use GET"), on: connection)
             }
             let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")
+            let headOnly = request.method == "HEAD"
             guard let asset = WebAssets.file(named: name) else {
-                return Self.reply(.refusal(404, "no such file"), on: connection)
+                return Self.reply(.refusal(404, "no such file"), on: connection, headOnly: headOnly)
             }
-            return Self.reply(.content(asset.bytes, type: asset.type), on: connection)
+            return Self.reply(.content(asset.bytes, type: asset.type), on: connection, headOnly: headOnly)
         }
         // /api/stream?pages=ID,ID…: one live stream for every page of a browser (see
         // `WebPage+Stream.swift`); /api/pages, /api/pages/ID/{intent,rows,view,events}

@@ -11,7 +11,14 @@ import * as dialogs from './dialogs.js';
 class App {
   constructor() {
     this.view = null;
-    this.table = new KeyTable({ onOpen: (row) => this.send('open', { target: row.target }), onCursor: () => {} });
+    this.table = new KeyTable({
+      onOpen: (row) => this.send('open', { target: row.target }),
+      onCursor: () => {},
+      onEdit: async (row) => {
+        const view = await this.send('open', { target: row.target });
+        if (view?.detail?.actions?.edit) this.send('edit', { target: row.target });
+      },
+    });
     this.detail = new DetailPane(this);
     this.filterTimer = null;
     this.stream = null;

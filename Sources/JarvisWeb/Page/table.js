@@ -12,12 +12,13 @@ const FLAG_NAMES = {
 };
 
 export class KeyTable {
-  constructor({ onOpen, onCursor }) {
+  constructor({ onOpen, onCursor, onEdit }) {
     this.grid = $('grid');
     this.viewport = $('viewport');
     this.spacer = $('spacer');
     this.empty = $('empty');
     this.onOpen = onOpen;
+    this.onEdit = onEdit;
     this.onCursor = onCursor;
     this.total = 0;
     this.version = -1;
@@ -121,6 +122,8 @@ export class KeyTable {
       'aria-rowindex': index + 2,
       'aria-selected': row.id === this.selectedID ? 'true' : 'false',
       onclick: () => { this.cursor = index; this.onOpen(row); },
+      // Double-click edits, as in DevTools' storage tables.
+      ondblclick: () => { this.cursor = index; this.onEdit?.(row); },
     },
     el('span', { class: 'cell key', role: 'gridcell' },
       el('span', { class: 'key-name', text: row.key }),
