@@ -52,6 +52,14 @@ public final class JarvisAgent: Sendable {
         public var maxPendingOutputBytes: Int
         /// How many audit records `history` keeps in memory.
         public var auditCapacity: Int
+        /// The most bytes the journal of changes (what `jarvis undo` takes back) holds, in memory
+        /// and in its file; the oldest entries go first. Default 16 MiB; 0 keeps no journal.
+        public var journalBytes: Int = 16 << 20
+        /// Where the journal file is kept across restarts; nil, the default, is the state folder
+        /// (`$XDG_STATE_HOME/jarvis/journal` or `~/.local/state/jarvis/journal` on Linux,
+        /// `Application Support/Jarvis/journal` on Apple platforms). The file is named after
+        /// the agent and readable by its owner only.
+        public var journalFolder: URL?
         /// Where a short private socket folder is made when the runtime folder's path is too
         /// long for a socket; tests point it at a folder that refuses one, to reach loopback TCP.
         package var shortSocketParent = AgentPlacement.shortParent
@@ -130,6 +138,8 @@ public final class JarvisAgent: Sendable {
     package let service: AgentService
     private let recordURL: URL
     private let placement: AgentPlacement
+    /// The journal's file, released at ``stop()``; nil when the journal lives in memory only.
+    private let journalFile: JournalFile?
 
     /// Starts an agent serving the given scanners.
     ///
@@ -203,6 +213,16 @@ public final class JarvisAgent: Sendable {
         tcp = started.map { .on($0.server, $0.endpoint, $0.token) } ?? .off
         endpoint = placement.socketPath.map { .unix(path: $0) } ?? started?.endpoint ?? .unix(path: socketPath)
         service.tcpEndpoint.withLock { $0 = started?.endpoint }
+        // Before the discovery file, which is how clients find the agent.
+        let journal =
+            options.journalBytes > 0
+            ? JournalFile.load(
+                folder: options.journalFolder ?? JournalFile.defaultFolder(), agent: identity.name,
+                budget: options.journalBytes)
+            : JournalFile.Opened(file: nil, entries: [], problems: [])
+        journalFile = journal.file
+        hub.journal.open(
+            budget: options.journalBytes, store: journal.file, entries: journal.entries, problems: journal.problems)
         record = AgentRecord(
             pid: identity.pid, name: identity.name, socket: placement.socketPath,
             started: DateText.format(
@@ -213,6 +233,7 @@ public final class JarvisAgent: Sendable {
         } catch {
             server?.stop()
             started?.server.stop()
+            journal.file?.close()
             Self.removeShortFolder(of: placement)
             throw error
         }
@@ -225,6 +246,7 @@ public final class JarvisAgent: Sendable {
 
     /// Stops serving, disconnects every client and removes the discovery file. Idempotent.
     public func stop() {
+        journalFile?.close()
         server?.stop()
         if case .on(let tcpServer, _, _) = tcp { tcpServer.stop() }
         PrivatePath.removeEntry(recordURL.path)
