@@ -73,6 +73,8 @@ final class Sandbox {
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["JARVIS_RUNTIME_DIR"] = runtime.path
+        // The agents' journals go to the sandbox, never to the user's state folder.
+        environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         environment["NO_COLOR"] = "1"
         environment.removeValue(forKey: "JARVIS_AGENT")
         for (name, value) in environmentOverrides { environment[name] = value }

@@ -17,12 +17,13 @@ extension JarvisHub {
             pointer = outcome.item?.pointer
         }
         for change in outcome.changes {
-            journal.record(
-                JournalEntry(
+            var entry = JournalEntry(
                     action: origin.action ?? action, address: change.address, pointer: pointer,
                     before: change.beforeValue, after: change.afterValue,
                     beforeRevision: change.before?.revision, afterRevision: change.afterValue == nil ? nil : change.after?.revision,
-                    client: origin.client, isSecret: secret, reverts: origin.reverts))
+                    client: origin.client, isSecret: secret, reverts: origin.reverts)
+            entry.undoHint = change.undoHint
+            journal.record(entry)
         }
     }
 

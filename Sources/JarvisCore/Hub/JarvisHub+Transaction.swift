@@ -54,6 +54,8 @@ extension JarvisHub {
         package var beforeValue: PreferenceValue? = nil
         /// The stored value after, unmasked; nil when nothing is stored.
         package var afterValue: PreferenceValue? = nil
+        /// For a removal: what the scanner needs to put the key back exactly (``WriteResult/undoHint``).
+        package var undoHint: [UInt8]? = nil
     }
 
     /// What a write did, for the method's answer and for the audit trail.
@@ -133,7 +135,8 @@ extension JarvisHub {
             if case .deleteKeys(let selection, let dryRun) = edit {
                 outcome = try removeKeys(selection, dryRun: dryRun, target: target, wrote: &wrote)
             } else {
-                outcome = try writeKey(edit, expectedRevision: expectedRevision, target: target, wrote: &wrote)
+                outcome = try writeKey(
+                    edit, expectedRevision: expectedRevision, target: target, undoHint: origin.undoHint, wrote: &wrote)
             }
             // Under the container's lock, so the journal orders a key's entries as it was written.
             if wrote { journal(outcome, edit: edit, origin: origin, secret: target.info.isSecret) }
@@ -229,7 +232,7 @@ extension JarvisHub {
 
     /// Steps 2–7 for one key.
     private func writeKey(
-        _ edit: Edit, expectedRevision: Revision?, target: WriteTarget, wrote: inout Bool
+        _ edit: Edit, expectedRevision: Revision?, target: WriteTarget, undoHint: [UInt8]?, wrote: inout Bool
     ) throws(JarvisError) -> WriteOutcome {
         let address = target.address
         let (key, name) = (address.key, address.container)
@@ -290,21 +293,26 @@ extension JarvisHub {
         }
         if case .set(let value) = change { try target.configuration.catalog.check(value, at: address) }
         let encoding = current?.layer == .stored ? current?.encoding : nil
-        let stored = try perform(
-            WriteRequest(container: name, key: key, change: change, encoding: encoding), on: target.scanner)
+        var request = WriteRequest(container: name, key: key, change: change, encoding: encoding)
+        if case .set = edit { request.undoHint = undoHint }
+        let stored = try perform(request, on: target.scanner)
         wrote = true
         let replaced = before?.layer == .stored ? before : nil
         switch edit {
         case .delete:
             outcome.changes = [
-                KeyChange(address: address, before: replaced, after: nil, beforeValue: replaced.flatMap { _ in current?.value })
+                KeyChange(
+                    address: address, before: replaced, after: nil, beforeValue: replaced.flatMap { _ in current?.value },
+                    undoHint: stored.undoHint)
             ]
             outcome.item = before
             return outcome
         case .reset:
             let now = stored.entry.map { item($0, target: target) }
             outcome.changes = [
-                KeyChange(address: address, before: replaced, after: nil, beforeValue: replaced.flatMap { _ in current?.value })
+                KeyChange(
+                    address: address, before: replaced, after: nil, beforeValue: replaced.flatMap { _ in current?.value },
+                    undoHint: stored.undoHint)
             ]
             outcome.item = now ?? unsetItem(address, target: target)
             return outcome
@@ -378,7 +386,8 @@ extension JarvisHub {
         }
         for (done, entry) in matched.enumerated() {
             do {
-                try perform(WriteRequest(container: name, key: entry.key, change: .delete), on: target.scanner)
+                let stored = try perform(WriteRequest(container: name, key: entry.key, change: .delete), on: target.scanner)
+                outcome.changes[done].undoHint = stored.undoHint
                 wrote = true
             } catch {
                 throw JarvisError(

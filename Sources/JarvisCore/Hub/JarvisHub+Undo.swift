@@ -82,7 +82,7 @@ extension JarvisHub {
         do {
             let written = try write(
                 address, edit, expectedRevision: expected,
-                origin: WriteOrigin(client: client, action: action, reverts: entry.id))
+                origin: WriteOrigin(client: client, action: action, reverts: entry.id, undoHint: entry.undoHint))
             outcome.current = written.changes.first?.after
         } catch where error.code == .conflict {
             outcome.current = storedItem(address)

@@ -56,6 +56,8 @@ package struct JournalEntry: Sendable, Hashable {
     package var reverts: Int64?
     /// The undo (or redo) that took this entry back; nil while it stands.
     package var undoneBy: Int64?
+    /// For a removal: the scanner's hint to put the key back exactly (``WriteResult/undoHint``).
+    package var undoHint: [UInt8]?
 
     package init(
         id: Int64 = 0, time: Date = Date(), action: Action, address: PreferenceAddress, pointer: JSONPointer? = nil,
@@ -95,7 +97,7 @@ package struct JournalEntry: Sendable, Hashable {
     /// the names, revisions and client.
     package var weight: Int {
         var bytes = 256 + address.scanner.utf8.count + address.container.utf8.count + address.key.utf8.count
-        bytes += (pointer?.description.utf8.count ?? 0) + (client?.peer.utf8.count ?? 0) + (client?.name?.utf8.count ?? 0)
+        bytes += (undoHint?.count ?? 0) * 4 / 3 + (pointer?.description.utf8.count ?? 0) + (client?.peer.utf8.count ?? 0) + (client?.name?.utf8.count ?? 0)
         for value in [before, after] {
             if let value { bytes += value.minimumJSONBytes(countingPast: Int.max) }
         }

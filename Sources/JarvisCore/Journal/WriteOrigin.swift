@@ -7,11 +7,16 @@ package struct WriteOrigin: Sendable, Hashable {
     package var action: JournalEntry.Action?
     /// The journal entry an undo or redo takes back.
     package var reverts: Int64?
+    /// For an undo of a removal: the scanner's hint to put the key back exactly.
+    package var undoHint: [UInt8]?
 
-    package init(client: AuditRecord.Client, action: JournalEntry.Action? = nil, reverts: Int64? = nil) {
+    package init(
+        client: AuditRecord.Client, action: JournalEntry.Action? = nil, reverts: Int64? = nil, undoHint: [UInt8]? = nil
+    ) {
         self.client = client
         self.action = action
         self.reverts = reverts
+        self.undoHint = undoHint
     }
 
     /// A write made in the host's own process, through the hub.

@@ -30,9 +30,7 @@ extension AgentService {
         let request = JarvisHub.UndoRequest(
             id: params.id, redo: redo, dryRun: params.dryRun, forceAt: params.forceAt.map(Revision.init))
         let outcome = try hub.undo(request, origin: session.auditClient)
-        let restore = outcome.restoring.map {
-            Wire.JournalValue(type: $0.type, value: outcome.entry.isSecret ? nil : $0)
-        }
+        let restore = outcome.restoring.map { Wire.JournalValue($0, secret: outcome.entry.isSecret) }
         if outcome.isConflict && !params.dryRun {
             throw Self.undoConflict(outcome, restore: restore)
         }
@@ -70,7 +68,7 @@ extension AgentService {
 
     /// A short text of a value for a message; a secret's (nil) shows as its type only.
     static func preview(_ value: PreferenceValue?, type: PreferenceType) -> String {
-        guard let value else { return "a \(type.rawValue) (a secret: its value is not shown)" }
+        guard let value else { return "a \(type.rawValue) (not shown: a secret's, or too large)" }
         let text = JSONWriter.string(value.json)
         return text.count <= 60 ? text : String(text.prefix(57)) + "…"
     }

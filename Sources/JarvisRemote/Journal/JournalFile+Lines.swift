@@ -28,6 +28,7 @@ extension JournalFile {
             object.setIfPresent("client", client.name.map(JSONValue.string))
         }
         object.setIfPresent("reverts", entry.reverts.map(JSONValue.integer))
+        if !entry.isSecret, let hint = entry.undoHint { object["hint"] = .string(Data(hint).base64EncodedString()) }
         return JSONWriter.bytes(.object(object)) + [10]
     }
 
@@ -79,11 +80,16 @@ extension JournalFile {
                 transport: AuditRecord.Transport(rawValue: transport), peer: object["peer"]?.stringValue ?? "",
                 name: object["client"]?.stringValue)
         }
-        return JarvisCore.JournalEntry(
+        var entry = JarvisCore.JournalEntry(
             id: id, time: time, action: JarvisCore.JournalEntry.Action(rawValue: action),
             address: PreferenceAddress(scanner: scanner, container: container, key: key), pointer: pointer,
             before: before, after: after, beforeRevision: object["beforeRevision"]?.stringValue.map(Revision.init),
             afterRevision: object["afterRevision"]?.stringValue.map(Revision.init), client: client, isSecret: secret,
             valuesKept: kept, reverts: object["reverts"]?.int64Value)
+        if let hint = object["hint"]?.stringValue {
+            guard let bytes = Data(base64Encoded: hint) else { return nil }
+            entry.undoHint = Array(bytes)
+        }
+        return entry
     }
 }

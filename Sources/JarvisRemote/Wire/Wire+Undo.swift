@@ -9,19 +9,41 @@ extension Wire {
     public struct JournalValue: Sendable, Hashable {
         /// The value's type.
         public var type: PreferenceType
-        /// The value; nil for a secret's, which never leaves the agent.
+        /// The value; nil for a secret's, which never leaves the agent, and for one larger than
+        /// ``largest`` (see `bytes`).
         public var value: PreferenceValue?
+        /// For a value left out for its size: about how many bytes of JSON it takes (`get` reads it).
+        public var bytes: Int64?
+
+        /// The largest value a journal answer carries, in bytes of JSON: larger ones are left
+        /// out, so a journal of large values stays within what one answer may hold.
+        public static let largest = 16 << 10
 
         /// A value as a journal entry shows it.
-        public init(type: PreferenceType, value: PreferenceValue?) {
+        public init(type: PreferenceType, value: PreferenceValue?, bytes: Int64? = nil) {
             self.type = type
             self.value = value
+            self.bytes = bytes
         }
 
-        /// `{"type","value"?}`
+        /// A value as the agent sends it: left out when a secret's, or past ``largest``.
+        package init(_ value: PreferenceValue, secret: Bool) {
+            type = value.type
+            let size = value.minimumJSONBytes(countingPast: Self.largest)
+            if secret {
+                self.value = nil
+            } else if size > Self.largest {
+                bytes = Int64(value.minimumJSONBytes(countingPast: Int.max))
+            } else {
+                self.value = value
+            }
+        }
+
+        /// `{"type","value"?,"bytes"?}`
         public var json: JSONValue {
             var object: JSONObject = ["type": .string(type.rawValue)]
             object.setIfPresent("value", value?.json)
+            object.setIfPresent("bytes", bytes.map(JSONValue.integer))
             return .object(object)
         }
 
@@ -32,6 +54,7 @@ extension Wire {
             }
             self.type = type
             value = try fields["value"].map { raw throws(JarvisError) in try PreferenceValue(json: raw, as: type) }
+            bytes = fields["bytes"]?.int64Value
         }
     }
 
@@ -77,9 +100,9 @@ extension Wire {
             action = entry.action.rawValue
             address = entry.address
             pointer = entry.pointer.flatMap { $0.isWhole ? nil : $0.description }
-            let show = !entry.isSecret && entry.valuesKept
-            before = entry.memberBefore.map { JournalValue(type: $0.type, value: show ? $0 : nil) }
-            after = entry.memberAfter.map { JournalValue(type: $0.type, value: show ? $0 : nil) }
+            let hide = entry.isSecret || !entry.valuesKept
+            before = entry.memberBefore.map { JournalValue($0, secret: hide) }
+            after = entry.memberAfter.map { JournalValue($0, secret: hide) }
             beforeRevision = entry.beforeRevision?.text
             afterRevision = entry.afterRevision?.text
             transport = entry.client?.transport.rawValue
