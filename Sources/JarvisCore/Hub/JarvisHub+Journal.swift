@@ -51,7 +51,7 @@ extension JarvisHub {
     }
 
     /// The revision a client sees for a value stored at `address`.
-    func revision(of value: PreferenceValue, at address: PreferenceAddress, secret: Bool) -> Revision {
+    package func revision(of value: PreferenceValue, at address: PreferenceAddress, secret: Bool) -> Revision {
         secret ? masker.revision(of: value, at: address) : Revision(of: value)
     }
 }

@@ -15,6 +15,7 @@ package enum AgentMethod: String, CaseIterable, Sendable {
     case journal
     case undo
     case redo
+    case restore
 
     /// Every method name, for error messages.
     package static var names: [String] { allCases.map(\.rawValue) }

@@ -49,6 +49,34 @@ extension AgentService {
         ).json
     }
 
+    /// `restore`: every key changed since a moment put back, as one change; each key written is
+    /// audited as the set or delete it is.
+    func restore(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
+        let params = try Wire.RestoreParams(params: raw)
+        let point: JarvisHub.RestorePoint = params.toEntry.map { .entry($0) } ?? .time(params.toTime ?? Date())
+        let changes = try hub.restore(
+            to: point, containers: params.containers.map { GlobPattern($0) }, dryRun: params.dryRun,
+            origin: session.auditClient)
+        if !params.dryRun {
+            for change in changes {
+                audit.record(
+                    AuditRecord(
+                        action: change.then == nil ? .delete : .set, client: session.auditClient,
+                        address: change.address, oldRevision: change.now == nil ? nil : change.revision,
+                        newRevision: change.then.map { hub.revision(of: $0, at: change.address, secret: change.isSecret) }))
+            }
+        }
+        return Wire.RestoreResult(
+            dryRun: params.dryRun,
+            changes: changes.map { change in
+                Wire.RestoreChange(
+                    kind: change.kind.rawValue, address: change.address,
+                    now: change.now.map { Wire.JournalValue($0, secret: change.isSecret) },
+                    then: change.then.map { Wire.JournalValue($0, secret: change.isSecret) })
+            }
+        ).json
+    }
+
     private static func undoConflict(_ outcome: JarvisHub.UndoOutcome, restore: Wire.JournalValue?) -> RPCError {
         let entry = outcome.entry
         let now = outcome.current

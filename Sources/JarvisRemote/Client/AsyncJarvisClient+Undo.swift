@@ -22,4 +22,9 @@ extension AsyncJarvisClient {
     {
         try await run { client throws(JarvisError) in try client.redo(id, dryRun: dryRun, forceAt: forceAt) }
     }
+
+    /// Puts every key changed since a moment back (see ``JarvisClient/restore(_:)``).
+    public func restore(_ params: Wire.RestoreParams) async throws(JarvisError) -> Wire.RestoreResult {
+        try await run { client throws(JarvisError) in try client.restore(params) }
+    }
 }

@@ -31,4 +31,13 @@ extension JarvisClient {
         try Wire.UndoResult(
             json: try call(AgentMethod.redo.rawValue, Wire.UndoParams(id: id, dryRun: dryRun, forceAt: forceAt).json))
     }
+
+    /// Puts every key the journal saw change since a moment back as it was, as one change:
+    /// if any write is refused, the keys already written are put back.
+    /// - Throws: ``JarvisError`` `.readOnly` where editing is off, `.notFound` when the journal
+    ///   does not reach back that far, `.unavailable` for a secret changed before a restart,
+    ///   or the refused write's error.
+    public func restore(_ params: Wire.RestoreParams) throws(JarvisError) -> Wire.RestoreResult {
+        try call(params)
+    }
 }
