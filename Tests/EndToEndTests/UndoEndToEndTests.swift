@@ -226,4 +226,49 @@ import Testing
         let gone = try sandbox.jarvis("undo")
         #expect(gone.status == 1 && gone.stderr.contains("can no longer be restored"), "\(gone.stderr)")
     }
+
+    @Test func anOutsideChangeHeardWhileWatchedIsJournaledAndCanBeUndone() throws {
+        _ = try AgentProcess(sandbox, ["--files", folder.path])
+        let watch = Process()
+        watch.executableURL = try Binaries.url("jarvis")
+        watch.arguments = ["watch", "app.json"]
+        watch.environment = sandbox.environment
+        let output = Pipe()
+        watch.standardOutput = output
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        defer {
+            watch.terminate()
+            watch.waitUntilExit()
+        }
+        // The watch is live once a change of ours reaches it.
+        #expect(try sandbox.jarvis("set", "app.json", "alpha", "2").status == 0)
+        var heard = Data()
+        while !String(decoding: heard, as: UTF8.self).contains("alpha") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            heard += chunk
+        }
+        // Another program rewrites the file.
+        let outside = Self.original.replacingOccurrences(of: "\"dark\"", with: "\"neon\"")
+            .replacingOccurrences(of: "\"alpha\": 1", with: "\"alpha\": 2")
+        try Data(outside.utf8).write(to: file)
+        var entry: JSONValue?
+        let deadline = Date().addingTimeInterval(20)
+        while entry == nil, Date() < deadline {
+            let history = try sandbox.jarvis("history", "--json")
+            let entries = (try? JSONParser.parse(Array(history.stdout.utf8)))?["entries"]?.arrayValue ?? []
+            entry = entries.last { $0["action"]?.stringValue == "outside" }
+        }
+        let found = try #require(entry, "the outside change reaches the journal")
+        #expect(found["key"]?.stringValue == "theme" && found["transport"] == nil, "\(found)")
+        #expect(found["after"]?["value"]?.stringValue == "neon")
+        let text = try sandbox.jarvis("history")
+        #expect(text.stdout.contains("outside"), "\(text.stdout)")
+        let id = try #require(found["id"]?.int64Value)
+        let undone = try sandbox.jarvis("undo", String(id))
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(try self.text().contains(#""theme": "dark""#))
+        #expect(try self.text().contains(#""alpha": 2"#), "only that key is taken back")
+    }
 }
