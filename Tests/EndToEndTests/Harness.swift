@@ -115,6 +115,20 @@ final class Sandbox {
         throw HarnessError("jarvis-agent did not publish its discovery file within 20 s")
     }
 
+    /// Starts `jarvis` with `arguments` in the background (`jarvis watch`), its output on the
+    /// returned pipe, its errors dropped; the caller ends it.
+    func startJarvis(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+        let process = Process()
+        process.executableURL = try Binaries.url("jarvis")
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
+    }
+
     /// Runs `jarvis` to completion.
     func jarvis(_ arguments: String...) throws -> CommandResult {
         try run(Binaries.url("jarvis"), arguments)

@@ -229,14 +229,7 @@ import Testing
 
     @Test func anOutsideChangeHeardWhileWatchedIsJournaledAndCanBeUndone() throws {
         _ = try AgentProcess(sandbox, ["--files", folder.path])
-        let watch = Process()
-        watch.executableURL = try Binaries.url("jarvis")
-        watch.arguments = ["watch", "app.json"]
-        watch.environment = sandbox.environment
-        let output = Pipe()
-        watch.standardOutput = output
-        watch.standardError = FileHandle.nullDevice
-        try watch.run()
+        let (watch, output) = try sandbox.startJarvis(["watch", "app.json"])
         defer {
             watch.terminate()
             watch.waitUntilExit()
