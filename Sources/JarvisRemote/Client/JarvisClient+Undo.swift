@@ -28,8 +28,7 @@ extension JarvisClient {
     public func redo(_ id: Int64? = nil, dryRun: Bool = false, forceAt: String? = nil) throws(JarvisError)
         -> Wire.UndoResult
     {
-        try Wire.UndoResult(
-            json: try call(AgentMethod.redo.rawValue, Wire.UndoParams(id: id, dryRun: dryRun, forceAt: forceAt).json))
+        try call(Wire.RedoParams(id: id, dryRun: dryRun, forceAt: forceAt))
     }
 
     /// Puts every key the journal saw change since a moment back as it was, as one change:

@@ -295,6 +295,22 @@ extension Wire {
         }
     }
 
+    /// The params of `redo`: those of `undo`, sent as `redo`.
+    public struct RedoParams: WireParams {
+        /// The method name on the wire.
+        public static let method = AgentMethod.redo.rawValue
+        /// The undo to take back, whether to write, and the revision to force at.
+        public var params: UndoParams
+
+        /// Params for one redo (see ``UndoParams``).
+        public init(id: Int64? = nil, dryRun: Bool = false, forceAt: String? = nil) {
+            params = UndoParams(id: id, dryRun: dryRun, forceAt: forceAt)
+        }
+
+        /// As ``UndoParams/json``.
+        public var json: JSONObject { params.json }
+    }
+
     /// The answer to `undo` and `redo`.
     public struct UndoResult: WireMessage {
         /// The entry taken back (as it stands now: `undoneBy` names the new entry).
