@@ -107,13 +107,18 @@ package final class ChangeJournal: Sendable {
         if weight > state.budget {
             entry.before = nil
             entry.after = nil
+            entry.undoHint = nil
             entry.valuesKept = false
             weight = entry.weight
         }
-        while state.bytes + weight > state.budget, !state.entries.isEmpty {
-            state.bytes -= state.entries.removeFirst().weight
-        }
+        // Even without its values it does not fit: kept nowhere, and nothing else is dropped for it.
         guard weight <= state.budget else { return entry }
+        var dropped = 0
+        while state.bytes + weight > state.budget, dropped < state.entries.count {
+            state.bytes -= state.entries[dropped].weight
+            dropped += 1
+        }
+        state.entries.removeFirst(dropped)
         state.entries.append(entry)
         state.bytes += weight
         return entry
@@ -121,9 +126,9 @@ package final class ChangeJournal: Sendable {
 
     private static func mark(_ entry: JournalEntry, in state: inout State) {
         guard let reverts = entry.reverts, let index = index(of: reverts, in: state) else { return }
+        // A redo marks only the undo it took back: the change that undo took back stays marked,
+        // so a later undo takes back the redo itself and never toggles.
         state.entries[index].undoneBy = entry.id
-        // A redo takes back an undo: the entry that undo took back stands undone by the redo's
-        // own entry, so a later undo steps to the redo and never toggles.
     }
 
     private static func index(of id: Int64, in state: State) -> Int? {
