@@ -49,6 +49,17 @@ import Testing
         let redo = try sandbox.jarvis("redo")
         #expect(redo.status == 0, "\(redo.stderr)")
         #expect(try text().contains(#""theme": "light""#), "redo puts back what the last undo took")
+        // Each undo and redo is in the audit trail too, naming the entry it took back.
+        let audit = try sandbox.jarvis("history", "--audit", "--json")
+        let records = try JSONParser.parse(Array(audit.stdout.utf8))["records"]?.arrayValue ?? []
+        let undos = records.filter { $0["action"]?.stringValue == "undo" }.compactMap { $0["reverts"]?.int64Value }
+        #expect(undos == [2, 1], "\(audit.stdout)")
+        #expect(records.last?["action"]?.stringValue == "redo" && records.last?["reverts"]?.int64Value == 4)
+        // A container that is gone: said plainly, nothing written.
+        try FileManager.default.removeItem(at: file)
+        let gone = try sandbox.jarvis("undo")
+        #expect(gone.status == 1 && gone.stderr.contains("app.json"), "\(gone.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
     @Test func undoOfDeleteRestoresAJSONFileByteForByte() throws {
