@@ -16,15 +16,16 @@ extension JarvisHub {
             action = .set
             pointer = outcome.item?.pointer
         }
-        for change in outcome.changes {
+        let entries = outcome.changes.map { change in
             var entry = JournalEntry(
                     action: origin.action ?? action, address: change.address, pointer: pointer,
                     before: change.beforeValue, after: change.afterValue,
                     beforeRevision: change.before?.revision, afterRevision: change.afterValue == nil ? nil : change.after?.revision,
                     client: origin.client, isSecret: secret, reverts: origin.reverts)
             entry.undoHint = change.undoHint
-            journal.record(entry)
+            return entry
         }
+        journal.record(entries)
     }
 
     /// Records the changes an outside writer made to one container, as the change engine read
@@ -34,6 +35,9 @@ extension JarvisHub {
     package func journalOutside(_ changes: [RawChange], scanner: String, container: ContainerInfo) {
         guard let rules = visibility(of: scanner), rules.isEnabled, rules.shows(container: container.name) else { return }
         let secret = rules.scanner.info.isSecret
+        var heard: [JournalEntry] = []
+        let known = journal.newestAfterRevisions(
+            at: Set(changes.map { PreferenceAddress(scanner: scanner, container: container.name, key: $0.key) }))
         for change in changes {
             let address = PreferenceAddress(scanner: scanner, container: container.name, key: change.key)
             guard rules.shows(key: change.key, in: container.name) else { continue }
@@ -42,12 +46,13 @@ extension JarvisHub {
             guard old != nil || new != nil else { continue }
             let oldRevision = old.map { revision(of: $0.value, at: address, secret: secret) }
             let newRevision = new.map { revision(of: $0.value, at: address, secret: secret) }
-            if let known = journal.newest(at: address), known.afterRevision == newRevision { continue }
-            journal.record(
+            if let last = known[address], last == newRevision { continue }
+            heard.append(
                 JournalEntry(
                     action: .outside, address: address, before: old?.value, after: new?.value,
                     beforeRevision: oldRevision, afterRevision: newRevision, client: nil, isSecret: secret))
         }
+        journal.record(heard)
     }
 
     /// The revision a client sees for a value stored at `address`.

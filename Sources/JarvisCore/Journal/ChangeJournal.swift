@@ -58,15 +58,27 @@ package final class ChangeJournal: Sendable {
     /// - Returns: the entry as stored.
     @discardableResult
     package func record(_ entry: JournalEntry) -> JournalEntry {
-        let (stored, store) = state.withLock { state -> (JournalEntry, (any JournalStore)?) in
-            var entry = entry
-            entry.id = state.nextID
-            state.nextID += 1
-            let stored = Self.insert(entry, into: &state)
-            Self.mark(stored, in: &state)
+        record([entry])[0]
+    }
+
+    /// Adds entries in order (one write to the store for all of them: a bulk delete or an
+    /// outside rewrite of many keys costs one append), each given the next id.
+    /// - Returns: the entries as stored.
+    @discardableResult
+    package func record(_ entries: [JournalEntry]) -> [JournalEntry] {
+        guard !entries.isEmpty else { return [] }
+        let (stored, store) = state.withLock { state -> ([JournalEntry], (any JournalStore)?) in
+            var stored: [JournalEntry] = []
+            for var entry in entries {
+                entry.id = state.nextID
+                state.nextID += 1
+                let kept = Self.insert(entry, into: &state)
+                Self.mark(kept, in: &state)
+                stored.append(kept)
+            }
             return (stored, state.store)
         }
-        store?.append(stored) { [self] in entries() }
+        store?.append(stored) { [self] in self.entries() }
         return stored
     }
 
@@ -93,9 +105,16 @@ package final class ChangeJournal: Sendable {
         state.withLock { state in state.entries.last { $0.isUndo && $0.undoneBy == nil } }
     }
 
-    /// The newest entry of `address`; nil when the journal holds none.
-    package func newest(at address: PreferenceAddress) -> JournalEntry? {
-        state.withLock { state in state.entries.last { $0.address == address } }
+    /// For each of `addresses` the journal holds an entry of, the revision its newest entry
+    /// left (nil: absent); one pass over the journal.
+    package func newestAfterRevisions(at addresses: Set<PreferenceAddress>) -> [PreferenceAddress: Revision?] {
+        state.withLock { state in
+            var found: [PreferenceAddress: Revision?] = [:]
+            for entry in state.entries where addresses.contains(entry.address) {
+                found[entry.address] = .some(entry.afterRevision)
+            }
+            return found
+        }
     }
 
     /// Appends, dropping the oldest entries to stay within the budget; an entry larger than

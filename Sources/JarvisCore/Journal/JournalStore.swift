@@ -4,9 +4,9 @@
 /// address, revisions and who, and read it back with ``JournalEntry/valuesKept`` false. They
 /// bound what they hold in bytes themselves, dropping the oldest entries first.
 package protocol JournalStore: Sendable {
-    /// Adds one entry after those stored. May be called from any thread, one call at a time
-    /// per journal is not promised: implementations serialize their own I/O.
+    /// Adds entries after those stored, in one write. May be called from any thread, and
+    /// calls may overlap: implementations serialize their own I/O.
     /// - Parameter keeping: the journal's entries now, oldest first, for a store that must
     ///   rewrite itself to stay within its budget.
-    func append(_ entry: JournalEntry, keeping: () -> [JournalEntry])
+    func append(_ entries: [JournalEntry], keeping: () -> [JournalEntry])
 }

@@ -132,8 +132,10 @@ package final class JournalFile: JournalStore {
         }
     }
 
-    package func append(_ entry: JarvisCore.JournalEntry, keeping: () -> [JarvisCore.JournalEntry]) {
-        let line = Self.line(entry)
+    package func append(_ entries: [JarvisCore.JournalEntry], keeping: () -> [JarvisCore.JournalEntry]) {
+        // An entry whose line alone passes the budget is kept in memory only.
+        let line = entries.map(Self.line).filter { $0.count <= budget }.flatMap { $0 }
+        guard !line.isEmpty else { return }
         // One writer at a time: the lock guards the size, and keeps appends and rewrites apart.
         state.withLock { state in
             guard state.lock >= 0 else { return }

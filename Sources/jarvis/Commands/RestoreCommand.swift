@@ -9,9 +9,9 @@ enum RestoreCommand: Command {
     static let usage = """
         jarvis restore --to TIME|ID [CONTAINER...] [--dry-run]
 
-          --to TIME|ID   a journal entry's ID (`jarvis history`: everything from it on is
-                         taken back), an ISO 8601 time (2026-11-28T10:00:00Z), or how
-                         long ago: 30s, 10m, 2h, 1d
+          --to TIME|ID   a journal entry's ID (`jarvis history`: it and every later
+                         change are taken back), an ISO 8601 time
+                         (2026-11-28T10:00:00Z), or how long ago: 30s, 10m, 2h, 1d
           CONTAINER      only these containers (globs, optionally SCANNER:CONTAINER)
           --dry-run      list what would be added, changed and removed, and write
                          nothing
