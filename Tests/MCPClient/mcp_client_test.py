@@ -44,7 +44,7 @@ ALL_TOOLS = {
 
 def environment():
     env = {"JARVIS_RUNTIME_DIR": RUNTIME, "NO_COLOR": "1"}
-    for name in ("XDG_CONFIG_HOME", "HOME", "PATH"):
+    for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "PATH"):
         if name in os.environ:
             env[name] = os.environ[name]
     return env
