@@ -120,4 +120,28 @@ import Testing
             #expect(error.code == .notFound && error.message.contains("fell out"), "\(error.message)")
         }
     }
+
+    @Test func undoingACreationRemovesOnlyAnUnchangedKey() throws {
+        let hub = hub()
+        try hub.set(address("fresh"), to: "one")
+        try hub.set(address("other"), to: "x")
+        try hub.set(address("other"), to: "y")
+        // The creation of 'other' (entry 2) is no longer what the key holds: nothing is removed.
+        let refused = try hub.undo(.init(id: 2), origin: Self.client)
+        #expect(refused.isConflict && refused.restoring == nil)
+        #expect(try hub.get(address("other")).value == "y")
+        // 'fresh' is as its creation left it: the undo removes it.
+        let removed = try hub.undo(.init(id: 1), origin: Self.client)
+        #expect(!removed.isConflict && removed.recorded?.after == nil)
+        #expect(throws: JarvisError.self) { try hub.get(address("fresh")) }
+    }
+
+    @Test func aDryRunSaysWhatWouldBeWrittenAndWritesNothing() throws {
+        let hub = hub()
+        try hub.set(address("theme"), to: "light")
+        let dry = try hub.undo(.init(dryRun: true), origin: Self.client)
+        #expect(!dry.isConflict && dry.restoring == "dark" && dry.recorded == nil)
+        #expect(try hub.get(address("theme")).value == "light")
+        #expect(hub.journal.entries().count == 1, "a dry run is no entry")
+    }
 }
