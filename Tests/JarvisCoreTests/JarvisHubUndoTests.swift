@@ -11,7 +11,8 @@ import Testing
 
     func hub(_ configuration: JarvisConfiguration = .debug) -> JarvisHub {
         let scanner = MemoryScanner(
-            id: "memory", contents: ["app": ["theme": "dark", "profile": ["tags": ["swift", "math"], "name": "Ada"]]])
+            id: "memory",
+            contents: ["app": ["theme": "dark", "profile": ["tags": ["swift", "math"], "name": "Ada"], "private_token": "t"]])
         let hub = JarvisHub(configuration: configuration)
         hub.register(scanner)
         return hub
@@ -143,5 +144,29 @@ import Testing
         #expect(!dry.isConflict && dry.restoring == "dark" && dry.recorded == nil)
         #expect(try hub.get(address("theme")).value == "light")
         #expect(hub.journal.entries().count == 1, "a dry run is no entry")
+    }
+
+    @Test func hiddenKeysAreNeverJournaledAndOutsideChangesAreOnceEach() throws {
+        var configuration = JarvisConfiguration.debug
+        configuration.hide(keys: GlobPattern("private_*"))
+        let hub = hub(configuration)
+        try hub.set(address("theme"), to: "light")
+        let changes = [
+            RawChange(
+                kind: .updated, key: "private_token", old: ScannedEntry(key: "private_token", value: "a"),
+                new: ScannedEntry(key: "private_token", value: "b")),
+            // The agent's own write, seen again by the watch: already journaled.
+            RawChange(
+                kind: .updated, key: "theme", old: ScannedEntry(key: "theme", value: "dark"),
+                new: ScannedEntry(key: "theme", value: "light")),
+            RawChange(kind: .added, key: "seen", old: nil, new: ScannedEntry(key: "seen", value: 1)),
+        ]
+        hub.journalOutside(changes, scanner: "memory", container: ContainerInfo("app"))
+        let entries = hub.journal.entries()
+        #expect(entries.map(\.address.key) == ["theme", "seen"], "\(entries)")
+        #expect(entries.last?.action == .outside && entries.last?.client == nil)
+        // A bulk delete never matches a hidden key either.
+        let removed = try hub.delete(matching: GlobPattern("*"), scanner: "memory", container: "app")
+        #expect(!removed.isEmpty && !hub.journal.entries().contains { $0.address.key.hasPrefix("private_") })
     }
 }
