@@ -25,7 +25,7 @@ extension JSONFileEditor {
         guard self.value(of: key) == nil, let object = try? JSONParser.parse(hint).objectValue,
             let at = object["at"]?.int64Value.map(Int.init), let length = object["length"]?.int64Value.map(Int.init),
             let encoded = object["text"]?.stringValue, let removed = Data(base64Encoded: encoded),
-            at >= 0, length >= 0, at + length <= text.bytes.count
+            at >= 0, length >= 0, at <= text.bytes.count, length <= text.bytes.count - at
         else { return nil }
         let bytes = Array(text.bytes[..<at]) + Array(removed) + Array(text.bytes[(at + length)...])
         guard let restored = try? JSONFileEditor(bytes: bytes) else { return nil }

@@ -65,7 +65,9 @@ enum RestoreCommand: Command {
 
     /// `30s`, `10m`, `2h`, `1d` before now.
     private static func ago(_ text: String) -> Date? {
-        guard let unit = text.last, let amount = Double(text.dropLast()), amount >= 0 else { return nil }
+        guard let unit = text.last, let amount = Double(text.dropLast()), amount >= 0, amount < 1e7 else {
+            return nil
+        }
         let seconds: Double
         switch unit {
         case "s": seconds = amount
