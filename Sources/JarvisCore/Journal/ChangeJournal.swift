@@ -19,17 +19,34 @@ package final class ChangeJournal: Sendable {
     }
 
     private let state: Locked<State>
+    /// Entered while the journal's file is read (``beginLoading()``), off the host's thread:
+    /// every use of the journal waits for it, so ids carry on from the file's.
+    private let loading = DispatchGroup()
 
     package init(budget: Int = ChangeJournal.defaultBudget) {
         state = Locked(State(budget: max(0, budget)))
     }
 
+    /// Says the journal's past is being read elsewhere: every use waits until ``endLoading()``.
+    package func beginLoading() {
+        loading.enter()
+    }
+
     /// The byte budget in memory.
-    package var budget: Int { state.withLock { $0.budget } }
+    package var budget: Int {
+        loading.wait()
+        return state.withLock { $0.budget }
+    }
     /// The bytes the entries hold now (``JournalEntry/weight``), never above ``budget``.
-    package var bytes: Int { state.withLock { $0.bytes } }
+    package var bytes: Int {
+        loading.wait()
+        return state.withLock { $0.bytes }
+    }
     /// What went wrong reading the journal file (set aside, never trusted); empty when nothing.
-    package var problems: [String] { state.withLock { $0.problems } }
+    package var problems: [String] {
+        loading.wait()
+        return state.withLock { $0.problems }
+    }
 
     /// Sets the budget and the store, and takes the entries the store held (oldest first) as
     /// the journal's past: ids carry on after the largest.
@@ -54,6 +71,11 @@ package final class ChangeJournal: Sendable {
         }
     }
 
+    /// Ends ``beginLoading()``: the journal's past is in, or will never come.
+    package func endLoading() {
+        loading.leave()
+    }
+
     /// Adds an entry, giving it the next id, and marks the entry it reverts as undone.
     /// - Returns: the entry as stored.
     @discardableResult
@@ -67,6 +89,7 @@ package final class ChangeJournal: Sendable {
     @discardableResult
     package func record(_ entries: [JournalEntry]) -> [JournalEntry] {
         guard !entries.isEmpty else { return [] }
+        loading.wait()
         let (stored, store) = state.withLock { state -> ([JournalEntry], (any JournalStore)?) in
             var stored: [JournalEntry] = []
             for var entry in entries {
@@ -84,31 +107,39 @@ package final class ChangeJournal: Sendable {
 
     /// Every entry, oldest first.
     package func entries() -> [JournalEntry] {
-        state.withLock { $0.entries }
+        loading.wait()
+        return state.withLock { $0.entries }
     }
 
     /// The entry with this id; nil when it is not (or no longer) in the journal.
     package func entry(_ id: Int64) -> JournalEntry? {
-        state.withLock { state in Self.index(of: id, in: state).map { state.entries[$0] } }
+        loading.wait()
+        return state.withLock { state in Self.index(of: id, in: state).map { state.entries[$0] } }
     }
 
     /// The lowest id still held; nil when the journal is empty.
-    package var oldestID: Int64? { state.withLock { $0.entries.first?.id } }
+    package var oldestID: Int64? {
+        loading.wait()
+        return state.withLock { $0.entries.first?.id }
+    }
 
     /// The newest entry that an undo without an id takes back: not an undo, not undone.
     package func newestUndoable() -> JournalEntry? {
-        state.withLock { state in state.entries.last { !$0.isUndo && $0.undoneBy == nil } }
+        loading.wait()
+        return state.withLock { state in state.entries.last { !$0.isUndo && $0.undoneBy == nil } }
     }
 
     /// The newest undo not yet redone: what a redo without an id takes back.
     package func newestRedoable() -> JournalEntry? {
-        state.withLock { state in state.entries.last { $0.isUndo && $0.undoneBy == nil } }
+        loading.wait()
+        return state.withLock { state in state.entries.last { $0.isUndo && $0.undoneBy == nil } }
     }
 
     /// For each of `addresses` the journal holds an entry of, the revision its newest entry
     /// left (nil: absent); one pass over the journal.
     package func newestAfterRevisions(at addresses: Set<PreferenceAddress>) -> [PreferenceAddress: Revision?] {
-        state.withLock { state in
+        loading.wait()
+        return state.withLock { state in
             var found: [PreferenceAddress: Revision?] = [:]
             for entry in state.entries where addresses.contains(entry.address) {
                 found[entry.address] = .some(entry.afterRevision)

@@ -138,8 +138,9 @@ public final class JarvisAgent: Sendable {
     package let service: AgentService
     private let recordURL: URL
     private let placement: AgentPlacement
-    /// The journal's file, released at ``stop()``; nil when the journal lives in memory only.
-    private let journalFile: JournalFile?
+    /// The journal's file once read (off the starting thread), released at ``stop()``; nil while
+    /// it is read and when the journal lives in memory only.
+    private let journalFile = Locked<(file: JournalFile?, stopped: Bool)>((nil, false))
 
     /// Starts an agent serving the given scanners.
     ///
@@ -213,16 +214,26 @@ public final class JarvisAgent: Sendable {
         tcp = started.map { .on($0.server, $0.endpoint, $0.token) } ?? .off
         endpoint = placement.socketPath.map { .unix(path: $0) } ?? started?.endpoint ?? .unix(path: socketPath)
         service.tcpEndpoint.withLock { $0 = started?.endpoint }
-        // Before the discovery file, which is how clients find the agent.
-        let journal =
-            options.journalBytes > 0
-            ? JournalFile.load(
-                folder: options.journalFolder ?? JournalFile.defaultFolder(), agent: identity.name,
-                budget: options.journalBytes)
-            : JournalFile.Opened(file: nil, entries: [], problems: [])
-        journalFile = journal.file
-        hub.journal.open(
-            budget: options.journalBytes, store: journal.file, entries: journal.entries, problems: journal.problems)
+        // Read on another thread: a journal of many megabytes must not delay the host's start.
+        // Until it is in, every use of the journal waits (a write, an undo), so ids carry on.
+        hub.journal.beginLoading()
+        let folder = options.journalFolder ?? JournalFile.defaultFolder()
+        let (journalBytes, name, slot) = (options.journalBytes, identity.name, journalFile)
+        DispatchQueue.global(qos: .utility).async {
+            let journal =
+                journalBytes > 0
+                ? JournalFile.load(folder: folder, agent: name, budget: journalBytes)
+                : JournalFile.Opened(file: nil, entries: [], problems: [])
+            hub.journal.open(
+                budget: journalBytes, store: journal.file, entries: journal.entries, problems: journal.problems)
+            let kept = slot.withLock { slot -> Bool in
+                guard !slot.stopped else { return false }
+                slot.file = journal.file
+                return true
+            }
+            if !kept { journal.file?.close() }
+            hub.journal.endLoading()
+        }
         record = AgentRecord(
             pid: identity.pid, name: identity.name, socket: placement.socketPath,
             started: DateText.format(
@@ -233,9 +244,18 @@ public final class JarvisAgent: Sendable {
         } catch {
             server?.stop()
             started?.server.stop()
-            journal.file?.close()
+            closeJournal()
             Self.removeShortFolder(of: placement)
             throw error
+        }
+    }
+
+    /// Releases the journal's file for the next agent of the same name (now, or once read).
+    private func closeJournal() {
+        journalFile.withLock { slot in
+            slot.stopped = true
+            slot.file?.close()
+            slot.file = nil
         }
     }
 
@@ -246,7 +266,7 @@ public final class JarvisAgent: Sendable {
 
     /// Stops serving, disconnects every client and removes the discovery file. Idempotent.
     public func stop() {
-        journalFile?.close()
+        closeJournal()
         server?.stop()
         if case .on(let tcpServer, _, _) = tcp { tcpServer.stop() }
         PrivatePath.removeEntry(recordURL.path)
