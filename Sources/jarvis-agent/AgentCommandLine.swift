@@ -35,6 +35,8 @@ struct AgentCommandLine {
     var idleTimeoutGiven = false
     var authTimeout: Duration?
     var requestTimeout: Duration?
+    /// `--journal-bytes`: the journal's byte budget, in memory and on disk.
+    var journalBytes: Int?
 
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
@@ -106,6 +108,9 @@ struct AgentCommandLine {
                                answer a request whose storage (a keyring, simctl, a
                                file) has not answered by then with a timeout error, to
                                its own client only (default 15)
+          --journal-bytes N    the most bytes the journal of changes (what `jarvis undo`
+                               takes back) holds, in memory and in its file in the
+                               state folder (default 16777216; 0 keeps no journal)
           -h, --help           this help
 
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.
@@ -115,7 +120,7 @@ struct AgentCommandLine {
     static let valued: Set<String> = [
         "--defaults-dir", "--files", "--exclude", "--hide-container", "--hide-key", "--secrets-dir", "--name",
         "--listen", "--max-connections", "--idle-timeout", "--device", "--app", "--token-file", "--auth-timeout",
-        "--request-timeout",
+        "--request-timeout", "--journal-bytes",
     ]
 
     /// The tool as its usage errors and `--help` name it.
@@ -169,6 +174,8 @@ struct AgentCommandLine {
         {
             requestTimeout = .milliseconds(Int((seconds * 1000).rounded(.up)))
         }
+        journalBytes = try arguments.option(
+            "--journal-bytes", expecting: "a number of bytes, 0 for no journal", { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
         if listen == nil && (advertise || tokenFile != nil) {
             throw UsageError("--advertise and --token-file are about TCP; add --listen [HOST:]PORT")
         }

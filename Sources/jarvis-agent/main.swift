@@ -94,6 +94,7 @@ do {
     if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
     if let requestTimeout = options.requestTimeout { agentOptions.requestTimeout = requestTimeout }
     if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
+    if let bytes = options.journalBytes { agentOptions.journalBytes = bytes }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)
 } catch {
     demo?.cleanUp()
@@ -103,6 +104,7 @@ do {
 announce("jarvis-agent \(agent.record.name) (pid \(agent.record.pid)) serving on \(agent.endpoint.target)")
 if let demo { announce("demo data in \(demo.folder.path)") }
 announce(configuration.editingEnabled ? "editing: on" : "editing: off (read-only)")
+for problem in agent.hub.journal.problems { announce("journal: \(problem)") }
 if let tcp = agent.tcpEndpoint, let token = agent.token {
     announce("tcp: \(tcp)")
     announce("token: \(token)")

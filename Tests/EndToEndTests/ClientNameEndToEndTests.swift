@@ -53,7 +53,7 @@ import Testing
             #expect(try reader.nextJSON()?.errorCode == nil, "reveal by name \(index)")
         }
 
-        let json = try sandbox.jarvis("history", "--json", "--limit", "1000")
+        let json = try sandbox.jarvis("history", "--audit", "--json", "--limit", "1000")
         #expect(json.status == 0, "\(json.stderr)")
         let records = try #require(try JSONParser.parse(Data(json.stdout.utf8))["records"]?.arrayValue)
         #expect(records.count == 2 * Self.hostile.count)
@@ -68,7 +68,7 @@ import Testing
         #expect(names.contains(String(repeating: "ñ", count: 62) + "…"))
 
         // The text trail: one line per record, none of them starting with a forged word.
-        let text = try sandbox.jarvis("history", "--limit", "1000")
+        let text = try sandbox.jarvis("history", "--audit", "--limit", "1000")
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == records.count, "\(text.stdout)")

@@ -11,7 +11,7 @@ import Testing
     }
 
     private let commands = [
-        "agents", "ls", "get", "set", "rm", "reset", "watch", "history", "inspect", "export", "import", "diff", "demo",
+        "agents", "ls", "get", "set", "rm", "reset", "watch", "history", "undo", "redo", "inspect", "export", "import", "diff", "demo",
         "help",
     ]
 

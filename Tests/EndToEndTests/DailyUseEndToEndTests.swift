@@ -165,7 +165,7 @@ struct TerminalWidthEndToEndTests {
         #expect(try sandbox.jarvis("set", "com.example.wide", "short", "y").status == 0)
         let jarvis = try Binaries.url("jarvis").path
         let tmux = try Tmux(
-            command: "'\(jarvis)' ls com.example.wide; '\(jarvis)' history; '\(jarvis)' agents; echo WIDTH-DONE; sleep 60",
+            command: "'\(jarvis)' ls com.example.wide; '\(jarvis)' history --audit; '\(jarvis)' agents; echo WIDTH-DONE; sleep 60",
             environment: sandbox.environment, folder: sandbox.root, columns: 80, rows: 40)
         let screen = try tmux.wait(for: "WIDTH-DONE")
         let lines = screen.split(separator: "\n")
@@ -196,7 +196,7 @@ struct TerminalWidthEndToEndTests {
         #expect(try sandbox.jarvis("set", suite, "launch_count", "5", "--int").status == 0)
         let jarvis = try Binaries.url("jarvis").path
         let tmux = try Tmux(
-            command: "'\(jarvis)' history; '\(jarvis)' ls files:broken.json; echo WIDTH-DONE; sleep 60",
+            command: "'\(jarvis)' history --audit; '\(jarvis)' ls files:broken.json; echo WIDTH-DONE; sleep 60",
             environment: sandbox.environment, folder: sandbox.root, columns: 80, rows: 40)
         let screen = try tmux.wait(for: "WIDTH-DONE")
         let rows = screen.split(separator: "\n")

@@ -73,6 +73,8 @@ final class Sandbox {
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["JARVIS_RUNTIME_DIR"] = runtime.path
+        // The agents' journals go to the sandbox, never to the user's state folder.
+        environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         environment["NO_COLOR"] = "1"
         environment.removeValue(forKey: "JARVIS_AGENT")
         for (name, value) in environmentOverrides { environment[name] = value }
@@ -111,6 +113,20 @@ final class Sandbox {
             Thread.sleep(forTimeInterval: 0.02)
         }
         throw HarnessError("jarvis-agent did not publish its discovery file within 20 s")
+    }
+
+    /// Starts `jarvis` with `arguments` in the background (`jarvis watch`), its output on the
+    /// returned pipe, its errors dropped; the caller ends it.
+    func startJarvis(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+        let process = Process()
+        process.executableURL = try Binaries.url("jarvis")
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
     }
 
     /// Runs `jarvis` to completion.

@@ -24,7 +24,7 @@ import Testing
         _ = try AgentProcess(sandbox, ["--defaults-dir", folder.path, "--files", files.path, "--name", "app"])
         try runScenario("tools")
         // The audit trail, read with the CLI, names the MCP client from `initialize`.
-        let history = try sandbox.jarvis("history", "--json")
+        let history = try sandbox.jarvis("history", "--audit", "--json")
         let records = try #require(
             (try JSONParser.parse(Array(history.stdout.utf8)))["records"]?.arrayValue, "\(history.stderr)")
         #expect(records.count >= 8)

@@ -17,14 +17,7 @@ import Testing
         #expect(export.status == 0, "\(export.stderr)")
 
         // watch, as a client reading its line output.
-        let watch = Process()
-        watch.executableURL = try Binaries.url("jarvis")
-        watch.arguments = ["watch", "com.example.app"]
-        watch.environment = sandbox.environment
-        let output = Pipe()
-        watch.standardOutput = output
-        watch.standardError = FileHandle.nullDevice
-        try watch.run()
+        let (watch, output) = try sandbox.startJarvis(["watch", "com.example.app"])
         defer {
             kill(watch.processIdentifier, SIGKILL)
             watch.waitUntilExit()

@@ -35,7 +35,7 @@ import Testing
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("wrong token"))
 
-        let history = try sandbox.jarvis("history")
+        let history = try sandbox.jarvis("history", "--audit")
         #expect(history.status == 0, "\(history.stderr)")
         #expect(history.stdout.contains("set") && history.stdout.contains("user_name"))
         #expect(history.stdout.contains("jarvis-cli (tcp 127.0.0.1:"))

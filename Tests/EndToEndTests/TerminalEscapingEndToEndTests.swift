@@ -79,7 +79,7 @@ import Testing
             endpoint: agent.unix, clientName: "x\n2026-01-01T00:00:00Z  delete  files:app.json FORGED\r\u{9B}")
         try forger.set(PreferenceAddress(scanner: "files", container: "app.json", key: "forged"), to: .integer(1))
         forger.close()
-        let history = try sandbox.jarvis("history")
+        let history = try sandbox.jarvis("history", "--audit")
         #expect(history.status == 0)
         expectClean(history.stdout, "history")
         let lines = history.stdout.split(separator: "\n")
@@ -88,7 +88,7 @@ import Testing
         // The agent keeps the name printable: each control character became U+FFFD.
         let kept = "x\u{FFFD}2026-01-01T00:00:00Z  delete  files:app.json FORGED\u{FFFD}\u{FFFD}"
         #expect(history.stdout.contains(kept), "\(history.stdout)")
-        let historyJSON = try sandbox.jarvis("history", "--json")
+        let historyJSON = try sandbox.jarvis("history", "--audit", "--json")
         let records = try JSONParser.parse(Array(historyJSON.stdout.utf8))["records"]?.arrayValue ?? []
         #expect(records.last?["client"]?.stringValue == kept)
     }

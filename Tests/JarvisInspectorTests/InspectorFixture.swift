@@ -76,9 +76,10 @@ final class InspectorFixture {
         let runtime = root.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
-        return try JarvisAgent.start(
-            configuration: configuration, scanners: scanners,
-            options: .init(name: "inspector-test", runtimeDirectory: runtime))
+        var options = JarvisAgent.Options(name: "inspector-test", runtimeDirectory: runtime)
+        // Each fixture's journal in its own folder, never the user's state folder.
+        options.journalFolder = root.appendingPathComponent("journal")
+        return try JarvisAgent.start(configuration: configuration, scanners: scanners, options: options)
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }

@@ -25,6 +25,8 @@ final class AgentFixture {
         var settings = JarvisAgent.Options(
             name: "fixture", runtimeDirectory: URL(fileURLWithPath: folder.path + "/run"),
             tcp: tcp ? .tcp(host: "127.0.0.1", port: 0) : nil)
+        // The journal in the fixture's folder, never the user's state folder.
+        settings.journalFolder = URL(fileURLWithPath: folder.path + "/journal")
         options(&settings)
         agent = try JarvisAgent.start(configuration: configuration, scanners: [memory, secrets], options: settings)
     }

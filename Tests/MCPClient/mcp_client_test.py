@@ -34,16 +34,17 @@ JARVIS = os.environ["JARVIS_BIN"]
 AGENT = os.environ["JARVIS_AGENT_BIN"]
 RUNTIME = os.environ["JARVIS_RUNTIME_DIR"]
 CLIENT_NAME = os.environ.get("MCP_CLIENT_NAME", "jarvis-e2e-client")
-WRITING = {"set_preference", "delete_preference", "reset_preference"}
+WRITING = {"set_preference", "delete_preference", "reset_preference", "undo_change", "restore_preferences"}
 ALL_TOOLS = {
     "list_agents", "list_preferences", "get_preference", "set_preference", "delete_preference",
-    "reset_preference", "preference_history", "export_snapshot", "diff_snapshots",
+    "reset_preference", "preference_history", "undo_change", "restore_preferences", "export_snapshot",
+    "diff_snapshots",
 }
 
 
 def environment():
     env = {"JARVIS_RUNTIME_DIR": RUNTIME, "NO_COLOR": "1"}
-    for name in ("XDG_CONFIG_HOME", "HOME", "PATH"):
+    for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "PATH"):
         if name in os.environ:
             env[name] = os.environ[name]
     return env
@@ -244,6 +245,20 @@ async def scenario_tools(client, notifications):
     actions = {record["action"] for record in records}
     check(actions == {"set", "delete"}, f"audit actions: {actions}")
 
+    # The journal: entry ids and values; undo_change steps back, restore_preferences previews.
+    journal = structured(await client.call_tool("preference_history", {"container": suite}))["entries"]
+    check(journal and all(isinstance(entry["id"], int) for entry in journal), f"journal entries: {journal}")
+    newest = journal[-1]
+    check(newest["key"] == "count" and newest["before"]["value"] == 6 and "after" not in newest,
+          f"the reset, with its value before: {newest}")
+    undone = structured(await client.call_tool("undo_change", {}))
+    check(undone["undone"]["id"] == newest["id"] and undone["restore"]["value"] == 6, f"undo: {undone}")
+    again = structured(await client.call_tool("undo_change", {"dryRun": True}))
+    check(again["undone"]["key"] == "name" and again["dryRun"] is True, f"a second undo steps back: {again}")
+    preview = structured(await client.call_tool(
+        "restore_preferences", {"toEntry": journal[0]["id"], "containers": [suite], "dryRun": True}))
+    check(preview["dryRun"] is True and preview["changes"], f"restore preview: {preview}")
+
     resources = (await client.list_resources()).resources
     uri = next(str(resource.uri) for resource in resources if str(resource.uri).endswith("/" + suite))
     check(uri.startswith("jarvis://"), f"resource uri {uri}")
@@ -266,6 +281,9 @@ async def scenario_production(client, notifications):
     refused = await client.call_tool("set_preference", {"container": os.environ["SUITE"], "key": "x", "value": 1})
     check(get(refused, "is_error") and "editing" in text(refused), f"writing to production: {text(refused)}")
     check(get(refused, "structured_content") is None, "an error result carries no structuredContent")
+    for tool, arguments in (("undo_change", {}), ("restore_preferences", {"toEntry": 1})):
+        refused = await client.call_tool(tool, arguments)
+        check(get(refused, "is_error") and "editing" in text(refused), f"{tool} on production: {text(refused)}")
     agents = structured(await client.call_tool("list_agents", {}))["agents"]
     check(agents[0]["production"] is True and agents[0]["editing"] is False, f"agents: {agents}")
 

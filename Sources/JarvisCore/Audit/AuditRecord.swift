@@ -27,6 +27,10 @@ public struct AuditRecord: Sendable, Hashable {
         /// the listing's filters (`*` where it had none) and ``AuditRecord/count`` how many
         /// secrets it sent in clear (each also has its own ``reveal`` record).
         public static let export = Action(rawValue: "export")
+        /// A journal entry was taken back by a guarded write; ``AuditRecord/reverts`` names it.
+        public static let undo = Action(rawValue: "undo")
+        /// An undo was taken back (its change put back); ``AuditRecord/reverts`` names the undo.
+        public static let redo = Action(rawValue: "redo")
     }
 
     /// How a client reached the agent. A struct, not an enum, so that new transports never
@@ -84,6 +88,8 @@ public struct AuditRecord: Sendable, Hashable {
     public var pointer: JSONPointer? = nil
     /// How many secrets an ``Action/export`` sent in clear; nil for other actions.
     public var count: Int? = nil
+    /// For an ``Action/undo`` or ``Action/redo``, the journal entry it took back.
+    public var reverts: Int64? = nil
 
     /// Creates a record; ``AuditLog/append(_:)`` replaces `sequence`.
     public init(

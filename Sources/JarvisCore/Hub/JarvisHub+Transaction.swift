@@ -49,6 +49,13 @@ extension JarvisHub {
         package var before: PreferenceItem?
         /// The item after the write; nil when nothing is stored or shown any more.
         package var after: PreferenceItem?
+        /// The stored value before, unmasked (for the journal, which never lets a secret's leave
+        /// the agent); nil when nothing was stored.
+        package var beforeValue: PreferenceValue? = nil
+        /// The stored value after, unmasked; nil when nothing is stored.
+        package var afterValue: PreferenceValue? = nil
+        /// For a removal: what the scanner needs to put the key back exactly (``WriteResult/undoHint``).
+        package var undoHint: [UInt8]? = nil
     }
 
     /// What a write did, for the method's answer and for the audit trail.
@@ -103,11 +110,13 @@ extension JarvisHub {
     ///   - expectedRevision: single keys only: write only if the stored value still has it.
     ///   - known: the container as ``owner(ofContainer:)`` just found it, so it is not asked
     ///     for again; nil asks the scanner.
+    ///   - origin: who asked, for the journal (``journal``), which records every key written.
     /// - Returns: what changed, and the item the method answers with.
     /// - Throws: ``JarvisError``; nothing is written and nobody is told when it throws, except
     ///   a bulk delete that failed part way, whose removed keys are told.
     package func write(
-        _ address: PreferenceAddress, _ edit: Edit, expectedRevision: Revision? = nil, known: ContainerInfo? = nil
+        _ address: PreferenceAddress, _ edit: Edit, expectedRevision: Revision? = nil, known: ContainerInfo? = nil,
+        origin: WriteOrigin = .inProcess
     ) throws(JarvisError) -> WriteOutcome {
         let target = try writeTarget(address, checksKey: !edit.isBulk, requiresEditing: !edit.isDryRun, known: known)
         var wrote = false
@@ -122,10 +131,16 @@ extension JarvisHub {
         // One container's writes in order; other containers' writes go on meanwhile.
         let container = target.scanner.id + "\u{0}" + address.container
         return try writes.withLock(container) { () throws(JarvisError) -> WriteOutcome in
+            let outcome: WriteOutcome
             if case .deleteKeys(let selection, let dryRun) = edit {
-                return try removeKeys(selection, dryRun: dryRun, target: target, wrote: &wrote)
+                outcome = try removeKeys(selection, dryRun: dryRun, target: target, wrote: &wrote)
+            } else {
+                outcome = try writeKey(
+                    edit, expectedRevision: expectedRevision, target: target, undoHint: origin.undoHint, wrote: &wrote)
             }
-            return try writeKey(edit, expectedRevision: expectedRevision, target: target, wrote: &wrote)
+            // Under the container's lock, so the journal orders a key's entries as it was written.
+            if wrote { journal(outcome, edit: edit, origin: origin, secret: target.info.isSecret) }
+            return outcome
         }
     }
 
@@ -217,7 +232,7 @@ extension JarvisHub {
 
     /// Steps 2–7 for one key.
     private func writeKey(
-        _ edit: Edit, expectedRevision: Revision?, target: WriteTarget, wrote: inout Bool
+        _ edit: Edit, expectedRevision: Revision?, target: WriteTarget, undoHint: [UInt8]?, wrote: inout Bool
     ) throws(JarvisError) -> WriteOutcome {
         let address = target.address
         let (key, name) = (address.key, address.container)
@@ -278,18 +293,27 @@ extension JarvisHub {
         }
         if case .set(let value) = change { try target.configuration.catalog.check(value, at: address) }
         let encoding = current?.layer == .stored ? current?.encoding : nil
-        let stored = try perform(
-            WriteRequest(container: name, key: key, change: change, encoding: encoding), on: target.scanner)
+        var request = WriteRequest(container: name, key: key, change: change, encoding: encoding)
+        if case .set = edit { request.undoHint = undoHint }
+        let stored = try perform(request, on: target.scanner)
         wrote = true
         let replaced = before?.layer == .stored ? before : nil
         switch edit {
         case .delete:
-            outcome.changes = [KeyChange(address: address, before: replaced, after: nil)]
+            outcome.changes = [
+                KeyChange(
+                    address: address, before: replaced, after: nil, beforeValue: replaced.flatMap { _ in current?.value },
+                    undoHint: stored.undoHint)
+            ]
             outcome.item = before
             return outcome
         case .reset:
             let now = stored.entry.map { item($0, target: target) }
-            outcome.changes = [KeyChange(address: address, before: replaced, after: nil)]
+            outcome.changes = [
+                KeyChange(
+                    address: address, before: replaced, after: nil, beforeValue: replaced.flatMap { _ in current?.value },
+                    undoHint: stored.undoHint)
+            ]
             outcome.item = now ?? unsetItem(address, target: target)
             return outcome
         default:
@@ -299,7 +323,11 @@ extension JarvisHub {
             throw JarvisError(.storage, "'\(key)' was written but cannot be read back from '\(name)'")
         }
         let after = item(back, target: target)
-        outcome.changes = [KeyChange(address: address, before: replaced, after: after)]
+        outcome.changes = [
+            KeyChange(
+                address: address, before: replaced, after: after, beforeValue: replaced.flatMap { _ in current?.value },
+                afterValue: back.value)
+        ]
         switch edit {
         case .setInside(let pointer, _):
             // `-` named "after the last" before the append; answer with the index it became.
@@ -349,14 +377,17 @@ extension JarvisHub {
             .sorted { $0.key < $1.key }
         var outcome = WriteOutcome()
         outcome.items = matched.map { item($0, target: target) }
-        outcome.changes = outcome.items.map { KeyChange(address: $0.address, before: $0, after: nil) }
+        outcome.changes = zip(outcome.items, matched).map {
+            KeyChange(address: $0.address, before: $0, after: nil, beforeValue: $1.value)
+        }
         guard !dryRun else { return outcome }
         if let locked = outcome.items.first(where: { !$0.isWritable }) {
             throw JarvisError(.readOnly, "'\(locked.address.key)' in '\(name)' is read-only; nothing was removed")
         }
         for (done, entry) in matched.enumerated() {
             do {
-                try perform(WriteRequest(container: name, key: entry.key, change: .delete), on: target.scanner)
+                let stored = try perform(WriteRequest(container: name, key: entry.key, change: .delete), on: target.scanner)
+                outcome.changes[done].undoHint = stored.undoHint
                 wrote = true
             } catch {
                 throw JarvisError(

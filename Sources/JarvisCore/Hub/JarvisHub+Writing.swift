@@ -32,7 +32,8 @@ extension JarvisHub {
     /// Step 3 of the transaction: the expected revision against what is stored.
     func check(_ expected: Revision?, against current: ScannedEntry?, target: WriteTarget) throws(JarvisError) {
         guard let expected else { return }
-        if current == nil && expected == .absent { return }
+        // Absent means nothing stored: a default showing through counts as absent.
+        if expected == .absent, current == nil || current?.layer != .stored { return }
         let container = target.shownContainer
         guard let current else {
             throw JarvisError(

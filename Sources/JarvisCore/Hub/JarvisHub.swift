@@ -37,6 +37,9 @@ public final class JarvisHub: Sendable {
     /// failed one), so watchers see clients' writes at once. A bulk delete tells the
     /// container, with an empty key.
     package let writeObservers = ObserverList<PreferenceAddress>()
+    /// Every change written through the hub or heard by the agent's change engine, for
+    /// history, undo and restore (see ``ChangeJournal``).
+    package let journal = ChangeJournal()
     /// A name no container or key has, new for every hub so nobody can create it: what a
     /// request for a hidden name asks the scanner about instead (see
     /// ``ScannerVisibility/lookup(container:key:absent:)``). Made here, not on first use, so

@@ -18,6 +18,9 @@ public struct WriteRequest: Sendable, Hashable {
     /// How the value was encoded when it was read (for example JSON inside `Data`); the
     /// scanner stores it back the same way.
     public var encoding: ValueEncoding?
+    /// For a `set` that undoes a delete: the ``WriteResult/undoHint`` that delete returned, so a
+    /// scanner that can puts the key back exactly as and where it was. A scanner may ignore it.
+    public var undoHint: [UInt8]? = nil
 
     /// Creates a request.
     public init(container: String, key: String, change: Change, encoding: ValueEncoding? = nil) {

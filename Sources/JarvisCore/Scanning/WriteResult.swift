@@ -5,6 +5,11 @@ public struct WriteResult: Sendable, Hashable {
     /// it, such as a number's literal kept by a JSON file); after a delete, nil, or the entry
     /// that shows through from a lower layer (a registered default).
     public var entry: ScannedEntry?
+    /// What a scanner needs to put a removed key back exactly as and where it was (a JSON
+    /// file: the bytes it took out and where), opaque to everyone else; nil when it needs
+    /// nothing. The agent's journal keeps it with the delete, and an undo sends it back in
+    /// ``WriteRequest/undoHint``.
+    public var undoHint: [UInt8]? = nil
 
     /// Describes what a write left at its key.
     public init(entry: ScannedEntry?) {

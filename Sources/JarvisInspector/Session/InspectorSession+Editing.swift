@@ -237,7 +237,7 @@ extension InspectorSession {
     // MARK: - Helpers
 
     /// Reads one key again and stores it (or forgets it when gone).
-    private func refresh(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem? {
+    func refresh(_ address: PreferenceAddress) throws(JarvisError) -> PreferenceItem? {
         let now = try fetch(address)
         try update { (state: inout InspectorState) throws(JarvisError) in
             if let now { state.store(now) } else { state.removeStored(address) }

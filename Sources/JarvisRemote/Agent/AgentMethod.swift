@@ -12,6 +12,10 @@ package enum AgentMethod: String, CaseIterable, Sendable {
     case history
     case watch
     case unwatch
+    case journal
+    case undo
+    case redo
+    case restore
 
     /// Every method name, for error messages.
     package static var names: [String] { allCases.map(\.rawValue) }

@@ -74,7 +74,8 @@ extension AgentService {
         let value = try params.decodedValue()
         try value.checkDepth(below: params.place.pointer?.tokens.count ?? 0)
         let edit: JarvisHub.Edit = params.place.pointer.map { .setInside($0, value) } ?? .set(value)
-        let outcome = try hub.write(address, edit, expectedRevision: params.expectedRevision, known: known)
+        let outcome = try hub.write(
+            address, edit, expectedRevision: params.expectedRevision, known: known, origin: session.writeOrigin)
         record(outcome, as: .set, session: session, pointer: params.place.pointer)
         let stored = try JarvisHub.answer(outcome.item, for: address)
         return Wire.ItemResult(stored.noting(roundingOf: value)).json
@@ -100,7 +101,7 @@ extension AgentService {
         let pointer = single.place.pointer
         let outcome = try hub.write(
             address, pointer.map { .deleteInside($0) } ?? .delete, expectedRevision: single.expectedRevision,
-            known: known)
+            known: known, origin: session.writeOrigin)
         record(outcome, as: pointer == nil ? .delete : .set, session: session, pointer: pointer)
         return Wire.ItemResult(try JarvisHub.answer(outcome.item, for: address)).json
     }
@@ -108,7 +109,8 @@ extension AgentService {
     func reset(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {
         let params = try Wire.ResetParams(params: raw)
         let (address, known) = try located(params.place)
-        let outcome = try hub.write(address, .reset, expectedRevision: params.expectedRevision, known: known)
+        let outcome = try hub.write(
+            address, .reset, expectedRevision: params.expectedRevision, known: known, origin: session.writeOrigin)
         record(outcome, as: .delete, session: session)
         return Wire.ResetResult(removed: outcome.changes.first?.before, item: outcome.item).json
     }
@@ -116,7 +118,8 @@ extension AgentService {
     private func deleteKeys(_ params: Wire.BulkDeleteParams, session: AgentSessionState) throws -> JSONValue {
         let selection: JarvisHub.KeySelection = params.match.map { .matching(GlobPattern($0)) } ?? .undeclared
         let (address, known) = try located(Wire.Place(scanner: params.scanner, container: params.container, key: ""))
-        let outcome = try hub.write(address, .deleteKeys(selection, dryRun: params.dryRun), known: known)
+        let outcome = try hub.write(
+            address, .deleteKeys(selection, dryRun: params.dryRun), known: known, origin: session.writeOrigin)
         if !params.dryRun { record(outcome, as: .delete, session: session) }
         var pattern: String?
         if case .matching(let glob) = selection { pattern = glob.description }

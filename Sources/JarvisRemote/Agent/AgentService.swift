@@ -171,6 +171,9 @@ package final class AgentService: Sendable {
             case .history: return try history(request.params)
             case .watch: return try watch(request.params, session: session)
             case .unwatch: return try unwatch(request.params, session: session)
+            case .journal: return try journal(request.params)
+            case .undo, .redo: return try undo(request.params, redo: method == .redo, session: session)
+            case .restore: return try restore(request.params, session: session)
             }
         } catch {
             throw Self.rpcError(error)

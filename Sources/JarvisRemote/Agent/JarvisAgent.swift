@@ -52,6 +52,14 @@ public final class JarvisAgent: Sendable {
         public var maxPendingOutputBytes: Int
         /// How many audit records `history` keeps in memory.
         public var auditCapacity: Int
+        /// The most bytes the journal of changes (what `jarvis undo` takes back) holds, in memory
+        /// and in its file; the oldest entries go first. Default 16 MiB; 0 keeps no journal.
+        public var journalBytes: Int = 16 << 20
+        /// Where the journal file is kept across restarts; nil, the default, is the state folder
+        /// (`$XDG_STATE_HOME/jarvis/journal` or `~/.local/state/jarvis/journal` on Linux,
+        /// `Application Support/Jarvis/journal` on Apple platforms). The file is named after
+        /// the agent and readable by its owner only.
+        public var journalFolder: URL?
         /// Where a short private socket folder is made when the runtime folder's path is too
         /// long for a socket; tests point it at a folder that refuses one, to reach loopback TCP.
         package var shortSocketParent = AgentPlacement.shortParent
@@ -130,6 +138,9 @@ public final class JarvisAgent: Sendable {
     package let service: AgentService
     private let recordURL: URL
     private let placement: AgentPlacement
+    /// The journal's file once read (off the starting thread), released at ``stop()``; nil while
+    /// it is read and when the journal lives in memory only.
+    private let journalFile = Locked<(file: JournalFile?, stopped: Bool)>((nil, false))
 
     /// Starts an agent serving the given scanners.
     ///
@@ -203,6 +214,26 @@ public final class JarvisAgent: Sendable {
         tcp = started.map { .on($0.server, $0.endpoint, $0.token) } ?? .off
         endpoint = placement.socketPath.map { .unix(path: $0) } ?? started?.endpoint ?? .unix(path: socketPath)
         service.tcpEndpoint.withLock { $0 = started?.endpoint }
+        // Read on another thread: a journal of many megabytes must not delay the host's start.
+        // Until it is in, every use of the journal waits (a write, an undo), so ids carry on.
+        hub.journal.beginLoading()
+        let folder = options.journalFolder ?? JournalFile.defaultFolder()
+        let (journalBytes, name, slot) = (options.journalBytes, identity.name, journalFile)
+        DispatchQueue.global(qos: .utility).async {
+            let journal =
+                journalBytes > 0
+                ? JournalFile.load(folder: folder, agent: name, budget: journalBytes)
+                : JournalFile.Opened(file: nil, entries: [], problems: [])
+            hub.journal.open(
+                budget: journalBytes, store: journal.file, entries: journal.entries, problems: journal.problems)
+            let kept = slot.withLock { slot -> Bool in
+                guard !slot.stopped else { return false }
+                slot.file = journal.file
+                return true
+            }
+            if !kept { journal.file?.close() }
+            hub.journal.endLoading()
+        }
         record = AgentRecord(
             pid: identity.pid, name: identity.name, socket: placement.socketPath,
             started: DateText.format(
@@ -213,8 +244,18 @@ public final class JarvisAgent: Sendable {
         } catch {
             server?.stop()
             started?.server.stop()
+            closeJournal()
             Self.removeShortFolder(of: placement)
             throw error
+        }
+    }
+
+    /// Releases the journal's file for the next agent of the same name (now, or once read).
+    private func closeJournal() {
+        journalFile.withLock { slot in
+            slot.stopped = true
+            slot.file?.close()
+            slot.file = nil
         }
     }
 
@@ -225,6 +266,7 @@ public final class JarvisAgent: Sendable {
 
     /// Stops serving, disconnects every client and removes the discovery file. Idempotent.
     public func stop() {
+        closeJournal()
         server?.stop()
         if case .on(let tcpServer, _, _) = tcp { tcpServer.stop() }
         PrivatePath.removeEntry(recordURL.path)

@@ -254,21 +254,24 @@ extension ChangeEngine {
             case .missing: new = nil
             case .read(let snapshot): new = snapshot
             }
-            state.withLock { state in
+            let heard = state.withLock { state -> (changes: [RawChange], container: ContainerInfo)? in
                 let old = state.snapshots[id]?[name]
                 state.snapshots[id, default: [:]][name] = new
                 // A container deleted while unreadable is not readable again: its keys go.
                 let recovered = state.problems[id]?.removeValue(forKey: name) != nil && new != nil
-                guard covered.contains(name) else { return }
+                guard covered.contains(name) else { return nil }
                 let changes = ContainerSnapshot.changes(from: old, to: new)
-                guard !changes.isEmpty || recovered else { return }
+                guard !changes.isEmpty || recovered else { return nil }
                 let container = new?.info ?? old?.info ?? ContainerInfo(name)
                 let event = state.backlog.append(
                     scanner: id, container: container, changes: changes, state: recovered ? .readable : nil,
                     time: Date(),
                     keeping: { changes in isSecret ? seal(changes, scanner: id, container: container) : changes })
                 deliver(event, in: &state)
+                return (changes, container)
             }
+            // Outside the engine's lock: the journal may write its file.
+            if let heard { hub.journalOutside(heard.changes, scanner: id, container: heard.container) }
         }
         state.withLock { state in
             state.coverage[id] = (state.coverage[id] ?? .none).union(watched)

@@ -84,6 +84,9 @@ extension Wire {
         /// How many secrets an `export` sent in clear; nil for other actions. Added in protocol
         /// 1.x; older agents never send it.
         public var count: Int64?
+        /// For an `undo` or `redo`, the journal entry it took back. Added in protocol 1.x; older
+        /// agents never send it.
+        public var reverts: Int64?
 
         /// A record as the agent keeps it.
         public init(_ record: AuditRecord) {
@@ -98,9 +101,10 @@ extension Wire {
             newRevision = record.newRevision?.text
             pointer = record.pointer.flatMap { $0.isWhole ? nil : $0.description }
             count = record.count.map { Int64($0) }
+            reverts = record.reverts
         }
 
-        /// `{"sequence","time","action","transport","peer","client"?,"scanner","container","key","pointer"?,"count"?,"oldRevision"?,"newRevision"?}`
+        /// `{"sequence","time","action","transport","peer","client"?,"scanner","container","key","pointer"?,"count"?,"reverts"?,"oldRevision"?,"newRevision"?}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "sequence": .integer(sequence), "time": .string(DateText.format(time)),
@@ -113,6 +117,7 @@ extension Wire {
             object["key"] = .string(address.key)
             object.setIfPresent("pointer", pointer.map(JSONValue.string))
             object.setIfPresent("count", count.map(JSONValue.integer))
+            object.setIfPresent("reverts", reverts.map(JSONValue.integer))
             object.setIfPresent("oldRevision", oldRevision.map(JSONValue.string))
             object.setIfPresent("newRevision", newRevision.map(JSONValue.string))
             return .object(object)
@@ -135,6 +140,7 @@ extension Wire {
                 key: try fields.string("key"))
             pointer = try fields.optionalString("pointer")
             count = fields["count"]?.int64Value
+            reverts = fields["reverts"]?.int64Value
             oldRevision = try fields.optionalString("oldRevision")
             newRevision = try fields.optionalString("newRevision")
         }

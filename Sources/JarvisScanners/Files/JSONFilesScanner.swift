@@ -196,6 +196,7 @@ public struct JSONFilesScanner: PreferenceScanner {
             guard case .success(let document) = cached.document else { return nil }
             return (cached.stamp, document.object[request.key])
         }
+        var undoHint: [UInt8]?
         let written = try CheckedFileWrite.update(
             slot, readBefore: seen, limit: JSONFileDocument.maxSize, beforeCommit: beforeCommit
         ) {
@@ -208,12 +209,16 @@ public struct JSONFilesScanner: PreferenceScanner {
             let key = editor.value(of: request.key)
             switch request.change {
             case .set(let value):
+                if let hint = request.undoHint, let restored = editor.restoring(request.key, to: value, hint: hint) {
+                    return (restored, key)
+                }
                 let edited = try editor.setting(request.key, to: value)
                 return (edited == bytes ? nil : edited, key)
             case .delete:
-                guard let edited = editor.removing(request.key) else {
+                guard let (edited, hint) = editor.removingWithHint(request.key) else {
                     throw JarvisError.noKey(request.key, in: request.container)
                 }
+                undoHint = hint
                 return (edited, key)
             }
         }
@@ -227,7 +232,9 @@ public struct JSONFilesScanner: PreferenceScanner {
             parsed.withLock { $0[path] = (stamp, .success(document)) }
         }
         // Written through the slot, so it leads nowhere outside the folder.
-        return WriteResult(entry: document.entry(request.key))
+        var result = WriteResult(entry: document.entry(request.key))
+        result.undoHint = undoHint
+        return result
     }
 
     /// The served folder that has a file of that name, only if it is one this scanner lists,

@@ -2,19 +2,28 @@ import Foundation
 import JarvisCore
 import JarvisRemote
 
-/// `jarvis history`: the agent's audit trail of sets, deletes, secret reveals and exports.
+/// `jarvis history`: the agent's journal of changes with their values (what `jarvis undo`
+/// takes back), or with `--audit` its audit trail of sets, deletes, reveals and exports.
 enum HistoryCommand: Command {
     static let name = "history"
-    static let summary = "show who changed or revealed what through the agent (its audit\ntrail)"
+    static let summary = "show what changed, old -> new, who did it and whether it can be\nundone (--audit: the audit trail with reveals)"
     static let usage = """
-        jarvis history [CONTAINER] [--scanner ID] [--key PATTERN]
+        jarvis history [CONTAINER] [--scanner ID] [--key PATTERN] [--limit N]
+                              [--json]
+        jarvis history --audit [CONTAINER] [--scanner ID] [--key PATTERN]
                               [--action set|delete|reveal|export] [--limit N] [--json]
 
           CONTAINER        only this container (a glob), optionally SCANNER:CONTAINER
           --key PATTERN    only keys matching this glob
-          --action ACTION  only sets, deletes, reveals or exports of secrets
-          --limit N        the newest N records (default 100; the agent keeps the last
-                           1,000)
+          --limit N        the newest N entries (default 100)
+          --audit          the audit trail instead: who set, deleted, revealed or
+                           exported what, with revisions (the agent keeps the last
+                           1,000 records)
+          --action ACTION  with --audit: only sets, deletes, reveals or exports
+
+        Each journal entry shows its ID (for `jarvis undo ID`), the value before and
+        after (a secret's masked), who made the change ("outside" for the program
+        itself or another process) and whether it can still be undone.
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
@@ -22,7 +31,13 @@ enum HistoryCommand: Command {
         let key = arguments.option("--key")
         let action = arguments.option("--action")
         let limitText = arguments.option("--limit")
+        let audit = arguments.flag("--audit") || action != nil
         try arguments.finish(maxPositionals: 1, command: name)
+        if !audit {
+            try JournalHistory.run(
+                container: arguments.positionals.first, scanner: scanner, key: key, limit: limitText, context: context)
+            return
+        }
         var params = Wire.HistoryParams()
         if let limitText {
             guard let limit = Int(limitText), limit > 0 else {

@@ -50,7 +50,7 @@ enum RemoveCommand: Command {
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
         } else {
-            Terminal.out("removed \(Context.place(item))")
+            Terminal.out("removed \(Context.place(item)) (jarvis undo)")
         }
     }
 
@@ -73,7 +73,7 @@ enum RemoveCommand: Command {
         if dryRun {
             Terminal.out("would remove \(count) from \(place) (dry run: nothing was changed)")
         } else {
-            Terminal.out("removed \(count) from \(place)")
+            Terminal.out("removed \(count) from \(place) (jarvis undo, once per key)")
         }
     }
 }

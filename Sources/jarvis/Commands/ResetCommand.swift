@@ -43,6 +43,6 @@ enum ResetCommand: Command {
                 line += "; now unset"
             }
         }
-        Terminal.out(line)
+        Terminal.out(removed == nil ? line : line + " (jarvis undo)")
     }
 }

@@ -112,7 +112,7 @@ enum SetCommand: Command {
             Terminal.outBytes(JSONWriter.bytes(WireItem.encode(item)) + [0x0A])
         } else {
             Terminal.out(
-                "set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(Terminal.escaped(item.revision.text)))"
+                "set \(Context.place(item)) = \(ValueText.preview(item, limit: 60)) (\(item.type), revision \(Terminal.escaped(item.revision.text))) (jarvis undo)"
             )
         }
         for note in item.notes { Terminal.err(Terminal.yellow("note: ") + note) }

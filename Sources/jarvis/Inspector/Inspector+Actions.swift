@@ -350,6 +350,16 @@ extension Inspector {
         }
     }
 
+    /// Takes back the newest change (z) or the newest undo (Z), as `jarvis undo` and `jarvis redo`.
+    func undo(redo: Bool) {
+        guard let session = connection?.session else { return }
+        do {
+            show(try session.undo(redo: redo))
+        } catch {
+            show(.refused(redo ? "redo" : "undo", error))
+        }
+    }
+
     /// Asks the agent for a secret's value.
     func reveal(_ target: InspectorRow.Target) {
         guard let session = connection?.session, let address = target.address else { return }

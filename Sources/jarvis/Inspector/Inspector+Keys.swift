@@ -119,6 +119,10 @@ extension Inspector {
             beginBulkDelete()
         case .character("u"):
             if let target = selectedTarget() { reset(target) }
+        case .character("z"):
+            undo(redo: false)
+        case .character("Z"):
+            undo(redo: true)
         case .character("r"):
             if let target = selectedTarget() { reveal(target) }
         case .character("R"):

@@ -325,6 +325,8 @@ extension Inspector {
           d                delete the key or nested member (asks y/n)
           D                delete exactly the keys the filter shows (names them, asks y/n)
           u                reset a catalogued key: remove what is stored so its default applies
+          z                undo the newest change (again: the one before), if nobody changed the key since
+          Z                redo: put back what the last z took
           r                reveal a secret, where the agent allows it
           R                replace a masked secret without seeing it (asks y/n)
           Ctrl-L           reload everything from the agent

@@ -18,6 +18,9 @@ struct MCPArguments: Sendable {
     /// An integer argument.
     func int(_ name: String) -> Int? { object[name]?.int64Value.map { Int($0) } }
 
+    /// A list of strings; empty when absent (the schema checked each element).
+    func strings(_ name: String) -> [String] { object[name]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+
     /// The key the `scanner`, `container`, `key` and (with `pointer`) `pointer` arguments
     /// name; an empty pointer is the whole value, as the agent reads it.
     /// - Throws: ``JarvisError`` `.invalidParams` for a malformed pointer.

@@ -80,6 +80,14 @@ enum MCPSchema {
             ("oldRevision", ["type": "string"]), ("newRevision", ["type": "string"]), ("count", ["type": "integer"]),
         ], required: ["sequence", "action", "scanner", "container", "key"])
 
+    /// A journal entry (`docs/PROTOCOL.md`, `journal`).
+    static let journalEntry: JSONValue = output(
+        [
+            ("id", ["type": "integer"]), ("time", ["type": "string"]), ("action", ["type": "string"]),
+            ("scanner", ["type": "string"]), ("container", ["type": "string"]), ("key", ["type": "string"]),
+            ("before", ["type": "object"]), ("after", ["type": "object"]), ("undoable", ["type": "boolean"]),
+        ], required: ["id", "action", "scanner", "container", "key", "undoable"])
+
     /// A problem a listing reports for a container it could not read.
     static let problem: JSONValue = output([
         ("scanner", ["type": "string"]), ("name", ["type": "string"]), ("problem", ["type": "string"]),

@@ -4,7 +4,9 @@ import JarvisCore
 /// prompts and configurations people write: never rename one.
 enum MCPToolCatalog {
     /// The writing tools, offered only while an agent allows editing.
-    static let writingNames: Set<String> = ["set_preference", "delete_preference", "reset_preference"]
+    static let writingNames: Set<String> = [
+        "set_preference", "delete_preference", "reset_preference", "undo_change", "restore_preferences",
+    ]
 
     /// Every tool; `reveal` arguments appear only when `jarvis mcp --allow-reveal` was given.
     static func tools(allowReveal: Bool) -> [MCPTool] {
@@ -112,7 +114,7 @@ enum MCPToolCatalog {
             MCPTool(
                 name: "preference_history", title: "Preference change history",
                 description:
-                    "The agent's audit trail: who (client name, transport) set, deleted or revealed which key, when, with the old and new revisions (never values). Newest last.",
+                    "What changed, newest last: `entries` is the agent's journal (each change's `id` for undo_change, the value before and after — a secret's never shown — who made it, `outside` for the program itself, and whether it can still be undone); `records` is the audit trail (who set, deleted or revealed which key, with revisions).",
                 input: MCPSchema.input([
                     agent, scanner,
                     ("container", MCPSchema.string("only containers matching this glob")),
@@ -124,9 +126,39 @@ enum MCPToolCatalog {
                 output: MCPSchema.output(
                     [
                         ("records", MCPSchema.array(of: MCPSchema.auditRecord)), ("total", ["type": "integer"]),
-                        ("capacity", ["type": "integer"]),
+                        ("capacity", ["type": "integer"]), ("entries", MCPSchema.array(of: MCPSchema.journalEntry)),
                     ], required: ["records"]),
                 writes: false),
+            MCPTool(
+                name: "undo_change", title: "Undo a change",
+                description:
+                    "Takes back one change from the journal (preference_history's `entries`): without `id`, the newest change not yet undone; called again, it steps further back. It writes the earlier value only if the key still holds what that change left; otherwise nothing is written and the error shows both values and the revision to pass as `forceAt` to write anyway. An undo entry's id redoes it. Use `dryRun` to see what would be written.",
+                input: MCPSchema.input([
+                    agent, ("id", MCPSchema.integer("the journal entry to take back", minimum: 1, maximum: Int.max)),
+                    ("dryRun", MCPSchema.boolean("say what would be written, and write nothing")),
+                    ("forceAt", MCPSchema.string("write even though the key changed, if it is at this revision now")),
+                ]),
+                output: MCPSchema.output(
+                    [
+                        ("undone", MCPSchema.journalEntry), ("entry", MCPSchema.journalEntry),
+                        ("dryRun", ["type": "boolean"]), ("conflict", ["type": "boolean"]),
+                        ("restore", ["type": "object"]), ("item", MCPSchema.item),
+                    ], required: ["undone", "dryRun"]),
+                writes: true, destructive: true, idempotent: false),
+            MCPTool(
+                name: "restore_preferences", title: "Restore preferences to an earlier moment",
+                description:
+                    "Puts every key changed since a journal entry (`toEntry`, from preference_history) or a time (`toTime`, ISO 8601) back as it was then, as one change: if any write is refused, what went through is put back. Use `dryRun` first: it lists what would be added, changed and removed.",
+                input: MCPSchema.input([
+                    agent, ("toEntry", MCPSchema.integer("take back this entry and every later one", minimum: 1, maximum: Int.max)),
+                    ("toTime", MCPSchema.string("go back to this ISO 8601 time")),
+                    ("containers", MCPSchema.array(of: MCPSchema.string("a container name or glob"))),
+                    ("dryRun", MCPSchema.boolean("list what would change, and write nothing")),
+                ]),
+                output: MCPSchema.output(
+                    [("dryRun", ["type": "boolean"]), ("changes", MCPSchema.array(of: MCPSchema.output([])))],
+                    required: ["dryRun", "changes"]),
+                writes: true, destructive: true, idempotent: false),
             MCPTool(
                 name: "export_snapshot", title: "Export a snapshot",
                 description:

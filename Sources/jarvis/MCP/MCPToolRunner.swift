@@ -23,6 +23,8 @@ struct MCPToolRunner: Sendable {
             case "delete_preference": return try deletePreference(arguments)
             case "reset_preference": return try resetPreference(arguments)
             case "preference_history": return try history(arguments)
+            case "undo_change": return try undoChange(arguments)
+            case "restore_preferences": return try restorePreferences(arguments)
             case "export_snapshot": return try exportSnapshot(arguments)
             case "diff_snapshots": return try diffSnapshots(arguments)
             default: return .failure("there is no tool '\(tool.name)'")
@@ -193,15 +195,29 @@ struct MCPToolRunner: Sendable {
             container: arguments.string("container"), key: arguments.string("key"), client: arguments.string("client"))
         let result = try perform(agent, params) { client throws(JarvisError) in try client.history(params) }
         let records = result.records
-        let text =
+        var text =
             records.isEmpty
             ? "No changes or reveals are recorded for these filters."
             : "\(records.count) record(s), oldest first:\n" + records.map(MCPToolText.record).joined(separator: "\n")
-        return MCPToolResult(text: text, structured: result.json)
+        var structured = result.json.objectValue ?? [:]
+        // An agent older than the journal answers records only.
+        let journal = Wire.JournalParams(
+            limit: arguments.int("limit"), scanner: arguments.string("scanner"),
+            container: arguments.string("container"), key: arguments.string("key"))
+        if arguments.string("action") == nil, arguments.string("client") == nil,
+            let page = try? perform(agent, journal, { client throws(JarvisError) in try client.journal(journal) })
+        {
+            structured["entries"] = .array(page.entries.map(\.json))
+            text +=
+                "\n\nJournal (undo_change takes an entry's id), oldest first:\n"
+                + (page.entries.isEmpty
+                    ? "no changes yet" : page.entries.map(MCPToolText.journalEntry).joined(separator: "\n"))
+        }
+        return MCPToolResult(text: text, structured: .object(structured))
     }
 
     /// The agent for a writing tool, refused when it does not allow editing.
-    private func writable(_ arguments: MCPArguments) throws(JarvisError) -> MCPAgent {
+    func writable(_ arguments: MCPArguments) throws(JarvisError) -> MCPAgent {
         let agent = try bridge.agent(for: arguments.string("agent"))
         guard agent.allowsEditing else {
             let why = agent.isProduction ? "it runs the production configuration" : "it was started read-only"

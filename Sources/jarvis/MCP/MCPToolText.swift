@@ -74,6 +74,25 @@ enum MCPToolText {
                 ?? "revision \(printable(record.oldRevision ?? "none")) -> \(printable(record.newRevision ?? "none"))")
     }
 
+    /// One journal entry: its id, the place, old → new (a secret's masked), who, and whether it
+    /// can be undone; names quoted and values delimited as everywhere.
+    static func journalEntry(_ entry: Wire.JournalEntry) -> String {
+        let address = entry.address
+        let place = "\(address.scanner):\(quoted(address.container)) \(quoted(address.key + (entry.pointer ?? "")))"
+        let who = entry.transport == nil ? "outside" : "\(clientName(entry.client)) (\(entry.transport ?? ""))"
+        return
+            "#\(entry.id) \(DateText.format(entry.time)) \(entry.action) \(place): \(journalValue(entry.before)) -> \(journalValue(entry.after)) by \(who); "
+            + (entry.undoable ? "can be undone" : "cannot be undone (\(printable(entry.reason ?? "")))")
+    }
+
+    /// A journal value: delimited, `(absent)`, or masked for a secret's.
+    static func journalValue(_ value: Wire.JournalValue?) -> String {
+        guard let value else { return "(absent)" }
+        if let bytes = value.bytes { return "(a \(value.type.rawValue) of \(bytes) bytes, not shown)" }
+        guard let shown = value.value else { return "(a secret \(value.type.rawValue), masked)" }
+        return delimited(shown)
+    }
+
     /// A diff, as `jarvis diff` prints it.
     static func diff(_ diff: SnapshotDiff) -> String {
         var lines: [String] = []

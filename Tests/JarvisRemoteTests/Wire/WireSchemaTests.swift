@@ -227,6 +227,46 @@ import Testing
         #expect(created.records.first?.count == nil)
     }
 
+    // MARK: - journal, undo, redo, restore
+
+    @Test func journalUndoAndRestore() throws {
+        let lines = [
+            #"{"jsonrpc":"2.0","id":40,"method":"journal","params":{"limit":1}}"#,
+            #"{"jsonrpc":"2.0","id":40,"result":{"entries":[{"id":7,"time":"2026-11-28T10:00:00.125Z","action":"set","scanner":"files","container":"app.json","key":"theme","before":{"type":"string","value":"dark"},"after":{"type":"string","value":"light"},"beforeRevision":"9cf7efc4b7ad6e44","afterRevision":"d52b68f67d5a5795","transport":"unix","client":"jarvis-cli","undoable":true}],"bytes":512,"budget":16777216}}"#,
+            #"{"jsonrpc":"2.0","id":41,"method":"undo"}"#,
+            #"{"jsonrpc":"2.0","id":41,"result":{"undone":{"id":7,"time":"2026-11-28T10:00:00.125Z","action":"set","scanner":"files","container":"app.json","key":"theme","before":{"type":"string","value":"dark"},"after":{"type":"string","value":"light"},"beforeRevision":"9cf7efc4b7ad6e44","afterRevision":"d52b68f67d5a5795","transport":"unix","client":"jarvis-cli","undoable":false,"reason":"taken back by entry 8","undoneBy":8},"entry":{"id":8,"time":"2026-11-28T10:00:05Z","action":"undo","scanner":"files","container":"app.json","key":"theme","before":{"type":"string","value":"light"},"after":{"type":"string","value":"dark"},"beforeRevision":"d52b68f67d5a5795","afterRevision":"9cf7efc4b7ad6e44","transport":"unix","client":"jarvis-cli","undoable":true,"reverts":7},"dryRun":false,"restore":{"type":"string","value":"dark"},"item":{"scanner":"files","container":"app.json","key":"theme","type":"string","value":"dark","revision":"9cf7efc4b7ad6e44"}}}"#,
+            #"{"jsonrpc":"2.0","id":42,"error":{"code":-32004,"message":"'theme' in 'app.json' changed since entry 7 (which left revision d52b68f67d5a5795); nothing was written. The undo would restore \"dark\"; it holds \"blue\" now (revision 3c9d2b1a0f8e7d6c). To write anyway, send forceAt 3c9d2b1a0f8e7d6c (jarvis undo 7 --force-at 3c9d2b1a0f8e7d6c)","data":{"code":"conflict","entry":7,"currentRevision":"3c9d2b1a0f8e7d6c","restore":{"type":"string","value":"dark"},"current":{"scanner":"files","container":"app.json","key":"theme","type":"string","value":"blue","revision":"3c9d2b1a0f8e7d6c"}}}}"#,
+            #"{"jsonrpc":"2.0","id":43,"method":"restore","params":{"toEntry":7,"dryRun":true}}"#,
+            #"{"jsonrpc":"2.0","id":43,"result":{"dryRun":true,"changes":[{"kind":"changed","scanner":"files","container":"app.json","key":"theme","now":{"type":"string","value":"light"},"then":{"type":"string","value":"dark"}}]}}"#,
+        ]
+        let journal = try roundTripParams(lines[0]) { (raw) throws(RPCError) in try Wire.JournalParams(params: raw) }
+        #expect(journal.limit == 1)
+        let page = try roundTripResult(lines[1], as: Wire.JournalPage.self)
+        #expect(page.entries.first?.before?.value == .string("dark") && page.entries.first?.undoable == true)
+        let undo = try roundTripParams(lines[2]) { (raw) throws(RPCError) in try Wire.UndoParams(params: raw) }
+        #expect(undo.id == nil && !undo.dryRun)
+        let undone = try roundTripResult(lines[3], as: Wire.UndoResult.self)
+        #expect(undone.undone.undoneBy == 8 && undone.entry?.reverts == 7 && undone.item?.value == .string("dark"))
+        guard case .error(_, let conflict) = try RPCResponse.decode(Array(lines[4].utf8)) else {
+            Issue.record("not an error")
+            return
+        }
+        #expect(RPCError(try Wire.ErrorObject(json: conflict.json)).jarvisError.code == .conflict)
+        let restore = try roundTripParams(lines[5]) { (raw) throws(RPCError) in try Wire.RestoreParams(params: raw) }
+        #expect(restore.toEntry == 7 && restore.dryRun)
+        let restored = try roundTripResult(lines[6], as: Wire.RestoreResult.self)
+        #expect(restored.changes.first?.then?.value == .string("dark"))
+        // Exactly as docs/PROTOCOL.md shows them.
+        let document = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../../docs/PROTOCOL.md"), encoding: .utf8)
+        for line in lines { #expect(document.contains("\n" + line + "\n"), "PROTOCOL.md lacks \(line)") }
+        // A restore names one point, not both or neither.
+        #expect(throws: RPCError.self) { try Wire.RestoreParams(params: ["toEntry": 1, "toTime": "2026-11-28T10:00:00Z"]) }
+        #expect(throws: RPCError.self) { try Wire.RestoreParams(params: [:]) }
+        #expect(throws: RPCError.self) { try Wire.UndoParams(params: ["id": 0]) }
+    }
+
     // MARK: - watch
 
     @Test func watchUnwatchAndChanged() throws {
@@ -308,7 +348,7 @@ import Testing
 
     @Test func errors() throws {
         let lines = [
-            #"{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"unknown method 'frobnicate'; the methods are hello, ping, scanners, containers, list, get, set, delete, reset, history, watch, unwatch","data":{"code":"methodNotFound"}}}"#,
+            #"{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"unknown method 'frobnicate'; the methods are hello, ping, scanners, containers, list, get, set, delete, reset, history, watch, unwatch, journal, undo, redo, restore","data":{"code":"methodNotFound"}}}"#,
             #"{"jsonrpc":"2.0","id":10,"error":{"code":-32004,"message":"'launch_count' in 'com.example.demo.prefs' changed since revision 0000000000000000 (now \#(revision)); nothing was written; get it again and retry","data":{"code":"conflict"}}}"#,
         ]
         for line in lines {

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Keeping the journal: every key a write transaction changed, and every outside change the
+/// change engine heard. Hidden keys never reach it: writes never touch them, and the engine
+/// reports only what the configuration shows.
+extension JarvisHub {
+    /// Records what one write transaction changed. Called under the container's write lock.
+    func journal(_ outcome: WriteOutcome, edit: Edit, origin: WriteOrigin, secret: Bool) {
+        let action: JournalEntry.Action
+        var pointer: JSONPointer?
+        switch edit {
+        case .set: action = .set
+        case .delete, .deleteKeys: action = .delete
+        case .reset: action = .reset
+        case .setInside, .deleteInside:
+            action = .set
+            pointer = outcome.item?.pointer
+        }
+        let entries = outcome.changes.map { change in
+            var entry = JournalEntry(
+                    action: origin.action ?? action, address: change.address, pointer: pointer,
+                    before: change.beforeValue, after: change.afterValue,
+                    beforeRevision: change.before?.revision, afterRevision: change.afterValue == nil ? nil : change.after?.revision,
+                    client: origin.client, isSecret: secret, reverts: origin.reverts)
+            entry.undoHint = change.undoHint
+            return entry
+        }
+        journal.record(entries)
+    }
+
+    /// Records the changes an outside writer made to one container, as the change engine read
+    /// them (raw entries, before a secret scanner's are sealed). A change the journal already
+    /// holds as the agent's own write (the key's newest entry left the revision it has now)
+    /// is not recorded twice. Hidden keys are skipped.
+    package func journalOutside(_ changes: [RawChange], scanner: String, container: ContainerInfo) {
+        guard let rules = visibility(of: scanner), rules.isEnabled, rules.shows(container: container.name) else { return }
+        let secret = rules.scanner.info.isSecret
+        var heard: [JournalEntry] = []
+        let known = journal.newestAfterRevisions(
+            at: Set(changes.map { PreferenceAddress(scanner: scanner, container: container.name, key: $0.key) }))
+        for change in changes {
+            let address = PreferenceAddress(scanner: scanner, container: container.name, key: change.key)
+            guard rules.shows(key: change.key, in: container.name) else { continue }
+            let old = change.old.flatMap { $0.layer == .stored ? $0 : nil }
+            let new = change.new.flatMap { $0.layer == .stored ? $0 : nil }
+            guard old != nil || new != nil else { continue }
+            let oldRevision = old.map { revision(of: $0.value, at: address, secret: secret) }
+            let newRevision = new.map { revision(of: $0.value, at: address, secret: secret) }
+            if let last = known[address], last == newRevision { continue }
+            heard.append(
+                JournalEntry(
+                    action: .outside, address: address, before: old?.value, after: new?.value,
+                    beforeRevision: oldRevision, afterRevision: newRevision, client: nil, isSecret: secret))
+        }
+        journal.record(heard)
+    }
+
+    /// The revision a client sees for a value stored at `address`.
+    package func revision(of value: PreferenceValue, at address: PreferenceAddress, secret: Bool) -> Revision {
+        secret ? masker.revision(of: value, at: address) : Revision(of: value)
+    }
+}

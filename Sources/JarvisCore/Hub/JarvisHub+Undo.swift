@@ -1,0 +1,146 @@
+import Foundation
+
+/// Undo and redo: a journal entry taken back by a guarded forward write, which is itself a
+/// journal entry naming the one it took back.
+///
+/// The earlier value is written only if the key still has the revision the entry left, so an
+/// undo never overwrites a later change: on a mismatch nothing is written and the answer
+/// says what is there now. Undoing a delete writes only where the key is still absent;
+/// undoing a creation deletes only an unchanged key.
+extension JarvisHub {
+    /// What to take back.
+    package struct UndoRequest: Sendable {
+        /// The entry; nil takes the newest one not yet taken back (for a redo, the newest undo).
+        package var id: Int64?
+        /// Take back the newest undo instead of a change.
+        package var redo = false
+        /// Say what would be written, and write nothing.
+        package var dryRun = false
+        /// Write even if the key changed since, provided it is now at this revision.
+        package var forceAt: Revision?
+
+        package init(id: Int64? = nil, redo: Bool = false, dryRun: Bool = false, forceAt: Revision? = nil) {
+            self.id = id
+            self.redo = redo
+            self.dryRun = dryRun
+            self.forceAt = forceAt
+        }
+    }
+
+    /// What an undo did, or would do.
+    package struct UndoOutcome: Sendable {
+        /// The entry taken back.
+        package var entry: JournalEntry
+        /// The entry the undo wrote; nil for a dry run and a conflict.
+        package var recorded: JournalEntry?
+        /// The member (or whole value) written back; nil when the undo removes it.
+        package var restoring: PreferenceValue?
+        /// The revision the key must have for the undo to write.
+        package var expected: Revision
+        /// What the key holds now (after the undo, when it wrote), masked as every write
+        /// answers; nil when nothing is stored.
+        package var current: PreferenceItem?
+        /// The key changed since the entry: nothing was written.
+        package var isConflict = false
+    }
+
+    /// Takes back one journal entry (see the type's rules).
+    /// - Returns: the outcome; a conflict is an outcome with `isConflict`, not an error, so the
+    ///   caller can show both values.
+    /// - Throws: ``JarvisError``: `.readOnly` where editing is off, `.notFound` for an entry the
+    ///   journal no longer holds or nothing to undo, `.unavailable` for an entry whose values were
+    ///   not kept (a secret's, after a restart), `.conflict` for an entry already taken back,
+    ///   `.typeMismatch` when the catalog no longer allows the value, and as
+    ///   ``set(_:to:expectedRevision:)``.
+    package func undo(_ request: UndoRequest, origin client: AuditRecord.Client) throws(JarvisError) -> UndoOutcome {
+        let configuration = configuration
+        if !configuration.editingEnabled {
+            throw configuration.isProduction
+                ? JarvisError(.readOnly, "editing is disabled: this agent runs the production configuration, so nothing can be undone")
+                : JarvisError(.readOnly, "editing is disabled in this agent's configuration, so nothing can be undone")
+        }
+        let entry = try undoTarget(request)
+        let address = entry.address
+        let restoring = entry.memberBefore
+        let expected = request.forceAt ?? entry.afterRevision ?? .absent
+        var outcome = UndoOutcome(entry: entry, restoring: restoring, expected: expected)
+        let edit: Edit
+        if let pointer = entry.pointer, !pointer.isWhole, request.forceAt != nil {
+            // Forced over a later change: only the member this entry changed goes back.
+            edit = restoring.map { .setInside(pointer, $0) } ?? .deleteInside(pointer)
+        } else {
+            // At the revision the entry left, the whole value before is that value with the
+            // member restored, exactly (an array element removed comes back in its place).
+            edit = entry.before.map { .set($0) } ?? .delete
+        }
+        if request.dryRun {
+            outcome.current = storedItem(address)
+            outcome.isConflict = (outcome.current?.revision ?? .absent) != expected
+            return outcome
+        }
+        let action: JournalEntry.Action = entry.isUndo ? .redo : .undo
+        do {
+            let written = try write(
+                address, edit, expectedRevision: expected,
+                origin: WriteOrigin(client: client, action: action, reverts: entry.id, undoHint: entry.undoHint))
+            outcome.current = written.changes.first?.after
+        } catch where error.code == .conflict {
+            outcome.current = storedItem(address)
+            outcome.isConflict = true
+            return outcome
+        } catch {
+            throw error
+        }
+        outcome.recorded = journal.entries().last { $0.reverts == entry.id }
+        return outcome
+    }
+
+    /// The entry an undo request names, checked that it can still be taken back.
+    private func undoTarget(_ request: UndoRequest) throws(JarvisError) -> JournalEntry {
+        let word = request.redo ? "redo" : "undo"
+        let entry: JournalEntry
+        if let id = request.id {
+            guard let found = journal.entry(id) else {
+                if let oldest = journal.oldestID, id < oldest {
+                    throw JarvisError(
+                        .notFound,
+                        "entry \(id) fell out of the journal, which keeps the newest changes within \(journal.budget) bytes (the oldest now is \(oldest)); nothing was written"
+                    )
+                }
+                throw JarvisError(.notFound, "no entry \(id) in the journal (see `jarvis history`); nothing was written")
+            }
+            if request.redo && !found.isUndo {
+                throw JarvisError(
+                    .invalidParams, "entry \(id) is not an undo, so there is nothing to redo; `jarvis undo \(id)` takes it back")
+            }
+            entry = found
+        } else {
+            guard let found = request.redo ? journal.newestRedoable() : journal.newestUndoable() else {
+                throw JarvisError(
+                    .notFound, request.redo ? "nothing to redo: no undo is left to take back" : "nothing to undo: the journal holds no change still standing")
+            }
+            entry = found
+        }
+        if let by = entry.undoneBy {
+            throw JarvisError(
+                .conflict,
+                "entry \(entry.id) was already taken back by entry \(by); `jarvis \(entry.isUndo ? "undo" : "redo")` puts it back; nothing was written")
+        }
+        guard entry.valuesKept else {
+            throw entry.isSecret
+                ? JarvisError(
+                    .unavailable,
+                    "entry \(entry.id) changed the secret '\(entry.address.key)' before the agent restarted; a secret's earlier value is never written to disk, so it can no longer be restored; nothing was written")
+                : JarvisError(
+                    .unavailable,
+                    "entry \(entry.id) was larger than the journal's budget, so its values were not kept and it cannot be \(word)ne; nothing was written")
+        }
+        return entry
+    }
+
+    /// The stored item at `address` as a write answers it (masked); nil when nothing is stored.
+    func storedItem(_ address: PreferenceAddress) -> PreferenceItem? {
+        guard let item = try? get(address), item.layer == .stored else { return nil }
+        return item
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+
+/// `jarvis undo`: takes back a change by a guarded forward write.
+enum UndoCommand: Command {
+    static let name = "undo"
+    static let summary = "take back the newest change (or entry ID) if nothing changed the key\nsince; again steps further back"
+    static let usage = """
+        jarvis undo [ID] [--dry-run] [--force-at REVISION]
+
+          ID                    a journal entry (`jarvis history` shows them); without
+                                it, the newest change not yet taken back. Run again to
+                                step further back.
+          --dry-run             say what would be written, and write nothing
+          --force-at REVISION   write even though the key changed since the entry,
+                                provided it is at REVISION now (a refused undo names it)
+
+        The earlier value is written only if the key still has the revision the entry
+        left; otherwise nothing is written, the values on both sides are shown and the
+        exit status is 1. Undoing a delete writes only where the key is still absent.
+        """
+
+    static func run(_ arguments: inout Arguments, context: Context) throws {
+        try UndoRun.run(&arguments, context: context, redo: false, command: name)
+    }
+}
+
+/// `jarvis redo`: takes back the newest undo.
+enum RedoCommand: Command {
+    static let name = "redo"
+    static let summary = "put back what the last undo took (or undo entry ID)"
+    static let usage = """
+        jarvis redo [ID] [--dry-run] [--force-at REVISION]
+
+          ID                    an undo's journal entry; without it, the newest undo
+                                not yet taken back
+          --dry-run             say what would be written, and write nothing
+          --force-at REVISION   write even though the key changed since the undo,
+                                provided it is at REVISION now
+        """
+
+    static func run(_ arguments: inout Arguments, context: Context) throws {
+        try UndoRun.run(&arguments, context: context, redo: true, command: name)
+    }
+}
+
+/// What `undo` and `redo` share.
+enum UndoRun {
+    static func run(_ arguments: inout Arguments, context: Context, redo: Bool, command: String) throws {
+        let dryRun = arguments.flag("--dry-run")
+        let forceAt = arguments.option("--force-at")
+        try arguments.finish(maxPositionals: 1, command: command)
+        var id: Int64?
+        if let text = arguments.positionals.first {
+            guard let number = Int64(text), number > 0 else {
+                throw UsageError("ID is a journal entry's number, as `jarvis history` shows it", command: command)
+            }
+            id = number
+        }
+        let client = try context.connect()
+        let result = try redo
+            ? client.redo(id, dryRun: dryRun, forceAt: forceAt) : client.undo(id, dryRun: dryRun, forceAt: forceAt)
+        if context.json {
+            Terminal.outBytes(JSONWriter.bytes(result.json) + [0x0A])
+        } else {
+            Terminal.out(describe(result, redo: redo))
+        }
+        if result.conflict { exit(1) }
+    }
+
+    static func describe(_ result: Wire.UndoResult, redo: Bool) -> String {
+        let entry = result.undone
+        let place = Terminal.escaped(
+            "\(entry.address.scanner):\(entry.address.container) \(entry.address.key)\(entry.pointer ?? "")")
+        let what = result.restore.map { "\(place) back to \(HistoryText.value($0))" } ?? "\(place) removed again"
+        let now = result.item.map { ValueText.preview($0, limit: 40) } ?? "absent"
+        if result.dryRun {
+            if result.conflict {
+                return
+                    "would not \(redo ? "redo" : "undo") entry \(entry.id): \(place) changed since (now \(now), revision \(result.item?.revision.text ?? "absent")); to write anyway: jarvis \(redo ? "redo" : "undo") \(entry.id) --force-at \(result.item?.revision.text ?? Revision.absent.text)"
+            }
+            return "would \(redo ? "redo" : "undo") entry \(entry.id): \(what) (now \(now)); dry run: nothing was changed"
+        }
+        let next = redo ? "jarvis undo takes it back again" : "jarvis redo puts it back"
+        return "\(redo ? "redid" : "undid") entry \(entry.id): \(what) (entry \(result.entry?.id ?? 0); \(next))"
+    }
+}
