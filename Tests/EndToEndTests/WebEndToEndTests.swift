@@ -33,6 +33,10 @@ import Testing
         try run("double_click")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func everyChangeOffersUndoAndAnUndoOffersRedo() throws {
+        try run("undo")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
         try run("conflict")
     }

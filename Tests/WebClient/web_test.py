@@ -353,6 +353,38 @@ def scenario_double_click(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def scenario_undo(playwright):
+    """Every change made in the page offers Undo beside what it says, and an undo offers Redo:
+    a save taken back and put back, a delete (which asks nothing) taken back byte for byte."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "app.json")
+    before = read(path)
+    open_key(page, "name")
+    detail(page).get_by_role("button", name="Edit").click()
+    detail(page).get_by_label("Value", exact=True).fill("Grace")
+    detail(page).get_by_role("button", name="Save").click()
+    wait_until(lambda: '"Grace"' in read(path), "the save to be written")
+    status = page.get_by_role("status")
+    status.get_by_role("button", name="Undo").click()
+    wait_until(lambda: read(path) == before, "the undo to put Ada back")
+    expect(grid_row(page, "name")).to_contain_text("Ada")
+    status.get_by_role("button", name="Redo").click()
+    wait_until(lambda: '"Grace"' in read(path), "the redo to put Grace back")
+    expect(grid_row(page, "name")).to_contain_text("Grace")
+    saved = read(path)
+    open_key(page, "debug")
+    detail(page).get_by_role("button", name="Delete").click()
+    wait_until(lambda: '"debug"' not in read(path), "the delete to be written")
+    check(not page.get_by_role("dialog").is_visible(), "a single delete asked to be confirmed")
+    status.get_by_role("button", name="Undo").click()
+    wait_until(lambda: read(path) == saved, "the undo to put debug back byte for byte")
+    expect(grid_row(page, "debug")).to_have_count(1)
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 def scenario_conflict(playwright):
     """A save that meets a newer value shows base, theirs and yours; writing mine keeps the draft's text."""
     agent, path = files_agent()

@@ -17,11 +17,39 @@ public struct InspectorMessage: Sendable, Hashable {
     public var text: String
     /// How to style it.
     public var kind: Kind
+    /// What a face offers beside it, as a button or a key: taking back the change it tells
+    /// of (after Save, Delete, Toggle, Delete filtered…), or putting back what an undo took.
+    public var offer: Offer?
+
+    /// An action offered beside a message.
+    public enum Offer: String, Sendable, Hashable {
+        /// Take the change back (`undo`; `z` in the terminal).
+        case undo
+        /// Put back what the undo took (`redo`; `Z` in the terminal).
+        case redo
+
+        /// Its label on a button.
+        public var label: String {
+            switch self {
+            case .undo: "Undo"
+            case .redo: "Redo"
+            }
+        }
+    }
 
     /// A message of `kind`.
-    public init(_ text: String, _ kind: Kind = .info) {
+    public init(_ text: String, _ kind: Kind = .info, offer: Offer? = nil) {
         self.text = text
         self.kind = kind
+        self.offer = offer
+    }
+
+    /// This message, told after a change this face made, offering to take it back: a change
+    /// that went through (not a refusal or a warning) on an agent that allows editing.
+    public func offeringUndo(canEdit: Bool) -> InspectorMessage {
+        var message = self
+        message.offer = canEdit && kind == .info ? .undo : nil
+        return message
     }
 
     /// A refusal or failure in the agent's words, after what was being done (`set refused`).

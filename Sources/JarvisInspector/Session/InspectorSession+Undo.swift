@@ -35,6 +35,7 @@ extension InspectorMessage {
             value = "removed again"
         }
         return InspectorMessage(
-            "\(redo ? "redid" : "undid") #\(entry.id): \(name) \(value) (\(redo ? "z undoes" : "Z redoes"))")
+            "\(redo ? "redid" : "undid") #\(entry.id): \(name) \(value) (\(redo ? "z undoes" : "Z redoes"))",
+            offer: redo ? .undo : .redo)
     }
 }

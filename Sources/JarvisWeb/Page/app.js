@@ -81,10 +81,12 @@ class App {
     }
   }
 
-  say(text, kind) {
+  say(text, kind, offer = null) {
     const message = $('message');
     message.textContent = text;
     message.dataset.kind = kind;
+    // What the model offers beside it: Undo after a change made here, Redo after an undo.
+    if (offer) message.append(' ', button(offer.label, () => this.send(offer.intent), { class: 'message-action' }));
   }
 
   draw(view) {
@@ -108,7 +110,10 @@ class App {
     $('delete-filtered').hidden = !view.canBulkDelete;
     this.drawChips(view);
     this.drawSidebar(view);
-    if (view.message) this.say(view.message.text, view.message.kind);
+    if (view.message) {
+      const offer = view.message.offer ? { intent: view.message.offer, label: view.message.offerLabel } : null;
+      this.say(view.message.text, view.message.kind, offer);
+    }
     else if (!previous || previous.message) this.say(view.connection?.state === 'none' ? (view.connection.message || '') : '', 'info');
     const selectedID = view.detail ? view.detail.row.id : null;
     this.table.update(view.table, selectedID, emptyText(view));
@@ -180,7 +185,8 @@ class App {
     side.append(tree);
   }
 
-  confirmDelete(detail) { dialogs.confirmDelete(this, detail); }
+  // A single delete asks nothing: it is said at once, with Undo beside it.
+  delete(detail) { this.send('delete', { target: detail.row.target }); }
   confirmReveal(detail) { dialogs.confirmReveal(this, detail); }
 
   key(event) {

@@ -60,7 +60,7 @@ export class DetailPane {
     if (detail.actions.reveal) actions.append(button('Reveal', () => this.app.confirmReveal(detail)));
     if (detail.actions.replace) actions.append(button('Replace secret', () => this.app.send('replace', { target: detail.row.target })));
     if (detail.actions.reset) actions.append(button('Reset to default', () => this.app.send('reset', { target: detail.row.target })));
-    if (detail.actions.delete) actions.append(button('Delete', () => this.app.confirmDelete(detail)));
+    if (detail.actions.delete) actions.append(button('Delete', () => this.app.delete(detail)));
     if (actions.childElementCount) this.root.append(actions);
     const facts = el('dl', { class: 'facts' });
     for (const fact of detail.facts) facts.append(el('dt', { text: fact.label }), el('dd', { text: fact.text }));

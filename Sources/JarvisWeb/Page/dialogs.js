@@ -17,13 +17,6 @@ export function closeDialog() {
   if (dialog.open) dialog.close();
 }
 
-export function confirmDelete(app, detail) {
-  show(`Delete ${detail.title}?`, [el('p', { text: 'It is removed from the agent at once.' })], [
-    button('Delete', () => { closeDialog(); app.send('delete', { target: detail.row.target }); }, { class: 'danger' }),
-    button('Cancel', closeDialog),
-  ]);
-}
-
 export function confirmReveal(app, detail) {
   show(`Reveal ${detail.title}?`, [
     el('p', { text: 'The secret is sent to this page and shown. The agent records every reveal in its audit trail.' }),

@@ -187,7 +187,11 @@ enum WebJSON {
 
     /// A message for the page's status line.
     static func message(_ message: InspectorMessage) -> JSONValue {
-        object([("text", .string(message.text)), ("kind", .string(message.kind.rawValue))])
+        object([
+            ("text", .string(message.text)), ("kind", .string(message.kind.rawValue)),
+            ("offer", message.offer.map { .string($0.rawValue) } ?? .null),
+            ("offerLabel", message.offer.map { .string($0.label) } ?? .null),
+        ])
     }
 
     /// The time zones a date editor offers: this computer's first, then UTC, then every other.

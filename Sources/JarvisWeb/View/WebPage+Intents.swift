@@ -188,11 +188,20 @@ extension WebPageState {
             let session = try liveSession()
             try session.load()
             tableDirty = true
+        case "undo", "redo":
+            guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
+            message = try liveSession().undo(redo: intent == "redo")
+            tableDirty = true
         default:
             throw JarvisError(.invalidParams, "unknown intent '\(intent)'")
         }
+        // A change made here offers to take it back, beside what it says (the model's rule).
+        if Self.changes.contains(intent), let told = message { message = told.offeringUndo(canEdit: canEdit) }
         return []
     }
+
+    /// The intents that change what the agent stores.
+    static let changes: Set<String> = ["save", "writeMine", "quickEdit", "delete", "deleteFiltered", "reset"]
 
     /// How many members of a dictionary or array one answer carries.
     static let membersWindow = 2000
