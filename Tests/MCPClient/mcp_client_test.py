@@ -37,7 +37,7 @@ CLIENT_NAME = os.environ.get("MCP_CLIENT_NAME", "jarvis-e2e-client")
 WRITING = {"set_preference", "delete_preference", "reset_preference", "undo_change", "restore_preferences"}
 ALL_TOOLS = {
     "list_agents", "list_preferences", "get_preference", "set_preference", "delete_preference",
-    "reset_preference", "preference_history", "undo_change", "restore_preferences", "export_snapshot",
+    "reset_preference", "preference_history", "undo_change", "restore_preferences", "check", "export_snapshot",
     "diff_snapshots",
 }
 
@@ -258,6 +258,10 @@ async def scenario_tools(client, notifications):
     preview = structured(await client.call_tool(
         "restore_preferences", {"toEntry": journal[0]["id"], "containers": [suite], "dryRun": True}))
     check(preview["dryRun"] is True and preview["changes"], f"restore preview: {preview}")
+
+    # check: the same findings as `jarvis check`, structured.
+    checked = structured(await client.call_tool("check", {"container": suite}))
+    check(isinstance(checked["findings"], list), f"check: {checked}")
 
     resources = (await client.list_resources()).resources
     uri = next(str(resource.uri) for resource in resources if str(resource.uri).endswith("/" + suite))

@@ -67,6 +67,9 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible, Expressi
     /// Whether the pattern has no wildcards, so it names exactly one string.
     public var isExact: Bool { literalText != nil }
 
+    /// The one string an exact pattern names; nil for a pattern with wildcards.
+    public var exactText: String? { literalText }
+
     /// Whether `text` matches the whole pattern, whatever the Unicode spelling of either.
     public func matches(_ text: String) -> Bool {
         // `==` compares canonically equivalent spellings as equal.

@@ -16,6 +16,7 @@ package enum AgentMethod: String, CaseIterable, Sendable {
     case undo
     case redo
     case restore
+    case check
 
     /// Every method name, for error messages.
     package static var names: [String] { allCases.map(\.rawValue) }

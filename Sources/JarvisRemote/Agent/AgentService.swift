@@ -174,6 +174,10 @@ package final class AgentService: Sendable {
             case .journal: return try journal(request.params)
             case .undo, .redo: return try undo(request.params, redo: method == .redo, session: session)
             case .restore: return try restore(request.params, session: session)
+            case .check:
+                let params = try Wire.CheckParams(params: request.params)
+                let findings = try hub.check(container: params.container.map { GlobPattern($0) })
+                return Wire.CheckResult(findings.map(Wire.CheckFinding.init)).json
             }
         } catch {
             throw Self.rpcError(error)

@@ -72,4 +72,10 @@ extension AsyncJarvisClient {
     {
         try await run { client throws(JarvisError) in try client.history(params) }
     }
+
+    /// What the host's key catalog does not expect in the containers `container` matches
+    /// (every container when nil); empty when all is as it says.
+    public func check(container: String? = nil) async throws(JarvisError) -> Wire.CheckResult {
+        try await run { client throws(JarvisError) in try client.check(container: container) }
+    }
 }

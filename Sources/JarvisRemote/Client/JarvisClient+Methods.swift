@@ -146,4 +146,10 @@ extension JarvisClient {
     public func history(_ params: Wire.HistoryParams = Wire.HistoryParams()) throws(JarvisError) -> Wire.HistoryPage {
         try call(params)
     }
+
+    /// What the host's key catalog does not expect in the containers `container` matches
+    /// (every container when nil); empty when all is as it says.
+    public func check(container: String? = nil) throws(JarvisError) -> Wire.CheckResult {
+        try call(Wire.CheckParams(container: container))
+    }
 }

@@ -16,7 +16,7 @@ protocol Command: Sendable {
 /// Every command, in the order `jarvis help` lists them.
 let commands: [any Command.Type] = [
     AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ResetCommand.self,
-    WatchCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self, RestoreCommand.self, InspectCommand.self, ExportCommand.self, ImportCommand.self,
+    WatchCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self, RestoreCommand.self, CheckCommand.self, InspectCommand.self, ExportCommand.self, ImportCommand.self,
     DiffCommand.self, DemoCommand.self, MCPCommand.self, WebCommand.self,
     HelpCommand.self,
 ]

@@ -12,7 +12,7 @@ enum MCPCommand: Command {
           protocol revisions 2025-06-18 and 2025-11-25), meant to be started by an MCP
           client. It offers the tools list_agents, list_preferences, get_preference,
           set_preference, delete_preference, reset_preference, preference_history,
-          undo_change, restore_preferences, export_snapshot and diff_snapshots,
+          undo_change, restore_preferences, check, export_snapshot and diff_snapshots,
           and each container as the resource
           jarvis://AGENT/SCANNER/CONTAINER (subscriptions follow the agent's watch).
 

@@ -160,6 +160,14 @@ enum MCPToolCatalog {
                     required: ["dryRun", "changes"]),
                 writes: true, destructive: true, idempotent: false),
             MCPTool(
+                name: "check", title: "Check against the key catalog",
+                description:
+                    "What the program's key catalog does not expect, as `jarvis check` reports it: stored keys it does not declare, values of a type it does not allow, values outside its choices or range, values equal to their default, containers it names that are missing, and containers over 1 MB (tvOS stops an app past 1 MB). `findings` is empty when everything is as the catalog says.",
+                input: MCPSchema.input([agent, ("container", MCPSchema.string("only containers matching this glob"))]),
+                output: MCPSchema.output(
+                    [("findings", MCPSchema.array(of: MCPSchema.output([])))], required: ["findings"]),
+                writes: false),
+            MCPTool(
                 name: "export_snapshot", title: "Export a snapshot",
                 description:
                     "A lossless snapshot document (as `jarvis export` writes) of the stored values matching the filters; masked secrets are left out. Pass it to diff_snapshots later to see what changed.",

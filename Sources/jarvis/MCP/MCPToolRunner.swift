@@ -23,6 +23,7 @@ struct MCPToolRunner: Sendable {
             case "delete_preference": return try deletePreference(arguments)
             case "reset_preference": return try resetPreference(arguments)
             case "preference_history": return try history(arguments)
+            case "check": return try check(arguments)
             case "undo_change": return try undoChange(arguments)
             case "restore_preferences": return try restorePreferences(arguments)
             case "export_snapshot": return try exportSnapshot(arguments)
@@ -186,6 +187,21 @@ struct MCPToolRunner: Sendable {
             lines.append(label + MCPToolText.line(item))
         }
         return MCPToolResult(text: lines.joined(separator: "\n"), structured: .object(structured))
+    }
+
+    private func check(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {
+        let agent = try bridge.agent(for: arguments.string("agent"))
+        let params = Wire.CheckParams(container: arguments.string("container"))
+        let result = try perform(agent, params) { client throws(JarvisError) in try client.check(container: params.container) }
+        let lines = result.findings.map(\.finding).map { finding in
+            "\(finding.kind.rawValue): \(MCPToolText.quoted(finding.container))"
+                + (finding.key.map { " " + MCPToolText.quoted($0) } ?? "") + ": " + MCPToolText.printable(finding.message)
+        }
+        let text =
+            lines.isEmpty
+            ? "Nothing found: every key is as the key catalog says."
+            : "\(lines.count) finding(s):\n" + lines.joined(separator: "\n")
+        return MCPToolResult(text: text, structured: result.json)
     }
 
     private func history(_ arguments: MCPArguments) throws(JarvisError) -> MCPToolResult {

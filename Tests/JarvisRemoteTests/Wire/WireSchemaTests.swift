@@ -267,6 +267,22 @@ import Testing
         #expect(throws: RPCError.self) { try Wire.UndoParams(params: ["id": 0]) }
     }
 
+    @Test func checkAndItsFindings() throws {
+        let lines = [
+            #"{"jsonrpc":"2.0","id":50,"method":"check","params":{"container":"app.json"}}"#,
+            #"{"jsonrpc":"2.0","id":50,"result":{"findings":[{"kind":"equalsDefault","scanner":"files","container":"app.json","key":"debug","message":"stored with its default value: storing it changes nothing (jarvis reset removes it)"}]}}"#,
+        ]
+        let params = try roundTripParams(lines[0]) { (raw) throws(RPCError) in try Wire.CheckParams(params: raw) }
+        #expect(params.container == "app.json")
+        let result = try roundTripResult(lines[1], as: Wire.CheckResult.self)
+        #expect(result.findings.first?.finding.kind == .equalsDefault && result.findings.first?.finding.key == "debug")
+        #expect(throws: RPCError.self) { try Wire.CheckParams(params: ["key": "x"]) }
+        let document = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../../docs/PROTOCOL.md"), encoding: .utf8)
+        for line in lines { #expect(document.contains("\n" + line + "\n"), "PROTOCOL.md lacks \(line)") }
+    }
+
     // MARK: - watch
 
     @Test func watchUnwatchAndChanged() throws {
