@@ -25,6 +25,9 @@
         /// A short message about the last action (saved, deleted, refused); it goes away after
         /// its ``PanelMessage/lifetime``.
         @Published public private(set) var message: PanelMessage?
+        /// Whether an editor holds text that differs from what it started with: a swipe down
+        /// then asks before discarding it (``ValueDraft/isEdited(_:locale:)`` decides).
+        @Published public private(set) var hasUnsavedEdit = false
         private var started = false
         private var closed = false
         private let ownsSession: Bool
@@ -111,6 +114,11 @@
         public func show(_ said: InspectorMessage) {
             messageCount &+= 1
             message = PanelMessage(said, id: messageCount)
+        }
+
+        /// An editor reports whether its text is edited (false when it closes).
+        public func editing(_ edited: Bool) {
+            if hasUnsavedEdit != edited { hasUnsavedEdit = edited }
         }
 
         /// Hides `shown` if it is still the message shown (its time ran out, or it was tapped).

@@ -14,6 +14,7 @@
         @State private var kept: (text: String, problem: String)?
         @State private var refusal: String?
         @State private var confirmingDelete = false
+        @State private var confirmingReset = false
         @Environment(\.dismiss) private var dismiss
 
         var body: some View {
@@ -90,7 +91,7 @@
                 if row.isResettable || row.isDeletable {
                     Section {
                         if row.isResettable {
-                            Button("Reset to default") { Task { await store.reset(address) } }
+                            Button("Reset to default…") { confirmingReset = true }
                         }
                         if row.isDeletable {
                             Button("Delete", role: .destructive) { confirmingDelete = true }
@@ -100,6 +101,13 @@
             }
             .textCase(nil)
             .navigationTitle(pointer.isWhole ? address.key : (pointer.tokens.last ?? address.key))
+            .confirmationDialog(
+                "Reset \(row.title) to its default?", isPresented: $confirmingReset, titleVisibility: .visible
+            ) {
+                Button("Reset", role: .destructive) { Task { await store.reset(address) } }
+            } message: {
+                Text("Its value goes back to the default.")
+            }
             .confirmationDialog("Delete \(row.title)?", isPresented: $confirmingDelete, titleVisibility: .visible) {
                 Button("Delete", role: .destructive) {
                     Task {
