@@ -17,13 +17,42 @@
         @State private var confirmingReset = false
         @Environment(\.dismiss) private var dismiss
 
+        /// The detail as of the last change, made off the main thread with its value shortened
+        /// (``PanelDigest/previewLimit``): `body` never formats a large value.
+        @State private var shown: Shown = .loading
+
+        /// What the screen shows.
+        enum Shown {
+            case loading
+            case gone
+            case detail(InspectorDetail)
+        }
+
         var body: some View {
-            let state = store.state
-            if let detail = state.detail(address, pointer) {
-                content(detail, state)
-            } else {
-                PanelEmptyView(title: "Gone", message: "\(address.key) no longer exists.", systemImage: "questionmark")
+            Group {
+                switch shown {
+                case .loading:
+                    ProgressView()
+                case .gone:
+                    PanelEmptyView(
+                        title: "Gone", message: "\(address.key) no longer exists.", systemImage: "questionmark")
+                case .detail(let detail):
+                    content(detail, store.state)
+                }
             }
+            .task(id: store.version) {
+                let made = await store.detail(address, pointer)
+                shown = made.map(Shown.detail) ?? .gone
+            }
+        }
+
+        /// Copies the whole value (the screen shows a shortened one), local-only and expiring
+        /// when it is a revealed secret.
+        private func copyWholeValue(_ row: InspectorRow) {
+            let target: InspectorRow.Target = pointer.isWhole ? .key(address) : .member(address, pointer)
+            guard let text = store.state.copyTexts(for: target)?.text(.value) else { return }
+            Pasteboard.copy(text, policy: PanelCopyPolicy(copying: .value, of: row))
+            store.show(.copied(.value, of: row.title))
         }
 
         @ViewBuilder
@@ -57,6 +86,9 @@
                 }
                 if let text = detail.valueText {
                     Section("Value") {
+                        if Pasteboard.isAvailable {
+                            Button("Copy Whole Value") { copyWholeValue(row) }.minimumTapTarget()
+                        }
                         Text(text)
                             .font(.callout.monospaced())
                             .textSelection(.enabled)

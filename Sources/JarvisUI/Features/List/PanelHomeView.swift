@@ -43,7 +43,7 @@
                         .font(.footnote).foregroundStyle(.secondary)
                 }
                 Picker("Source", selection: $segment) {
-                    ForEach(state.segments()) { segment in
+                    ForEach(store.digest.segments) { segment in
                         Text("\(segment.title) (\(segment.count))").tag(segment.id)
                     }
                 }
