@@ -26,6 +26,13 @@ import Testing
         let now = ContinuousClock.now
         // Typing, deleting, a pattern, a container's name, and back to nothing.
         let typed = ["k", "ke", "key-1", "key-12", "key-1", "v4", "v42", "*-3?", "box-3", "box", "x", ""]
+        for level in [InspectorLevel.keys(scanner: "files", container: "box-3"), .scanners] {
+            var search = PanelSearch(state, level: level, now: now)
+            for query in typed {
+                let filter = InspectorFilter(query)
+                #expect(search.rows(filter) == state.rows(level, filter: filter, now: now), "\(query)")
+            }
+        }
         for scanner in [nil, "files"] as [String?] {
             var search = PanelSearch(state, scanner: scanner, now: now)
             for query in typed {

@@ -12,11 +12,26 @@ public struct PanelSearch: Sendable {
     private var index: InspectorFilterIndex
     /// Where each section's rows start in the index's positions.
     private let starts: [Int]
+    /// Whether a section's name matching keeps all its rows (the sectioned search does; a
+    /// level's rows, as ``InspectorState/rows(_:filter:previewLimit:now:)``, do not).
+    private let byContainerName: Bool
 
     /// A search over `scanner`'s rows (all scanners when nil) as `state` has them; it builds
     /// every row, so make it off the main thread.
     public init(_ state: InspectorState, scanner: String?, now: ContinuousClock.Instant = .now) {
-        all = state.sections(scanner: scanner, now: now)
+        self.init(all: state.sections(scanner: scanner, now: now), byContainerName: true)
+    }
+
+    /// A search over one level's rows (a container's keys, a value's members), answering as
+    /// ``InspectorState/rows(_:filter:previewLimit:now:)`` does, through ``rows(_:)``.
+    public init(_ state: InspectorState, level: InspectorLevel, now: ContinuousClock.Instant = .now) {
+        let rows = state.rows(level, now: now)
+        self.init(all: [InspectorSection(scanner: "", container: "", problem: nil, rows: rows)], byContainerName: false)
+    }
+
+    private init(all: [InspectorSection], byContainerName: Bool) {
+        self.all = all
+        self.byContainerName = byContainerName
         var starts: [Int] = []
         var texts: [InspectorFilter.Folded] = []
         for section in all {
@@ -40,12 +55,17 @@ public struct PanelSearch: Sendable {
                 rows.append(section.rows[kept[cursor] - start])
                 cursor += 1
             }
-            if filter.matches(section.container) { rows = section.rows }
+            if byContainerName, filter.matches(section.container) { rows = section.rows }
             guard !rows.isEmpty else { continue }
             var narrowed = section
             narrowed.rows = rows
             result.append(narrowed)
         }
         return result
+    }
+
+    /// The rows `filter` keeps, in order, of a search made over a level.
+    public mutating func rows(_ filter: InspectorFilter) -> [InspectorRow] {
+        sections(filter).first?.rows ?? []
     }
 }

@@ -33,6 +33,8 @@
         @Published public private(set) var hasUnsavedEdit = false
         /// The last segment's search, for the version it was made at.
         private var search: (version: Int, scanner: String?, search: PanelSearch)?
+        /// The last level's search, for the version it was made at.
+        private var levelSearch: (version: Int, level: InspectorLevel, search: PanelSearch)?
         private var started = false
         private var closed = false
         private let ownsSession: Bool
@@ -129,12 +131,18 @@
             return sections
         }
 
-        /// The model's rows of a level for a search, computed off the main thread.
+        /// The model's rows of a level for a search, computed off the main thread; the level's
+        /// rows are built once per change and narrowed keystroke by keystroke (``PanelSearch``).
         public func rows(_ level: InspectorLevel, query: String) async -> [InspectorRow] {
             let state = self.state
-            return await Task.detached(priority: .userInitiated) {
-                state.rows(level, filter: InspectorFilter(query))
+            let made = version
+            let cached = levelSearch.flatMap { $0.version == made && $0.level == level ? $0.search : nil }
+            let (rows, search) = await Task.detached(priority: .userInitiated) {
+                var search = cached ?? PanelSearch(state, level: level)
+                return (search.rows(InspectorFilter(query)), search)
             }.value
+            if version == made { levelSearch = (made, level, search) }
+            return rows
         }
 
         /// A snapshot of what the panel shows, made off the main thread, for sharing as a file.
