@@ -98,7 +98,7 @@
                 Text(title).font(.headline)
                 Text(message).font(.callout).foregroundStyle(.secondary).multilineTextAlignment(.center)
                 if let retry {
-                    Button("Try again", action: retry)
+                    Button("Try again", action: retry).minimumTapTarget()
                 }
             }
             .padding()
