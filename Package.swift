@@ -83,7 +83,7 @@ let package = Package(
             name: "jarvis-bench",
             dependencies: [
                 "JarvisCore", "JarvisScanners", "JarvisTransport", "JarvisRemote", "Jarvis", "JarvisCommandLine",
-                "JarvisTestSupport", "jarvis", "jarvis-agent",
+                "JarvisInspector", "JarvisTestSupport", "jarvis", "jarvis-agent",
             ]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
         .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisScanners"]),

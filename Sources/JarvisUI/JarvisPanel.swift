@@ -55,17 +55,22 @@
                     }
             }
             .task { await store.start() }
+            // A swipe down must not discard an unsaved edit (presented from UIKit, the
+            // presenter asks whether to discard it).
+            .interactiveDismissDisabled(store.hasUnsavedEdit)
             .overlay(alignment: .bottom) {
                 if let message = store.message {
                     Text(message.text)
                         .font(.footnote)
                         .foregroundStyle(message.isProblem ? Color.red : Color.primary)
                         .padding(8)
+                        .minimumTapTarget()
                         .background(.thinMaterial, in: Capsule())
                         .padding()
                         .onTapGesture { store.dismiss(message) }
                         .accessibilityAddTraits(.isStaticText)
                         .task(id: message) {
+                            Announcer.announce(message.announcement)
                             // Messages go away by themselves after their reading time.
                             try? await Task.sleep(for: message.lifetime)
                             if !Task.isCancelled { store.dismiss(message) }

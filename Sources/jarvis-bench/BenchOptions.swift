@@ -7,7 +7,7 @@
         /// Every benchmark, in the order they run and print.
         static let all = [
             "scan", "roundtrip", "list", "paging", "watch", "host", "load", "watchscope", "web", "stuck", "inspect",
-            "plist",
+            "plist", "panel",
         ]
 
         var selected: [String] = BenchOptions.all

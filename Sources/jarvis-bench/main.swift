@@ -19,7 +19,7 @@ import Foundation
         "scan": ScanBench.run, "roundtrip": RoundTripBench.run, "list": ListBench.run, "paging": PagingBench.run,
         "watch": WatchBench.run, "host": HostCostBench.run, "load": LoadBench.run,
         "watchscope": WatchScopeBench.run, "web": WebBench.run, "stuck": StuckBench.run,
-        "inspect": InspectBench.run, "plist": PlistBench.run,
+        "inspect": InspectBench.run, "plist": PlistBench.run, "panel": PanelBench.run,
     ]
     var sections: [Section] = []
     for name in options.selected {

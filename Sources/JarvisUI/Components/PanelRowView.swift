@@ -67,12 +67,21 @@
         var body: some View {
             Label(text, systemImage: "lock.fill")
                 .font(.footnote.weight(.semibold))
-                .foregroundStyle(.white)
+                .foregroundStyle(Color(PanelColor.readOnlyText))
                 .padding(.horizontal, 12)
                 .padding(.vertical, 6)
                 .frame(maxWidth: .infinity)
-                .background(Color.orange)
+                // 5.6:1 against the white text (the model's test holds it to 4.5:1); the
+                // system orange was about 2.2:1.
+                .background(Color(PanelColor.readOnlyBackground))
                 .accessibilityLabel("Read-only: \(text)")
+        }
+    }
+
+    extension Color {
+        /// A colour the model chose, in sRGB.
+        init(_ color: PanelColor) {
+            self.init(.sRGB, red: color.red, green: color.green, blue: color.blue, opacity: 1)
         }
     }
 
@@ -89,7 +98,7 @@
                 Text(title).font(.headline)
                 Text(message).font(.callout).foregroundStyle(.secondary).multilineTextAlignment(.center)
                 if let retry {
-                    Button("Try again", action: retry)
+                    Button("Try again", action: retry).minimumTapTarget()
                 }
             }
             .padding()

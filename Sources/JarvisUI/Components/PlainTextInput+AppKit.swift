@@ -1,5 +1,6 @@
 #if canImport(SwiftUI) && canImport(AppKit) && os(macOS)
     import AppKit
+    import JarvisInspector
     import SwiftUI
 
     /// A text field for key names, numbers, JSON and base64 with every automatic substitution
@@ -9,11 +10,12 @@
     struct PlainTextInput: NSViewRepresentable {
         let title: String
         @Binding var text: String
-        /// Several lines (`NSTextView` in a scroll view) rather than one (`NSTextField`).
-        var multiline = false
-        /// Unused on macOS (every keyboard has a minus key); kept so both platforms take the
-        /// same arguments.
-        var number = false
+        /// What the field edits: a value's text, base64 and JSON take several lines
+        /// (`NSTextView` in a scroll view), the rest one (`NSTextField`). A Mac keyboard is the
+        /// user's own whatever the kind.
+        var kind: PanelTextTraits.Kind = .name
+
+        private var multiline: Bool { PanelTextTraits(kind).isMultiline }
 
         func makeCoordinator() -> Coordinator { Coordinator(text: $text) }
 

@@ -46,7 +46,7 @@
     /// Copies one of the row's texts, made only now (a value may be large).
     @MainActor private func copy(_ store: PanelStore, _ row: InspectorRow, _ part: InspectorCopy.Part) {
         guard let text = store.state.copyTexts(for: row.target)?.text(part) else { return }
-        Pasteboard.copy(text)
+        Pasteboard.copy(text, policy: PanelCopyPolicy(copying: part, of: row))
         store.show(.copied(part, of: row.title))
     }
 

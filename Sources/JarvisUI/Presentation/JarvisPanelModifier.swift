@@ -72,10 +72,16 @@
                         if let store = shown.store {
                             JarvisPanel(store: store, close: { wanted.wrappedValue = false })
                         } else {
-                            PanelEmptyView(
-                                title: "Cannot open Jarvis", message: shown.problem ?? "",
-                                systemImage: "exclamationmark.triangle",
-                                retry: nil)
+                            VStack {
+                                PanelEmptyView(
+                                    title: "Cannot open Jarvis", message: shown.problem ?? "",
+                                    systemImage: "exclamationmark.triangle",
+                                    retry: nil)
+                                // A Mac sheet has no swipe: this is its way out (Escape too).
+                                Button("Close") { wanted.wrappedValue = false }
+                                    .keyboardShortcut(.cancelAction)
+                                    .minimumTapTarget()
+                            }
                         }
                     }
                     .panelSheetSize()
@@ -121,17 +127,31 @@
         @ViewBuilder private var trigger: some View {
             if gestures {
                 #if os(iOS)
-                    ShakeDetector { wanted.wrappedValue = true }
-                        .frame(width: 0, height: 0)
-                        .accessibilityHidden(true)
+                    // The shaken window's top-most controller presents (over the app's own
+                    // sheets, alerts and covers); the binding's sheet hangs off this view.
+                    ShakeDetector { window in
+                        guard shown == nil, !opening else { return }
+                        PanelPresenter.present(makeSource: makeSource, in: window)
+                    }
+                    .frame(width: 0, height: 0)
+                    .accessibilityHidden(true)
+                    // `os(iOS)` is true in a Mac Catalyst app too: it has no shake, so ⌥⌘J.
+                    #if targetEnvironment(macCatalyst)
+                        shortcut
+                    #endif
                 #elseif os(macOS)
-                    Button("Jarvis") { wanted.wrappedValue = true }
-                        .keyboardShortcut("j", modifiers: [.command, .option])
-                        .opacity(0)
-                        .frame(width: 0, height: 0)
-                        .accessibilityHidden(true)
+                    shortcut
                 #endif
             }
+        }
+
+        /// ⌥⌘J, on a button no one sees.
+        private var shortcut: some View {
+            Button("Jarvis") { wanted.wrappedValue = true }
+                .keyboardShortcut("j", modifiers: [.command, .option])
+                .opacity(0)
+                .frame(width: 0, height: 0)
+                .accessibilityHidden(true)
         }
     }
 

@@ -42,31 +42,65 @@
         }
     }
 
-    /// Calls `shaken` when the key window hears a shake.
-    struct ShakeDetector: View {
-        let shaken: @MainActor () -> Void
+    /// Calls `shaken` with its own window when that window hears a shake: on an iPad with two
+    /// windows of the app, only the one shaken opens a panel (the key window may be the other).
+    struct ShakeDetector: UIViewRepresentable {
+        let shaken: @MainActor (UIWindow) -> Void
 
-        var body: some View {
-            Color.clear
-                .onAppear { ShakeHook.install() }
-                .onReceive(NotificationCenter.default.publisher(for: ShakeHook.notification)) { note in
-                    guard (note.object as? UIWindow)?.isKeyWindow ?? true else { return }
-                    shaken()
+        func makeUIView(context: Context) -> ShakeListeningView {
+            ShakeHook.install()
+            let view = ShakeListeningView()
+            view.isUserInteractionEnabled = false
+            view.isAccessibilityElement = false
+            view.shaken = shaken
+            return view
+        }
+
+        func updateUIView(_ view: ShakeListeningView, context: Context) {
+            view.shaken = shaken
+        }
+
+        /// A view that hears the shakes of the window it is in, and of no other.
+        final class ShakeListeningView: UIView {
+            var shaken: (@MainActor (UIWindow) -> Void)?
+            private var observer: (any NSObjectProtocol)?
+
+            override func didMoveToWindow() {
+                super.didMoveToWindow()
+                if let observer { NotificationCenter.default.removeObserver(observer) }
+                observer = nil
+                guard let window else { return }
+                observer = NotificationCenter.default.addObserver(
+                    forName: ShakeHook.notification, object: window, queue: .main
+                ) { [weak self] _ in
+                    MainActor.assumeIsolated {
+                        guard let self, let window = self.window else { return }
+                        self.shaken?(window)
+                    }
                 }
+            }
         }
     }
 
     extension JarvisPanel {
         /// Presents the panel from a UIKit view controller, for apps without SwiftUI screens.
-        /// The panel closes its session when it is dismissed.
+        ///
+        /// It presents from the top of `presenter`'s window — over the app's own sheets,
+        /// alerts and full-screen covers — and closes its session when dismissed by any means
+        /// (Done, a swipe down, or the presenter going away). A swipe down over an unsaved edit
+        /// asks before discarding it.
         /// - Parameters:
         ///   - agent: the agent this app started.
-        ///   - presenter: the view controller to present from.
-        @MainActor
-        public static func present(agent: JarvisAgent, from presenter: UIViewController) {
-            let host = UIHostingController(rootView: AnyView(EmptyView()))
-            host.rootView = AnyView(JarvisPanel(agent: agent, close: { [weak host] in host?.dismiss(animated: true) }))
-            presenter.present(host, animated: true)
+        ///   - presenter: a view controller of the window to present in; it must be in a
+        ///     window (present from `viewDidAppear` at the earliest).
+        /// - Returns: nil when the panel is presented, else why it was not (it is already
+        ///   open in that window, or `presenter` is in no window).
+        @MainActor @discardableResult
+        public static func present(agent: JarvisAgent, from presenter: UIViewController) -> String? {
+            guard let window = presenter.viewIfLoaded?.window else {
+                return PanelPresenterChoice.Refusal.noController.message
+            }
+            return PanelPresenter.present(makeSource: { InProcessSource(agent: agent) }, in: window)
         }
     }
 #endif

@@ -18,6 +18,9 @@
         @Published public private(set) var state: InspectorState
         /// Counts refreshes: a view recomputes its rows when it changes.
         @Published public private(set) var version = 0
+        /// Segments and add choices of ``state``, made off the main thread once per refresh:
+        /// views look things up in it instead of walking every key in `body`.
+        @Published public private(set) var digest = PanelDigest.empty
         /// Whether a load is running.
         @Published public private(set) var isLoading = false
         /// Why the last load failed; nil when it did not.
@@ -25,6 +28,13 @@
         /// A short message about the last action (saved, deleted, refused); it goes away after
         /// its ``PanelMessage/lifetime``.
         @Published public private(set) var message: PanelMessage?
+        /// Whether an editor holds text that differs from what it started with: a swipe down
+        /// then asks before discarding it (``ValueDraft/isEdited(_:locale:)`` decides).
+        @Published public private(set) var hasUnsavedEdit = false
+        /// The last segment's search, for the version it was made at.
+        private var search: (version: Int, scanner: String?, search: PanelSearch)?
+        /// The last level's search, for the version it was made at.
+        private var levelSearch: (version: Int, level: InspectorLevel, search: PanelSearch)?
         private var started = false
         private var closed = false
         private let ownsSession: Bool
@@ -69,6 +79,28 @@
             state = session.state
             version &+= 1
             scheduleHighlightEnd()
+            redigest()
+        }
+
+        /// Makes the digest of the state just published off the main thread; a newer refresh
+        /// wins over an older one still running.
+        private func redigest() {
+            let state = self.state
+            let made = version
+            Task { @MainActor [weak self] in
+                let digest = await Task.detached(priority: .userInitiated) { PanelDigest(state) }.value
+                guard let self, self.version == made else { return }
+                self.digest = digest
+            }
+        }
+
+        /// The detail of a key or member with its value shortened to
+        /// ``PanelDigest/previewLimit`` characters, made off the main thread.
+        public func detail(_ address: PreferenceAddress, _ pointer: JSONPointer) async -> InspectorDetail? {
+            let state = self.state
+            return await Task.detached(priority: .userInitiated) {
+                state.detail(address, pointer, limit: PanelDigest.previewLimit)
+            }.value
         }
 
         /// Redraws once when the next change mark ends (``InspectorState/nextHighlightEnd(now:)``),
@@ -85,20 +117,32 @@
         }
 
         /// The model's sections for a segment and a search, computed off the main thread from
-        /// the state as of this call.
+        /// the state as of this call. The segment's rows are built once per change
+        /// (``PanelSearch``); a keystroke then tests only what the shorter search kept.
         public func sections(scanner: String?, query: String) async -> [InspectorSection] {
             let state = self.state
-            return await Task.detached(priority: .userInitiated) {
-                state.sections(scanner: scanner, filter: InspectorFilter(query))
+            let made = version
+            let cached = search.flatMap { $0.version == made && $0.scanner == scanner ? $0.search : nil }
+            let (sections, search) = await Task.detached(priority: .userInitiated) {
+                var search = cached ?? PanelSearch(state, scanner: scanner)
+                return (search.sections(InspectorFilter(query)), search)
             }.value
+            if version == made { self.search = (made, scanner, search) }
+            return sections
         }
 
-        /// The model's rows of a level for a search, computed off the main thread.
+        /// The model's rows of a level for a search, computed off the main thread; the level's
+        /// rows are built once per change and narrowed keystroke by keystroke (``PanelSearch``).
         public func rows(_ level: InspectorLevel, query: String) async -> [InspectorRow] {
             let state = self.state
-            return await Task.detached(priority: .userInitiated) {
-                state.rows(level, filter: InspectorFilter(query))
+            let made = version
+            let cached = levelSearch.flatMap { $0.version == made && $0.level == level ? $0.search : nil }
+            let (rows, search) = await Task.detached(priority: .userInitiated) {
+                var search = cached ?? PanelSearch(state, level: level)
+                return (search.rows(InspectorFilter(query)), search)
             }.value
+            if version == made { levelSearch = (made, level, search) }
+            return rows
         }
 
         /// A snapshot of what the panel shows, made off the main thread, for sharing as a file.
@@ -111,6 +155,11 @@
         public func show(_ said: InspectorMessage) {
             messageCount &+= 1
             message = PanelMessage(said, id: messageCount)
+        }
+
+        /// An editor reports whether its text is edited (false when it closes).
+        public func editing(_ edited: Bool) {
+            if hasUnsavedEdit != edited { hasUnsavedEdit = edited }
         }
 
         /// Hides `shown` if it is still the message shown (its time ran out, or it was tapped).

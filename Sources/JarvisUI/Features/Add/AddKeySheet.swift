@@ -17,12 +17,13 @@
         init(store: PanelStore, scanner: String?, container: String? = nil) {
             self.store = store
             self.scanner = scanner
-            let first = store.state.addChoices(scanner: scanner).first
+            let first = store.digest.addChoices(scanner: scanner).first
             _container = State(initialValue: container.map { (scanner ?? "") + "\u{0}" + $0 } ?? first?.id ?? "")
         }
 
-        /// The model's places for a new key: writable containers only, catalogued keys first.
-        private var choices: [InspectorAddChoice] { store.state.addChoices(scanner: scanner) }
+        /// The model's places for a new key: writable containers only, catalogued keys first;
+        /// a look-up in the digest made off the main thread, not a walk of every key.
+        private var choices: [InspectorAddChoice] { store.digest.addChoices(scanner: scanner) }
 
         private var chosen: InspectorAddChoice? { choices.first { $0.id == container } }
 
@@ -64,6 +65,10 @@
                 }
                 .textCase(nil)
                 .navigationTitle("Add key")
+                // Opened before the first digest arrived: take its first place when it does.
+                .onReceive(store.$digest) { digest in
+                    if container.isEmpty, let first = digest.addChoices(scanner: scanner).first { container = first.id }
+                }
                 .toolbar {
                     ToolbarItem(placement: .cancellationAction) { Button("Cancel") { dismiss() } }
                     if draft == nil {

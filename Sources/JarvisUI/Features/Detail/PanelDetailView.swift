@@ -14,15 +14,45 @@
         @State private var kept: (text: String, problem: String)?
         @State private var refusal: String?
         @State private var confirmingDelete = false
+        @State private var confirmingReset = false
         @Environment(\.dismiss) private var dismiss
 
+        /// The detail as of the last change, made off the main thread with its value shortened
+        /// (``PanelDigest/previewLimit``): `body` never formats a large value.
+        @State private var shown: Shown = .loading
+
+        /// What the screen shows.
+        enum Shown {
+            case loading
+            case gone
+            case detail(InspectorDetail)
+        }
+
         var body: some View {
-            let state = store.state
-            if let detail = state.detail(address, pointer) {
-                content(detail, state)
-            } else {
-                PanelEmptyView(title: "Gone", message: "\(address.key) no longer exists.", systemImage: "questionmark")
+            Group {
+                switch shown {
+                case .loading:
+                    ProgressView()
+                case .gone:
+                    PanelEmptyView(
+                        title: "Gone", message: "\(address.key) no longer exists.", systemImage: "questionmark")
+                case .detail(let detail):
+                    content(detail, store.state)
+                }
             }
+            .task(id: store.version) {
+                let made = await store.detail(address, pointer)
+                shown = made.map(Shown.detail) ?? .gone
+            }
+        }
+
+        /// Copies the whole value (the screen shows a shortened one), local-only and expiring
+        /// when it is a revealed secret.
+        private func copyWholeValue(_ row: InspectorRow) {
+            let target: InspectorRow.Target = pointer.isWhole ? .key(address) : .member(address, pointer)
+            guard let text = store.state.copyTexts(for: target)?.text(.value) else { return }
+            Pasteboard.copy(text, policy: PanelCopyPolicy(copying: .value, of: row))
+            store.show(.copied(.value, of: row.title))
         }
 
         @ViewBuilder
@@ -56,6 +86,9 @@
                 }
                 if let text = detail.valueText {
                     Section("Value") {
+                        if Pasteboard.isAvailable {
+                            Button("Copy Whole Value") { copyWholeValue(row) }.minimumTapTarget()
+                        }
                         Text(text)
                             .font(.callout.monospaced())
                             .textSelection(.enabled)
@@ -90,7 +123,7 @@
                 if row.isResettable || row.isDeletable {
                     Section {
                         if row.isResettable {
-                            Button("Reset to default") { Task { await store.reset(address) } }
+                            Button("Reset to default…") { confirmingReset = true }
                         }
                         if row.isDeletable {
                             Button("Delete", role: .destructive) { confirmingDelete = true }
@@ -100,6 +133,13 @@
             }
             .textCase(nil)
             .navigationTitle(pointer.isWhole ? address.key : (pointer.tokens.last ?? address.key))
+            .confirmationDialog(
+                "Reset \(row.title) to its default?", isPresented: $confirmingReset, titleVisibility: .visible
+            ) {
+                Button("Reset", role: .destructive) { Task { await store.reset(address) } }
+            } message: {
+                Text("Its value goes back to the default.")
+            }
             .confirmationDialog("Delete \(row.title)?", isPresented: $confirmingDelete, titleVisibility: .visible) {
                 Button("Delete", role: .destructive) {
                     Task {

@@ -44,13 +44,19 @@
                 // a row of its own and the borderless style, so only the one tapped acts.
                 Button("Save") { save() }
                     .buttonStyle(.borderless)
+                    .minimumTapTarget()
                     .disabled(saving)
                     .keyboardShortcut(.defaultAction)
                 Button("Cancel", role: .cancel, action: done)
                     .buttonStyle(.borderless)
+                    .minimumTapTarget()
                     .keyboardShortcut(.cancelAction)
             }
-            .onChange(of: text) { _ in problem = nil }
+            .onChange(of: text) { typed in
+                problem = nil
+                store.editing(draft.isEdited(typed, locale: locale))
+            }
+            .onDisappear { store.editing(false) }
             .confirmationDialog(
                 draft.confirmation ?? "", isPresented: $confirming, titleVisibility: .visible
             ) {
@@ -78,15 +84,9 @@
                 }
             case .date:
                 DateEditorView(title: draft.title, text: $text, zone: $zone)
-            case .integer, .real:
-                PlainTextInput(title: draft.title, text: $text, number: true)
-            case .text:
-                let long = text.count > 40 || text.contains("\n")
-                PlainTextInput(title: draft.title, text: $text, multiline: long)
-                    .frame(minHeight: long ? 88 : nil)
-            case .data, .json:
-                PlainTextInput(title: draft.title, text: $text, multiline: true)
-                    .frame(minHeight: 140)
+            case .integer, .real, .text, .data, .json:
+                PlainTextInput(title: draft.title, text: $text, kind: draft.textKind ?? .text)
+                    .editorHeight(text, kind: draft.textKind ?? .text)
             }
         }
 

@@ -43,7 +43,7 @@
                         .font(.footnote).foregroundStyle(.secondary)
                 }
                 Picker("Source", selection: $segment) {
-                    ForEach(state.segments()) { segment in
+                    ForEach(store.digest.segments) { segment in
                         Text("\(segment.title) (\(segment.count))").tag(segment.id)
                     }
                 }
@@ -91,7 +91,8 @@
                 let fresh = await store.sections(scanner: scanner, query: query)
                 if !Task.isCancelled { sections = fresh }
             }
-            .searchable(text: $query, prompt: "Key or value; * and ? match patterns")
+            .searchable(text: plainQuery($query), prompt: "Key or value; * and ? match patterns")
+            .plainSearch()
             .refreshable { await store.reload() }
             .overlay { if store.isLoading && state.items.isEmpty { ProgressView("Loading") } }
             .navigationTitle(state.hello.agent)

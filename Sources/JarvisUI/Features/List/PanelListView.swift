@@ -43,7 +43,8 @@
                 let fresh = await store.rows(level, query: query)
                 if !Task.isCancelled { rows = fresh }
             }
-            .searchable(text: $query, prompt: "Filter; * and ? match patterns")
+            .searchable(text: plainQuery($query), prompt: "Filter; * and ? match patterns")
+            .plainSearch()
             .navigationTitle(level.path.last ?? "")
             .toolbar {
                 ToolbarItemGroup(placement: .primaryAction) {
