@@ -60,7 +60,14 @@
             .interactiveDismissDisabled(store.hasUnsavedEdit)
             .overlay(alignment: .bottom) {
                 if let message = store.message {
-                    Text(message.text)
+                    HStack {
+                        Text(message.text)
+                        // Undo after a change made here, Redo after an undo (the model's offer).
+                        if let offer = message.message.offer {
+                            Button(offer.label) { Task { await store.undo(redo: offer == .redo) } }
+                                .buttonStyle(.borderless)
+                        }
+                    }
                         .font(.footnote)
                         .foregroundStyle(message.isProblem ? Color.red : Color.primary)
                         .padding(8)

@@ -86,6 +86,11 @@ extension InspectorSession {
         try await background { () throws(JarvisError) in try self.reset(address) }
     }
 
+    /// ``undo(redo:)`` off the caller's thread.
+    public func undo(redo: Bool = false) async throws(JarvisError) -> InspectorMessage {
+        try await background { () throws(JarvisError) in try self.undo(redo: redo) }
+    }
+
     /// ``snapshotIncludingSecrets(scanner:now:)`` off the caller's thread.
     public func snapshotIncludingSecrets(scanner: String? = nil) async throws(JarvisError) -> (
         text: String, leftOut: Int

@@ -157,6 +157,22 @@
             message = PanelMessage(said, id: messageCount)
         }
 
+        /// Shows what a change made here says, offering Undo beside it (the model's rule).
+        private func showChange(_ said: InspectorMessage) {
+            show(said.offeringUndo(canEdit: session.state.canEdit))
+        }
+
+        /// Takes back the newest change (or, with `redo`, puts back what the last undo took),
+        /// by the agent's journal; the message says what happened and offers the way back.
+        public func undo(redo: Bool = false) async {
+            do {
+                show(try await session.undo(redo: redo))
+            } catch {
+                show(InspectorMessage.refused(redo ? "redo" : "undo", error))
+            }
+            refresh()
+        }
+
         /// An editor reports whether its text is edited (false when it closes).
         public func editing(_ edited: Bool) {
             if hasUnsavedEdit != edited { hasUnsavedEdit = edited }
@@ -211,7 +227,7 @@
                 let outcome = try await session.save(draft, text: text, confirmed: confirmed)
                 refresh()
                 if case .conflict = outcome { return (outcome.message(draft).text, session.redraft(draft)) }
-                show(outcome.message(draft))
+                showChange(outcome.message(draft))
                 return nil
             } catch {
                 return (error.message, draft)
@@ -228,7 +244,7 @@
                 let result = try await session.quickEdit(target, kind)
                 refresh()
                 if let kept = result.kept { return (result.outcome.message(result.draft).text, kept, result.text) }
-                show(result.outcome.message(result.draft))
+                showChange(result.outcome.message(result.draft))
                 return nil
             } catch {
                 show(InspectorMessage.refused("set", error))
@@ -243,7 +259,7 @@
                 let current = try await session.delete(target)
                 refresh()
                 let said = InspectorMessage.deleted(target, now: current)
-                show(said)
+                showChange(said)
                 return current == nil ? nil : said.text
             } catch {
                 show(InspectorMessage.refused("delete", error))
@@ -254,7 +270,7 @@
         /// Deletes exactly the keys of a previewed deletion (the rows a filter showed).
         public func delete(_ deletion: InspectorDeletion) async {
             do {
-                show(try await session.delete(deletion).message)
+                showChange(try await session.delete(deletion).message)
             } catch {
                 show(InspectorMessage.refused("delete", error))
             }
@@ -264,7 +280,7 @@
         /// Resets a key to its default.
         public func reset(_ address: PreferenceAddress) async {
             do {
-                show(InspectorMessage.reset(address, now: try await session.reset(address)))
+                showChange(InspectorMessage.reset(address, now: try await session.reset(address)))
             } catch {
                 show(InspectorMessage.refused("reset", error))
             }
