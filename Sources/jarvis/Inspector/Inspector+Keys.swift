@@ -107,8 +107,15 @@ extension Inspector {
                 goBack()
             }
         case .character("/"):
-            if case .detail = pages[index].level { return }
-            mode = .filter(LineEditor(pages[index].filter))
+            switch pages[index].level {
+            case .detail, .timeline: return
+            case .list(.scanners), .list(.containers):
+                // Above the keys, a filter looks for keys: it opens every key with it.
+                pages.append(Page(level: .allKeys))
+                mode = .filter(LineEditor(""))
+            default:
+                mode = .filter(LineEditor(pages[index].filter))
+            }
         case .control("l"):
             reload()
         case .character("e"):
@@ -119,6 +126,8 @@ extension Inspector {
             beginBulkDelete()
         case .character("u"):
             if let target = selectedTarget() { reset(target) }
+        case .character("t"):
+            if let target = selectedTarget(), let address = target.address { openTimeline(address) }
         case .character("z"):
             undo(redo: false)
         case .character("Z"):
@@ -165,6 +174,8 @@ extension Inspector {
         switch page.level {
         case .detail(let address, let pointer):
             return pointer.isWhole ? .key(address) : .member(address, pointer)
+        case .timeline(let address):
+            return .key(address)
         case .list(.keys), .list(.value), .allKeys:
             let rows = rows(for: page, width: terminal.size.columns)
             guard rows.indices.contains(page.cursor), let row = rows[page.cursor].model else {
@@ -190,6 +201,8 @@ extension Inspector {
             open(endpoint, selector: String(agent.record.pid))
         case .allKeys:
             pages.append(Page(level: .allKeys))
+        case .change(let entry):
+            revert(entry)
         case .model(let row):
             switch row.destination {
             case .level(let level): pages.append(Page(level: .list(level)))

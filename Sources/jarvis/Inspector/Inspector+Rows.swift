@@ -11,6 +11,8 @@ extension Inspector {
             /// The scanner list's first entry: every key of every container.
             case allKeys
             case model(InspectorRow)
+            /// A change in a key's timeline.
+            case change(InspectorTimelineEntry)
         }
         var target: Target
         var cells: [ScreenBuffer.Segment]
@@ -40,6 +42,7 @@ extension Inspector {
         case .list(.keys): return "  " + Terminal.pad("KEY", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .list(.value): return "  " + Terminal.pad("MEMBER", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .detail: return ""
+        case .timeline: return "  " + Terminal.pad("ENTRY", 7) + Terminal.pad("TIME", 10) + "CHANGE"
         }
     }
 
@@ -86,6 +89,11 @@ extension Inspector {
             return RowList(all: rows, kept: nil)
         case .detail:
             return .empty
+        case .timeline(let address):
+            guard let timeline, timeline.address == address else { return .empty }
+            let filter = InspectorFilter(page.filter)
+            let rows = timeline.entries.map { timelineRow($0, width: width) }.filter { filter.matches(folded: $0.folded) }
+            return RowList(all: rows, kept: nil)
         case .list, .allKeys:
             guard let connection else { return .empty }
             let state = connection.state
@@ -190,6 +198,23 @@ extension Inspector {
                 ScreenBuffer.Segment(text: flagText, style: .dim),
             ]
         }
+    }
+
+    /// A change of a key's timeline as a row: `#7     10:00:05  set by jarvis-cli (unix): "dark" → "light"`.
+    private func timelineRow(_ entry: InspectorTimelineEntry, width: Int) -> Row {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = Calendar.current.isDateInToday(entry.time) ? "HH:mm:ss" : "MMM d"
+        let change = "\(entry.what)\(entry.pointer.map { " " + $0 } ?? "") by \(entry.who): \(entry.before) → \(entry.after)"
+        let state = entry.state.map { "  (\($0))" } ?? ""
+        return Row(
+            target: .change(entry),
+            cells: [
+                .plain(Terminal.pad("#\(entry.id)", 7)),
+                ScreenBuffer.Segment(text: Terminal.pad(formatter.string(from: entry.time), 10), style: .dim),
+                .plain(Terminal.escaped(change)),
+                ScreenBuffer.Segment(text: Terminal.escaped(state), style: .dim),
+            ], folded: InspectorFilter.Folded(title: change, preview: state))
     }
 
     private func allKeysCells(_ row: InspectorRow, width: Int) -> [ScreenBuffer.Segment] {

@@ -29,6 +29,8 @@ final class Inspector {
         case list(InspectorLevel)
         /// One key's or member's detail and whole value.
         case detail(PreferenceAddress, JSONPointer)
+        /// One key's changes from the agent's journal, newest first, each to revert.
+        case timeline(PreferenceAddress)
     }
 
     /// What the keyboard is doing besides browsing.
@@ -97,6 +99,8 @@ final class Inspector {
     /// The last detail's lines, by what they were built from: scrolling a 10 MB value
     /// formats it once.
     var detailCache: (key: RowCacheKey, lines: [String])?
+    /// The timeline on screen, as the journal gave it when the page opened (or was reverted).
+    var timeline: (address: PreferenceAddress, entries: [InspectorTimelineEntry])?
 
     /// What a cached list was built from.
     struct RowCacheKey: Equatable {
