@@ -55,6 +55,38 @@ extension JarvisHub {
         journal.record(heard)
     }
 
+    /// Tells the journal what a read found at `address` (nil: nothing there), so that a change
+    /// made outside the agent since its own is journaled even when nobody watched: heard when
+    /// the key is next read (`get`, `list`, a pointer read) or written (see
+    /// ``ChangeJournal/record(_:)``).
+    ///
+    /// Only a key the journal holds an entry of, at another revision than that entry left, is
+    /// looked at again, under the container's write lock: a write in flight there has then
+    /// stored and journaled its value, so it is never taken for an outside change. Never call
+    /// it from inside a write transaction (that lock is held there).
+    /// - Parameters:
+    ///   - item: what the read answered; nil when the key was not there.
+    ///   - stored: the name the key is stored under, when the read looked it up by another
+    ///     spelling (``resolve(_:checkpoint:)``); `address` otherwise.
+    func hear(_ item: PreferenceItem?, at address: PreferenceAddress, stored: PreferenceAddress? = nil) {
+        let found = item?.layer == .stored ? item : nil
+        guard journal.differs(at: address, revision: found?.revision) else { return }
+        let name = stored ?? address
+        writes.withLock(address.scanner + "\u{0}" + address.container) {
+            guard let rules = visibility(of: address.scanner), rules.isEnabled else { return }
+            let entry: ScannedEntry?
+            do {
+                entry = try rules.scanner.read(key: name.key, in: name.container)
+            } catch {
+                return
+            }
+            let value = entry?.layer == .stored ? entry?.value : nil
+            journal.heard(
+                address, stored: value,
+                revision: value.map { revision(of: $0, at: address, secret: rules.scanner.info.isSecret) })
+        }
+    }
+
     /// The revision a client sees for a value stored at `address`.
     package func revision(of value: PreferenceValue, at address: PreferenceAddress, secret: Bool) -> Revision {
         secret ? masker.revision(of: value, at: address) : Revision(of: value)
