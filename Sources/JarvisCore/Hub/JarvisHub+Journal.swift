@@ -32,8 +32,18 @@ extension JarvisHub {
     /// them (raw entries, before a secret scanner's are sealed). A change the journal already
     /// holds as the agent's own write (the key's newest entry left the revision it has now)
     /// is not recorded twice. Hidden keys are skipped.
+    ///
+    /// Runs under the container's write lock: a write whose file change the engine read before
+    /// the write was journaled has been journaled by then, so it is never taken for an outside one.
     package func journalOutside(_ changes: [RawChange], scanner: String, container: ContainerInfo) {
         guard let rules = visibility(of: scanner), rules.isEnabled, rules.shows(container: container.name) else { return }
+        writes.withLock(scanner + "\u{0}" + container.name) {
+            journalOutside(changes, rules: rules, container: container)
+        }
+    }
+
+    private func journalOutside(_ changes: [RawChange], rules: ScannerVisibility, container: ContainerInfo) {
+        let scanner = rules.id
         let secret = rules.scanner.info.isSecret
         var heard: [JournalEntry] = []
         let known = journal.newestAfterRevisions(
