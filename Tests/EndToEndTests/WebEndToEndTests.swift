@@ -37,6 +37,10 @@ import Testing
         try run("undo")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aKeysHistoryListsItsChangesAndRevertTakesOneBack() throws {
+        try run("timeline")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
         try run("conflict")
     }

@@ -38,7 +38,9 @@ expect.set_options(timeout=TIMEOUT)
 
 
 def environment():
-    env = {"JARVIS_RUNTIME_DIR": RUNTIME, "NO_COLOR": "1"}
+    # The agents' journals go in this run's folder, never the user's state folder: each
+    # scenario starts from an empty history.
+    env = {"JARVIS_RUNTIME_DIR": RUNTIME, "NO_COLOR": "1", "XDG_STATE_HOME": os.path.join(WORK, "state")}
     for name in ("XDG_CONFIG_HOME", "HOME", "PATH"):
         if name in os.environ:
             env[name] = os.environ[name]
@@ -382,6 +384,39 @@ def scenario_undo(playwright):
     status.get_by_role("button", name="Undo").click()
     wait_until(lambda: read(path) == saved, "the undo to put debug back byte for byte")
     expect(grid_row(page, "debug")).to_have_count(1)
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_timeline(playwright):
+    """A key's detail shows its history from the journal, newest first, with Revert: a change
+    taken back by a guarded write, the revert itself listed (with Redo), an outside change too."""
+    agent, path = files_agent()
+    jarvis("set", "files:app.json", "name", "Bea")
+    jarvis("set", "files:app.json", "name", "Cy")
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "app.json")
+    open_key(page, "name")
+    history = detail(page).get_by_role("region", name="History")
+    changes = history.get_by_role("listitem")
+    expect(changes).to_have_count(2)
+    expect(changes.nth(0)).to_contain_text('"Bea" → "Cy"')
+    expect(changes.nth(1)).to_contain_text('"Ada" → "Bea"')
+    # The older change cannot go back while the newer one stands: refused, nothing written.
+    changes.nth(1).get_by_role("button", name="Revert").click()
+    expect(page.get_by_role("status").filter(has_text="revert refused")).to_contain_text("changed since entry 1")
+    check('"Cy"' in read(path), "a refused revert wrote")
+    changes.nth(0).get_by_role("button", name="Revert").click()
+    wait_until(lambda: '"Bea"' in read(path), "the revert to put Bea back")
+    expect(changes).to_have_count(3)
+    expect(changes.nth(0)).to_contain_text("undo of #2")
+    expect(changes.nth(0).get_by_role("button", name="Redo")).to_have_count(1)
+    expect(changes.nth(1)).to_contain_text("undone by #3")
+    # Another program changes the key: the page hears it and lists it as an outside change.
+    write(path, read(path).replace('"Bea"', '"Dee"'))
+    expect(changes.nth(0)).to_contain_text("changed outside")
+    expect(changes.nth(0)).to_contain_text('"Bea" → "Dee"')
     check(not page.errors, f"page errors: {page.errors}")
 
 

@@ -186,6 +186,17 @@ enum WebJSON {
     }
 
     /// A message for the page's status line.
+    /// One change of a key's timeline: `{id, time, what, who, pointer, before, after, state,
+    /// canRevert, revertLabel}`, `time` in ISO 8601.
+    static func timelineEntry(_ entry: InspectorTimelineEntry) -> JSONValue {
+        object([
+            ("id", .number(JSONNumber(entry.id))), ("time", .string(DateText.format(entry.time))),
+            ("what", .string(entry.what)), ("who", .string(entry.who)), ("pointer", text(entry.pointer)),
+            ("before", .string(entry.before)), ("after", .string(entry.after)), ("state", text(entry.state)),
+            ("canRevert", .bool(entry.canRevert)), ("revertLabel", .string(entry.revertLabel)),
+        ])
+    }
+
     static func message(_ message: InspectorMessage) -> JSONValue {
         object([
             ("text", .string(message.text)), ("kind", .string(message.kind.rawValue)),

@@ -188,6 +188,20 @@ extension WebPageState {
             let session = try liveSession()
             try session.load()
             tableDirty = true
+        case "revert":
+            guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
+            guard let id = request["id"]?.int64Value, case .success(let entries)? = timeline?.entries,
+                let entry = entries.first(where: { $0.id == id })
+            else { throw JarvisError(.invalidParams, "that change is not in the key's timeline any more") }
+            let session = try liveSession()
+            do {
+                message = try session.revert(entry)
+            } catch {
+                // A conflict's message shows the value it would restore and the value there now.
+                message = .refused(entry.revertLabel.lowercased(), error)
+            }
+            timeline = nil
+            tableDirty = true
         case "undo", "redo":
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
             message = try liveSession().undo(redo: intent == "redo")

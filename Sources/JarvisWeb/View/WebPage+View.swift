@@ -85,8 +85,10 @@ extension WebPageState {
                 shown = .object(object)
             }
             pairs.append(("detail", shown))
+            pairs.append(("timeline", timelineJSON(address, session: connection.session)))
         } else {
             pairs.append(("detail", .null))
+            pairs.append(("timeline", .null))
         }
         pairs.append(
             ("draft", draft.map { WebJSON.draft($0, text: draftText, problem: draftProblem, zone: draftZone) } ?? .null))
@@ -107,6 +109,29 @@ extension WebPageState {
         pairs.append(("add", adding && canEdit ? addJSON(state) : .null))
         pairs.append(("canBulkDelete", .bool(canEdit && !rows.isEmpty && (!filter.isEmpty || !chips.isEmpty))))
         return WebJSON.object(pairs)
+    }
+
+    /// The selected key's changes from the agent's journal, newest first, each with Revert
+    /// where the model offers it; read again only when the key or the model changed.
+    private mutating func timelineJSON(_ address: PreferenceAddress, session: InspectorSession) -> JSONValue {
+        let generation = session.state.generation
+        if timeline?.address != address || timeline?.generation != generation {
+            let entries: Result<[InspectorTimelineEntry], JarvisError>
+            do {
+                entries = .success(try session.timeline(of: address))
+            } catch {
+                entries = .failure(error)
+            }
+            timeline = (address, generation, entries)
+        }
+        switch timeline?.entries {
+        case .success(let entries)?:
+            return WebJSON.object([("entries", .array(entries.map(WebJSON.timelineEntry))), ("problem", .null)])
+        case .failure(let error)?:
+            return WebJSON.object([("entries", .array([])), ("problem", .string(error.message))])
+        case nil:
+            return .null
+        }
     }
 
     /// When the stream must redraw even without news: a change mark ends.

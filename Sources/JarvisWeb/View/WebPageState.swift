@@ -38,6 +38,9 @@ struct WebPageState: Sendable {
     var asking = false
     var conflict: InspectorConflict?
     var bulk: InspectorDeletion?
+    /// The selected key's timeline, as of the model's generation it was read at (read again
+    /// when the key or the model changes); the agent's refusal when it has no journal.
+    var timeline: (address: PreferenceAddress, generation: Int, entries: Result<[InspectorTimelineEntry], JarvisError>)?
     var adding = false
     var message: InspectorMessage?
     /// The rows the table shows: ``table``'s, through the filter.
