@@ -178,7 +178,7 @@ class App {
     for (const scanner of view.scanners) {
       tree.append(item(scanner.title, scanner.count, scope.scanner === scanner.id && !scope.container, { scanner: scanner.id }, scanner.problem, 1));
       for (const container of scanner.containers) {
-        tree.append(item(container.name, container.count, scope.scanner === scanner.id && scope.container === container.name,
+        tree.append(item(container.title ?? container.name, container.count, scope.scanner === scanner.id && scope.container === container.name,
           { scanner: scanner.id, container: container.name }, container.problem, 2));
       }
     }
