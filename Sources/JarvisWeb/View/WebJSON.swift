@@ -80,6 +80,7 @@ enum WebJSON {
         var pairs: [(String, JSONValue)] = [
             ("row", Self.row(row)),
             ("title", .string(title(row.target))),
+            ("up", text(upTitle(row.target))),
             ("facts", .array(detail.facts.map { object([("label", .string($0.label)), ("text", .string($0.text))]) })),
             ("value", text(detail.valueText)),
             ("json", text(json)),
@@ -119,6 +120,12 @@ enum WebJSON {
     static func title(_ target: InspectorRow.Target) -> String {
         guard let address = target.address else { return "" }
         return VisibleText.escaped(target.pointer.isWhole ? address.key : address.key + target.pointer.description)
+    }
+
+    /// Where Esc goes from a member: its parent member, or the key (nil for a key: the table).
+    static func upTitle(_ target: InspectorRow.Target) -> String? {
+        guard let address = target.address, !target.pointer.isWhole else { return nil }
+        return VisibleText.escaped(target.pointer.tokens.dropLast().last ?? address.key)
     }
 
     /// An edit in progress. A secret's replacement never carries the text back: the page has

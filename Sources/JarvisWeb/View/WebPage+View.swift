@@ -28,11 +28,18 @@ extension WebPageState {
                     })
             ),
             ("table", WebJSON.object([("total", WebJSON.int(rows.count)), ("version", WebJSON.int(rowsVersion))])),
+            ("sort", WebJSON.object([("column", .string(sort.column.rawValue)), ("descending", .bool(sort.descending))])),
             ("message", message.map(WebJSON.message) ?? .null),
         ]
         guard let connection else {
             pairs.append(("agent", .null))
-            pairs.append(("connection", WebJSON.object([("state", "none"), ("message", WebJSON.text(connectProblem))])))
+            pairs.append(
+                (
+                    "connection",
+                    WebJSON.object([
+                        ("state", "none"), ("message", WebJSON.text(connectProblem)), ("choose", .bool(choosing)),
+                    ])
+                ))
             pairs.append(("canEdit", false))
             pairs.append(("scanners", .array([])))
             return WebJSON.object(pairs)
