@@ -191,7 +191,8 @@ extension Inspector {
         case .detail(let address, let pointer):
             parts = [address.scanner, address.container, address.key] + pointer.tokens
         }
-        let filter = page.filter.isEmpty ? "" : "   /\(page.filter)"
+        var filter = page.filter.isEmpty ? "" : "   /\(page.filter)"
+        if page.level.listsKeys { filter = "   sort: \(sort.label)" + filter }
         return Self.crumb(parts.map(Terminal.escaped), width: terminal.size.columns - 2 - filter.count) + filter
     }
 
@@ -316,6 +317,7 @@ extension Inspector {
           Enter → l        open the scanner, container or key; a dictionary or array opens its members as rows, down to any depth
           v                show the whole value of the row under the cursor
           Esc ← h Bksp     back (Esc first clears a filter)
+          s                sort the keys or members: by key (natural order), type, value, each up then down, and back
           /                filter as you type: text, or a glob with * and ? (Enter keeps it)
           e                edit the value, or only the nested member under the cursor (checked against the type and the key catalog; sends the revision)
           Space            toggle a boolean (saved at once, with the revision)
