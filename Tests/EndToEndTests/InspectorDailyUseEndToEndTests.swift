@@ -310,14 +310,17 @@ struct InspectorDailyUseEndToEndTests {
         #expect(try sandbox.jarvis("set", "com.example.app", "user_name", "Bea").status == 0)
         #expect(try sandbox.jarvis("set", "com.example.app", "user_name", "Cy").status == 0)
         let tmux = try inspect()
-        // The first page lists containers; `/` there looks for keys in every one of them.
+        // One scanner: the first page lists containers, one step back is the scanner list,
+        // where `/` looks for keys in every container.
         try tmux.wait(for: "com.example.other")
+        try tmux.keys("Escape")
+        try tmux.wait(for: "SCANNER")
         try tmux.type("/other_n")
         let found = try tmux.wait(for: "other_name")
         #expect(!found.contains("nothing matches"), "\(found)")
         try tmux.keys("Escape")
         try tmux.keys("Escape")
-        try tmux.wait(for: "CONTAINER")
+        try tmux.wait(for: "SCANNER")
         try tmux.type("/user_name")
         try tmux.wait(for: "Cy")
         try tmux.keys("Enter")

@@ -119,6 +119,27 @@ import Testing
         try run("screenshots", ["SCREENSHOTS": MCPPython.packageRoot.appendingPathComponent("docs/images").path])
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func headersSortByKeyTypeAndValueAsTheModelDecides() throws {
+        try run("sort")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func questionMarkListsEveryKeyAndTheDetailShowsItsWayUp() throws {
+        try run("help_and_way_up")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func severalAgentsGiveAChooserNeverTheCommandLinesText() throws {
+        try run("agent_chooser")
+    }
+
+    /// The pictures of docs/images/web-{390,800,1400}-{light,dark}.png come from here.
+    @Test(.enabled(if: WebBrowser.shouldRun)) func theLayoutFitsAPhoneAWindowAndAWideScreen() throws {
+        try run("layout", ["SCREENSHOTS": MCPPython.packageRoot.appendingPathComponent("docs/images").path])
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func hiddenCharactersShowCopyKeyIsRealAndTheJSONViewIsJSON() throws {
+        try run("hidden_text")
+    }
+
     private func run(_ scenario: String, _ extra: [String: String] = [:]) throws {
         let python = try WebBrowser.interpreter()
         sandbox.environmentOverrides["JARVIS_BIN"] = try Binaries.url("jarvis").path

@@ -7,7 +7,8 @@ import JarvisRemote
 /// and whether Revert can take it back.
 ///
 /// Built from the agent's journal (``InspectorSession/timeline(of:)``); the decisions — the
-/// words, the masking of a secret's values, whether Revert is offered — are made here once.
+/// words, the masking of a secret's values, whether Revert is offered, hidden characters shown
+/// as escapes (``VisibleText``) — are made here once.
 public struct InspectorTimelineEntry: Sendable, Hashable, Identifiable {
     /// The journal entry's id: what Revert takes back (`jarvis undo ID`).
     public let id: Int64
@@ -39,9 +40,10 @@ public struct InspectorTimelineEntry: Sendable, Hashable, Identifiable {
     public init(_ entry: Wire.JournalEntry, canEdit: Bool, previewLimit: Int = 40) {
         id = entry.id
         time = entry.time
-        pointer = entry.pointer
+        pointer = entry.pointer.map(VisibleText.escaped)
         who = entry.transport.map { transport in
-            entry.client.map { "\($0) (\(transport))" } ?? transport
+            entry.client.map { "\(VisibleText.escaped($0)) (\(VisibleText.escaped(transport)))" }
+                ?? VisibleText.escaped(transport)
         } ?? "outside"
         switch entry.action {
         case "set": what = entry.before == nil ? "created" : "set"

@@ -49,6 +49,10 @@ export class DetailPane {
       this.root.append(el('p', { class: 'hint', text: view.agent ? 'Choose a key to see its value.' : '' }));
       return;
     }
+    // The way up, shown: to the parent member, or from the key back to the table (as Esc).
+    const upLabel = detail.up ? `Up to ${detail.up}` : 'Back to the keys';
+    this.root.append(el('nav', { class: 'crumbs', 'aria-label': 'Way up' },
+      button(`← ${upLabel}`, () => this.app.up(), { class: 'up', title: 'Esc' }), el('kbd', { class: 'hint', text: 'Esc' })));
     this.root.append(el('h2', { class: 'detail-title', text: detail.title }));
     const actions = el('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Actions' });
     if (detail.actions.edit) actions.append(button('Edit', () => this.app.send('edit', { target: detail.row.target })));

@@ -50,6 +50,12 @@ extension WebPageState {
             if request["on"]?.boolValue ?? !chips.contains(chip) { chips.insert(chip) } else { chips.remove(chip) }
             bulk = nil
             tableDirty = true
+        case "sort":
+            guard let column = request["column"]?.stringValue.flatMap(InspectorSort.Column.init(rawValue:)) else {
+                throw JarvisError(.invalidParams, "sort by key, type or value")
+            }
+            sort = sort.clicked(column)
+            tableDirty = true
         case "open":
             let target = try WebJSON.target(from: request["target"])
             if let draft, draft.address != target.address || draft.pointer != target.pointer {

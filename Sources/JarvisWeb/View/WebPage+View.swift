@@ -28,11 +28,18 @@ extension WebPageState {
                     })
             ),
             ("table", WebJSON.object([("total", WebJSON.int(rows.count)), ("version", WebJSON.int(rowsVersion))])),
+            ("sort", WebJSON.object([("column", .string(sort.column.rawValue)), ("descending", .bool(sort.descending))])),
             ("message", message.map(WebJSON.message) ?? .null),
         ]
         guard let connection else {
             pairs.append(("agent", .null))
-            pairs.append(("connection", WebJSON.object([("state", "none"), ("message", WebJSON.text(connectProblem))])))
+            pairs.append(
+                (
+                    "connection",
+                    WebJSON.object([
+                        ("state", "none"), ("message", WebJSON.text(connectProblem)), ("choose", .bool(choosing)),
+                    ])
+                ))
             pairs.append(("canEdit", false))
             pairs.append(("scanners", .array([])))
             return WebJSON.object(pairs)
@@ -43,7 +50,7 @@ extension WebPageState {
             (
                 "agent",
                 WebJSON.object([
-                    ("name", .string(hello.agent)), ("pid", WebJSON.int(Int(hello.pid))),
+                    ("name", .string(VisibleText.escaped(hello.agent))), ("pid", WebJSON.int(Int(hello.pid))),
                     ("platform", .string(hello.platform)), ("address", .string(connection.endpoint.description)),
                 ])
             ))
@@ -102,7 +109,13 @@ extension WebPageState {
                         ("count", WebJSON.int(deletion.entries.count)),
                         ("skipped", WebJSON.int(deletion.skipped)),
                         ("question", .string(deletion.question)),
-                        ("keys", .array(deletion.entries.map { .string($0.address.container + " · " + $0.address.key) })),
+                        (
+                            "keys",
+                            .array(
+                                deletion.entries.map {
+                                    .string(VisibleText.escaped($0.address.container + " · " + $0.address.key))
+                                })
+                        ),
                     ])
                 } ?? .null
             ))
@@ -140,8 +153,10 @@ extension WebPageState {
     }
 
     private mutating func scopeTitle(_ state: InspectorState) -> String {
-        if let container = scope.container { return container }
-        if let scanner = scope.scanner { return state.scanners.first { $0.id == scanner }?.name ?? scanner }
+        if let container = scope.container { return VisibleText.escaped(container) }
+        if let scanner = scope.scanner {
+            return VisibleText.escaped(state.scanners.first { $0.id == scanner }?.name ?? scanner)
+        }
         return "All keys"
     }
 
@@ -155,7 +170,7 @@ extension WebPageState {
         return .array(
             state.scanners.map { scanner in
                 WebJSON.object([
-                    ("id", .string(scanner.id)), ("title", .string(scanner.name)),
+                    ("id", .string(scanner.id)), ("title", .string(VisibleText.escaped(scanner.name))),
                     ("count", WebJSON.int(perScanner[scanner.id] ?? 0)),
                     ("problem", scanner.available ? .null : .string(scanner.reason ?? "unavailable")),
                     (
@@ -164,6 +179,7 @@ extension WebPageState {
                             state.containers(of: scanner.id).map { container in
                                 WebJSON.object([
                                     ("name", .string(container.name)),
+                                    ("title", .string(VisibleText.escaped(container.name))),
                                     ("count", WebJSON.int(perContainer[scanner.id + "\u{0}" + container.name] ?? 0)),
                                     ("problem", WebJSON.text(container.problem)),
                                     ("readOnly", .bool(!container.writable || !state.canEdit)),
@@ -230,9 +246,9 @@ extension WebPageState {
         var list: [JSONValue] = records.map { record in
             WebJSON.object([
                 ("id", .string(String(record.pid))),
-                ("title", .string(record.name)),
-                ("subtitle", .string("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? ""))),
-                ("group", .string(record.device.map { "Simulator · " + $0 } ?? "This computer")),
+                ("title", .string(VisibleText.escaped(record.name))),
+                ("subtitle", .string(VisibleText.escaped("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? "")))),
+                ("group", .string(VisibleText.escaped(record.device.map { "Simulator · " + $0 } ?? "This computer"))),
                 ("current", .bool(open.map { record.serves($0) } ?? false)),
             ])
         }

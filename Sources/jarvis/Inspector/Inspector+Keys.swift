@@ -92,6 +92,10 @@ extension Inspector {
             if asksBeforeLeaving { mode = .confirmLeave(toAgents: false) } else { running = false }
         case .character("?"):
             mode = .help(top: 0)
+        case .character("s"):
+            // Keys and members: by key, type, value, each up then down (the model's cycle).
+            sort = sort.next
+            status = ("sorted by \(sort.label)", .plain)
         case .up, .character("k"): pages[index].cursor -= 1; scrollDetail(index, by: -1)
         case .down, .character("j"): pages[index].cursor += 1; scrollDetail(index, by: 1)
         case .pageUp: pages[index].cursor -= height; scrollDetail(index, by: -height)
@@ -109,8 +113,8 @@ extension Inspector {
         case .character("/"):
             switch pages[index].level {
             case .detail, .timeline: return
-            case .list(.scanners), .list(.containers):
-                // Above the keys, a filter looks for keys: it opens every key with it.
+            case .list(.scanners):
+                // At the top, a filter looks for keys: it opens every key with it.
                 pages.append(Page(level: .allKeys))
                 mode = .filter(LineEditor(""))
             default:

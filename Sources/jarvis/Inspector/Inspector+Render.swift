@@ -10,7 +10,7 @@ extension Inspector {
         var parts: [String]
         switch level {
         case .agents?, .list(.scanners)?, .list(.containers)?:
-            parts = ["↑↓ move", "Enter open", "Esc back", level == .agents ? "/ filter" : "/ find a key"]
+            parts = ["↑↓ move", "Enter open", "Esc back", level == .list(.scanners) ? "/ find a key" : "/ filter"]
         case .list?, .allKeys?:
             parts = ["Enter open"]
             if case .list(.value)? = level { parts.append("v view") }
@@ -195,7 +195,8 @@ extension Inspector {
         case .timeline(let address):
             parts = [address.scanner, address.container, address.key, "timeline"]
         }
-        let filter = page.filter.isEmpty ? "" : "   /\(page.filter)"
+        var filter = page.filter.isEmpty ? "" : "   /\(page.filter)"
+        if page.level.listsKeys { filter = "   sort: \(sort.label)" + filter }
         return Self.crumb(parts.map(Terminal.escaped), width: terminal.size.columns - 2 - filter.count) + filter
     }
 
@@ -320,7 +321,8 @@ extension Inspector {
           Enter → l        open the scanner, container or key; a dictionary or array opens its members as rows, down to any depth
           v                show the whole value of the row under the cursor
           Esc ← h Bksp     back (Esc first clears a filter)
-          /                filter as you type: text, or a glob with * and ? (Enter keeps it); on the scanner or container list it finds keys in every container
+          s                sort the keys or members: by key (natural order), type, value, each up then down, and back
+          /                filter as you type: text, or a glob with * and ? (Enter keeps it); on the scanner list it finds keys in every container
           e                edit the value, or only the nested member under the cursor (checked against the type and the key catalog; sends the revision)
           Space            toggle a boolean (saved at once, with the revision)
           Tab              the next of a catalogued key's choices (saved at once)

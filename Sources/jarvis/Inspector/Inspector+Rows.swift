@@ -99,7 +99,7 @@ extension Inspector {
             let state = connection.state
             let key = RowCacheKey(
                 level: page.level, filter: page.filter, width: width, generation: state.generation,
-                session: ObjectIdentifier(connection.session))
+                session: ObjectIdentifier(connection.session), sort: sort)
             if let rowCache, rowCache.key == key { return rowCache.rows }
             var whole = key
             whole.filter = ""
@@ -132,7 +132,8 @@ extension Inspector {
         let previewWidth = max(10, width - keyColumn - 11 - 4)
         switch shown {
         case .list(let level):
-            var rows = state.rows(level, previewLimit: previewWidth).map { row in
+            let listed = state.rows(level, previewLimit: previewWidth)
+            var rows = (level.isSortable ? state.sorted(listed, by: sort) : listed).map { row in
                 Row(
                     target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed),
                     folded: InspectorFilter.Folded(row))
@@ -150,7 +151,7 @@ extension Inspector {
             }
             return rows
         default:
-            return state.tableRows(scanner: nil, container: nil, previewLimit: previewWidth).map {
+            return state.sorted(state.tableRows(scanner: nil, container: nil, previewLimit: previewWidth), by: sort).map {
                 Row(
                     target: .model($0), cells: allKeysCells($0, width: width), changed: $0.has(.changed),
                     folded: InspectorFilter.Folded($0))
