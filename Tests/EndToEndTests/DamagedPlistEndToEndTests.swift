@@ -19,22 +19,14 @@ import Testing
 
     private func file(_ suite: String) -> URL { folder.appendingPathComponent(suite + ".plist") }
 
-    /// A binary plist from raw objects (4-byte offsets, 2-byte references), the top object first.
-    private static func binary(_ objects: [[UInt8]]) -> [UInt8] {
-        var out = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(out.count)
-            out += object
-        }
-        let table = out.count
-        for offset in offsets { out += (0..<4).map { UInt8(truncatingIfNeeded: offset >> (24 - 8 * $0)) } }
-        out += [0, 0, 0, 0, 0, 0, 4, 2]
-        for value in [objects.count, 0, table] {
-            out += (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
-        }
-        return out
-    }
+    /// A binary plist whose top dictionary holds, under `k`, an array holding that dictionary:
+    /// objects, then their offset table (8, 13, 15), then the trailer (4-byte offsets, 2-byte
+    /// references, 3 objects, top 0, table at 18).
+    private static let cycle: [UInt8] =
+        Array("bplist00".utf8) + [0xD1, 0x00, 0x01, 0x00, 0x02, 0x51, 0x6B, 0xA1, 0x00, 0x00]
+        + [0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x0D, 0x00, 0x00, 0x00, 0x0F]
+        + [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x02] + [0, 0, 0, 0, 0, 0, 0, 3] + [0, 0, 0, 0, 0, 0, 0, 0]
+        + [0, 0, 0, 0, 0, 0, 0, 0x12]
 
     private static func nested(_ levels: Int) -> String {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>k</key>"
@@ -51,7 +43,7 @@ import Testing
         try Data("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>k</key><string>open".utf8)
             .write(to: file("broken"))
         // A dictionary whose value is the dictionary itself, through the offset table.
-        try Data(Self.binary([[0xD1, 0, 1, 0, 2], [0x51, 0x6B], [0xA1, 0, 0]])).write(to: file("cycle"))
+        try Data(Self.cycle).write(to: file("cycle"))
         try Data(Self.nested(300).utf8).write(to: file("toodeep"))
         // 100 MB, mostly a hole: refused before it is read.
         let huge = open(file("huge").path, O_CREAT | O_WRONLY, 0o600)

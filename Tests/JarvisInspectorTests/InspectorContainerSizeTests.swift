@@ -8,12 +8,7 @@ import Testing
 /// draws: a container row (terminal inspector, browser sidebar) and a section (in-app panel).
 @Suite struct InspectorContainerSizeTests {
     private func state() -> InspectorState {
-        var state = InspectorState(
-            hello: Wire.HelloResult(
-                agent: "test", pid: 1, platform: "Linux",
-                capabilities: Wire.Capabilities(
-                    editing: true, reveal: false, production: false, maxLineLength: 1 << 20, tcp: false, auth: .none),
-                scanners: ["defaults"]))
+        var state = PanelTestState.editable(scanners: ["defaults"])
         func item(_ container: String, _ key: String, _ value: PreferenceValue) -> PreferenceItem {
             PreferenceItem(
                 address: PreferenceAddress(scanner: "defaults", container: container, key: key), type: value.type,
