@@ -13,6 +13,10 @@ import Testing
         try run("browse")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aSuiteOverHalfAMegabyteIsNamedInTheSidebar() throws {
+        try run("large_suite")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func aNestedLeafOfAJSONFileIsEditedInItsLineOnly() throws {
         try run("nested_edit")
     }

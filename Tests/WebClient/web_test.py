@@ -242,6 +242,24 @@ def scenario_browse(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def scenario_large_suite(playwright):
+    """A suite over 512 KB is named in the sidebar, with its size and why it matters."""
+    prefs = os.path.join(WORK, "prefs")
+    write(os.path.join(prefs, "com.example.big.plist"), plist({"cache": "x" * (600 * 1024)}))
+    write(os.path.join(prefs, "com.example.small.plist"), plist({"theme": "dark"}))
+    Agent("--defaults-dir", prefs, "--name", "large")
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    nav = page.get_by_role("navigation")
+    big = nav.get_by_role("button", name=re.compile(r"^com\.example\.big, 1 key, large: about 600 KB of values; "
+                                                   r"tvOS stops an app whose defaults pass 1 MB"))
+    expect(big).to_be_visible()
+    expect(big.locator(".size-warning")).to_have_text(re.compile(r"^large: about 600 KB of values; tvOS stops"))
+    expect(nav.get_by_role("button", name=re.compile(r"^com\.example\.small, 1 key$"))).to_be_visible()
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 def files_agent(name="files"):
     folder = os.path.join(WORK, "config")
     path = os.path.join(folder, "app.json")

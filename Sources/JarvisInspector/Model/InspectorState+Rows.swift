@@ -15,7 +15,8 @@ extension InspectorState {
         case .scanners:
             all = scanners.map(scannerRow)
         case .containers(let scanner):
-            all = containers(of: scanner).map(containerRow)
+            let sizes = containerSizes()
+            all = containers(of: scanner).map { containerRow($0, size: sizes[Self.place($0)]) }
         case .keys(let scanner, let container):
             // The table order is natural by key first: one container's keys come out in order.
             all = orderedAddresses.compactMap { address in
@@ -49,6 +50,7 @@ extension InspectorState {
             guard let first = grouped[id]?.first else { return nil }
             return Wire.Container(scanner: first.scanner, name: first.container, writable: true)
         }
+        let sizes = containerSizes()
         for container in (known + extra).sorted(by: { ($0.scanner, $0.name) < ($1.scanner, $1.name) }) {
             let id = container.scanner + "\u{0}" + container.name
             let rows = (grouped[id] ?? []).compactMap { items[$0] }
@@ -57,7 +59,8 @@ extension InspectorState {
             guard !rows.isEmpty || (container.problem != nil && filter.isEmpty) else { continue }
             sections.append(
                 InspectorSection(
-                    scanner: container.scanner, container: container.name, problem: container.problem, rows: rows))
+                    scanner: container.scanner, container: container.name, problem: container.problem,
+                    sizeWarning: sizes[Self.place(container)]?.warning, rows: rows))
         }
         return sections
     }
@@ -81,12 +84,25 @@ extension InspectorState {
             isEditable: false, isDeletable: false, isRevealable: false)
     }
 
-    private func containerRow(_ container: Wire.Container) -> InspectorRow {
-        InspectorRow(
+    /// Each container's size as `jarvis check` measures it (``ContainerSize``), from the items
+    /// the state holds, by container address (key empty).
+    public func containerSizes() -> [PreferenceAddress: ContainerSize] {
+        ContainerSize.byContainer(items.values)
+    }
+
+    /// A container's address, as ``containerSizes()`` keys it.
+    static func place(_ container: Wire.Container) -> PreferenceAddress {
+        PreferenceAddress(scanner: container.scanner, container: container.name, key: "")
+    }
+
+    private func containerRow(_ container: Wire.Container, size: ContainerSize?) -> InspectorRow {
+        var row = InspectorRow(
             target: .container(scanner: container.scanner, name: container.name), title: VisibleText.escaped(container.name),
             subtitle: nil, type: nil, preview: "", count: count(scanner: container.scanner, container: container.name),
             flags: container.writable && canEdit ? [] : [.readOnly], problem: container.problem, isOpenable: true,
             isEditable: false, isDeletable: false, isRevealable: false)
+        row.sizeWarning = size?.warning
+        return row
     }
 
     private func keyRow(_ stored: PreferenceItem, previewLimit: Int, now: ContinuousClock.Instant) -> InspectorRow {

@@ -208,19 +208,20 @@ class App {
     const tree = el('ul', { class: 'scopes' });
     const scope = view.scope || {};
     const total = view.scanners.reduce((sum, scanner) => sum + scanner.count, 0);
-    const item = (label, count, current, fields, problem, depth) => el('li', {},
+    const item = (label, count, current, fields, problem, depth, sizeWarning) => el('li', {},
       el('button', {
         type: 'button', class: `scope depth-${depth}`, 'aria-current': current ? 'true' : null,
-        'aria-label': `${label}, ${count} key${count === 1 ? '' : 's'}${problem ? `, ${problem}` : ''}`,
+        'aria-label': `${label}, ${count} key${count === 1 ? '' : 's'}${problem ? `, ${problem}` : ''}${sizeWarning ? `, ${sizeWarning}` : ''}`,
         onclick: () => this.send('scope', fields),
       }, el('span', { class: 'name', text: label }), el('span', { class: 'badge', text: String(count) }),
-      problem ? el('span', { class: 'problem', text: problem }) : null));
+      problem ? el('span', { class: 'problem', text: problem }) : null,
+      sizeWarning ? el('span', { class: 'size-warning', text: sizeWarning }) : null));
     tree.append(item('All keys', total, !scope.scanner && !scope.container, {}, null, 0));
     for (const scanner of view.scanners) {
       tree.append(item(scanner.title, scanner.count, scope.scanner === scanner.id && !scope.container, { scanner: scanner.id }, scanner.problem, 1));
       for (const container of scanner.containers) {
         tree.append(item(container.title ?? container.name, container.count, scope.scanner === scanner.id && scope.container === container.name,
-          { scanner: scanner.id, container: container.name }, container.problem, 2));
+          { scanner: scanner.id, container: container.name }, container.problem, 2, container.sizeWarning));
       }
     }
     side.append(tree);

@@ -163,6 +163,7 @@ extension WebPageState {
     private mutating func scannersJSON(_ state: InspectorState) -> JSONValue {
         var perContainer: [String: Int] = [:]
         var perScanner: [String: Int] = [:]
+        let sizes = state.containerSizes()
         for address in state.items.keys {
             perScanner[address.scanner, default: 0] += 1
             perContainer[address.scanner + "\u{0}" + address.container, default: 0] += 1
@@ -182,6 +183,12 @@ extension WebPageState {
                                     ("title", .string(VisibleText.escaped(container.name))),
                                     ("count", WebJSON.int(perContainer[scanner.id + "\u{0}" + container.name] ?? 0)),
                                     ("problem", WebJSON.text(container.problem)),
+                                    (
+                                        "sizeWarning",
+                                        WebJSON.text(
+                                            sizes[PreferenceAddress(scanner: scanner.id, container: container.name, key: "")]?
+                                                .warning)
+                                    ),
                                     ("readOnly", .bool(!container.writable || !state.canEdit)),
                                 ])
                             })

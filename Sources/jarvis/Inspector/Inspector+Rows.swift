@@ -38,7 +38,7 @@ extension Inspector {
         case .list(.scanners):
             return "  " + Terminal.pad("SCANNER", 14) + Terminal.pad("NAME", 26) + Terminal.pad("KEYS", 8) + "NOTES"
         case .list(.containers):
-            return "  " + Terminal.pad("CONTAINER", max(24, width - 26)) + Terminal.pad("KEYS", 8) + "NOTES"
+            return "  " + Terminal.pad("CONTAINER", containerColumn(width)) + Terminal.pad("KEYS", 8) + "NOTES"
         case .list(.keys): return "  " + Terminal.pad("KEY", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .list(.value): return "  " + Terminal.pad("MEMBER", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .detail: return ""
@@ -47,6 +47,13 @@ extension Inspector {
     }
 
     func keyWidth(_ width: Int) -> Int { min(36, max(14, width * 3 / 10)) }
+
+    /// The name column of the container list: what the longest name needs, so a note (a
+    /// problem, a large suite's size) has the rest of the line.
+    func containerColumn(_ width: Int) -> Int {
+        let longest = connection?.state.containers.map { Terminal.escaped($0.name).count }.max() ?? 0
+        return max(24, min(width - 26, longest + 2))
+    }
 
     /// The container column of the all-keys list.
     func containerWidth(_ width: Int) -> Int { min(32, max(12, width / 4)) }
@@ -132,11 +139,12 @@ extension Inspector {
         let previewWidth = max(10, width - keyColumn - 11 - 4)
         switch shown {
         case .list(let level):
+            let titleColumn = containerColumn(width)
             let listed = state.rows(level, previewLimit: previewWidth)
             var rows = (level.isSortable ? state.sorted(listed, by: sort) : listed).map { row in
                 Row(
-                    target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed),
-                    folded: InspectorFilter.Folded(row))
+                    target: .model(row), cells: cells(row, level: level, width: width, titleColumn: titleColumn),
+                    changed: row.has(.changed), folded: InspectorFilter.Folded(row))
             }
             if level == .scanners {
                 let all = state.segments().first?.count ?? state.items.count
@@ -159,7 +167,9 @@ extension Inspector {
         }
     }
 
-    private func cells(_ row: InspectorRow, level: InspectorLevel, width: Int) -> [ScreenBuffer.Segment] {
+    private func cells(_ row: InspectorRow, level: InspectorLevel, width: Int, titleColumn: Int)
+        -> [ScreenBuffer.Segment]
+    {
         switch level {
         case .scanners:
             var notes: [String] = []
@@ -177,12 +187,12 @@ extension Inspector {
             var notes: [String] = []
             if row.has(.readOnly) { notes.append("read-only") }
             if let problem = row.problem { notes.append(problem) }
+            if let warning = row.sizeWarning { notes.append(warning) }
+            let style: ScreenBuffer.Style = row.problem != nil ? .error : row.sizeWarning != nil ? .warning : .dim
             return [
                 .plain(
-                    Terminal.pad(Terminal.escaped(row.title), max(24, width - 26))
-                        + Terminal.pad(String(row.count ?? 0), 8)),
-                ScreenBuffer.Segment(
-                    text: Terminal.escaped(notes.joined(separator: ", ")), style: row.problem == nil ? .dim : .error),
+                    Terminal.pad(Terminal.escaped(row.title), titleColumn) + Terminal.pad(String(row.count ?? 0), 8)),
+                ScreenBuffer.Segment(text: Terminal.escaped(notes.joined(separator: ", ")), style: style),
             ]
         case .keys, .value:
             let keyColumn = keyWidth(width)
