@@ -2,6 +2,7 @@ import JarvisCore
 
 /// `jarvis inspect`: the full-screen inspector.
 enum InspectCommand: Command {
+    static let fansOut = true
     static let name = "inspect"
     static let summary = "browse and edit an agent's preferences full-screen, with live\nupdates"
     static let usage = """

@@ -5,6 +5,7 @@ import JarvisRemote
 
 /// `jarvis watch`: one line per change, as it happens, until Ctrl-C.
 enum WatchCommand: Command {
+    static let fansOut = true
     static let name = "watch"
     static let summary = "print changes as they happen (another client, another process,\nthe app itself)"
     static let usage = """
