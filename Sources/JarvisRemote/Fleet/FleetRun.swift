@@ -16,6 +16,8 @@ public enum FleetRun {
     /// - Parameters:
     ///   - bound: how long the whole fan-out may take; each agent has until `now + bound`.
     ///   - clientName: how each agent's audit trail names the connection.
+    ///   - keepingConnections: leave each connection open once `body` returned in time (a
+    ///     watch goes on reading it); the caller's body then owns it.
     ///   - body: what to do on one agent, given its record and a connection that said hello.
     ///     It runs on a thread of its own; an error it throws becomes that agent's outcome
     ///     (see ``FleetOutcome/Result/init(_:)``).
@@ -23,7 +25,7 @@ public enum FleetRun {
     ///   ``FleetOutcome/Status/notRunning`` per unmatched term.
     public static func run(
         _ resolved: AgentSelection.Resolved, bound: Duration = defaultBound, clientName: String = "jarvis",
-        _ body: @escaping @Sendable (AgentRecord, JarvisClient) throws(JarvisError) -> FleetOutcome.Result
+        keepingConnections: Bool = false, _ body: @escaping @Sendable (AgentRecord, JarvisClient) throws(JarvisError) -> FleetOutcome.Result
     ) -> FleetReport {
         let agents = resolved.agents
         let deadline = ContinuousClock.now + bound
@@ -33,7 +35,9 @@ public enum FleetRun {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
-                let result = Self.result(of: record, index: index, deadline: deadline, state: state, clientName: clientName, body)
+                let result = Self.result(
+                    of: record, index: index, deadline: deadline, state: state, clientName: clientName,
+                    keep: keepingConnections, body)
                 state.withLock { $0.results[index] = $0.results[index] ?? result }
             }
         }
@@ -90,7 +94,8 @@ public enum FleetRun {
 
     private static func result(
         of record: AgentRecord, index: Int, deadline: ContinuousClock.Instant, state: Locked<State>,
-        clientName: String, _ body: @Sendable (AgentRecord, JarvisClient) throws(JarvisError) -> FleetOutcome.Result
+        clientName: String, keep: Bool,
+        _ body: @Sendable (AgentRecord, JarvisClient) throws(JarvisError) -> FleetOutcome.Result
     ) -> FleetOutcome.Result {
         do throws(JarvisError) {
             guard let endpoint = record.endpoint else {
@@ -99,14 +104,23 @@ public enum FleetRun {
             let client = try JarvisClient(
                 endpoint: endpoint, clientName: clientName, token: record.token,
                 timeout: max(.milliseconds(1), deadline - .now))
-            defer { client.close() }
             let open = state.withLock { state -> Bool in
                 guard !state.closed else { return false }
                 state.clients[index] = client
                 return true
             }
-            guard open else { throw JarvisError(.unavailable, "no answer in time") }
-            return try body(record, client)
+            guard open else {
+                client.close()
+                throw JarvisError(.unavailable, "no answer in time")
+            }
+            do {
+                let result = try body(record, client)
+                if !keep || ContinuousClock.now >= deadline { client.close() }
+                return result
+            } catch {
+                client.close()
+                throw error
+            }
         } catch {
             if error.code == .unavailable, ContinuousClock.now >= deadline {
                 return FleetOutcome.Result(.noAnswer, reason: "no answer in time (stopped or busy?)")
