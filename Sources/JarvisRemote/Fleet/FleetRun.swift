@@ -55,7 +55,7 @@ public enum FleetRun {
                 results[index]
                 ?? FleetOutcome.Result(
                     .noAnswer,
-                    reason: "no answer within \(seconds(bound)) (stopped or busy?); a write sent may still apply")
+                    reason: "no answer within \(seconds(bound)) (stopped or busy?)")
             return FleetOutcome(
                 agent: labels[index], pid: agents[index].pid, identity: agents[index].identity, status: result.status,
                 value: result.value, reason: result.reason, detail: result.detail)
