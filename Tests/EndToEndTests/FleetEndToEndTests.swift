@@ -187,6 +187,38 @@ import Testing
         withExtendedLifetime(relay) {}
     }
 
+    @Test func anAgentThatHangsBetweenReadAndWriteIsNoAnswerAndHoldsUpNobody() throws {
+        let hanging = try agent("hangs")
+        try agent("steady")
+        let socket = try #require(hanging.record.socket)
+        // The agent answers hello and the read, then stops just before the write reaches it.
+        let pid = hanging.pid
+        let relay = try RaceProxy(path: sandbox.root.appendingPathComponent("hang.sock").path, agentSocket: socket) {
+            kill(pid, SIGSTOP)
+        }
+        defer { kill(pid, SIGCONT) }
+        var record = hanging.record
+        record.name = "relayed"
+        record.socket = relay.path
+        let file = sandbox.runtime.appendingPathComponent("relayed.json").path
+        try Data(JSONWriter.bytes(record.json)).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o600)
+        let started = Date()
+        let set = try jarvis(
+            "set", "app.json", "port", "4242", "--agents", "relayed,steady", "--agents-timeout", "2", "--json")
+        let took = Date().timeIntervalSince(started)
+        #expect(set.status == 1, "\(set.stdout)\(set.stderr)")
+        let agents = try #require(JSONParser.parse(Data(set.stdout.utf8))["agents"]?.arrayValue)
+        #expect(agents.map { $0["status"]?.stringValue ?? "" } == ["no answer", "changed"], "\(set.stdout)")
+        // The write had been sent when the agent stopped: the reason says it may still apply.
+        #expect(agents.first?["reason"]?.stringValue?.contains("a write already sent to it may still apply") == true)
+        #expect(took < 8, "took \(took) s")
+        #expect(try port("steady") == .integer(4242))
+        kill(pid, SIGCONT)
+        #expect(hanging.answersANewClient())
+        withExtendedLifetime(relay) {}
+    }
+
     @Test func theLeftoverOfARelaunchedAgentIsListedOnce() throws {
         let before = try agent("App")
         let socket = try #require(before.record.socket)

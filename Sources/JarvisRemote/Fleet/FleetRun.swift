@@ -16,6 +16,8 @@ public enum FleetRun {
     /// - Parameters:
     ///   - bound: how long the whole fan-out may take; each agent has until `now + bound`.
     ///   - clientName: how each agent's audit trail names the connection.
+    ///   - writes: whether `body` writes: an agent that did not answer in time is then also
+    ///     said to maybe apply a write it was already sent, once it runs again.
     ///   - keepingConnections: leave each connection open once `body` returned in time (a
     ///     watch goes on reading it); the caller's body then owns it.
     ///   - body: what to do on one agent, given its record and a connection that said hello.
@@ -25,7 +27,7 @@ public enum FleetRun {
     ///   ``FleetOutcome/Status/notRunning`` per unmatched term.
     public static func run(
         _ resolved: AgentSelection.Resolved, bound: Duration = defaultBound, clientName: String = "jarvis",
-        keepingConnections: Bool = false, _ body: @escaping @Sendable (AgentRecord, JarvisClient) throws(JarvisError) -> FleetOutcome.Result
+        writes: Bool = false, keepingConnections: Bool = false, _ body: @escaping @Sendable (AgentRecord, JarvisClient) throws(JarvisError) -> FleetOutcome.Result
     ) -> FleetReport {
         let agents = resolved.agents
         let deadline = ContinuousClock.now + bound
@@ -51,11 +53,13 @@ public enum FleetRun {
         for client in stragglers { client.close() }
         let labels = labels(for: agents)
         var outcomes = agents.indices.map { index in
+            // A connection that timed out on its own at the bound reads as one cut off by it.
             let result =
-                results[index]
+                results[index].flatMap { $0.status == .noAnswer ? nil : $0 }
                 ?? FleetOutcome.Result(
                     .noAnswer,
-                    reason: "no answer within \(seconds(bound)) (stopped or busy?)")
+                    reason: "no answer within \(seconds(bound)) (stopped or busy?)"
+                        + (writes ? "; a write already sent to it may still apply when it runs again" : ""))
             return FleetOutcome(
                 agent: labels[index], pid: agents[index].pid, identity: agents[index].identity, status: result.status,
                 value: result.value, reason: result.reason, detail: result.detail)

@@ -22,11 +22,11 @@ enum FleetOutput {
     /// Runs `body` on every agent named, each with a context over its own connection, and
     /// ends the program with the report.
     static func run(
-        _ resolved: AgentSelection.Resolved, context: Context,
+        _ resolved: AgentSelection.Resolved, context: Context, writes: Bool = false,
         _ body: @escaping @Sendable (Context, JarvisClient) throws -> FleetOutcome.Result
     ) -> Never {
         let json = context.json
-        let report = FleetRun.run(resolved, bound: context.agentsBound, clientName: "jarvis-cli") {
+        let report = FleetRun.run(resolved, bound: context.agentsBound, clientName: "jarvis-cli", writes: writes) {
             (_, client) throws(JarvisError) -> FleetOutcome.Result in
             do {
                 return try body(Context(client: client, json: json), client)

@@ -21,7 +21,7 @@ enum FleetWrites {
     }
 
     static func set(_ resolved: AgentSelection.Resolved, _ request: SetRequest, context: Context) -> Never {
-        FleetOutput.run(resolved, context: context) { agent, client in
+        FleetOutput.run(resolved, context: context, writes: true) { agent, client in
             if let refusal = FleetOutput.requireEditing(client) { return refusal }
             let place = try agent.itemPlace(container: request.container, key: request.key)
             let target = try SetTarget(place, client: client, allowNew: request.allowNew, newHint: "Add --new to create it anyway.")
@@ -54,7 +54,7 @@ enum FleetWrites {
         _ resolved: AgentSelection.Resolved, container: String, key: String, expected: Revision?, dryRun: Bool,
         context: Context
     ) -> Never {
-        FleetOutput.run(resolved, context: context) { agent, client in
+        FleetOutput.run(resolved, context: context, writes: true) { agent, client in
             if let refusal = FleetOutput.requireEditing(client) { return refusal }
             let place = try agent.itemPlace(container: container, key: key)
             let current = try client.get(place)
@@ -71,7 +71,7 @@ enum FleetWrites {
     static func removeKeys(
         _ resolved: AgentSelection.Resolved, match: String?, container: String, dryRun: Bool, context: Context
     ) -> Never {
-        FleetOutput.run(resolved, context: context) { agent, client in
+        FleetOutput.run(resolved, context: context, writes: true) { agent, client in
             if !dryRun, let refusal = FleetOutput.requireEditing(client) { return refusal }
             let (scanner, name) = try agent.split(container: container)
             let params =
@@ -89,7 +89,7 @@ enum FleetWrites {
     /// Takes back each agent's newest change (or, with `redo`, its newest undo), each
     /// guarded by the agent: a key changed since is a conflict.
     static func undo(_ resolved: AgentSelection.Resolved, redo: Bool, dryRun: Bool, context: Context) -> Never {
-        FleetOutput.run(resolved, context: context) { _, client in
+        FleetOutput.run(resolved, context: context, writes: true) { _, client in
             if !dryRun, let refusal = FleetOutput.requireEditing(client) { return refusal }
             let result = try redo ? client.redo(nil, dryRun: dryRun) : client.undo(nil, dryRun: dryRun)
             let text = UndoRun.describe(result, redo: redo)
@@ -104,7 +104,7 @@ enum FleetWrites {
         _ resolved: AgentSelection.Resolved, snapshot: JarvisSnapshot, dryRun: Bool, partial: Bool, reveal: Bool,
         context: Context
     ) -> Never {
-        FleetOutput.run(resolved, context: context) { _, client in
+        FleetOutput.run(resolved, context: context, writes: true) { _, client in
             if !dryRun, let refusal = FleetOutput.requireEditing(client) { return refusal }
             let plan = try client.importPlan(for: snapshot, reveal: reveal)
             if dryRun {
