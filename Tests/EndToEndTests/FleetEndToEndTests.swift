@@ -37,6 +37,17 @@ import Testing
         try sandbox.run(Binaries.url("jarvis"), arguments, limit: limit)
     }
 
+    /// Writes a discovery record (owner-only, as agents do) naming `agent`'s process under
+    /// another name, served at `socket` (a relay in front of it).
+    func publish(_ agent: AgentProcess, as name: String, at socket: String) throws {
+        var record = agent.record
+        record.name = name
+        record.socket = socket
+        let file = sandbox.runtime.appendingPathComponent("\(name).json").path
+        try Data(JSONWriter.bytes(record.json)).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o600)
+    }
+
     /// The table's line for `agent` (the first cell is exactly it).
     func line(_ output: String, _ agent: String) -> String? {
         output.split(separator: "\n").map(String.init).first { $0.split(separator: " ").first.map(String.init) == agent }
@@ -172,12 +183,7 @@ import Testing
             _ = try? other?.set(Wire.Place(container: "app.json", key: "port"), to: .integer(1111))
             other?.close()
         }
-        var record = racer.record
-        record.name = "relayed"
-        record.socket = relay.path
-        let file = sandbox.runtime.appendingPathComponent("relayed.json").path
-        try Data(JSONWriter.bytes(record.json)).write(to: URL(fileURLWithPath: file))
-        chmod(file, 0o600)
+        try publish(racer, as: "relayed", at: relay.path)
         let set = try jarvis("set", "app.json", "port", "9999", "--agents", "relayed,calm")
         #expect(set.status == 1, "\(set.stdout)\(set.stderr)")
         #expect(line(set.stdout, "relayed")?.contains("conflict") == true, "\(set.stdout)")
@@ -197,12 +203,7 @@ import Testing
             kill(pid, SIGSTOP)
         }
         defer { kill(pid, SIGCONT) }
-        var record = hanging.record
-        record.name = "relayed"
-        record.socket = relay.path
-        let file = sandbox.runtime.appendingPathComponent("relayed.json").path
-        try Data(JSONWriter.bytes(record.json)).write(to: URL(fileURLWithPath: file))
-        chmod(file, 0o600)
+        try publish(hanging, as: "relayed", at: relay.path)
         let started = Date()
         let set = try jarvis(
             "set", "app.json", "port", "4242", "--agents", "relayed,steady", "--agents-timeout", "2", "--json")
@@ -275,10 +276,10 @@ import Testing
 
     @Test func fanOutIsAskedForByNameAndRefusedWhereItHasNoMeaning() throws {
         try agent("solo")
-        let mcp = try jarvis("mcp", "--agents", "all")
+        let mcp = try jarvis("mcp", "--agents", "all", limit: 20)
         #expect(mcp.status == 64 && mcp.stderr.contains("one agent per server"), "\(mcp.stderr)")
         sandbox.environmentOverrides["JARVIS_AGENTS"] = "all"
-        let mcpFromEnvironment = try jarvis("mcp")
+        let mcpFromEnvironment = try jarvis("mcp", limit: 20)
         #expect(mcpFromEnvironment.status == 64 && mcpFromEnvironment.stderr.contains("JARVIS_AGENTS"))
         // The variable asks for a fan-out as the option does: one result per agent.
         let get = try jarvis("get", "app.json", "port")
