@@ -45,6 +45,15 @@ if arguments.flag("--help") {
 
 do {
     let context = try Context(arguments: &arguments)
+    if command == MCPCommand.self, context.agents != nil {
+        throw UsageError(
+            "jarvis mcp serves one agent per server, so it takes no --agents (nor JARVIS_AGENTS): choose one with --agent NAME|PID, or start one server per agent"
+        )
+    }
+    if context.agentsTyped, !command.fansOut {
+        throw UsageError(
+            "--agents works with \(fanOutCommandNames); `jarvis \(command.name)` acts on one agent (--agent)")
+    }
     try command.run(&arguments, context: context)
     exit(0)
 } catch let error as UsageError {

@@ -5,11 +5,20 @@ package struct AgentIdentity: Sendable, Hashable {
     package var name: String
     package var pid: Int32
     package var platform: String
+    /// The host's bundle id where it has one, else its executable's name.
+    package var program: String
 
     package init(name: String) {
         self.name = name
+        program = Self.currentProgram
         pid = ProcessInfo.processInfo.processIdentifier
         platform = Self.currentPlatform
+    }
+
+    /// The host's bundle id where it has one, else its executable's name.
+    package static var currentProgram: String {
+        if let bundle = Bundle.main.bundleIdentifier, !bundle.isEmpty { return bundle }
+        return ProcessInfo.processInfo.processName
     }
 
     package static var currentPlatform: String {

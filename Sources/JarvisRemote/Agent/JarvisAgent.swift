@@ -238,7 +238,8 @@ public final class JarvisAgent: Sendable {
             pid: identity.pid, name: identity.name, socket: placement.socketPath,
             started: DateText.format(
                 Date(timeIntervalSinceReferenceDate: Date().timeIntervalSinceReferenceDate.rounded(.down))),
-            platform: identity.platform, tcp: started?.endpoint.description, token: started?.token.text)
+            platform: identity.platform, tcp: started?.endpoint.description, token: started?.token.text,
+            program: identity.program)
         do {
             try AgentDirectory.publish(record, at: recordURL)
         } catch {

@@ -24,7 +24,9 @@ public enum AgentLocator {
                 }
             }
             let running = try AgentDirectory.running(environment: environment)
-            let matches = running.filter { String($0.pid) == chosen || $0.name == chosen || $0.bundleID == chosen }
+            let matches = running.filter {
+                String($0.pid) == chosen || $0.name == chosen || $0.bundleID == chosen || $0.identity == chosen
+            }
             switch matches.count {
             case 1: return try endpoint(of: matches[0])
             case 0:

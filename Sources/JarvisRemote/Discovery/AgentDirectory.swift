@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTransport
 
 /// Finds running agents through their discovery files, and removes the files of dead ones.
 ///
@@ -21,11 +22,41 @@ public enum AgentDirectory {
         return records.sorted { ($0.started, $0.pid) < ($1.started, $1.pid) }
     }
 
+    /// Drops, and removes as stale, each record that shares its ``AgentRecord/identity`` with
+    /// another one and whose Unix socket no longer has a listener: the left-over of a previous
+    /// run (its pid reused by some other process, so it looked alive). Two agents of one
+    /// identity that both listen are both kept.
+    private static func withoutLeftovers(_ records: [(record: AgentRecord, file: String)], in directory: RuntimeDirectory)
+        -> [AgentRecord]
+    {
+        var counts: [String: Int] = [:]
+        for (record, _) in records { counts[record.identity, default: 0] += 1 }
+        return records.compactMap { record, file in
+            guard counts[record.identity, default: 0] > 1, let socket = record.socket, !isListening(socket) else {
+                return record
+            }
+            removeStale(record, file: file, in: directory)
+            return nil
+        }
+    }
+
+    /// Whether something accepts connections on the Unix socket `path`: a socket file whose
+    /// agent is gone refuses at once.
+    private static func isListening(_ path: String) -> Bool {
+        do {
+            let socket = try Socket.connect(to: .unix(path: path), timeout: .milliseconds(500))
+            socket.close()
+            return true
+        } catch {
+            return error.errno != ECONNREFUSED && error.errno != ENOENT
+        }
+    }
+
     /// The live records of one private folder (checked by the caller); stale ones are removed.
     package static func records(in directory: RuntimeDirectory) -> [AgentRecord] {
         let folder = directory.url.path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        var records: [AgentRecord] = []
+        var records: [(record: AgentRecord, file: String)] = []
         for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = folder + "/" + name
             guard let bytes = PrivatePath.readOwnedFile(path), let json = try? JSONParser.parse(bytes),
@@ -35,9 +66,9 @@ public enum AgentDirectory {
                 removeStale(record, file: path, in: directory)
                 continue
             }
-            records.append(record)
+            records.append((record, path))
         }
-        return records
+        return withoutLeftovers(records, in: directory)
     }
 
     /// A record is live while its process runs and, when it names a socket, that socket exists.

@@ -29,12 +29,17 @@ public struct AgentRecord: Sendable, Hashable {
     /// The bundle id of the Simulator app the agent runs in, from its container's metadata;
     /// nil for agents of this machine. Not written to the file.
     public var bundleID: String?
+    /// The program the agent runs in: its bundle id where it has one, else its executable's
+    /// name (nil in the records of older agents). With ``name``, ``device`` and
+    /// ``bundleID`` it makes ``identity``.
+    public var program: String?
 
     /// Creates a record.
     public init(
         pid: Int32, name: String, socket: String?, started: String, platform: String, tcp: String? = nil,
-        token: String? = nil
+        token: String? = nil, program: String? = nil
     ) {
+        self.program = program
         self.pid = pid
         self.name = name
         self.socket = socket
@@ -56,6 +61,7 @@ public struct AgentRecord: Sendable, Hashable {
             "pid": .number(JSONNumber(Int64(pid))), "name": .string(name), "started": .string(started),
             "platform": .string(platform), "protocolVersion": .string(ProtocolVersion.current),
         ]
+        if let program { object["program"] = .string(program) }
         if let socket { object["socket"] = .string(socket) }
         if let tcp { object["tcp"] = .string(tcp) }
         if let token { object["token"] = .string(token) }
@@ -73,6 +79,18 @@ public struct AgentRecord: Sendable, Hashable {
         self.init(
             pid: Int32(truncatingIfNeeded: pid), name: name, socket: socket,
             started: json["started"]?.stringValue ?? "", platform: json["platform"]?.stringValue ?? "", tcp: tcp,
-            token: json["token"]?.stringValue)
+            token: json["token"]?.stringValue, program: json["program"]?.stringValue)
+    }
+
+    /// Who the agent is across restarts: `PROGRAM/NAME@DEVICE`, where PROGRAM is the
+    /// Simulator app's bundle id, else the recorded ``program``; `/NAME` is left out when the
+    /// name is the program's, and `@DEVICE` for agents of this machine. An app relaunched on
+    /// the same Simulator device keeps its identity; its pid and socket change.
+    public var identity: String {
+        let program = bundleID ?? self.program ?? name
+        var text = program
+        if name != program { text += "/" + name }
+        if let device { text += "@" + device }
+        return text
     }
 }

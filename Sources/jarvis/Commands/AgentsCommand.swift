@@ -9,6 +9,10 @@ enum AgentsCommand: Command {
     static let usage = """
         jarvis agents [--network] [--json]
 
+          IDENTITY names an agent across restarts (PROGRAM/NAME@DEVICE: the app's
+          bundle id or the program, the agent's name where it differs, the Simulator
+          device); --agent and --agents take it, as they take a name, pid or bundle id.
+
           --network   agents advertised on the local network with Bonjour (an app on a
                       phone); macOS only
         """
@@ -22,7 +26,13 @@ enum AgentsCommand: Command {
         try arguments.finish(maxPositionals: 0, command: name)
         let records = try AgentDirectory.running()
         if context.json {
-            Terminal.outBytes(JSONWriter.bytes(.array(records.map(\.json))) + [0x0A])
+            // Each record as its file holds it, with the identity `--agents` also matches.
+            let listed = records.map { record -> JSONValue in
+                var object = record.json.objectValue ?? [:]
+                object["identity"] = .string(record.identity)
+                return .object(object)
+            }
+            Terminal.outBytes(JSONWriter.bytes(.array(listed)) + [0x0A])
             return
         }
         guard !records.isEmpty else {
@@ -33,10 +43,10 @@ enum AgentsCommand: Command {
         }
         // Columns as wide as their longest cell; on a terminal the address gives way.
         let simulator = records.contains { $0.bundleID != nil }
-        var rows = [["PID", "NAME", "STARTED"] + (simulator ? ["DEVICE", "APP"] : []) + ["ADDRESS"]]
+        var rows = [["PID", "NAME", "IDENTITY", "STARTED"] + (simulator ? ["DEVICE", "APP"] : []) + ["ADDRESS"]]
         for record in records {
             rows.append(
-                [String(record.pid), Terminal.escaped(record.name), Self.started(record.started)]
+                [String(record.pid), Terminal.escaped(record.name), Terminal.escaped(record.identity), Self.started(record.started)]
                     + (simulator ? [Terminal.escaped(record.device ?? "-"), Terminal.escaped(record.bundleID ?? "-")] : [])
                     + [Terminal.escaped(record.endpoint?.description ?? "-")])
         }

@@ -11,7 +11,19 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// Runs with the arguments after the command word.
     static func run(_ arguments: inout Arguments, context: Context) throws
+    /// Whether the command acts on several agents at once when `--agents` names them.
+    static var fansOut: Bool { get }
 }
+
+// MARK: - Default implementations
+
+extension Command {
+    /// Most commands act on one agent.
+    static var fansOut: Bool { false }
+}
+
+/// The commands that take `--agents`, for messages.
+let fanOutCommandNames = "ls, get, set, rm, undo, redo, watch, export, import and inspect"
 
 /// Every command, in the order `jarvis help` lists them.
 let commands: [any Command.Type] = [
@@ -33,6 +45,12 @@ let globalOptions = """
                               0600); or JARVIS_TOKEN; not needed for local agents
       --token TOKEN           the token itself: visible to every local user in `ps`,
                               so avoid it
+      --agents all|NAME,NAME|GLOB
+                              act on several agents at once (or JARVIS_AGENTS;
+                              ls, get, set, rm, undo, redo, watch, export, import,
+                              inspect): one result per agent, exit status 0 only
+                              when every agent did it; never implied
+      --agents-timeout SECS   how long --agents waits for its slowest agent (5)
       --json                  machine-readable output
       -h, --help              this help
     """

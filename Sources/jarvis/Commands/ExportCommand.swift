@@ -4,6 +4,7 @@ import JarvisRemote
 
 /// `jarvis export`: a snapshot document of the chosen items.
 enum ExportCommand: Command {
+    static let fansOut = true
     static let name = "export"
     static let summary = "write a lossless snapshot (JSON) of stored values"
     static let usage = """
@@ -18,7 +19,8 @@ enum ExportCommand: Command {
           CONTAINER       a container name or glob, optionally SCANNER:CONTAINER
           --key GLOB      only keys matching this glob
           --reveal        include secrets' values, where the agent allows it
-          --output FILE   write to FILE instead of standard output
+          --output FILE   write to FILE instead of standard output; with --agents, a
+                          folder that gets one IDENTITY.json per agent
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
@@ -27,6 +29,16 @@ enum ExportCommand: Command {
         let reveal = arguments.flag("--reveal")
         let output = arguments.option("--output")
         try arguments.finish(maxPositionals: 1, command: name)
+        if let fleet = try context.fleet() {
+            guard let output else {
+                throw UsageError("with --agents, export needs --output FOLDER: one snapshot per agent is written there", command: name)
+            }
+            let (typedScanner, positional) = (scanner, arguments.positionals.first)
+            try FleetReads.export(
+                fleet, folder: output, reveal: reveal,
+                filters: { agent in try agent.filters(container: positional, scanner: typedScanner) }, key: key,
+                context: context)
+        }
         let client = try context.connect()
         let container: String?
         (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)

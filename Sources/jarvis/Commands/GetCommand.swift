@@ -3,6 +3,7 @@ import JarvisRemote
 
 /// `jarvis get`: one value, whole.
 enum GetCommand: Command {
+    static let fansOut = true
     static let name = "get"
     static let summary = "print one value (nested values as pretty JSON)"
     static let usage = """
@@ -20,6 +21,9 @@ enum GetCommand: Command {
         let reveal = arguments.flag("--reveal")
         try arguments.finish(maxPositionals: 2, command: name)
         guard arguments.positionals.count == 2 else { throw UsageError("get needs CONTAINER and KEY", command: name) }
+        if let fleet = try context.fleet() {
+            FleetReads.get(fleet, container: arguments.positionals[0], key: arguments.positionals[1], reveal: reveal, context: context)
+        }
         let client = try context.connect()
         let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
         let item = try context.suggesting(client, place) { () throws(JarvisError) in try client.get(place, reveal: reveal) }

@@ -4,6 +4,7 @@ import JarvisRemote
 
 /// `jarvis import`: puts a snapshot's values back into an agent.
 enum ImportCommand: Command {
+    static let fansOut = true
     static let name = "import"
     static let summary = "apply a snapshot to an agent (--dry-run shows the diff)"
     static let usage = """
@@ -32,6 +33,10 @@ enum ImportCommand: Command {
             throw UsageError("import needs a snapshot file", command: name)
         }
         let snapshot = try SnapshotSide.read(file: path)
+        if let fleet = try context.fleet() {
+            FleetWrites.importSnapshot(
+                fleet, snapshot: snapshot, dryRun: dryRun, partial: partial, reveal: reveal, context: context)
+        }
         let client = try context.connect()
         let plan = try client.importPlan(for: snapshot, reveal: reveal)
         if dryRun {

@@ -4,6 +4,7 @@ import JarvisRemote
 
 /// `jarvis ls`: every visible item, grouped by scanner and container.
 enum ListCommand: Command {
+    static let fansOut = true
     static let name = "ls"
     static let summary = "list preferences: every scanner, container and key the agent shows"
     static let usage = """
@@ -26,6 +27,16 @@ enum ListCommand: Command {
         let reveal = arguments.flag("--reveal")
         let undeclared = arguments.flag("--undeclared")
         try arguments.finish(maxPositionals: 1, command: name)
+        if let fleet = try context.fleet() {
+            let (typedScanner, positional) = (scanner, arguments.positionals.first)
+            FleetReads.list(
+                fleet,
+                params: { agent in
+                    let (scanner, container) = try agent.filters(container: positional, scanner: typedScanner)
+                    return Wire.ListParams(
+                        scanner: scanner, container: container, key: key, reveal: reveal, undeclared: undeclared)
+                }, context: context)
+        }
         let client = try context.connect()
         let container: String?
         (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)

@@ -3,6 +3,7 @@ import JarvisRemote
 
 /// `jarvis rm`: delete a stored value, a place inside one, or every key matching a pattern.
 enum RemoveCommand: Command {
+    static let fansOut = true
     static let name = "rm"
     static let summary = "delete a stored value, a nested value, every key matching --match,\nor the undeclared ones"
     static let usage = """
@@ -18,8 +19,8 @@ enum RemoveCommand: Command {
           --undeclared        every stored key of CONTAINER that the host's key catalog
                               does not declare (orphans; `jarvis ls --undeclared` lists
                               them)
-          --dry-run           with --match or --undeclared: list what would go and
-                              change nothing
+          --dry-run           with --match, --undeclared or --agents: list what
+                              would go and change nothing
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
@@ -36,12 +37,22 @@ enum RemoveCommand: Command {
             guard match == nil || !undeclared else {
                 throw UsageError("rm takes --match or --undeclared, not both", command: name)
             }
+            if let fleet = try context.fleet() {
+                FleetWrites.removeKeys(fleet, match: match, container: arguments.positionals[0], dryRun: dryRun, context: context)
+            }
             try removeKeys(match: match, container: arguments.positionals[0], dryRun: dryRun, context: context)
             return
         }
         try arguments.finish(maxPositionals: 2, command: name)
-        guard !dryRun else { throw UsageError("--dry-run goes with --match or --undeclared", command: name) }
         guard arguments.positionals.count == 2 else { throw UsageError("rm needs CONTAINER and KEY", command: name) }
+        if let fleet = try context.fleet() {
+            FleetWrites.remove(
+                fleet, container: arguments.positionals[0], key: arguments.positionals[1],
+                expected: expected.map(Revision.init), dryRun: dryRun, context: context)
+        }
+        guard !dryRun else {
+            throw UsageError("--dry-run goes with --match, --undeclared or --agents", command: name)
+        }
         let client = try context.connect()
         let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
         let item = try context.suggesting(client, place) { () throws(JarvisError) in

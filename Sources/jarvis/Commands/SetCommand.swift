@@ -4,6 +4,7 @@ import JarvisRemote
 
 /// `jarvis set`: store a value, keeping the type it has unless a flag chooses another.
 enum SetCommand: Command {
+    static let fansOut = true
     static let name = "set"
     static let summary = "store a value, keeping its type unless a flag (--int, --string, …)\nasks"
     static let usage = """
@@ -27,6 +28,8 @@ enum SetCommand: Command {
           --expect REVISION   write only if the value still has this revision (see
                               `get --json`)
           --new               create a key that looks like a typo (see below)
+          --dry-run           with --agents: show each agent's current → new value,
+                              write nothing
           --json              print what was stored as JSON (as `get --json`). Given
                               with no type, it also reads the value as JSON, as it did
                               before --type.
@@ -48,6 +51,7 @@ enum SetCommand: Command {
         let named = try arguments.option("--type", expecting: ValueText.typeNames) { ValueText.type(named: $0) }
         let expected = arguments.option("--expect")
         let new = arguments.flag("--new")
+        let dryRun = arguments.flag("--dry-run")
         try arguments.finish(maxPositionals: 3, command: name)
         guard arguments.positionals.count == 3 else {
             throw UsageError("set needs CONTAINER, KEY and VALUE", command: name)
@@ -70,6 +74,13 @@ enum SetCommand: Command {
         // before anything is asked of the agent.
         var asked: PreferenceValue?
         if let type = types.first { asked = try usage { () throws(JarvisError) in try ValueText.parse(text, as: type) } }
+        if let fleet = try context.fleet() {
+            let request = FleetWrites.SetRequest(
+                container: arguments.positionals[0], key: arguments.positionals[1], text: text, asked: asked,
+                allowNew: new, expected: expected.map(Revision.init), dryRun: dryRun)
+            FleetWrites.set(fleet, request, context: context)
+        }
+        guard !dryRun else { throw UsageError("--dry-run goes with --agents; one agent's write is shown by `jarvis get`", command: name) }
         let client = try context.connect()
         let place = try context.itemPlace(container: arguments.positionals[0], key: arguments.positionals[1])
         let target = try usage { () throws(JarvisError) in

@@ -4,6 +4,7 @@ import JarvisRemote
 
 /// `jarvis undo`: takes back a change by a guarded forward write.
 enum UndoCommand: Command {
+    static let fansOut = true
     static let name = "undo"
     static let summary = "take back the newest change (or entry ID) if nothing changed the key\nsince; again steps further back"
     static let usage = """
@@ -28,6 +29,7 @@ enum UndoCommand: Command {
 
 /// `jarvis redo`: takes back the newest undo.
 enum RedoCommand: Command {
+    static let fansOut = true
     static let name = "redo"
     static let summary = "put back what the last undo took (or undo entry ID)"
     static let usage = """
@@ -57,6 +59,14 @@ enum UndoRun {
                 throw UsageError("ID is a journal entry's number, as `jarvis history` shows it", command: command)
             }
             id = number
+        }
+        if let fleet = try context.fleet() {
+            guard id == nil, forceAt == nil else {
+                throw UsageError(
+                    "entry IDs and revisions belong to one agent; with --agents, \(command) takes back each agent's newest \(redo ? "undo" : "change")",
+                    command: command)
+            }
+            FleetWrites.undo(fleet, redo: redo, dryRun: dryRun, context: context)
         }
         let client = try context.connect()
         let result = try redo

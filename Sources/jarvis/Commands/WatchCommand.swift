@@ -5,6 +5,7 @@ import JarvisRemote
 
 /// `jarvis watch`: one line per change, as it happens, until Ctrl-C.
 enum WatchCommand: Command {
+    static let fansOut = true
     static let name = "watch"
     static let summary = "print changes as they happen (another client, another process,\nthe app itself)"
     static let usage = """
@@ -40,6 +41,15 @@ enum WatchCommand: Command {
             }
             since = value
         }
+        if let fleet = try context.fleet() {
+            let stop = stopOnSignals()
+            defer { _ = stop }
+            let (typedScanner, positional, since) = (scanner, arguments.positionals.first, since)
+            FleetWatch.run(fleet, context: context, since: since) { agent, client in
+                let (scanner, container) = try agent.filters(container: positional, scanner: typedScanner)
+                return try client.watch(scanner: scanner, container: container, key: key, reveal: reveal, since: since)
+            }
+        }
         let client = try context.connect()
         let container: String?
         (scanner, container) = try context.filters(container: arguments.positionals.first, scanner: scanner)
@@ -66,7 +76,7 @@ enum WatchCommand: Command {
     }
 
     /// Ctrl-C and SIGTERM end the command with status 0; the terminal's modes were never changed.
-    private static func stopOnSignals() -> [any DispatchSourceSignal] {
+    static func stopOnSignals() -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -78,7 +88,7 @@ enum WatchCommand: Command {
         }
     }
 
-    private static func printJSON(_ notification: ChangeNotification) {
+    static func printJSON(_ notification: ChangeNotification, agent: String? = nil) {
         let params = notification.params
         if let container = notification.container {
             var line: JSONObject = [
@@ -87,6 +97,7 @@ enum WatchCommand: Command {
                 "container": .string(container.name),
             ]
             if let problem = container.problem { line["problem"] = .string(problem) }
+            if let agent { line["agent"] = .string(agent) }
             Terminal.outBytes(JSONWriter.bytes(.object(line)) + [0x0A])
         }
         for change in notification.changes {
@@ -94,6 +105,7 @@ enum WatchCommand: Command {
                 "sequence": params["sequence"] ?? .null, "time": params["time"] ?? .null,
             ]
             for (name, value) in change.json.objectValue ?? [:] { line[name] = value }
+            if let agent { line["agent"] = .string(agent) }
             // What changed inside a nested value, by pointer.
             if let inner = ValueText.innerChanges(old: change.old, new: change.item) {
                 line["differences"] = ValueText.json(inner)
@@ -119,8 +131,11 @@ enum WatchCommand: Command {
         }
     }
 
-    private static func printText(_ notification: ChangeNotification) {
-        let time = notification.time.map { clock.string(from: $0) } ?? "--:--:--.---"
+    static func printText(_ notification: ChangeNotification, agent: String? = nil) {
+        // With --agents each line starts with the agent it came from.
+        let time =
+            (agent.map { Terminal.cyan(Terminal.escaped($0)) + "  " } ?? "")
+            + (notification.time.map { clock.string(from: $0) } ?? "--:--:--.---")
         if let container = notification.container {
             Terminal.out(containerLine(container, time: time, notification: notification, width: Terminal.width))
         }

@@ -255,7 +255,7 @@ extension Inspector {
     private func drawDetail(
         _ screen: inout ScreenBuffer, address: PreferenceAddress, pointer: JSONPointer, page: inout Page
     ) {
-        let lines = detailLines(address, pointer)
+        let lines = detailLines(address, pointer) + fleetLines(address, pointer, width: screen.columns)
         let height = listHeight(screen.rows) + 1
         page.top = max(0, min(page.top, lines.count - height))
         for (offset, line) in lines.dropFirst(page.top).prefix(height).enumerated() {

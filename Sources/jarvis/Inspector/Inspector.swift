@@ -124,6 +124,8 @@ final class Inspector {
     }
     var running = true
     private var decoder = KeyDecoder()
+    /// With `--agents`: the agents whose values a detail shows side by side.
+    var fleetPeek: FleetPeek?
 
     /// Runs the inspector until the user quits.
     /// - Parameters:
@@ -132,9 +134,21 @@ final class Inspector {
     ///   - childToStop: a process to stop if the inspector is killed (the demo agent).
     /// - Throws: ``JarvisError`` when no agent runs or the terminal cannot be used; the
     ///   terminal is restored before the error propagates.
-    static func run(selector: String?, token: String? = nil, childToStop: pid_t = 0) throws(JarvisError) {
+    ///   - fleet: `--agents`: the agents a key's detail shows its value on, one line each; the
+    ///     first of them is the one browsed.
+    static func run(
+        selector: String?, token: String? = nil, childToStop: pid_t = 0, fleet: AgentSelection.Resolved? = nil,
+        bound: Duration = FleetRun.defaultBound
+    ) throws(JarvisError) {
         let environment = ProcessInfo.processInfo.environment
-        let chosen = selector ?? environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+        var chosen = selector ?? environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+        if let fleet {
+            guard let first = fleet.agents.first, let address = first.socket ?? first.tcp else {
+                throw JarvisError(
+                    .notFound, "--agents \(fleet.unmatched.joined(separator: ",")) names no running agent; `jarvis agents` lists them")
+            }
+            chosen = address
+        }
         var agents: [InspectorAgent] = []
         var endpoint: Endpoint?
         if let chosen {
@@ -148,6 +162,9 @@ final class Inspector {
         TerminalRescue.childToStop = childToStop
         defer { terminal.restore() }
         let inspector = Inspector(terminal: terminal, agents: agents, token: token)
+        if let fleet, fleet.agents.count + fleet.unmatched.count > 1 {
+            inspector.fleetPeek = FleetPeek(agents: fleet, bound: bound)
+        }
         if let endpoint { inspector.open(endpoint, selector: chosen) }
         inspector.loop()
         inspector.close()
@@ -254,6 +271,7 @@ final class Inspector {
     /// Reloads everything from the agent (Ctrl-L), keeping the user's place.
     func reload() {
         guard let connection else { return }
+        fleetPeek?.forget()
         do {
             try connection.session.load()
             status = ("reloaded", .plain)

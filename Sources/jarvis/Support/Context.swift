@@ -9,6 +9,12 @@ final class Context {
     /// The TCP token: `--token`, else `--token-file`'s, else `JARVIS_TOKEN`, else the local
     /// discovery file's.
     let token: String?
+    /// `--agents` (else `JARVIS_AGENTS`): the agents a command fans out to; nil for one agent.
+    let agents: AgentSelection?
+    /// Whether `--agents` was typed (not only set in the environment).
+    let agentsTyped: Bool
+    /// `--agents-timeout`: how long a fan-out waits for its slowest agent.
+    let agentsBound: Duration
     private var client: JarvisClient?
 
     /// Reads the global options.
@@ -18,6 +24,7 @@ final class Context {
         let typed = arguments.option("--agent")
         agentSelector = agent ?? typed
         json = arguments.flag("--json")
+        (agents, agentsTyped, agentsBound) = try Self.fanOut(&arguments, single: agentSelector)
         let typedToken = arguments.option("--token")
         let tokenFile = arguments.option("--token-file")
         if typedToken != nil, tokenFile != nil {
@@ -35,6 +42,17 @@ final class Context {
         } else {
             token = environment
         }
+    }
+
+    /// A context over a connection already open: one agent of a fan-out.
+    init(client: JarvisClient, json: Bool) {
+        agentSelector = nil
+        self.json = json
+        token = nil
+        agents = nil
+        agentsTyped = false
+        agentsBound = FleetRun.defaultBound
+        self.client = client
     }
 
     /// The connection to the chosen agent, opened on first use.

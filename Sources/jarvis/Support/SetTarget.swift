@@ -16,6 +16,8 @@ struct SetTarget {
     /// answers `conflict` instead of being stored with the old type. ``Revision/absent``
     /// for a key not there; nil for a member the value does not have yet (or an append).
     var revision: Revision?
+    /// What the place holds now, as read; nil when it holds nothing (or for an append).
+    var item: PreferenceItem?
 
     /// Reads the place.
     /// - Parameters:
@@ -36,6 +38,7 @@ struct SetTarget {
             // A stand-in (a JSON null, a number out of range) has no type of its own to keep.
             if !item.isPlaceholder { current = item.type }
             revision = item.revision
+            self.item = item
             return
         } catch where error.code == .notFound {
             let names = PlaceNames(client: client, place: place)

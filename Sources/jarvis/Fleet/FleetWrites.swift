@@ -1,0 +1,129 @@
+import Foundation
+import JarvisCore
+import JarvisInspector
+import JarvisRemote
+
+/// `set`, `rm`, `undo` and `import` on several agents at once (`--agents`). Every write is
+/// guarded by the revision read from that agent just before, so a key somebody changed there
+/// meanwhile answers a conflict and is not overwritten; an agent that does not allow editing
+/// is refused before anything is sent.
+enum FleetWrites {
+    /// What `set` was asked to store.
+    struct SetRequest: Sendable {
+        var container: String
+        var key: String
+        var text: String
+        /// The type asked for (`--int`, `--type json`…): nil to keep the type each agent has.
+        var asked: PreferenceValue?
+        var allowNew: Bool
+        var expected: Revision?
+        var dryRun: Bool
+    }
+
+    static func set(_ resolved: AgentSelection.Resolved, _ request: SetRequest, context: Context) -> Never {
+        FleetOutput.run(resolved, context: context, writes: true) { agent, client in
+            if let refusal = FleetOutput.requireEditing(client) { return refusal }
+            let place = try agent.itemPlace(container: request.container, key: request.key)
+            let target = try SetTarget(place, client: client, allowNew: request.allowNew, newHint: "Add --new to create it anyway.")
+            let reading = try request.asked == nil
+                ? ValueReading(request.text, current: target.current, wireEncoding: true) : nil
+            let value = request.asked ?? reading?.value ?? .string(request.text)
+            if request.dryRun {
+                return FleetOutcome.Result(
+                    .wouldChange, value: FleetOutput.change(target.item, ValueFormat.preview(value, limit: 60)))
+            }
+            // Guarded always: by the revision asked for, else by the one just read.
+            let revision = request.expected ?? target.revision
+            let write = { (value: PreferenceValue) throws(JarvisError) -> PreferenceItem in
+                try client.set(place, to: value, expectedRevision: revision)
+            }
+            let item: PreferenceItem
+            if let reading {
+                item = try SetTarget.store(reading, write).result
+            } else {
+                item = try write(value)
+            }
+            return FleetOutcome.Result(
+                .changed, value: FleetOutput.change(target.item, InspectorState.preview(item, limit: 60)),
+                detail: WireItem.encode(item))
+        }
+    }
+
+    /// Deletes one key (or place inside one), guarded by the revision read on each agent.
+    static func remove(
+        _ resolved: AgentSelection.Resolved, container: String, key: String, expected: Revision?, dryRun: Bool,
+        context: Context
+    ) -> Never {
+        FleetOutput.run(resolved, context: context, writes: true) { agent, client in
+            if let refusal = FleetOutput.requireEditing(client) { return refusal }
+            let place = try agent.itemPlace(container: container, key: key)
+            let current = try client.get(place)
+            if dryRun {
+                return FleetOutcome.Result(.wouldChange, value: FleetOutput.change(current, "(removed)"))
+            }
+            let removed = try client.delete(place, expectedRevision: expected ?? current.revision)
+            return FleetOutcome.Result(
+                .changed, value: FleetOutput.change(removed, "(removed)"), detail: WireItem.encode(removed))
+        }
+    }
+
+    /// Deletes the keys a pattern (or the key catalog) selects, on each agent.
+    static func removeKeys(
+        _ resolved: AgentSelection.Resolved, match: String?, container: String, dryRun: Bool, context: Context
+    ) -> Never {
+        FleetOutput.run(resolved, context: context, writes: true) { agent, client in
+            if !dryRun, let refusal = FleetOutput.requireEditing(client) { return refusal }
+            let (scanner, name) = try agent.split(container: container)
+            let params =
+                match.map { Wire.BulkDeleteParams(scanner: scanner, container: name, match: $0, dryRun: dryRun) }
+                ?? Wire.BulkDeleteParams(scanner: scanner, undeclaredIn: name, dryRun: dryRun)
+            let result = try client.deleteKeys(params)
+            let count = result.keys.count == 1 ? "1 key" : "\(result.keys.count) keys"
+            return FleetOutcome.Result(
+                dryRun ? .wouldChange : .changed,
+                value: (dryRun ? "would remove " : "removed ") + count + ": " + result.keys.joined(separator: ", "),
+                detail: result.json)
+        }
+    }
+
+    /// Takes back each agent's newest change (or, with `redo`, its newest undo), each
+    /// guarded by the agent: a key changed since is a conflict.
+    static func undo(_ resolved: AgentSelection.Resolved, redo: Bool, dryRun: Bool, context: Context) -> Never {
+        FleetOutput.run(resolved, context: context, writes: true) { _, client in
+            if !dryRun, let refusal = FleetOutput.requireEditing(client) { return refusal }
+            let result = try redo ? client.redo(nil, dryRun: dryRun) : client.undo(nil, dryRun: dryRun)
+            let text = UndoRun.describe(result, redo: redo)
+            if result.conflict { return FleetOutcome.Result(.conflict, reason: text, detail: result.json) }
+            return FleetOutcome.Result(dryRun ? .wouldChange : .changed, value: text, detail: result.json)
+        }
+    }
+
+    /// Applies one snapshot to each agent, each write guarded by the revision that agent
+    /// showed when compared.
+    static func importSnapshot(
+        _ resolved: AgentSelection.Resolved, snapshot: JarvisSnapshot, dryRun: Bool, partial: Bool, reveal: Bool,
+        context: Context
+    ) -> Never {
+        FleetOutput.run(resolved, context: context, writes: true) { _, client in
+            if !dryRun, let refusal = FleetOutput.requireEditing(client) { return refusal }
+            let plan = try client.importPlan(for: snapshot, reveal: reveal)
+            if dryRun {
+                return FleetOutcome.Result(
+                    .wouldChange,
+                    value:
+                        "\(plan.diff.added.count) to add, \(plan.diff.changed.count) to change, \(plan.diff.unchanged.count) unchanged",
+                    detail: DiffCommand.json(plan.diff))
+            }
+            let report = client.apply(plan, atomic: !partial)
+            let summary = ImportCommand.summary(report)
+            guard report.succeeded else {
+                let conflict = report.refused.contains { $0.error.code == .conflict }
+                let first = report.refused.first.map { ": " + $0.error.message } ?? ""
+                return FleetOutcome.Result(
+                    conflict ? .conflict : .failed,
+                    reason: summary + (report.rolledBack ? " (rolled back)" : "") + first)
+            }
+            return FleetOutcome.Result(.changed, value: summary)
+        }
+    }
+}
