@@ -112,7 +112,7 @@ export class KeyTable {
       return waiting;
     }
     const flags = row.flags.map((flag) => el('span', { class: `flag flag-${flag}`, text: FLAG_NAMES[flag] || flag }));
-    const value = row.old !== undefined
+    const value = row.old != null
       ? [el('span', { class: 'old', text: row.old }), el('span', { class: 'arrow', text: ' → ' }), el('span', { text: row.preview })]
       : [row.preview];
     const node = el('div', {

@@ -91,10 +91,10 @@ extension WebPage {
         }
         if changed.current || first || markPassed {
             let view = view()
-            let payload = JSONWriter.string(WebJSON.object([("page", .string(id)), ("view", view)]))
+            let payload = JSONWriter.string(WebEncoder.encode(WebStreamEvent(page: id, view: view)))
             stream.withLock { state in
                 state.markEnd = nil
-                state.sentVersion = view["version"]?.int64Value.map(Int.init) ?? 0
+                state.sentVersion = view.version
                 state.lastWrite = .now
             }
             connection.send(raw: HTTPResponse.event("view", payload))

@@ -60,15 +60,15 @@ final class WebPage: Sendable {
     func tick() { state.withLock { $0.tick() } }
 
     /// The page as the browser draws it.
-    func view() -> JSONValue { state.withLock { $0.view() } }
+    func view() -> WebView { state.withLock { $0.view() } }
 
     /// A window of the table.
-    func rowsWindow(from start: Int, count: Int) -> JSONValue {
+    func rowsWindow(from start: Int, count: Int) -> WebRowsWindow {
         state.withLock { $0.rowsWindow(from: start, count: count) }
     }
 
     /// Acts on one intent of the page.
-    func handle(_ request: JSONValue) -> JSONValue { state.withLock { $0.handle(request) } }
+    func handle(_ request: JSONValue) -> WebAnswer { state.withLock { $0.handle(request) } }
 
     /// When the view changes by itself next (a change mark ends).
     func nextDeadline() -> ContinuousClock.Instant? { state.withLock { $0.nextDeadline() } }

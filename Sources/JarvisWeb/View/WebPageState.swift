@@ -169,19 +169,16 @@ struct WebPageState: Sendable {
     }
 
     /// A window of the table.
-    mutating func rowsWindow(from start: Int, count: Int) -> JSONValue {
+    mutating func rowsWindow(from start: Int, count: Int) -> WebRowsWindow {
         let all = currentRows(now: .now)
         let lower = max(0, min(start, all.count))
         let upper = max(lower, min(all.count, lower + max(0, min(count, 500))))
         let window = all[lower..<upper].map { shown in
-            var row = shown
+            var row = WebRow(shown)
             // Inside one container, its name beside every key says nothing.
-            if scope.container != nil { row.subtitle = nil }
-            return WebJSON.row(row)
+            if scope.container != nil { row.container = nil }
+            return row
         }
-        return WebJSON.object([
-            ("version", WebJSON.int(rowsVersion)), ("total", WebJSON.int(all.count)), ("from", WebJSON.int(lower)),
-            ("rows", .array(window)),
-        ])
+        return WebRowsWindow(version: rowsVersion, total: all.count, from: lower, rows: window)
     }
 }
