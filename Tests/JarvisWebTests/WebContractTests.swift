@@ -29,7 +29,8 @@ import Testing
             ]),
         "WebAgentChoice": Shape(keys: keys(WebAgentChoice.CodingKeys.self)),
         "WebChip": Shape(keys: keys(WebChip.CodingKeys.self)),
-        "WebTableInfo": Shape(keys: keys(WebTableInfo.CodingKeys.self)),
+        "WebTableInfo": Shape(keys: keys(WebTableInfo.CodingKeys.self), children: ["patches": "[WebTablePatch]"]),
+        "WebTablePatch": Shape(keys: keys(WebTablePatch.CodingKeys.self), children: ["row": "WebRow"]),
         "WebMessage": Shape(keys: keys(WebMessage.CodingKeys.self)),
         "WebAgentInfo": Shape(keys: keys(WebAgentInfo.CodingKeys.self)),
         "WebConnection": Shape(keys: keys(WebConnection.CodingKeys.self)),
@@ -66,7 +67,7 @@ import Testing
     /// name stands for its type wherever it starts a read (`detail.actions.edit`) or is a
     /// field along one (`view.detail.actions`, where `detail` is the field's own type).
     static let names: [String: [String]] = [
-        "view": ["WebView"], "table": ["WebTableInfo"], "chip": ["WebChip"],
+        "view": ["WebView"], "table": ["WebTableInfo"], "patch": ["WebTablePatch"], "chip": ["WebChip"],
         "agent": ["WebAgentInfo", "WebAgentChoice"], "connection": ["WebConnection"], "scanner": ["WebScanner"],
         "container": ["WebContainer"], "scope": ["WebScope"], "row": ["WebRow"], "detail": ["WebDetail"],
         "fact": ["WebFact"], "actions": ["WebActions"], "quick": ["WebQuickEdit"], "copy": ["WebCopy"],

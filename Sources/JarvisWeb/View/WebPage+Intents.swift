@@ -186,7 +186,6 @@ extension WebPageState {
         case .undo, .redo:
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
             message = try liveSession().undo(redo: intent == .redo)
-            tableDirty = true
         }
         // A change made here offers to take it back, beside what it says (the model's rule).
         if intent.changesStorage, let told = message { message = told.offeringUndo(canEdit: canEdit) }

@@ -6,18 +6,14 @@ extension WebPageState {
     /// Everything the page draws now but the table's rows (fetched by window).
     mutating func view() -> WebView {
         let now = ContinuousClock.now
-        let news = changed.withLock { flag -> Bool in
-            defer { flag = false }
-            return flag
-        }
-        if news { tableDirty = true }
-        connection?.session.expireHighlights()
+        // The news is the listing's to find: this view takes whatever changed.
+        changed.withLock { $0 = false }
         let rows = currentRows(now: now)
         version += 1
         var view = WebView(
             version: version, agents: agentChoices(), filter: filter.text,
             chips: InspectorChip.all.map { WebChip(id: $0.id, label: $0.description, on: chips.contains($0)) },
-            table: WebTableInfo(total: rows.count, version: rowsVersion),
+            table: tableInfo(),
             message: message.map(WebMessage.init), agent: nil,
             connection: WebConnection(state: "none", message: connectProblem), banner: nil, canEdit: false,
             scanners: [], scope: nil, detail: nil, draft: nil, question: nil, conflict: nil, bulk: nil, add: nil,
@@ -68,12 +64,8 @@ extension WebPageState {
     }
 
     private mutating func scanners(_ state: InspectorState) -> [WebScanner] {
-        var perContainer: [String: Int] = [:]
-        var perScanner: [String: Int] = [:]
-        for address in state.items.keys {
-            perScanner[address.scanner, default: 0] += 1
-            perContainer[address.scanner + "\u{0}" + address.container, default: 0] += 1
-        }
+        guard let counts = connection?.listing.counts(state) else { return [] }
+        let (perScanner, perContainer) = (counts.perScanner, counts.perContainer)
         return state.scanners.map { scanner in
             WebScanner(
                 id: scanner.id, title: scanner.name, count: perScanner[scanner.id] ?? 0,

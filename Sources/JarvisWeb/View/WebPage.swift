@@ -70,6 +70,9 @@ final class WebPage: Sendable {
     /// Acts on one intent of the page.
     func handle(_ request: JSONValue) -> WebAnswer { state.withLock { $0.handle(request) } }
 
+    /// The agent's listing the page uses, shared with the other pages on it; nil with no agent.
+    var listing: WebListing? { state.withLock { $0.connection?.listing } }
+
     /// When the view changes by itself next (a change mark ends).
     func nextDeadline() -> ContinuousClock.Instant? { state.withLock { $0.nextDeadline() } }
 }
@@ -85,4 +88,6 @@ struct WebOptions: Sendable {
     var selector: String?
     /// The TCP token; nil uses the local discovery file's.
     var token: String?
+    /// The agents' listings, shared by every page open on one agent.
+    var listings = WebListings()
 }

@@ -52,13 +52,27 @@ struct WebChip: Encodable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable { case id, label, on }
 }
 
-/// The table as the view tells it: how many rows, and which listing they belong to.
+/// The table as the view tells it: how many rows, which listing they belong to, and the rows
+/// that changed in place since the view before.
 struct WebTableInfo: Encodable, Sendable {
     var total: Int
-    /// Grows when the rows change: the page forgets every row it holds.
+    /// Grows when rows come, go or move: the page forgets every row it holds.
     var version: Int
+    /// Grows when rows change in place; `patches` bring a page from `from` to it (a page at
+    /// another revision forgets its rows instead).
+    var revision: Int
+    var from: Int
+    var patches: [WebTablePatch]
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case total, version }
+    enum CodingKeys: String, CodingKey, CaseIterable { case total, version, revision, from, patches }
+}
+
+/// One row changed in place, at its index in the page's table.
+struct WebTablePatch: Encodable, Sendable {
+    var index: Int
+    var row: WebRow
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case index, row }
 }
 
 /// The status line's message, and what it offers beside it (an intent's name).
@@ -307,11 +321,12 @@ struct WebSuggestion: Encodable, Sendable {
 /// A window of the table (`GET api/pages/ID/rows`).
 struct WebRowsWindow: Encodable, Sendable {
     var version: Int
+    var revision: Int
     var total: Int
     var from: Int
     var rows: [WebRow]
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case version, total, from, rows }
+    enum CodingKeys: String, CodingKey, CaseIterable { case version, revision, total, from, rows }
 }
 
 /// A window of a value's members (the `members` intent).
