@@ -23,12 +23,16 @@ import Testing
         "WebView": Shape(
             keys: keys(WebView.CodingKeys.self),
             children: [
-                "agents": "[WebAgentChoice]", "chips": "[WebChip]", "table": "WebTableInfo", "message": "WebMessage",
+                "agents": "[WebAgentChoice]", "chips": "[WebChip]", "table": "WebTableInfo", "sort": "WebSort",
+                "message": "WebMessage", "timeline": "WebTimeline",
                 "agent": "WebAgentInfo", "connection": "WebConnection", "scanners": "[WebScanner]", "scope": "WebScope",
                 "detail": "WebDetail", "draft": "WebDraft", "conflict": "WebConflict", "bulk": "WebBulk", "add": "WebAdd",
             ]),
         "WebAgentChoice": Shape(keys: keys(WebAgentChoice.CodingKeys.self)),
         "WebChip": Shape(keys: keys(WebChip.CodingKeys.self)),
+        "WebSort": Shape(keys: keys(WebSort.CodingKeys.self)),
+        "WebTimeline": Shape(keys: keys(WebTimeline.CodingKeys.self), children: ["entries": "[WebTimelineEntry]"]),
+        "WebTimelineEntry": Shape(keys: keys(WebTimelineEntry.CodingKeys.self)),
         "WebTableInfo": Shape(keys: keys(WebTableInfo.CodingKeys.self), children: ["patches": "[WebTablePatch]"]),
         "WebTablePatch": Shape(keys: keys(WebTablePatch.CodingKeys.self), children: ["row": "WebRow"]),
         "WebMessage": Shape(keys: keys(WebMessage.CodingKeys.self)),
@@ -72,7 +76,8 @@ import Testing
         "container": ["WebContainer"], "scope": ["WebScope"], "row": ["WebRow"], "detail": ["WebDetail"],
         "fact": ["WebFact"], "actions": ["WebActions"], "quick": ["WebQuickEdit"], "copy": ["WebCopy"],
         "draft": ["WebDraft"], "found": ["WebProblem"], "conflict": ["WebConflict"], "labels": ["WebConflictLabels"],
-        "bulk": ["WebBulk"], "add": ["WebAdd"], "entry": ["WebAddContainer", "WebSuggestion"],
+        "bulk": ["WebBulk"], "add": ["WebAdd"], "entry": ["WebAddContainer", "WebSuggestion", "WebTimelineEntry"],
+        "sort": ["WebSort"], "timeline": ["WebTimeline"],
         "suggestion": ["WebSuggestion"], "answer": ["WebRowsWindow", "WebMembers"], "opened": ["WebOpened"],
         "sent": ["WebStreamEvent"], "failure": ["WebFailure"],
     ]
@@ -222,8 +227,8 @@ import Testing
         for name in WebIntent.Name.allCases {
             // Every name is read, given the fields it needs.
             let request: JSONValue = [
-                "intent": .string(name.rawValue), "target": target, "id": "1", "kind": "toggle", "zone": "UTC",
-                "scanner": "memory", "container": "app", "key": "new", "type": "string",
+                "intent": .string(name.rawValue), "target": target, "id": name == .revert ? 7 : "1", "kind": "toggle",
+                "zone": "UTC", "scanner": "memory", "container": "app", "key": "new", "type": "string", "column": "value",
             ]
             #expect(try WebIntent(parsing: request).name == name)
         }

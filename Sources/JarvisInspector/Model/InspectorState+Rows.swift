@@ -75,7 +75,7 @@ extension InspectorState {
         var flags: [InspectorRow.Flag] = []
         if !scanner.writable || !canEdit { flags.append(.readOnly) }
         return InspectorRow(
-            target: .scanner(scanner.id), title: scanner.id, subtitle: scanner.name, type: nil,
+            target: .scanner(scanner.id), title: VisibleText.escaped(scanner.id), subtitle: VisibleText.escaped(scanner.name), type: nil,
             preview: scanner.secret ? "secrets" : "", count: count(scanner: scanner.id), flags: flags,
             problem: scanner.available ? nil : (scanner.reason ?? "unavailable"), isOpenable: true,
             isEditable: false, isDeletable: false, isRevealable: false)
@@ -83,7 +83,7 @@ extension InspectorState {
 
     private func containerRow(_ container: Wire.Container) -> InspectorRow {
         InspectorRow(
-            target: .container(scanner: container.scanner, name: container.name), title: container.name,
+            target: .container(scanner: container.scanner, name: container.name), title: VisibleText.escaped(container.name),
             subtitle: nil, type: nil, preview: "", count: count(scanner: container.scanner, container: container.name),
             flags: container.writable && canEdit ? [] : [.readOnly], problem: container.problem, isOpenable: true,
             isEditable: false, isDeletable: false, isRevealable: false)
@@ -108,7 +108,7 @@ extension InspectorState {
         if isRecentlyChanged(address, now: now) { flags.append(.changed) }
         let members = item.value.flatMap(Self.memberCount)
         return InspectorRow(
-            target: .key(address), title: address.key, subtitle: address.container, type: item.type,
+            target: .key(address), title: VisibleText.escaped(address.key), subtitle: VisibleText.escaped(address.container), type: item.type,
             preview: Self.preview(item, limit: previewLimit), count: unset || item.isMasked ? nil : members,
             flags: flags, problem: nil, isOpenable: !unset && members != nil,
             isEditable: writable && !item.isMasked && !item.isPlaceholder,
@@ -135,7 +135,7 @@ extension InspectorState {
         func row(_ name: String, _ member: PreferenceValue) -> InspectorRow {
             let count = Self.memberCount(member)
             return InspectorRow(
-                target: .member(address, JSONPointer(tokens: pointer.tokens + [name])), title: name, subtitle: nil,
+                target: .member(address, JSONPointer(tokens: pointer.tokens + [name])), title: VisibleText.escaped(name), subtitle: nil,
                 type: member.type, preview: ValueFormat.preview(member, limit: previewLimit), count: count,
                 flags: (writable ? [] : [.readOnly]) + (changed ? [.changed] : []), problem: nil,
                 isOpenable: count != nil, isEditable: writable, isDeletable: writable, isRevealable: false,

@@ -8,9 +8,9 @@ import JarvisInspector
 enum WebIntent: Sendable, Equatable {
     /// Every intent's name on the wire.
     enum Name: String, CaseIterable, Sendable {
-        case agent, scope, filter, chip, open, close, members, edit, quickEdit, addElement, replace, check, zone
+        case agent, scope, filter, chip, sort, open, close, members, edit, quickEdit, addElement, replace, check, zone
         case save, unask, cancel, keepTheirs, writeMine, delete, deletePreview, deleteFiltered, bulkCancel
-        case reset, reveal, addStart, addCancel, addCreate, undo, redo
+        case reset, reveal, addStart, addCancel, addCreate, revert, undo, redo
     }
 
     /// A date editor's field: the editor's `text`, or its `local` date and time.
@@ -26,6 +26,8 @@ enum WebIntent: Sendable, Equatable {
     case filter(text: String)
     /// Turns a chip on or off (nil: the other way round).
     case chip(id: String, on: Bool?)
+    /// Orders the table by a column (the same column again reverses it).
+    case sort(InspectorSort.Column)
     case open(InspectorRow.Target)
     case close
     /// A window of a value's members, from `from`.
@@ -53,6 +55,8 @@ enum WebIntent: Sendable, Equatable {
     case addStart
     case addCancel
     case addCreate(scanner: String, container: String, key: String, type: PreferenceType, zone: String?)
+    /// Puts back what one change of the selected key's timeline did (its `id`).
+    case revert(id: Int64)
     case undo
     case redo
 
@@ -63,6 +67,7 @@ enum WebIntent: Sendable, Equatable {
         case .scope: .scope
         case .filter: .filter
         case .chip: .chip
+        case .sort: .sort
         case .open: .open
         case .close: .close
         case .members: .members
@@ -86,6 +91,7 @@ enum WebIntent: Sendable, Equatable {
         case .addStart: .addStart
         case .addCancel: .addCancel
         case .addCreate: .addCreate
+        case .revert: .revert
         case .undo: .undo
         case .redo: .redo
         }
@@ -118,6 +124,11 @@ enum WebIntent: Sendable, Equatable {
         case .chip:
             guard let id = string("id") else { throw JarvisError(.invalidParams, "no such filter chip") }
             self = .chip(id: id, on: request["on"]?.boolValue)
+        case .sort:
+            guard let column = string("column").flatMap(InspectorSort.Column.init(rawValue:)) else {
+                throw JarvisError(.invalidParams, "sort by key, type or value")
+            }
+            self = .sort(column)
         case .open: self = .open(try target())
         case .close: self = .close
         case .members:
@@ -154,6 +165,11 @@ enum WebIntent: Sendable, Equatable {
                 let type = string("type").flatMap(PreferenceType.init(rawValue:))
             else { throw JarvisError(.invalidParams, "name the container, the key and its type") }
             self = .addCreate(scanner: scanner, container: container, key: key, type: type, zone: string("zone"))
+        case .revert:
+            guard let id = request["id"]?.int64Value else {
+                throw JarvisError(.invalidParams, "that change is not in the key's timeline any more")
+            }
+            self = .revert(id: id)
         case .undo: self = .undo
         case .redo: self = .redo
         }

@@ -65,6 +65,9 @@ extension WebPageState {
             if on ?? !chips.contains(chip) { chips.insert(chip) } else { chips.remove(chip) }
             bulk = nil
             tableDirty = true
+        case .sort(let column):
+            sort = sort.clicked(column)
+            tableDirty = true
         case .open(let target):
             if let draft, draft.address != target.address || draft.pointer != target.pointer {
                 throw JarvisError(.invalidParams, "save or cancel the edit of \(draft.title) first")
@@ -183,6 +186,18 @@ extension WebPageState {
             adding = false
             start(fresh, zone: zone)
             selected = nil
+        case .revert(let id):
+            guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
+            guard case .success(let entries)? = timeline?.entries, let entry = entries.first(where: { $0.id == id })
+            else { throw JarvisError(.invalidParams, "that change is not in the key's timeline any more") }
+            let session = try liveSession()
+            do {
+                message = try session.revert(entry)
+            } catch {
+                // A conflict's message shows the value it would restore and the value there now.
+                message = .refused(entry.revertLabel.lowercased(), error)
+            }
+            timeline = nil
         case .undo, .redo:
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
             message = try liveSession().undo(redo: intent == .redo)

@@ -13,21 +13,21 @@ extension WebPageState {
         var view = WebView(
             version: version, agents: agentChoices(), filter: filter.text,
             chips: InspectorChip.all.map { WebChip(id: $0.id, label: $0.description, on: chips.contains($0)) },
-            table: tableInfo(),
+            table: tableInfo(), sort: WebSort(column: sort.column.rawValue, descending: sort.descending),
             message: message.map(WebMessage.init), agent: nil,
-            connection: WebConnection(state: "none", message: connectProblem), banner: nil, canEdit: false,
-            scanners: [], scope: nil, detail: nil, draft: nil, question: nil, conflict: nil, bulk: nil, add: nil,
-            canBulkDelete: false)
+            connection: WebConnection(state: "none", message: connectProblem, choose: choosing), banner: nil,
+            canEdit: false, scanners: [], scope: nil, detail: nil, timeline: nil, draft: nil, question: nil,
+            conflict: nil, bulk: nil, add: nil, canBulkDelete: false)
         guard let connection else { return view }
         let state = connection.session.state
         let hello = state.hello
-        view.agent = WebAgentInfo(name: hello.agent, pid: Int(hello.pid), platform: hello.platform)
+        view.agent = WebAgentInfo(name: VisibleText.escaped(hello.agent), pid: Int(hello.pid), platform: hello.platform)
         if isGone {
-            view.connection = WebConnection(state: "gone", message: InspectorMessage.agentGone(state).text)
+            view.connection = WebConnection(state: "gone", message: InspectorMessage.agentGone(state).text, choose: false)
         } else if state.isLive {
-            view.connection = WebConnection(state: "live", message: nil)
+            view.connection = WebConnection(state: "live", message: nil, choose: false)
         } else {
-            view.connection = WebConnection(state: "static", message: state.liveProblem)
+            view.connection = WebConnection(state: "static", message: state.liveProblem, choose: false)
         }
         view.banner = state.banner
         view.canEdit = canEdit
@@ -38,6 +38,7 @@ extension WebPageState {
                 ValueFormat.full(value, limit: 256 * 1024)
             }
             view.detail = WebDetail(detail, copy: state.copyTexts(for: selected), canEdit: canEdit, json: json)
+            view.timeline = timeline(address, session: connection.session)
         }
         view.draft = draft.map { WebDraft($0, text: draftText, problem: draftProblem, zone: draftZone) }
         view.question = asking ? draft?.confirmation : nil
@@ -45,11 +46,31 @@ extension WebPageState {
         view.bulk = bulk.map { deletion in
             WebBulk(
                 count: deletion.entries.count, question: deletion.question,
-                keys: deletion.entries.map { $0.address.container + " · " + $0.address.key })
+                keys: deletion.entries.map { VisibleText.escaped($0.address.container + " · " + $0.address.key) })
         }
         view.add = adding && canEdit ? addition(state) : nil
         view.canBulkDelete = canEdit && !rows.isEmpty && (!filter.isEmpty || !chips.isEmpty)
         return view
+    }
+
+    /// The selected key's changes from the agent's journal, newest first, each with Revert
+    /// where the model offers it; read again only when the key or the model changed.
+    private mutating func timeline(_ address: PreferenceAddress, session: InspectorSession) -> WebTimeline? {
+        let generation = session.state.generation
+        if timeline?.address != address || timeline?.generation != generation {
+            let entries: Result<[InspectorTimelineEntry], JarvisError>
+            do {
+                entries = .success(try session.timeline(of: address))
+            } catch {
+                entries = .failure(error)
+            }
+            timeline = (address, generation, entries)
+        }
+        switch timeline?.entries {
+        case .success(let entries)?: return WebTimeline(entries: entries.map(WebTimelineEntry.init), problem: nil)
+        case .failure(let error)?: return WebTimeline(entries: [], problem: error.message)
+        case nil: return nil
+        }
     }
 
     /// When the stream must redraw even without news: a change mark ends.
@@ -58,8 +79,10 @@ extension WebPageState {
     }
 
     private mutating func scopeTitle(_ state: InspectorState) -> String {
-        if let container = scope.container { return container }
-        if let scanner = scope.scanner { return state.scanners.first { $0.id == scanner }?.name ?? scanner }
+        if let container = scope.container { return VisibleText.escaped(container) }
+        if let scanner = scope.scanner {
+            return VisibleText.escaped(state.scanners.first { $0.id == scanner }?.name ?? scanner)
+        }
         return "All keys"
     }
 
@@ -68,12 +91,12 @@ extension WebPageState {
         let (perScanner, perContainer) = (counts.perScanner, counts.perContainer)
         return state.scanners.map { scanner in
             WebScanner(
-                id: scanner.id, title: scanner.name, count: perScanner[scanner.id] ?? 0,
+                id: scanner.id, title: VisibleText.escaped(scanner.name), count: perScanner[scanner.id] ?? 0,
                 problem: scanner.available ? nil : scanner.reason ?? "unavailable",
                 containers: state.containers(of: scanner.id).map { container in
                     WebContainer(
-                        name: container.name, count: perContainer[scanner.id + "\u{0}" + container.name] ?? 0,
-                        problem: container.problem)
+                        name: container.name, title: VisibleText.escaped(container.name),
+                        count: perContainer[scanner.id + "\u{0}" + container.name] ?? 0, problem: container.problem)
                 })
         }
     }
@@ -120,9 +143,9 @@ extension WebPageState {
         let open = connection?.endpoint
         var list = records.map { record in
             WebAgentChoice(
-                id: String(record.pid), title: record.name,
-                subtitle: "pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? ""),
-                group: record.device.map { "Simulator · " + $0 } ?? "This computer",
+                id: String(record.pid), title: VisibleText.escaped(record.name),
+                subtitle: VisibleText.escaped("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? "")),
+                group: VisibleText.escaped(record.device.map { "Simulator · " + $0 } ?? "This computer"),
                 current: open.map { record.serves($0) } ?? false)
         }
         // `--agent tcp://…` under Network, unless it is an agent of this computer listed above.

@@ -30,9 +30,14 @@ struct WebPageState: Sendable {
 
     var connection: Connection?
     var connectProblem: String?
+    /// No agent was named and several run: the page offers them to choose from (never the
+    /// command line's "choose one with --agent" text).
+    var choosing = false
     var scope: (scanner: String?, container: String?) = (nil, nil)
     var filter = InspectorFilter()
     var chips: Set<InspectorChip> = []
+    /// The table's order, as the model sorts it (a header click changes it).
+    var sort = InspectorSort.natural
     var selected: InspectorRow.Target?
     var draft: ValueDraft?
     var draftText = ""
@@ -43,6 +48,9 @@ struct WebPageState: Sendable {
     var asking = false
     var conflict: InspectorConflict?
     var bulk: InspectorDeletion?
+    /// The selected key's timeline, as of the model's generation it was read at (read again
+    /// when the key or the model changes); the agent's refusal when it has no journal.
+    var timeline: (address: PreferenceAddress, generation: Int, entries: Result<[InspectorTimelineEntry], JarvisError>)?
     var adding = false
     var message: InspectorMessage?
     /// The rows the table shows: ``table``'s, through the filter.
@@ -71,6 +79,13 @@ struct WebPageState: Sendable {
     /// Connects to the agent `selector` names (nil: the one `--agent` chose, or the only one running).
     mutating func connect(_ selector: String?) {
         let chosen = selector ?? options.selector
+        choosing = false
+        let named = chosen ?? ProcessInfo.processInfo.environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+        if named == nil, ((try? AgentDirectory.running()) ?? []).count > 1 {
+            connectProblem = nil
+            choosing = true
+            return
+        }
         do throws(JarvisError) {
             let endpoint = try AgentLocator.endpoint(for: chosen)
             try open(endpoint, selector: chosen)
@@ -165,11 +180,15 @@ struct WebPageState: Sendable {
         let news = listed.map { $0 != (taken.version, taken.revision) } ?? true
         guard news || tableDirty || rowsDirty else { return rows }
         listed = (taken.version, taken.revision)
-        table.replace(with: taken.rows)
-        if let indices = taken.patched, !tableDirty, !rowsDirty, filter.isEmpty {
+        // In the table's own order (by key, either way) a row keeps its place when its value
+        // changes; sorted by type or value it may move.
+        let inKeyOrder = sort.column == .key
+        let ordered = sort == .natural ? taken.rows : connection.session.state.sorted(taken.rows, by: sort)
+        table.replace(with: ordered)
+        if let indices = taken.patched, inKeyOrder, !tableDirty, !rowsDirty, filter.isEmpty {
             // Values changed in place: the same rows at the same indices.
-            rows = taken.rows
-            patched.formUnion(indices)
+            rows = ordered
+            patched.formUnion(sort.descending ? indices.map { ordered.count - 1 - $0 } : indices)
             rowsRevision += 1
             return rows
         }

@@ -44,7 +44,7 @@ extension WebDetail {
     init(_ detail: InspectorDetail, copy: InspectorCopy?, canEdit: Bool, json: String?) {
         let row = detail.row
         self.init(
-            row: WebRow(row), title: Self.title(row.target),
+            row: WebRow(row), title: Self.title(row.target), up: Self.upTitle(row.target),
             facts: detail.facts.map { WebFact(label: $0.label, text: $0.text) }, value: detail.valueText, json: json,
             note: detail.note, tree: row.isOpenable,
             actions: WebActions(
@@ -57,10 +57,16 @@ extension WebDetail {
     }
 
     /// A key's name, or the key and the pointer of a member inside it (`server/port`), as a
-    /// draft's title reads.
+    /// draft's title reads, with its hidden characters shown (``VisibleText``).
     static func title(_ target: InspectorRow.Target) -> String {
         guard let address = target.address else { return "" }
-        return target.pointer.isWhole ? address.key : address.key + target.pointer.description
+        return VisibleText.escaped(target.pointer.isWhole ? address.key : address.key + target.pointer.description)
+    }
+
+    /// Where Esc goes from a member: its parent member, or the key (nil for a key: the table).
+    static func upTitle(_ target: InspectorRow.Target) -> String? {
+        guard let address = target.address, !target.pointer.isWhole else { return nil }
+        return VisibleText.escaped(target.pointer.tokens.dropLast().last ?? address.key)
     }
 }
 
@@ -69,7 +75,7 @@ extension WebDraft {
     /// what was typed, and a response is no place for a secret.
     init(_ draft: ValueDraft, text: String, problem: InspectorFieldProblem?, zone: String) {
         self.init(
-            title: draft.title, editor: draft.replacesSecret ? "secret" : Self.editorName(draft.editor),
+            title: VisibleText.escaped(draft.title), editor: draft.replacesSecret ? "secret" : Self.editorName(draft.editor),
             text: draft.replacesSecret ? "" : text,
             hint: draft.replacesSecret ? "the new secret; the old value is lost once you confirm" : draft.hint,
             choices: draft.choices.map(ValueFormat.editText), isNew: draft.isNew, replacesSecret: draft.replacesSecret,
@@ -118,6 +124,16 @@ extension WebConflict {
                 base: InspectorConflict.baseLabel, theirs: InspectorConflict.theirsLabel,
                 yours: InspectorConflict.yoursLabel, keepTheirs: InspectorConflict.keepTheirsTitle,
                 writeMine: InspectorConflict.writeMineTitle))
+    }
+}
+
+extension WebTimelineEntry {
+    /// One change of a key's timeline, as the model wrote it.
+    init(_ entry: InspectorTimelineEntry) {
+        self.init(
+            id: entry.id, time: DateText.format(entry.time), what: entry.what, who: entry.who, pointer: entry.pointer,
+            before: entry.before, after: entry.after, state: entry.state, canRevert: entry.canRevert,
+            revertLabel: entry.revertLabel)
     }
 }
 

@@ -10,6 +10,7 @@ struct WebView: Encodable, Sendable {
     var filter: String
     var chips: [WebChip]
     var table: WebTableInfo
+    var sort: WebSort
     var message: WebMessage?
     var agent: WebAgentInfo?
     var connection: WebConnection
@@ -18,6 +19,8 @@ struct WebView: Encodable, Sendable {
     var scanners: [WebScanner]
     var scope: WebScope?
     var detail: WebDetail?
+    /// The selected key's changes from the agent's journal.
+    var timeline: WebTimeline?
     var draft: WebDraft?
     var question: String?
     var conflict: WebConflict?
@@ -26,8 +29,8 @@ struct WebView: Encodable, Sendable {
     var canBulkDelete: Bool
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, agents, filter, chips, table, message, agent, connection, banner, canEdit, scanners, scope
-        case detail, draft, question, conflict, bulk, add, canBulkDelete
+        case version, agents, filter, chips, table, sort, message, agent, connection, banner, canEdit, scanners, scope
+        case detail, timeline, draft, question, conflict, bulk, add, canBulkDelete
     }
 }
 
@@ -75,6 +78,14 @@ struct WebTablePatch: Encodable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable { case index, row }
 }
 
+/// The table's order: a column (`key`, `type`, `value`) and its direction.
+struct WebSort: Encodable, Sendable {
+    var column: String
+    var descending: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case column, descending }
+}
+
 /// The status line's message, and what it offers beside it (an intent's name).
 struct WebMessage: Encodable, Sendable {
     var text: String
@@ -99,8 +110,10 @@ struct WebAgentInfo: Encodable, Sendable {
 struct WebConnection: Encodable, Sendable {
     var state: String
     var message: String?
+    /// No agent was named and several run: the page offers them to choose from.
+    var choose: Bool
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case state, message }
+    enum CodingKeys: String, CodingKey, CaseIterable { case state, message, choose }
 }
 
 /// A scanner of the sidebar, with its containers.
@@ -116,11 +129,14 @@ struct WebScanner: Encodable, Sendable {
 
 /// A container of the sidebar.
 struct WebContainer: Encodable, Sendable {
+    /// What the `scope` intent sends back.
     var name: String
+    /// The name as shown, hidden characters escaped.
+    var title: String
     var count: Int
     var problem: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, count, problem }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, count, problem }
 }
 
 /// What the table shows: every key (both nil), a scanner's, or a container's.
@@ -167,6 +183,8 @@ struct WebRow: Encodable, Sendable, Equatable {
 struct WebDetail: Encodable, Sendable {
     var row: WebRow
     var title: String
+    /// Where Esc goes from a member: its parent's name, or the key's (nil for a key).
+    var up: String?
     var facts: [WebFact]
     var value: String?
     var json: String?
@@ -175,7 +193,33 @@ struct WebDetail: Encodable, Sendable {
     var actions: WebActions
     var copy: WebCopy?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case row, title, facts, value, json, note, tree, actions, copy }
+    enum CodingKeys: String, CodingKey, CaseIterable { case row, title, up, facts, value, json, note, tree, actions, copy }
+}
+
+/// A key's changes from the agent's journal, newest first, or why there are none.
+struct WebTimeline: Encodable, Sendable {
+    var entries: [WebTimelineEntry]
+    var problem: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case entries, problem }
+}
+
+/// One change of a key's timeline; `time` in ISO 8601, `id` what `revert` sends back.
+struct WebTimelineEntry: Encodable, Sendable {
+    var id: Int64
+    var time: String
+    var what: String
+    var who: String
+    var pointer: String?
+    var before: String
+    var after: String
+    var state: String?
+    var canRevert: Bool
+    var revertLabel: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, time, what, who, pointer, before, after, state, canRevert, revertLabel
+    }
 }
 
 /// A labelled fact of the detail pane.

@@ -11,6 +11,8 @@ extension Inspector {
             /// The scanner list's first entry: every key of every container.
             case allKeys
             case model(InspectorRow)
+            /// A change in a key's timeline.
+            case change(InspectorTimelineEntry)
         }
         var target: Target
         var cells: [ScreenBuffer.Segment]
@@ -40,6 +42,7 @@ extension Inspector {
         case .list(.keys): return "  " + Terminal.pad("KEY", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .list(.value): return "  " + Terminal.pad("MEMBER", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .detail: return ""
+        case .timeline: return "  " + Terminal.pad("ENTRY", 7) + Terminal.pad("TIME", 10) + "CHANGE"
         }
     }
 
@@ -86,12 +89,17 @@ extension Inspector {
             return RowList(all: rows, kept: nil)
         case .detail:
             return .empty
+        case .timeline(let address):
+            guard let timeline, timeline.address == address else { return .empty }
+            let filter = InspectorFilter(page.filter)
+            let rows = timeline.entries.map { timelineRow($0, width: width) }.filter { filter.matches(folded: $0.folded) }
+            return RowList(all: rows, kept: nil)
         case .list, .allKeys:
             guard let connection else { return .empty }
             let state = connection.state
             let key = RowCacheKey(
                 level: page.level, filter: page.filter, width: width, generation: state.generation,
-                session: ObjectIdentifier(connection.session))
+                session: ObjectIdentifier(connection.session), sort: sort)
             if let rowCache, rowCache.key == key { return rowCache.rows }
             var whole = key
             whole.filter = ""
@@ -124,7 +132,8 @@ extension Inspector {
         let previewWidth = max(10, width - keyColumn - 11 - 4)
         switch shown {
         case .list(let level):
-            var rows = state.rows(level, previewLimit: previewWidth).map { row in
+            let listed = state.rows(level, previewLimit: previewWidth)
+            var rows = (level.isSortable ? state.sorted(listed, by: sort) : listed).map { row in
                 Row(
                     target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed),
                     folded: InspectorFilter.Folded(row))
@@ -142,7 +151,7 @@ extension Inspector {
             }
             return rows
         default:
-            return state.tableRows(scanner: nil, container: nil, previewLimit: previewWidth).map {
+            return state.sorted(state.tableRows(scanner: nil, container: nil, previewLimit: previewWidth), by: sort).map {
                 Row(
                     target: .model($0), cells: allKeysCells($0, width: width), changed: $0.has(.changed),
                     folded: InspectorFilter.Folded($0))
@@ -190,6 +199,23 @@ extension Inspector {
                 ScreenBuffer.Segment(text: flagText, style: .dim),
             ]
         }
+    }
+
+    /// A change of a key's timeline as a row: `#7     10:00:05  set by jarvis-cli (unix): "dark" → "light"`.
+    private func timelineRow(_ entry: InspectorTimelineEntry, width: Int) -> Row {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = Calendar.current.isDateInToday(entry.time) ? "HH:mm:ss" : "MMM d"
+        let change = "\(entry.what)\(entry.pointer.map { " " + $0 } ?? "") by \(entry.who): \(entry.before) → \(entry.after)"
+        let state = entry.state.map { "  (\($0))" } ?? ""
+        return Row(
+            target: .change(entry),
+            cells: [
+                .plain(Terminal.pad("#\(entry.id)", 7)),
+                ScreenBuffer.Segment(text: Terminal.pad(formatter.string(from: entry.time), 10), style: .dim),
+                .plain(Terminal.escaped(change)),
+                ScreenBuffer.Segment(text: Terminal.escaped(state), style: .dim),
+            ], folded: InspectorFilter.Folded(title: change, preview: state))
     }
 
     private func allKeysCells(_ row: InspectorRow, width: Int) -> [ScreenBuffer.Segment] {
