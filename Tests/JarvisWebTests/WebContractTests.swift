@@ -26,7 +26,8 @@ import Testing
                 "agents": "[WebAgentChoice]", "chips": "[WebChip]", "table": "WebTableInfo", "sort": "WebSort",
                 "message": "WebMessage", "timeline": "WebTimeline",
                 "agent": "WebAgentInfo", "connection": "WebConnection", "scanners": "[WebScanner]", "scope": "WebScope",
-                "detail": "WebDetail", "draft": "WebDraft", "conflict": "WebConflict", "bulk": "WebBulk", "add": "WebAdd",
+                "detail": "WebDetail", "draft": "WebDraft", "conflict": "WebConflict", "bulk": "WebBulk",
+                "add": "WebAdd",
             ]),
         "WebAgentChoice": Shape(keys: keys(WebAgentChoice.CodingKeys.self)),
         "WebChip": Shape(keys: keys(WebChip.CodingKeys.self)),
@@ -50,14 +51,16 @@ import Testing
         "WebActions": Shape(keys: keys(WebActions.CodingKeys.self), children: ["quickEdit": "WebQuickEdit"]),
         "WebQuickEdit": Shape(keys: keys(WebQuickEdit.CodingKeys.self)),
         "WebCopy": Shape(keys: keys(WebCopy.CodingKeys.self)),
-        "WebDraft": Shape(keys: keys(WebDraft.CodingKeys.self), children: ["problem": "WebProblem", "date": "WebDateField"]),
+        "WebDraft": Shape(
+            keys: keys(WebDraft.CodingKeys.self), children: ["problem": "WebProblem", "date": "WebDateField"]),
         "WebProblem": Shape(keys: keys(WebProblem.CodingKeys.self)),
         "WebDateField": Shape(keys: keys(WebDateField.CodingKeys.self)),
         "WebConflict": Shape(keys: keys(WebConflict.CodingKeys.self), children: ["labels": "WebConflictLabels"]),
         "WebConflictLabels": Shape(keys: keys(WebConflictLabels.CodingKeys.self)),
         "WebBulk": Shape(keys: keys(WebBulk.CodingKeys.self)),
         "WebAdd": Shape(
-            keys: keys(WebAdd.CodingKeys.self), children: ["containers": "[WebAddContainer]", "suggestions": "[WebSuggestion]"]),
+            keys: keys(WebAdd.CodingKeys.self),
+            children: ["containers": "[WebAddContainer]", "suggestions": "[WebSuggestion]"]),
         "WebAddContainer": Shape(keys: keys(WebAddContainer.CodingKeys.self)),
         "WebSuggestion": Shape(keys: keys(WebSuggestion.CodingKeys.self)),
         "WebRowsWindow": Shape(keys: keys(WebRowsWindow.CodingKeys.self), children: ["rows": "[WebRow]"]),
@@ -96,7 +99,8 @@ import Testing
         var found: [String: String] = [:]
         while let name = pending.popLast() {
             guard found[name] == nil else { continue }
-            let file = try #require(WebAssets.file(named: name), "the page loads \(name), which the server does not serve")
+            let file = try #require(
+                WebAssets.file(named: name), "the page loads \(name), which the server does not serve")
             let text = String(decoding: file.bytes, as: UTF8.self)
             found[name] = text
             pending += matches(#"from '\./([^']+\.js)'"#, in: text)
@@ -135,12 +139,16 @@ import Testing
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return ([], ["bad pattern"]) }
         let text = code(script, strings: true)
         for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            guard let rootRange = Range(match.range(at: 1), in: text), let chainRange = Range(match.range(at: 2), in: text)
+            guard let rootRange = Range(match.range(at: 1), in: text),
+                let chainRange = Range(match.range(at: 2), in: text)
             else { continue }
             var types = names[String(text[rootRange])] ?? []
             var array = false
             // `.field` steps and `[]` for an element, in order.
-            for step in matches(#"\.([A-Za-z_$][\w$]*)|(\[)"#, in: String(text[chainRange].replacing(/\[[^\[\]]*\]/, with: "[]")), group: 0) {
+            for step in matches(
+                #"\.([A-Za-z_$][\w$]*)|(\[)"#, in: String(text[chainRange].replacing(/\[[^\[\]]*\]/, with: "[]")),
+                group: 0)
+            {
                 if step == "[" {
                     guard array else { break }
                     array = false
@@ -175,7 +183,9 @@ import Testing
         }
         #expect(unknown.isEmpty, "the page reads fields the server never sends:\n\(unknown.joined(separator: "\n"))")
         let sent = Set(
-            Self.shapes.filter { !Self.echoed.contains($0.key) }.flatMap { type, shape in shape.keys.map { type + "." + $0 } })
+            Self.shapes.filter { !Self.echoed.contains($0.key) }.flatMap { type, shape in
+                shape.keys.map { type + "." + $0 }
+            })
         let unread = sent.subtracting(read).sorted()
         #expect(unread.isEmpty, "the server sends fields the page never reads: \(unread)")
     }
@@ -207,7 +217,9 @@ import Testing
         // The model's offers (Undo, Redo) name the intent their button sends.
         let offered = Set([InspectorMessage.Offer.undo, .redo].map(\.rawValue))
         let known = Set(WebIntent.Name.allCases.map(\.rawValue))
-        #expect(sent.subtracting(known).isEmpty, "the page sends intents the server does not know: \(sent.subtracting(known).sorted())")
+        #expect(
+            sent.subtracting(known).isEmpty,
+            "the page sends intents the server does not know: \(sent.subtracting(known).sorted())")
         let unsent = known.subtracting(sent).subtracting(offered)
         #expect(unsent.isEmpty, "the server knows intents the page never sends: \(unsent.sorted())")
         #expect(offered.isSubset(of: known))
@@ -228,14 +240,17 @@ import Testing
             // Every name is read, given the fields it needs.
             let request: JSONValue = [
                 "intent": .string(name.rawValue), "target": target, "id": name == .revert ? 7 : "1", "kind": "toggle",
-                "zone": "UTC", "scanner": "memory", "container": "app", "key": "new", "type": "string", "column": "value",
+                "zone": "UTC", "scanner": "memory", "container": "app", "key": "new", "type": "string",
+                "column": "value",
             ]
             #expect(try WebIntent(parsing: request).name == name)
         }
         #expect(throws: JarvisError.self) { try WebIntent(parsing: ["intent": "view"]) }
         #expect(throws: JarvisError.self) { try WebIntent(parsing: ["text": "x"]) }
         #expect(throws: JarvisError.self) { try WebIntent(parsing: ["intent": "open"]) }
-        #expect(throws: JarvisError.self) { try WebIntent(parsing: ["intent": "quickEdit", "target": target, "kind": "flip"]) }
+        #expect(throws: JarvisError.self) {
+            try WebIntent(parsing: ["intent": "quickEdit", "target": target, "kind": "flip"])
+        }
     }
 
     @Test func anAbsentOptionalIsSentAsNullAndMembersKeepTheirOrder() {

@@ -23,7 +23,8 @@ final class WebFixture {
     init(contents: [String: [String: PreferenceValue]]) throws {
         folder = try TemporaryFolder()
         memory = MemoryScanner(id: "memory", contents: contents)
-        var options = JarvisAgent.Options(name: "web-fixture", runtimeDirectory: URL(fileURLWithPath: folder.path + "/run"))
+        var options = JarvisAgent.Options(
+            name: "web-fixture", runtimeDirectory: URL(fileURLWithPath: folder.path + "/run"))
         options.journalFolder = URL(fileURLWithPath: folder.path + "/journal")
         agent = try JarvisAgent.start(configuration: .debug, scanners: [memory], options: options)
         server = try WebServer(port: 0, agent: agent.socketPath)
@@ -46,7 +47,8 @@ final class WebFixture {
     }
 
     /// Sends one request (path under the root) and reads the whole answer.
-    func request(_ method: String, _ path: String, body: String? = nil, cookie sendCookie: Bool = true) throws -> Answer {
+    func request(_ method: String, _ path: String, body: String? = nil, cookie sendCookie: Bool = true) throws -> Answer
+    {
         let socket = try send(method, path, body: body, cookie: sendCookie)
         defer { socket.close() }
         var bytes: [UInt8] = []
@@ -81,7 +83,8 @@ final class WebFixture {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Answer(status: status, headers: headers, body: Array(bytes[(end + 4)...]))
     }
@@ -90,7 +93,8 @@ final class WebFixture {
     func openPage() throws -> (id: String, view: JSONValue) {
         let answer = try request("POST", "api/pages", body: "{}")
         guard answer.status == 200, let id = answer.json["page"]?.stringValue else {
-            throw SocketError(operation: "open page", detail: "\(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+            throw SocketError(
+                operation: "open page", detail: "\(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
         }
         return (id, answer.json["view"] ?? .null)
     }

@@ -24,8 +24,12 @@ import Testing
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteIsServed() throws {
         let served = Set(WebRoute.allCases.flatMap { route in route.methods.map { "\($0) \(route.pattern)" } })
         let documented = try Self.documented()
-        #expect(served.subtracting(documented).isEmpty, "routes missing from docs/WEB.md: \(served.subtracting(documented).sorted())")
-        #expect(documented.subtracting(served).isEmpty, "docs/WEB.md lists routes nobody serves: \(documented.subtracting(served).sorted())")
+        #expect(
+            served.subtracting(documented).isEmpty,
+            "routes missing from docs/WEB.md: \(served.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(served).isEmpty,
+            "docs/WEB.md lists routes nobody serves: \(documented.subtracting(served).sorted())")
     }
 
     @Test func pathsFindTheirRouteAndNothingElseIsARoute() {

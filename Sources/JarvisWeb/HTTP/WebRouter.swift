@@ -91,7 +91,8 @@ final class WebRouter: Sendable {
             return Self.reply(.content(asset.bytes, type: asset.type), on: connection, headOnly: headOnly)
         case .stream:
             // One live stream for every page of a browser (see `WebPage+Stream.swift`).
-            let ids = (request.query["pages"] ?? "").split(separator: ",").prefix(Self.maxPagesPerStream).map(String.init)
+            let ids = (request.query["pages"] ?? "").split(separator: ",").prefix(Self.maxPagesPerStream).map(
+                String.init)
             let streamed = pages.withLock { pages in ids.compactMap { pages[$0] } }
             guard !streamed.isEmpty else {
                 return Self.reply(.failure(404, "these pages were closed; reload them"), on: connection)
@@ -168,7 +169,9 @@ final class WebRouter: Sendable {
     /// page busy for longer than it may idle is held, not idle).
     func scheduleIdleCheck(_ page: WebPage) {
         let wait = WebServer.pageIdle + .milliseconds(50)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: wait.wholeMilliseconds(rounded: .up)))) {
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .milliseconds(Int(clamping: wait.wholeMilliseconds(rounded: .up)))
+        ) {
             [weak self, weak page] in
             guard let self, let page else { return }
             page.lane.submit { [self] in

@@ -89,7 +89,9 @@ final class WebListing: Sendable {
         }
     }
 
-    private static func update(_ table: inout Table, _ scope: Scope, _ state: InspectorState, now: ContinuousClock.Instant) {
+    private static func update(
+        _ table: inout Table, _ scope: Scope, _ state: InspectorState, now: ContinuousClock.Instant
+    ) {
         let log = state.rowLog
         defer { table.position = log.position }
         if let position = table.position, let notes = log.notes(since: position) {
@@ -127,9 +129,12 @@ final class WebListing: Sendable {
         rebuild(&table, scope, state, now: now)
     }
 
-    private static func rebuild(_ table: inout Table, _ scope: Scope, _ state: InspectorState, now: ContinuousClock.Instant) {
+    private static func rebuild(
+        _ table: inout Table, _ scope: Scope, _ state: InspectorState, now: ContinuousClock.Instant
+    ) {
         table.rows = state.tableRows(
-            scanner: scope.scanner, container: scope.container, chips: scope.chips, previewLimit: previewLimit, now: now)
+            scanner: scope.scanner, container: scope.container, chips: scope.chips, previewLimit: previewLimit, now: now
+        )
         table.version += 1
         table.patches = []
         table.complete = table.revision
@@ -150,7 +155,9 @@ final class WebListing: Sendable {
     /// Keys per scanner and per container, counted again only when keys came or went.
     func counts(_ state: InspectorState) -> Counts {
         counts.withLock { cached in
-            if let known = cached, let notes = state.rowLog.notes(since: known.position), !notes.contains(where: \.moved) {
+            if let known = cached, let notes = state.rowLog.notes(since: known.position),
+                !notes.contains(where: \.moved)
+            {
                 cached?.position = state.rowLog.position
                 return cached ?? known
             }

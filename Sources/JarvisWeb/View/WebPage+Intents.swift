@@ -150,7 +150,9 @@ extension WebPageState {
                 if target.pointer.isWhole {
                     selected = nil
                 } else if case .member(let address, let pointer) = target {
-                    selected = pointer.tokens.count > 1 ? .member(address, JSONPointer(tokens: Array(pointer.tokens.dropLast()))) : .key(address)
+                    selected =
+                        pointer.tokens.count > 1
+                        ? .member(address, JSONPointer(tokens: Array(pointer.tokens.dropLast()))) : .key(address)
                 }
             }
         case .deletePreview:

@@ -80,10 +80,12 @@ extension WebPage {
     /// Sends a view if anything changed or a mark ended, or a keep-alive when quiet; then
     /// sets a timer for the next mark's end. On the lane.
     private func redraw() {
-        guard let connection = stream.withLock({ state -> LineConnection? in
-            state.redrawQueued = false
-            return state.connection
-        }) else { return }
+        guard
+            let connection = stream.withLock({ state -> LineConnection? in
+                state.redrawQueued = false
+                return state.connection
+            })
+        else { return }
         touch()
         tick()
         let (first, markPassed) = stream.withLock { state in

@@ -23,7 +23,8 @@ extension WebPageState {
         let hello = state.hello
         view.agent = WebAgentInfo(name: VisibleText.escaped(hello.agent), pid: Int(hello.pid), platform: hello.platform)
         if isGone {
-            view.connection = WebConnection(state: "gone", message: InspectorMessage.agentGone(state).text, choose: false)
+            view.connection = WebConnection(
+                state: "gone", message: InspectorMessage.agentGone(state).text, choose: false)
         } else if state.isLive {
             view.connection = WebConnection(state: "live", message: nil, choose: false)
         } else {
@@ -34,10 +35,11 @@ extension WebPageState {
         view.scanners = scanners(state)
         view.scope = WebScope(scanner: scope.scanner, container: scope.container)
         if let selected, let address = selected.address, let detail = state.detail(address, selected.pointer) {
-            let json = state.value(at: address, selected.pointer).map { value in
-                ValueFormat.full(value, limit: 256 * 1024)
-            }
-            view.detail = WebDetail(detail, copy: state.copyTexts(for: selected), canEdit: canEdit, json: json)
+            let value = state.value(at: address, selected.pointer)
+            let json = value.map { ValueFormat.full($0, limit: 256 * 1024) }
+            view.detail = WebDetail(
+                detail, copy: state.copyTexts(for: selected), canEdit: canEdit, json: json,
+                jsonNote: value.flatMap(ValueFormat.jsonNote))
             view.timeline = timeline(address, session: connection.session)
         }
         view.draft = draft.map { WebDraft($0, text: draftText, problem: draftProblem, zone: draftZone) }
@@ -104,7 +106,9 @@ extension WebPageState {
     /// What "Add key" offers, as the model decided: the writable containers of the scope,
     /// the types each takes, and the catalog's declared keys with nothing stored first.
     private mutating func addition(_ state: InspectorState) -> WebAdd {
-        let choices = state.addChoices(scanner: scope.scanner).filter { scope.container == nil || $0.container == scope.container }
+        let choices = state.addChoices(scanner: scope.scanner).filter {
+            scope.container == nil || $0.container == scope.container
+        }
         return WebAdd(
             containers: choices.map { choice in
                 WebAddContainer(

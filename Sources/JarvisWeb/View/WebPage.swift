@@ -29,7 +29,9 @@ final class WebPage: Sendable {
     let onStreamEnded: @Sendable (WebPage) -> Void
     private let state: Locked<WebPageState>
 
-    init(id: String, options: WebOptions, lane: WorkLane, onStreamEnded: @escaping @Sendable (WebPage) -> Void = { _ in }) {
+    init(
+        id: String, options: WebOptions, lane: WorkLane, onStreamEnded: @escaping @Sendable (WebPage) -> Void = { _ in }
+    ) {
         self.id = id
         self.options = options
         self.lane = lane

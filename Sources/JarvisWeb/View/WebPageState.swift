@@ -108,7 +108,9 @@ struct WebPageState: Sendable {
             reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state))
         connectProblem = nil
         tableDirty = true
-        if selector == options.selector, options.selector?.hasPrefix("tcp://") == true { networkName = state.hello.agent }
+        if selector == options.selector, options.selector?.hasPrefix("tcp://") == true {
+            networkName = state.hello.agent
+        }
     }
 
     /// The token for `endpoint`: the one the user gave (`--token-file`, `JARVIS_TOKEN`) only
@@ -225,6 +227,7 @@ struct WebPageState: Sendable {
         let lower = max(0, min(start, all.count))
         let upper = max(lower, min(all.count, lower + max(0, min(count, 500))))
         return WebRowsWindow(
-            version: rowsVersion, revision: rowsRevision, total: all.count, from: lower, rows: all[lower..<upper].map(shown))
+            version: rowsVersion, revision: rowsRevision, total: all.count, from: lower,
+            rows: all[lower..<upper].map(shown))
     }
 }

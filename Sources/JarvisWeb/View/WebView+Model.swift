@@ -41,11 +41,12 @@ extension WebRow {
 
 extension WebDetail {
     /// A detail pane; without `canEdit`, nothing that changes the value is offered.
-    init(_ detail: InspectorDetail, copy: InspectorCopy?, canEdit: Bool, json: String?) {
+    init(_ detail: InspectorDetail, copy: InspectorCopy?, canEdit: Bool, json: String?, jsonNote: String?) {
         let row = detail.row
         self.init(
             row: WebRow(row), title: Self.title(row.target), up: Self.upTitle(row.target),
             facts: detail.facts.map { WebFact(label: $0.label, text: $0.text) }, value: detail.valueText, json: json,
+            jsonNote: jsonNote,
             note: detail.note, tree: row.isOpenable,
             actions: WebActions(
                 edit: canEdit && row.isEditable, delete: canEdit && row.isDeletable, reveal: row.isRevealable,
@@ -75,11 +76,13 @@ extension WebDraft {
     /// what was typed, and a response is no place for a secret.
     init(_ draft: ValueDraft, text: String, problem: InspectorFieldProblem?, zone: String) {
         self.init(
-            title: VisibleText.escaped(draft.title), editor: draft.replacesSecret ? "secret" : Self.editorName(draft.editor),
+            title: VisibleText.escaped(draft.title),
+            editor: draft.replacesSecret ? "secret" : Self.editorName(draft.editor),
             text: draft.replacesSecret ? "" : text,
             hint: draft.replacesSecret ? "the new secret; the old value is lost once you confirm" : draft.hint,
             choices: draft.choices.map(ValueFormat.editText), isNew: draft.isNew, replacesSecret: draft.replacesSecret,
-            problem: problem.map(WebProblem.init), min: draft.range?.lowerBound, max: draft.range?.upperBound, date: nil)
+            problem: problem.map(WebProblem.init), min: draft.range?.lowerBound, max: draft.range?.upperBound, date: nil
+        )
         if draft.editor == .date, let shown = TimeZone(identifier: zone),
             let local = DateEditing.localText(DateEditing.start(text), in: shown)
         {
@@ -87,7 +90,8 @@ extension WebDraft {
             // converts back. (A date no such field can hold stays ISO text.)
             hint = DateEditing.fieldHint
             date = WebDateField(
-                local: local, zone: zone, label: DateEditing.label(shown, at: DateEditing.start(text)), zones: Self.zones)
+                local: local, zone: zone, label: DateEditing.label(shown, at: DateEditing.start(text)),
+                zones: Self.zones)
         }
     }
 

@@ -188,12 +188,16 @@ struct WebDetail: Encodable, Sendable {
     var facts: [WebFact]
     var value: String?
     var json: String?
+    /// How the JSON tab writes what JSON has no type for (dates, data), when the value holds any.
+    var jsonNote: String?
     var note: String?
     var tree: Bool
     var actions: WebActions
     var copy: WebCopy?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case row, title, up, facts, value, json, note, tree, actions, copy }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case row, title, up, facts, value, json, jsonNote, note, tree, actions, copy
+    }
 }
 
 /// A key's changes from the agent's journal, newest first, or why there are none.
@@ -242,7 +246,9 @@ struct WebActions: Encodable, Sendable {
     /// The button's title, when an element can be added.
     var addElement: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case edit, delete, reveal, reset, replace, quickEdit, addElement }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case edit, delete, reveal, reset, replace, quickEdit, addElement
+    }
 }
 
 /// A one-click change: its kind (sent back with `quickEdit`) and its button's title.
