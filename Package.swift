@@ -104,7 +104,12 @@ let package = Package(
             ]),
         // The CLI's own logic (the MCP server's framing, URIs and schema checks), imported with
         // @testable from the executable.
-        .testTarget(name: "JarvisWebTests", dependencies: ["JarvisWeb", "JarvisCore", "JarvisTransport"]),
+        .testTarget(
+            name: "JarvisWebTests",
+            dependencies: [
+                "JarvisWeb", "JarvisCore", "JarvisTransport", "JarvisRemote", "JarvisInspector", "JarvisScanners",
+                "JarvisTestSupport",
+            ]),
         .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore", "JarvisTransport", "JarvisRemote"]),
         .testTarget(
             name: "EndToEndTests",

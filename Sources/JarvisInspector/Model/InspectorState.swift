@@ -12,11 +12,17 @@ public struct InspectorState: Sendable {
     public var hello: Wire.HelloResult
     /// The agent's scanners, in its order.
     public private(set) var scanners: [Wire.Scanner] = [] {
-        didSet { generation &+= 1 }
+        didSet {
+            generation &+= 1
+            rowLog.restart()
+        }
     }
     /// The agent's containers, with problems it reported.
     public private(set) var containers: [Wire.Container] = [] {
-        didSet { generation &+= 1 }
+        didSet {
+            generation &+= 1
+            rowLog.restart()
+        }
     }
     /// Every visible item, by address (masked secrets masked).
     public private(set) var items: [PreferenceAddress: PreferenceItem] = [:] {
@@ -45,7 +51,10 @@ public struct InspectorState: Sendable {
     /// offers an edit and ``canEdit`` is false until a face opens a new session when the agent
     /// is back (``InspectorReconnection``).
     public internal(set) var isGone = false {
-        didSet { generation &+= 1 }
+        didSet {
+            generation &+= 1
+            rowLog.restart()
+        }
     }
     /// Containers the agent hid as system domains (a count, so the UI can say so).
     public private(set) var hiddenSystemContainers = 0
@@ -59,6 +68,9 @@ public struct InspectorState: Sendable {
     /// Grows whenever what rows are built from changes (items, reveals, change marks,
     /// scanners, containers): a face caches rows and builds them again only when it moved.
     public private(set) var generation = 0
+
+    /// Which keys' rows may have changed, for a face that patches the rows it built.
+    public private(set) var rowLog = InspectorRowLog()
 
     /// How long a changed row stays marked.
     public static let highlight: Duration = .seconds(2)
@@ -106,6 +118,7 @@ public struct InspectorState: Sendable {
         }
         items = table
         self.hiddenSystemContainers = hiddenSystemContainers
+        rowLog.restart()
     }
 
     /// Stores an item the agent returned for the user's own action: not news, so a mark the
@@ -117,7 +130,9 @@ public struct InspectorState: Sendable {
 
     private mutating func keep(_ item: PreferenceItem) {
         guard item.pointer == nil else { return }
-        if items[item.address] == nil { insertOrdered(item.address) }
+        let isNew = items[item.address] == nil
+        if isNew { insertOrdered(item.address) }
+        rowLog.note(item.address, moved: isNew)
         items[item.address] = item
         if revealed[item.address]?.revision != item.revision { revealed[item.address] = nil }
     }
@@ -127,6 +142,7 @@ public struct InspectorState: Sendable {
     public mutating func removeStored(_ address: PreferenceAddress) {
         guard let old = items[address] else { return }
         guard let unset = Self.unset(old) else { return remove(address) }
+        rowLog.note(address)
         items[address] = unset
         revealed[address] = nil
     }
@@ -148,7 +164,10 @@ public struct InspectorState: Sendable {
 
     /// Forgets a key.
     public mutating func remove(_ address: PreferenceAddress) {
-        if items[address] != nil { removeOrdered(address) }
+        if items[address] != nil {
+            removeOrdered(address)
+            rowLog.note(address, moved: true)
+        }
         items[address] = nil
         revealed[address] = nil
         changedAt[address] = nil
@@ -157,6 +176,7 @@ public struct InspectorState: Sendable {
     /// Keeps a secret the user revealed.
     public mutating func reveal(_ item: PreferenceItem) {
         guard item.pointer == nil, !item.isMasked else { return }
+        rowLog.note(item.address)
         revealed[item.address] = item
     }
 
@@ -249,6 +269,7 @@ public struct InspectorState: Sendable {
     /// Drops marks that have ended.
     public mutating func expireHighlights(now: ContinuousClock.Instant) {
         guard changedAt.values.contains(where: { now - $0 >= Self.highlight }) else { return }
+        for (address, at) in changedAt where now - at >= Self.highlight { rowLog.note(address) }
         changedAt = changedAt.filter { now - $0.value < Self.highlight }
         changedFrom = changedFrom.filter { changedAt[$0.key] != nil }
     }
@@ -260,6 +281,7 @@ public struct InspectorState: Sendable {
             changedFrom[address] = Earlier(item: before)
         }
         changedAt[address] = now
+        rowLog.note(address)
     }
 
     /// What a key marked changed showed before, as a row previews it (`unset (default: 3)`,

@@ -40,6 +40,11 @@ struct HTTPResponse: Sendable {
         content(Array(JSONWriter.string(value).utf8), type: "application/json; charset=utf-8", status: status)
     }
 
+    /// A page's request refused, as JSON the page reads (``WebFailure``).
+    static func failure(_ status: Int, _ reason: String) -> HTTPResponse {
+        json(WebEncoder.encode(WebFailure(error: reason)), status: status)
+    }
+
     /// A plain-text refusal a person can read.
     static func refusal(_ status: Int, _ reason: String) -> HTTPResponse {
         content(Array((reason + "\n").utf8), type: "text/plain; charset=utf-8", status: status)

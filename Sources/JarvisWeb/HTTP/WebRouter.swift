@@ -75,71 +75,74 @@ final class WebRouter: Sendable {
     private func route(_ request: HTTPRequest, on connection: LineConnection) {
         let parts = request.path.dropFirst(guardian.root.count).split(separator: "/", omittingEmptySubsequences: true)
             .map(String.init)
-        if parts.first != "api" {
-            guard request.method == "GET" || request.method == "HEAD" else {
-                return Self.reply(.refusal(405, "use GET"), on: connection)
-            }
+        let headOnly = request.method == "HEAD"
+        guard let (route, pageID) = WebRoute.match(parts) else {
+            return Self.reply(.refusal(404, "no such route"), on: connection, headOnly: headOnly)
+        }
+        guard route.methods.contains(request.method) else {
+            return Self.reply(.refusal(405, "use \(route.methods[0])"), on: connection, headOnly: headOnly)
+        }
+        switch route {
+        case .page, .file:
             let name = parts.isEmpty ? "index.html" : parts.joined(separator: "/")
-            let headOnly = request.method == "HEAD"
             guard let asset = WebAssets.file(named: name) else {
                 return Self.reply(.refusal(404, "no such file"), on: connection, headOnly: headOnly)
             }
             return Self.reply(.content(asset.bytes, type: asset.type), on: connection, headOnly: headOnly)
-        }
-        // /api/stream?pages=ID,ID…: one live stream for every page of a browser (see
-        // `WebPage+Stream.swift`); /api/pages, /api/pages/ID/{intent,rows,view,events}
-        if parts.count == 2, parts[1] == "stream" {
-            guard request.method == "GET" else { return Self.reply(.refusal(405, "use GET"), on: connection) }
-            let ids = (request.query["pages"] ?? "").split(separator: ",").prefix(Self.maxPagesPerStream).map(String.init)
+        case .stream:
+            // One live stream for every page of a browser (see `WebPage+Stream.swift`).
+            let ids = (request.query["pages"] ?? "").split(separator: ",").prefix(Self.maxPagesPerStream).map(
+                String.init)
             let streamed = pages.withLock { pages in ids.compactMap { pages[$0] } }
             guard !streamed.isEmpty else {
-                return Self.reply(.json(WebJSON.object([("error", "these pages were closed; reload them")]), status: 404), on: connection)
+                return Self.reply(.failure(404, "these pages were closed; reload them"), on: connection)
             }
             guard admit(connection) else { return }
             connection.send(raw: HTTPResponse.eventStreamHead())
             for page in streamed { page.attachStream(connection) }
             return
-        }
-        guard parts.count >= 2, parts[1] == "pages" else { return Self.reply(.refusal(404, "no such route"), on: connection) }
-        // The page's files need no page and are answered at once; a page's work waits its turn.
-        guard admit(connection) else { return }
-        if parts.count == 2 {
-            guard request.method == "POST" else { return Self.reply(.refusal(405, "use POST"), on: connection) }
+        case .openPage:
+            // The page's files need no page and are answered at once; a page's work waits its turn.
+            guard admit(connection) else { return }
             return openPage(on: connection)
-        }
-        guard parts.count == 4, let page = pages.withLock({ $0[parts[2]] }) else {
-            return Self.reply(.json(WebJSON.object([("error", "this page was closed; reload it")]), status: 404), on: connection)
-        }
-        page.touch()
-        switch (request.method, parts[3]) {
-        case ("POST", "intent"):
-            let body: JSONValue
-            do {
-                body = try JSONParser.parse(request.body, maxDepth: 16)
-            } catch {
-                return Self.reply(.json(WebJSON.object([("error", "the intent is not JSON")]), status: 400), on: connection)
+        case .intent, .rows, .events:
+            guard admit(connection) else { return }
+            guard let pageID, let page = pages.withLock({ $0[pageID] }) else {
+                return Self.reply(.failure(404, "this page was closed; reload it"), on: connection)
             }
-            answer(on: page, connection) { page.handle(body) }
-        case ("GET", "rows"):
-            let from = Int(request.query["from"] ?? "0") ?? 0
-            let count = Int(request.query["count"] ?? "100") ?? 100
-            answer(on: page, connection) { page.rowsWindow(from: from, count: count) }
-        case ("GET", "view"):
-            answer(on: page, connection) { page.view() }
-        case ("GET", "events"):
-            connection.send(raw: HTTPResponse.eventStreamHead())
-            page.attachStream(connection)
-        default:
-            Self.reply(.refusal(405, "no such route"), on: connection)
+            page.touch()
+            switch route {
+            case .intent:
+                let body: JSONValue
+                do {
+                    body = try JSONParser.parse(request.body, maxDepth: 16)
+                } catch {
+                    return Self.reply(.failure(400, "the intent is not JSON"), on: connection)
+                }
+                answer(on: page, connection) {
+                    let answer = page.handle(body)
+                    if case .refused = answer { return (answer.json, 400) }
+                    return (answer.json, 200)
+                }
+            case .rows:
+                let from = Int(request.query["from"] ?? "0") ?? 0
+                let count = Int(request.query["count"] ?? "100") ?? 100
+                answer(on: page, connection) { (WebEncoder.encode(page.rowsWindow(from: from, count: count)), 200) }
+            default:
+                connection.send(raw: HTTPResponse.eventStreamHead())
+                page.attachStream(connection)
+            }
         }
     }
 
     /// Runs `body` on the page's lane and answers with what it returns.
-    private func answer(on page: WebPage, _ connection: LineConnection, _ body: @escaping @Sendable () -> JSONValue) {
+    private func answer(
+        on page: WebPage, _ connection: LineConnection, _ body: @escaping @Sendable () -> (JSONValue, status: Int)
+    ) {
         page.lane.submit { [self] in
-            let value = body()
+            let (value, status) = body()
             page.touch()
-            Self.reply(.json(value), on: connection)
+            Self.reply(.json(value, status: status), on: connection)
             scheduleIdleCheck(page)
         }
     }
@@ -151,7 +154,7 @@ final class WebRouter: Sendable {
         pages.withLock { $0[page.id] = page }
         answer(on: page, connection) {
             page.connect(nil)
-            return WebJSON.object([("page", .string(page.id)), ("view", page.view())])
+            return (WebEncoder.encode(WebOpened(page: page.id, view: page.view())), 200)
         }
     }
 
@@ -166,7 +169,9 @@ final class WebRouter: Sendable {
     /// page busy for longer than it may idle is held, not idle).
     func scheduleIdleCheck(_ page: WebPage) {
         let wait = WebServer.pageIdle + .milliseconds(50)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: wait.wholeMilliseconds(rounded: .up)))) {
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .milliseconds(Int(clamping: wait.wholeMilliseconds(rounded: .up)))
+        ) {
             [weak self, weak page] in
             guard let self, let page else { return }
             page.lane.submit { [self] in

@@ -4,11 +4,22 @@
 let pageID = null;
 
 export async function openPage() {
-  const answer = await fetch('api/pages', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-  if (!answer.ok) throw new Error(await answer.text());
-  const json = await answer.json();
-  pageID = json.page;
-  return json.view;
+  const response = await fetch('api/pages', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  if (!response.ok) throw new Error(await refusal(response));
+  const opened = await response.json();
+  pageID = opened.page;
+  return opened.view;
+}
+
+// Why the server refused: its `error`, or the plain text of a refusal before any page.
+async function refusal(response) {
+  const text = await response.text();
+  try {
+    const failure = JSON.parse(text);
+    return failure.error || text;
+  } catch {
+    return text;
+  }
 }
 
 // Intents go one at a time, in the order the person made them: two requests in flight could
@@ -16,26 +27,26 @@ export async function openPage() {
 let queue = Promise.resolve();
 
 export function intent(name, fields = {}) {
-  const sent = queue.then(() => post(name, fields));
-  queue = sent.catch(() => {});
-  return sent;
+  const posted = queue.then(() => post(name, fields));
+  queue = posted.catch(() => {});
+  return posted;
 }
 
 async function post(name, fields) {
-  const answer = await fetch(`api/pages/${pageID}/intent`, {
+  const response = await fetch(`api/pages/${pageID}/intent`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ intent: name, ...fields }),
   });
-  if (answer.status === 404) throw new Error('this page was closed by the server; reload the page');
-  if (!answer.ok) throw new Error(await answer.text());
-  return answer.json();
+  if (response.status === 404) throw new Error('this page was closed by the server; reload the page');
+  if (!response.ok) throw new Error(await refusal(response));
+  return response.json();
 }
 
 export async function rows(from, count) {
-  const answer = await fetch(`api/pages/${pageID}/rows?from=${from}&count=${count}`);
-  if (!answer.ok) throw new Error(await answer.text());
-  return answer.json();
+  const response = await fetch(`api/pages/${pageID}/rows?from=${from}&count=${count}`);
+  if (!response.ok) throw new Error(await refusal(response));
+  return response.json();
 }
 
 // One live stream per browser, whatever the number of tabs: Chromium keeps at most six
@@ -74,7 +85,10 @@ export function live(onView, onDrop) {
 // A stream of this tab's page alone (a browser without BroadcastChannel or Web Locks).
 function ownStream(onView, onDrop) {
   const source = new EventSource(`api/pages/${pageID}/events`);
-  source.addEventListener('view', (event) => onView(JSON.parse(event.data).view));
+  source.addEventListener('view', (event) => {
+    const sent = JSON.parse(event.data);
+    onView(sent.view);
+  });
   source.addEventListener('error', () => onDrop(source));
   return source;
 }
@@ -124,8 +138,8 @@ class Leader {
     this.source = source;
     source.addEventListener('open', () => { if (older) older.close(); });
     source.addEventListener('view', (event) => {
-      const { page, view } = JSON.parse(event.data);
-      if (page === pageID) this.onView(view); else this.channel.postMessage({ page, view });
+      const sent = JSON.parse(event.data);
+      if (sent.page === pageID) this.onView(sent.view); else this.channel.postMessage({ page: sent.page, view: sent.view });
     });
     source.addEventListener('error', () => {
       if (source !== this.source) return;

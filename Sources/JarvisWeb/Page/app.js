@@ -87,15 +87,15 @@ class App {
   }
 
   say(text, kind, offer = null) {
-    const message = $('message');
-    message.textContent = text;
-    message.dataset.kind = kind;
+    const line = $('message');
+    line.textContent = text;
+    line.dataset.kind = kind;
     // What the model offers beside it: Undo after a change made here, Redo after an undo.
-    if (offer) message.append(' ', button(offer.label, () => this.send(offer.intent), { class: 'message-action' }));
+    if (offer) line.append(' ', button(offer.label, () => this.send(offer.intent), { class: 'message-action' }));
   }
 
   draw(view) {
-    if (!view || (this.view && view.version < this.view.version && !view.members)) return;
+    if (!view || (this.view && view.version < this.view.version)) return;
     const previous = this.view;
     this.view = view;
     $('agent-name').textContent = view.agent ? `${view.agent.name} · pid ${view.agent.pid} · ${view.agent.platform}` : 'no agent';

@@ -54,18 +54,18 @@ export class DetailPane {
     this.root.append(el('nav', { class: 'crumbs', 'aria-label': 'Way up' },
       button(`← ${upLabel}`, () => this.app.up(), { class: 'up', title: 'Esc' }), el('kbd', { class: 'hint', text: 'Esc' })));
     this.root.append(el('h2', { class: 'detail-title', text: detail.title }));
-    const actions = el('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Actions' });
-    if (detail.actions.edit) actions.append(button('Edit', () => this.app.send('edit', { target: detail.row.target })));
+    const toolbar = el('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Actions' });
+    if (detail.actions.edit) toolbar.append(button('Edit', () => this.app.send('edit', { target: detail.row.target })));
     const quick = detail.actions.quickEdit;
-    if (quick) actions.append(button(quick.title, () => this.app.send('quickEdit', { target: detail.row.target, kind: quick.kind })));
+    if (quick) toolbar.append(button(quick.title, () => this.app.send('quickEdit', { target: detail.row.target, kind: quick.kind })));
     if (detail.actions.addElement) {
-      actions.append(button(detail.actions.addElement, () => this.app.send('addElement', { target: detail.row.target })));
+      toolbar.append(button(detail.actions.addElement, () => this.app.send('addElement', { target: detail.row.target })));
     }
-    if (detail.actions.reveal) actions.append(button('Reveal', () => this.app.confirmReveal(detail)));
-    if (detail.actions.replace) actions.append(button('Replace secret', () => this.app.send('replace', { target: detail.row.target })));
-    if (detail.actions.reset) actions.append(button('Reset to default', () => this.app.send('reset', { target: detail.row.target })));
-    if (detail.actions.delete) actions.append(button('Delete', () => this.app.delete(detail)));
-    if (actions.childElementCount) this.root.append(actions);
+    if (detail.actions.reveal) toolbar.append(button('Reveal', () => this.app.confirmReveal(detail)));
+    if (detail.actions.replace) toolbar.append(button('Replace secret', () => this.app.send('replace', { target: detail.row.target })));
+    if (detail.actions.reset) toolbar.append(button('Reset to default', () => this.app.send('reset', { target: detail.row.target })));
+    if (detail.actions.delete) toolbar.append(button('Delete', () => this.app.delete(detail)));
+    if (toolbar.childElementCount) this.root.append(toolbar);
     const facts = el('dl', { class: 'facts' });
     for (const fact of detail.facts) facts.append(el('dt', { text: fact.label }), el('dd', { text: fact.text }));
     this.root.append(facts);
@@ -283,18 +283,18 @@ export class DetailPane {
     field.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) { event.preventDefault(); submit(); }
     });
-    const problem = el('div', { class: 'draft-error', id: errorID, role: 'alert' });
+    const problemBox = el('div', { class: 'draft-error', id: errorID, role: 'alert' });
     // The model's reason beside the field; for JSON, the line it points at with a caret under
     // the column, so the person sees the spot.
     this.showProblem = (found) => {
-      clear(problem);
+      clear(problemBox);
       field.setAttribute('aria-invalid', found ? 'true' : 'false');
       if (!found) return;
       const place = found.line ? `Line ${found.line}, column ${found.column}: ` : '';
-      problem.append(el('p', { class: 'problem-text', text: place + found.message }));
+      problemBox.append(el('p', { class: 'problem-text', text: place + found.message }));
       if (found.line && field instanceof HTMLTextAreaElement) {
         const line = field.value.split('\n')[found.line - 1] ?? '';
-        problem.append(el('pre', { class: 'problem-spot', 'aria-label': `Line ${found.line}`, text: `${line}\n${' '.repeat(Math.max(0, found.column - 1))}^` }));
+        problemBox.append(el('pre', { class: 'problem-spot', 'aria-label': `Line ${found.line}`, text: `${line}\n${' '.repeat(Math.max(0, found.column - 1))}^` }));
       }
     };
     this.showProblem(draft.problem);
@@ -304,7 +304,7 @@ export class DetailPane {
       const offset = lines.slice(0, draft.problem.line - 1).reduce((sum, text) => sum + text.length + 1, 0) + draft.problem.column - 1;
       setTimeout(() => field.setSelectionRange(offset, offset), 0);
     }
-    form.append(el('label', { class: 'hint', id: hintID, text: draft.hint }), field, ...extra, problem);
+    form.append(el('label', { class: 'hint', id: hintID, text: draft.hint }), field, ...extra, problemBox);
     form.append(el('div', { class: 'actions' },
       el('button', { type: 'submit', text: draft.replacesSecret ? 'Replace secret' : 'Save' }),
       button('Cancel', () => this.app.send('cancel'))));

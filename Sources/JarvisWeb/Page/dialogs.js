@@ -46,16 +46,16 @@ export function bulkPreview(app, bulk) {
 }
 
 export function addKey(app, add) {
-  const container = el('select', { 'aria-label': 'Container' });
-  add.containers.forEach((entry, index) => container.append(el('option', { value: String(index), text: entry.title })));
+  const containerField = el('select', { 'aria-label': 'Container' });
+  add.containers.forEach((entry, index) => containerField.append(el('option', { value: String(index), text: entry.title })));
   const key = el('input', { type: 'text', 'aria-label': 'Key name', spellcheck: 'false', autocomplete: 'off' });
   const type = el('select', { 'aria-label': 'Type' });
   // The types the chosen container takes, as the model listed them.
   const types = () => {
     clear(type);
-    for (const name of add.containers[Number(container.value)]?.types || []) type.append(el('option', { value: name, text: name }));
+    for (const name of add.containers[Number(containerField.value)]?.types || []) type.append(el('option', { value: name, text: name }));
   };
-  container.addEventListener('change', types);
+  containerField.addEventListener('change', types);
   types();
   const create = (entry, name, typeName) => {
     closeDialog();
@@ -69,12 +69,12 @@ export function addKey(app, add) {
   const body = [];
   if (add.suggestions.length) body.push(el('h3', { text: 'Declared by the key catalog, not stored yet' }), suggestions);
   body.push(el('div', { class: 'form-grid' },
-    el('label', { text: 'Container' }), container,
+    el('label', { text: 'Container' }), containerField,
     el('label', { text: 'Key name' }), key,
     el('label', { text: 'Type' }), type));
   show('Add key', body, [
     button('Create', () => {
-      const entry = add.containers[Number(container.value)];
+      const entry = add.containers[Number(containerField.value)];
       if (entry) create(entry, key.value, type.value);
     }),
     button('Cancel', () => { closeDialog(); app.send('addCancel'); }),

@@ -22,6 +22,7 @@ export class KeyTable {
     this.onCursor = onCursor;
     this.total = 0;
     this.version = -1;
+    this.revision = 0;
     this.cache = new Map();
     this.loading = new Set();
     this.cursor = 0;
@@ -32,12 +33,22 @@ export class KeyTable {
     this.grid.addEventListener('focus', () => this.draw());
   }
 
-  // The model's table changed: its version and its number of rows.
+  // The model's table changed: its version, its number of rows, and the rows changed in
+  // place since the view before (only those are drawn again). A page that missed a view
+  // forgets its rows and asks for those in sight.
   update(table, selectedID, emptyText) {
     this.selectedID = selectedID;
     if (table.version !== this.version) {
       this.version = table.version;
+      this.revision = table.revision;
       this.cache.clear();
+    } else if (table.revision > this.revision) {
+      if (table.from === this.revision) {
+        for (const patch of table.patches) if (this.cache.has(patch.index)) this.cache.set(patch.index, patch.row);
+      } else {
+        this.cache.clear();
+      }
+      this.revision = table.revision;
     }
     this.total = table.total;
     this.grid.setAttribute('aria-rowcount', String(this.total + 1));
@@ -87,9 +98,11 @@ export class KeyTable {
       const answer = await api.rows(start, WINDOW);
       // An answer older than the table drawn now is dropped, but the window is still asked
       // again below: the newer request was skipped while this one was on its way.
-      if (answer.version >= this.version) {
-        if (answer.version > this.version) {
+      const newer = answer.version > this.version || (answer.version === this.version && answer.revision > this.revision);
+      if (newer || (answer.version === this.version && answer.revision === this.revision)) {
+        if (newer) {
           this.version = answer.version;
+          this.revision = answer.revision;
           this.cache.clear();
         }
         this.total = answer.total;
@@ -112,7 +125,7 @@ export class KeyTable {
       return waiting;
     }
     const flags = row.flags.map((flag) => el('span', { class: `flag flag-${flag}`, text: FLAG_NAMES[flag] || flag }));
-    const value = row.old !== undefined
+    const value = row.old != null
       ? [el('span', { class: 'old', text: row.old }), el('span', { class: 'arrow', text: ' → ' }), el('span', { text: row.preview })]
       : [row.preview];
     const node = el('div', {

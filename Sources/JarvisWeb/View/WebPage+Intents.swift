@@ -3,89 +3,94 @@ import JarvisCore
 import JarvisInspector
 import JarvisRemote
 
-extension WebPageState {
-    /// Does what the user asked; returns the new view (and, for some intents, more).
-    ///
-    /// Every decision goes through the model: the session refuses what may not be done, and
-    /// its message is shown where the user acted.
-    mutating func handle(_ request: JSONValue) -> JSONValue {
-        guard let intent = request["intent"]?.stringValue else {
-            return WebJSON.object([("error", "the request names no intent")])
+/// What an intent answers.
+enum WebAnswer: Sendable {
+    /// The page's view after the intent.
+    case view(WebView)
+    /// A window of a value's members (`members`).
+    case members(WebMembers)
+    /// The request is no intent the page's server knows (status 400).
+    case refused(WebFailure)
+
+    /// The answer as the page reads it.
+    var json: JSONValue {
+        switch self {
+        case .view(let view): WebEncoder.encode(view)
+        case .members(let members): WebEncoder.encode(members)
+        case .refused(let failure): WebEncoder.encode(failure)
         }
-        var extra: [(String, JSONValue)] = []
+    }
+}
+
+extension WebPageState {
+    /// Does what the user asked; answers with the new view, or for `members` a window of
+    /// them. A request that is no intent is refused; an intent the model refuses is answered
+    /// with the view, its message saying why where the user acted.
+    mutating func handle(_ request: JSONValue) -> WebAnswer {
+        let intent: WebIntent
         do throws(JarvisError) {
-            extra = try perform(intent, request)
+            intent = try WebIntent(parsing: request)
+        } catch {
+            return .refused(WebFailure(error: error.message))
+        }
+        do throws(JarvisError) {
+            if let members = try perform(intent) { return .members(members) }
         } catch {
             message = InspectorMessage(error.message, .error)
         }
-        guard case .object(var object) = view() else { return .null }
-        for (name, value) in extra { object[name] = value }
-        return .object(object)
+        return .view(view())
     }
 
-    private mutating func perform(_ intent: String, _ request: JSONValue) throws(JarvisError) -> [(String, JSONValue)] {
+    private mutating func perform(_ intent: WebIntent) throws(JarvisError) -> WebMembers? {
         // A message answers one action; the next action clears it.
-        if !["check", "members", "zone"].contains(intent) { message = nil }
+        if ![.check, .members, .zone].contains(intent.name) { message = nil }
         switch intent {
-        case "agent":
-            guard let id = request["id"]?.stringValue else { throw JarvisError(.invalidParams, "choose an agent") }
+        case .agent(let id):
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
             reset(keepingScope: false)
             close()
             connect(id)
             if let connectProblem { throw JarvisError(.unavailable, connectProblem) }
-        case "scope":
-            scope = (request["scanner"]?.stringValue, request["container"]?.stringValue)
+        case .scope(let scanner, let container):
+            scope = (scanner, container)
             selected = nil
             bulk = nil
             tableDirty = true
-        case "filter":
-            filter = InspectorFilter(request["text"]?.stringValue ?? "")
+        case .filter(let text):
+            filter = InspectorFilter(text)
             bulk = nil
             rowsDirty = true  // the table's rows stay; only the filter runs again
-        case "chip":
-            guard let id = request["id"]?.stringValue, let chip = InspectorChip(id: id) else {
-                throw JarvisError(.invalidParams, "no such filter chip")
-            }
-            if request["on"]?.boolValue ?? !chips.contains(chip) { chips.insert(chip) } else { chips.remove(chip) }
+        case .chip(let id, let on):
+            guard let chip = InspectorChip(id: id) else { throw JarvisError(.invalidParams, "no such filter chip") }
+            if on ?? !chips.contains(chip) { chips.insert(chip) } else { chips.remove(chip) }
             bulk = nil
             tableDirty = true
-        case "sort":
-            guard let column = request["column"]?.stringValue.flatMap(InspectorSort.Column.init(rawValue:)) else {
-                throw JarvisError(.invalidParams, "sort by key, type or value")
-            }
+        case .sort(let column):
             sort = sort.clicked(column)
             tableDirty = true
-        case "open":
-            let target = try WebJSON.target(from: request["target"])
+        case .open(let target):
             if let draft, draft.address != target.address || draft.pointer != target.pointer {
                 throw JarvisError(.invalidParams, "save or cancel the edit of \(draft.title) first")
             }
             selected = target
-        case "close":
+        case .close:
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
             selected = nil
-        case "members":
-            let target = try WebJSON.target(from: request["target"])
-            guard let state = connection?.session.state, let address = target.address else { return [] }
+        case .members(let target, let start):
+            guard let state = connection?.session.state, let address = target.address else {
+                return WebMembers(members: [], from: 0, more: 0)
+            }
             // A window of members at a time: a dictionary of 100,000 keys never reaches the page whole.
             let rows = state.rows(.value(address, target.pointer), previewLimit: 120)
-            let from = max(0, min(rows.count, request["from"]?.int64Value.map { Int(clamping: $0) } ?? 0))
+            let from = max(0, min(rows.count, start))
             let window = rows[from...].prefix(Self.membersWindow)
-            return [
-                ("members", .array(window.map { WebJSON.row($0) })), ("from", WebJSON.int(from)),
-                ("more", WebJSON.int(rows.count - from - window.count)),
-            ]
-        case "edit":
-            let target = try WebJSON.target(from: request["target"] ?? selected.map(WebJSON.target))
+            return WebMembers(members: window.map(WebRow.init), from: from, more: rows.count - from - window.count)
+        case .edit(let chosen, let zone):
+            guard let target = chosen ?? selected else { throw JarvisError(.invalidParams, "the request names no key") }
             let session = try liveSession()
-            start(try session.draft(for: target), zone: request["zone"]?.stringValue)
+            start(try session.draft(for: target), zone: zone)
             selected = target
-        case "quickEdit":
-            let target = try WebJSON.target(from: request["target"])
-            guard let kind = request["kind"]?.stringValue.flatMap(InspectorQuickEdit.init(rawValue:)) else {
-                throw JarvisError(.invalidParams, "name the quick edit: toggle or nextChoice")
-            }
+        case .quickEdit(let target, let kind):
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
             let result = try liveSession().quickEdit(target, kind)
             selected = target
@@ -96,51 +101,48 @@ extension WebPageState {
                 draftText = result.text
                 conflict = result.conflict
             }
-        case "addElement":
-            let target = try WebJSON.target(from: request["target"])
+        case .addElement(let target, let zone):
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
-            start(try liveSession().appendDraft(to: target), zone: request["zone"]?.stringValue)
+            start(try liveSession().appendDraft(to: target), zone: zone)
             selected = target
-        case "replace":
-            let target = try WebJSON.target(from: request["target"])
+        case .replace(let target):
             guard let address = target.address, target.pointer.isWhole else {
                 throw JarvisError(.invalidParams, "choose a secret")
             }
             let session = try liveSession()
             start(try session.replacementDraft(for: address), zone: nil)
             selected = target
-        case "check":
-            guard let draft else { return [] }
+        case .check(let field):
+            guard let draft else { return nil }
             // A date the field cannot name is the problem itself (`typed` recorded it).
-            guard let text = try? typed(request) else { return [] }
+            guard let text = try? typed(field) else { return nil }
             draftProblem = try liveSession().problem(draft, text: text)
-        case "zone":
-            guard let draft, draft.editor == .date, let zone = request["zone"]?.stringValue else { return [] }
+        case .zone(let zone, let field):
+            guard let draft, draft.editor == .date else { return nil }
             _ = try DateEditing.zone(zone)
             // What the field holds is read in the zone it was typed in, then shown in the new one.
-            if let text = try? typed(request) { draftText = text }
+            if let text = try? typed(field) { draftText = text }
             draftZone = zone
-        case "save":
-            guard let text = try typed(request) else { throw JarvisError(.invalidParams, "nothing is being edited") }
-            try save(text, confirmed: request["confirmed"]?.boolValue ?? false)
-        case "unask":
+        case .save(let field, let confirmed):
+            guard let text = try typed(field) else { throw JarvisError(.invalidParams, "nothing is being edited") }
+            try save(text, confirmed: confirmed)
+        case .unask:
             asking = false
-        case "cancel":
+        case .cancel:
             draft = nil
             draftProblem = nil
             conflict = nil
             asking = false
-        case "keepTheirs":
+        case .keepTheirs:
             guard let draft else { throw JarvisError(.invalidParams, "no conflict to resolve") }
             message = InspectorConflict.keptTheirs(draft)
             self.draft = nil
             conflict = nil
             asking = false
-        case "writeMine":
+        case .writeMine:
             guard draft != nil, conflict != nil else { throw JarvisError(.invalidParams, "no conflict to resolve") }
             try save(draftText, confirmed: true)
-        case "delete":
-            let target = try WebJSON.target(from: request["target"])
+        case .delete(let target):
             let session = try liveSession()
             let now = try session.delete(target)
             message = InspectorMessage.deleted(target, now: now)
@@ -148,56 +150,47 @@ extension WebPageState {
                 if target.pointer.isWhole {
                     selected = nil
                 } else if case .member(let address, let pointer) = target {
-                    selected = pointer.tokens.count > 1 ? .member(address, JSONPointer(tokens: Array(pointer.tokens.dropLast()))) : .key(address)
+                    selected =
+                        pointer.tokens.count > 1
+                        ? .member(address, JSONPointer(tokens: Array(pointer.tokens.dropLast()))) : .key(address)
                 }
             }
-        case "deletePreview":
+        case .deletePreview:
             guard canEdit, let state = connection?.session.state else { throw readOnly() }
             // Exactly the rows the filter shows, each at the revision it has now (the model's decision).
             bulk = state.deletion(of: currentRows(now: .now))
-        case "deleteFiltered":
+        case .deleteFiltered:
             guard let deletion = bulk else { throw JarvisError(.invalidParams, "preview what the filter shows first") }
             let session = try liveSession()
             let outcome = try session.delete(deletion)
             bulk = nil
             selected = nil
             message = outcome.message
-        case "bulkCancel":
+        case .bulkCancel:
             bulk = nil
-        case "reset":
-            let target = try WebJSON.target(from: request["target"])
+        case .reset(let target):
             guard let address = target.address else { throw JarvisError(.invalidParams, "choose a key") }
             let session = try liveSession()
             message = InspectorMessage.reset(address, now: try session.reset(address))
-        case "reveal":
-            let target = try WebJSON.target(from: request["target"])
+        case .reveal(let target):
             guard let address = target.address else { throw JarvisError(.invalidParams, "choose a key") }
             let session = try liveSession()
             try session.reveal(address)
             selected = .key(address)
-        case "addStart":
+        case .addStart:
             guard canEdit else { throw readOnly() }
             adding = true
-        case "addCancel":
+        case .addCancel:
             adding = false
-        case "addCreate":
-            guard let scanner = request["scanner"]?.stringValue, let container = request["container"]?.stringValue,
-                let key = request["key"]?.stringValue, let typeName = request["type"]?.stringValue,
-                let type = PreferenceType(rawValue: typeName)
-            else { throw JarvisError(.invalidParams, "name the container, the key and its type") }
+        case .addCreate(let scanner, let container, let key, let type, let zone):
             let session = try liveSession()
             let fresh = try session.newDraft(scanner: scanner, container: container, key: key, type: type)
             adding = false
-            start(fresh, zone: request["zone"]?.stringValue)
+            start(fresh, zone: zone)
             selected = nil
-        case "reload":
-            let session = try liveSession()
-            try session.load()
-            tableDirty = true
-        case "revert":
+        case .revert(let id):
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
-            guard let id = request["id"]?.int64Value, case .success(let entries)? = timeline?.entries,
-                let entry = entries.first(where: { $0.id == id })
+            guard case .success(let entries)? = timeline?.entries, let entry = entries.first(where: { $0.id == id })
             else { throw JarvisError(.invalidParams, "that change is not in the key's timeline any more") }
             let session = try liveSession()
             do {
@@ -207,21 +200,14 @@ extension WebPageState {
                 message = .refused(entry.revertLabel.lowercased(), error)
             }
             timeline = nil
-            tableDirty = true
-        case "undo", "redo":
+        case .undo, .redo:
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
-            message = try liveSession().undo(redo: intent == "redo")
-            tableDirty = true
-        default:
-            throw JarvisError(.invalidParams, "unknown intent '\(intent)'")
+            message = try liveSession().undo(redo: intent == .redo)
         }
         // A change made here offers to take it back, beside what it says (the model's rule).
-        if Self.changes.contains(intent), let told = message { message = told.offeringUndo(canEdit: canEdit) }
-        return []
+        if intent.changesStorage, let told = message { message = told.offeringUndo(canEdit: canEdit) }
+        return nil
     }
-
-    /// The intents that change what the agent stores.
-    static let changes: Set<String> = ["save", "writeMine", "quickEdit", "delete", "deleteFiltered", "reset"]
 
     /// How many members of a dictionary or array one answer carries.
     static let membersWindow = 2000
@@ -238,11 +224,9 @@ extension WebPageState {
 
     /// The editor text a request carries: `text`, or for the date editor the `local` date
     /// and time read in the chosen zone (the model converts). Nil when nothing is edited.
-    private mutating func typed(_ request: JSONValue) throws(JarvisError) -> String? {
+    private mutating func typed(_ field: WebIntent.Typed) throws(JarvisError) -> String? {
         guard let draft else { return nil }
-        guard draft.editor == .date, let local = request["local"]?.stringValue else {
-            return request["text"]?.stringValue ?? draftText
-        }
+        guard draft.editor == .date, let local = field.local else { return field.text ?? draftText }
         do throws(JarvisError) {
             let text = try DateEditing.editText(local: local, zone: draftZone, previous: draftText)
             draftText = text

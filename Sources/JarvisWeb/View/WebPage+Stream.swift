@@ -80,10 +80,12 @@ extension WebPage {
     /// Sends a view if anything changed or a mark ended, or a keep-alive when quiet; then
     /// sets a timer for the next mark's end. On the lane.
     private func redraw() {
-        guard let connection = stream.withLock({ state -> LineConnection? in
-            state.redrawQueued = false
-            return state.connection
-        }) else { return }
+        guard
+            let connection = stream.withLock({ state -> LineConnection? in
+                state.redrawQueued = false
+                return state.connection
+            })
+        else { return }
         touch()
         tick()
         let (first, markPassed) = stream.withLock { state in
@@ -91,10 +93,10 @@ extension WebPage {
         }
         if changed.current || first || markPassed {
             let view = view()
-            let payload = JSONWriter.string(WebJSON.object([("page", .string(id)), ("view", view)]))
+            let payload = JSONWriter.string(WebEncoder.encode(WebStreamEvent(page: id, view: view)))
             stream.withLock { state in
                 state.markEnd = nil
-                state.sentVersion = view["version"]?.int64Value.map(Int.init) ?? 0
+                state.sentVersion = view.version
                 state.lastWrite = .now
             }
             connection.send(raw: HTTPResponse.event("view", payload))

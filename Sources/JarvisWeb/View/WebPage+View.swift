@@ -4,128 +4,60 @@ import JarvisRemote
 
 extension WebPageState {
     /// Everything the page draws now but the table's rows (fetched by window).
-    mutating func view() -> JSONValue {
+    mutating func view() -> WebView {
         let now = ContinuousClock.now
-        let news = changed.withLock { flag -> Bool in
-            defer { flag = false }
-            return flag
-        }
-        if news { tableDirty = true }
-        connection?.session.expireHighlights()
+        // The news is the listing's to find: this view takes whatever changed.
+        changed.withLock { $0 = false }
         let rows = currentRows(now: now)
         version += 1
-        var pairs: [(String, JSONValue)] = [
-            ("version", WebJSON.int(version)),
-            ("agents", agentsJSON()),
-            ("filter", .string(filter.text)),
-            (
-                "chips",
-                .array(
-                    InspectorChip.all.map { chip in
-                        WebJSON.object([
-                            ("id", .string(chip.id)), ("label", .string(chip.description)), ("on", .bool(chips.contains(chip))),
-                        ])
-                    })
-            ),
-            ("table", WebJSON.object([("total", WebJSON.int(rows.count)), ("version", WebJSON.int(rowsVersion))])),
-            ("sort", WebJSON.object([("column", .string(sort.column.rawValue)), ("descending", .bool(sort.descending))])),
-            ("message", message.map(WebJSON.message) ?? .null),
-        ]
-        guard let connection else {
-            pairs.append(("agent", .null))
-            pairs.append(
-                (
-                    "connection",
-                    WebJSON.object([
-                        ("state", "none"), ("message", WebJSON.text(connectProblem)), ("choose", .bool(choosing)),
-                    ])
-                ))
-            pairs.append(("canEdit", false))
-            pairs.append(("scanners", .array([])))
-            return WebJSON.object(pairs)
-        }
+        var view = WebView(
+            version: version, agents: agentChoices(), filter: filter.text,
+            chips: InspectorChip.all.map { WebChip(id: $0.id, label: $0.description, on: chips.contains($0)) },
+            table: tableInfo(), sort: WebSort(column: sort.column.rawValue, descending: sort.descending),
+            message: message.map(WebMessage.init), agent: nil,
+            connection: WebConnection(state: "none", message: connectProblem, choose: choosing), banner: nil,
+            canEdit: false, scanners: [], scope: nil, detail: nil, timeline: nil, draft: nil, question: nil,
+            conflict: nil, bulk: nil, add: nil, canBulkDelete: false)
+        guard let connection else { return view }
         let state = connection.session.state
         let hello = state.hello
-        pairs.append(
-            (
-                "agent",
-                WebJSON.object([
-                    ("name", .string(VisibleText.escaped(hello.agent))), ("pid", WebJSON.int(Int(hello.pid))),
-                    ("platform", .string(hello.platform)), ("address", .string(connection.endpoint.description)),
-                ])
-            ))
-        let live: JSONValue
+        view.agent = WebAgentInfo(name: VisibleText.escaped(hello.agent), pid: Int(hello.pid), platform: hello.platform)
         if isGone {
-            live = WebJSON.object([("state", "gone"), ("message", .string(InspectorMessage.agentGone(state).text))])
+            view.connection = WebConnection(
+                state: "gone", message: InspectorMessage.agentGone(state).text, choose: false)
         } else if state.isLive {
-            live = WebJSON.object([("state", "live"), ("message", .null)])
+            view.connection = WebConnection(state: "live", message: nil, choose: false)
         } else {
-            live = WebJSON.object([("state", "static"), ("message", WebJSON.text(state.liveProblem))])
+            view.connection = WebConnection(state: "static", message: state.liveProblem, choose: false)
         }
-        pairs.append(("connection", live))
-        pairs.append(("banner", WebJSON.text(state.banner)))
-        pairs.append(("canEdit", .bool(canEdit)))
-        pairs.append(("scanners", scannersJSON(state)))
-        pairs.append(
-            (
-                "scope",
-                WebJSON.object([
-                    ("scanner", WebJSON.text(scope.scanner)), ("container", WebJSON.text(scope.container)),
-                    ("title", .string(scopeTitle(state))),
-                ])
-            ))
+        view.banner = state.banner
+        view.canEdit = canEdit
+        view.scanners = scanners(state)
+        view.scope = WebScope(scanner: scope.scanner, container: scope.container)
         if let selected, let address = selected.address, let detail = state.detail(address, selected.pointer) {
             let value = state.value(at: address, selected.pointer)
             let json = value.map { ValueFormat.full($0, limit: 256 * 1024) }
-            var shown = WebJSON.detail(
-                detail, copy: state.copyTexts(for: selected),
-                canReset: canEdit && detail.row.isResettable, json: json, jsonNote: value.flatMap(ValueFormat.jsonNote))
-            if !canEdit, case .object(var object) = shown, case .object(var actions)? = object["actions"] {
-                actions["edit"] = false
-                actions["delete"] = false
-                actions["reset"] = false
-                actions["replace"] = false
-                actions["quickEdit"] = .null
-                actions["addElement"] = .null
-                object["actions"] = .object(actions)
-                shown = .object(object)
-            }
-            pairs.append(("detail", shown))
-            pairs.append(("timeline", timelineJSON(address, session: connection.session)))
-        } else {
-            pairs.append(("detail", .null))
-            pairs.append(("timeline", .null))
+            view.detail = WebDetail(
+                detail, copy: state.copyTexts(for: selected), canEdit: canEdit, json: json,
+                jsonNote: value.flatMap(ValueFormat.jsonNote))
+            view.timeline = timeline(address, session: connection.session)
         }
-        pairs.append(
-            ("draft", draft.map { WebJSON.draft($0, text: draftText, problem: draftProblem, zone: draftZone) } ?? .null))
-        pairs.append(("question", asking ? WebJSON.text(draft?.confirmation) : .null))
-        pairs.append(("conflict", conflict.map(WebJSON.conflict) ?? .null))
-        pairs.append(
-            (
-                "bulk",
-                bulk.map { deletion in
-                    WebJSON.object([
-                        ("count", WebJSON.int(deletion.entries.count)),
-                        ("skipped", WebJSON.int(deletion.skipped)),
-                        ("question", .string(deletion.question)),
-                        (
-                            "keys",
-                            .array(
-                                deletion.entries.map {
-                                    .string(VisibleText.escaped($0.address.container + " · " + $0.address.key))
-                                })
-                        ),
-                    ])
-                } ?? .null
-            ))
-        pairs.append(("add", adding && canEdit ? addJSON(state) : .null))
-        pairs.append(("canBulkDelete", .bool(canEdit && !rows.isEmpty && (!filter.isEmpty || !chips.isEmpty))))
-        return WebJSON.object(pairs)
+        view.draft = draft.map { WebDraft($0, text: draftText, problem: draftProblem, zone: draftZone) }
+        view.question = asking ? draft?.confirmation : nil
+        view.conflict = conflict.map(WebConflict.init)
+        view.bulk = bulk.map { deletion in
+            WebBulk(
+                count: deletion.entries.count, question: deletion.question,
+                keys: deletion.entries.map { VisibleText.escaped($0.address.container + " · " + $0.address.key) })
+        }
+        view.add = adding && canEdit ? addition(state) : nil
+        view.canBulkDelete = canEdit && !rows.isEmpty && (!filter.isEmpty || !chips.isEmpty)
+        return view
     }
 
     /// The selected key's changes from the agent's journal, newest first, each with Revert
     /// where the model offers it; read again only when the key or the model changed.
-    private mutating func timelineJSON(_ address: PreferenceAddress, session: InspectorSession) -> JSONValue {
+    private mutating func timeline(_ address: PreferenceAddress, session: InspectorSession) -> WebTimeline? {
         let generation = session.state.generation
         if timeline?.address != address || timeline?.generation != generation {
             let entries: Result<[InspectorTimelineEntry], JarvisError>
@@ -137,12 +69,9 @@ extension WebPageState {
             timeline = (address, generation, entries)
         }
         switch timeline?.entries {
-        case .success(let entries)?:
-            return WebJSON.object([("entries", .array(entries.map(WebJSON.timelineEntry))), ("problem", .null)])
-        case .failure(let error)?:
-            return WebJSON.object([("entries", .array([])), ("problem", .string(error.message))])
-        case nil:
-            return .null
+        case .success(let entries)?: return WebTimeline(entries: entries.map(WebTimelineEntry.init), problem: nil)
+        case .failure(let error)?: return WebTimeline(entries: [], problem: error.message)
+        case nil: return nil
         }
     }
 
@@ -159,73 +88,41 @@ extension WebPageState {
         return "All keys"
     }
 
-    private mutating func scannersJSON(_ state: InspectorState) -> JSONValue {
-        var perContainer: [String: Int] = [:]
-        var perScanner: [String: Int] = [:]
-        let sizes = state.containerSizes()
-        for address in state.items.keys {
-            perScanner[address.scanner, default: 0] += 1
-            perContainer[address.scanner + "\u{0}" + address.container, default: 0] += 1
+    private mutating func scanners(_ state: InspectorState) -> [WebScanner] {
+        guard let counts = connection?.listing.counts(state) else { return [] }
+        let (perScanner, perContainer) = (counts.perScanner, counts.perContainer)
+        return state.scanners.map { scanner in
+            WebScanner(
+                id: scanner.id, title: VisibleText.escaped(scanner.name), count: perScanner[scanner.id] ?? 0,
+                problem: scanner.available ? nil : scanner.reason ?? "unavailable",
+                containers: state.containers(of: scanner.id).map { container in
+                    WebContainer(
+                        name: container.name, title: VisibleText.escaped(container.name),
+                        count: perContainer[scanner.id + "\u{0}" + container.name] ?? 0, problem: container.problem,
+                        sizeWarning: counts.sizeWarnings[scanner.id + "\u{0}" + container.name])
+                })
         }
-        return .array(
-            state.scanners.map { scanner in
-                WebJSON.object([
-                    ("id", .string(scanner.id)), ("title", .string(VisibleText.escaped(scanner.name))),
-                    ("count", WebJSON.int(perScanner[scanner.id] ?? 0)),
-                    ("problem", scanner.available ? .null : .string(scanner.reason ?? "unavailable")),
-                    (
-                        "containers",
-                        .array(
-                            state.containers(of: scanner.id).map { container in
-                                WebJSON.object([
-                                    ("name", .string(container.name)),
-                                    ("title", .string(VisibleText.escaped(container.name))),
-                                    ("count", WebJSON.int(perContainer[scanner.id + "\u{0}" + container.name] ?? 0)),
-                                    ("problem", WebJSON.text(container.problem)),
-                                    (
-                                        "sizeWarning",
-                                        WebJSON.text(
-                                            sizes[PreferenceAddress(scanner: scanner.id, container: container.name, key: "")]?
-                                                .warning)
-                                    ),
-                                    ("readOnly", .bool(!container.writable || !state.canEdit)),
-                                ])
-                            })
-                    ),
-                ])
-            })
     }
 
     /// What "Add key" offers, as the model decided: the writable containers of the scope,
     /// the types each takes, and the catalog's declared keys with nothing stored first.
-    private mutating func addJSON(_ state: InspectorState) -> JSONValue {
-        let choices = state.addChoices(scanner: scope.scanner).filter { scope.container == nil || $0.container == scope.container }
-        return WebJSON.object([
-            (
-                "containers",
-                .array(
-                    choices.map { choice in
-                        WebJSON.object([
-                            ("scanner", .string(choice.scanner)), ("container", .string(choice.container)),
-                            ("title", .string(choice.title)),
-                            ("types", .array(choice.types.map { .string($0.rawValue) })),
-                        ])
-                    })
-            ),
-            (
-                "suggestions",
-                .array(
-                    choices.flatMap { choice in
-                        choice.suggestions.prefix(200).map { suggestion in
-                            WebJSON.object([
-                                ("scanner", .string(choice.scanner)), ("container", .string(choice.container)),
-                                ("key", .string(suggestion.key)), ("type", .string(suggestion.type.rawValue)),
-                                ("about", WebJSON.text(suggestion.description)),
-                            ])
-                        }
-                    })
-            ),
-        ])
+    private mutating func addition(_ state: InspectorState) -> WebAdd {
+        let choices = state.addChoices(scanner: scope.scanner).filter {
+            scope.container == nil || $0.container == scope.container
+        }
+        return WebAdd(
+            containers: choices.map { choice in
+                WebAddContainer(
+                    scanner: choice.scanner, container: choice.container, title: choice.title,
+                    types: choice.types.map(\.rawValue))
+            },
+            suggestions: choices.flatMap { choice in
+                choice.suggestions.prefix(200).map { suggestion in
+                    WebSuggestion(
+                        scanner: choice.scanner, container: choice.container, key: suggestion.key,
+                        type: suggestion.type.rawValue, about: suggestion.description)
+                }
+            })
     }
 
     /// The running agents, read from the runtime folder at most once a second.
@@ -246,30 +143,26 @@ extension WebPageState {
 
     /// The agents to pick from: local programs, Simulator apps grouped by device, and the
     /// one `--agent` named. Read from the runtime folder at most once a second.
-    private mutating func agentsJSON() -> JSONValue {
+    private mutating func agentChoices() -> [WebAgentChoice] {
         let records = agentRecords(now: .now)
         let open = connection?.endpoint
-        var list: [JSONValue] = records.map { record in
-            WebJSON.object([
-                ("id", .string(String(record.pid))),
-                ("title", .string(VisibleText.escaped(record.name))),
-                ("subtitle", .string(VisibleText.escaped("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? "")))),
-                ("group", .string(VisibleText.escaped(record.device.map { "Simulator · " + $0 } ?? "This computer"))),
-                ("current", .bool(open.map { record.serves($0) } ?? false)),
-            ])
+        var list = records.map { record in
+            WebAgentChoice(
+                id: String(record.pid), title: VisibleText.escaped(record.name),
+                subtitle: VisibleText.escaped("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? "")),
+                group: VisibleText.escaped(record.device.map { "Simulator · " + $0 } ?? "This computer"),
+                current: open.map { record.serves($0) } ?? false)
         }
         // `--agent tcp://…` under Network, unless it is an agent of this computer listed above.
         if let selector = options.selector, selector.hasPrefix("tcp://"),
             let endpoint = try? Endpoint(parsing: selector), !records.contains(where: { $0.serves(endpoint) })
         {
             list.append(
-                WebJSON.object([
-                    ("id", .string(selector)), ("title", .string(networkName ?? selector)),
-                    ("subtitle", .string(selector)), ("group", "Network"),
-                    ("current", .bool(open == endpoint)),
-                ]))
+                WebAgentChoice(
+                    id: selector, title: networkName ?? selector, subtitle: selector, group: "Network",
+                    current: open == endpoint))
         }
-        return .array(list)
+        return list
     }
 }
 

@@ -29,7 +29,9 @@ final class WebPage: Sendable {
     let onStreamEnded: @Sendable (WebPage) -> Void
     private let state: Locked<WebPageState>
 
-    init(id: String, options: WebOptions, lane: WorkLane, onStreamEnded: @escaping @Sendable (WebPage) -> Void = { _ in }) {
+    init(
+        id: String, options: WebOptions, lane: WorkLane, onStreamEnded: @escaping @Sendable (WebPage) -> Void = { _ in }
+    ) {
         self.id = id
         self.options = options
         self.lane = lane
@@ -60,15 +62,18 @@ final class WebPage: Sendable {
     func tick() { state.withLock { $0.tick() } }
 
     /// The page as the browser draws it.
-    func view() -> JSONValue { state.withLock { $0.view() } }
+    func view() -> WebView { state.withLock { $0.view() } }
 
     /// A window of the table.
-    func rowsWindow(from start: Int, count: Int) -> JSONValue {
+    func rowsWindow(from start: Int, count: Int) -> WebRowsWindow {
         state.withLock { $0.rowsWindow(from: start, count: count) }
     }
 
     /// Acts on one intent of the page.
-    func handle(_ request: JSONValue) -> JSONValue { state.withLock { $0.handle(request) } }
+    func handle(_ request: JSONValue) -> WebAnswer { state.withLock { $0.handle(request) } }
+
+    /// The agent's listing the page uses, shared with the other pages on it; nil with no agent.
+    var listing: WebListing? { state.withLock { $0.connection?.listing } }
 
     /// When the view changes by itself next (a change mark ends).
     func nextDeadline() -> ContinuousClock.Instant? { state.withLock { $0.nextDeadline() } }
@@ -85,4 +90,6 @@ struct WebOptions: Sendable {
     var selector: String?
     /// The TCP token; nil uses the local discovery file's.
     var token: String?
+    /// The agents' listings, shared by every page open on one agent.
+    var listings = WebListings()
 }

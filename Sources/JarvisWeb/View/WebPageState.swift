@@ -18,9 +18,14 @@ struct WebPageState: Sendable {
 
     struct Connection {
         var endpoint: Endpoint
-        var session: InspectorSession
+        /// The agent's session and tables, shared with every page open on it.
+        var listing: WebListing
+        /// This page's handler on the shared session.
+        var observation: InspectorObservation
         /// Whether the agent went away and when to look for it again (the model's decision).
         var reconnection: InspectorReconnection
+
+        var session: InspectorSession { listing.session }
     }
 
     var connection: Connection?
@@ -50,15 +55,21 @@ struct WebPageState: Sendable {
     var message: InspectorMessage?
     /// The rows the table shows: ``table``'s, through the filter.
     var rows: [InspectorRow] = []
+    /// Grows when rows came, went or moved: the browser forgets every row it holds.
     var rowsVersion = 0
+    /// Grows when rows changed in place; ``patched`` holds their indices until a view tells them.
+    var rowsRevision = 0
+    var patched: Set<Int> = []
+    /// The revision the last view told.
+    var toldRevision = 0
     /// The filter changed: ``rows`` is found again in ``table``.
     var rowsDirty = true
-    /// The scope's rows under the chips, unfiltered.
+    /// The scope's rows under the chips, unfiltered, as the listing gave them.
     var table = InspectorFilteredRows()
-    /// The model, the scope or the chips changed: ``table`` is built again.
+    /// The listing's version and revision of ``table``.
+    var listed: (version: Int, revision: Int)?
+    /// The scope or the chips changed: every row is taken again.
     var tableDirty = true
-    /// When the first change mark in ``table`` ends (nil: none): its rows are built again then.
-    var highlightsEnd: ContinuousClock.Instant?
     var lastAgents: (at: ContinuousClock.Instant, records: [AgentRecord])?
     /// The name of the agent at `--agent tcp://…`, once it answered: the sidebar keeps showing
     /// it while another agent is open.
@@ -84,28 +95,22 @@ struct WebPageState: Sendable {
     }
 
     mutating func open(_ endpoint: Endpoint, selector: String?) throws(JarvisError) {
-        let source = try RemoteSource(endpoint: endpoint, token: token(for: endpoint, selector: selector), clientName: "jarvis-web")
-        let session = InspectorSession(source: source)
-        session.onChange { [changed, onChange] in
+        let listing = try options.listings.listing(
+            for: endpoint, token: token(for: endpoint, selector: selector))
+        let observation = listing.session.observe { [changed, onChange] in
             changed.withLock { $0 = true }
             onChange()
         }
-        // Subscribe before loading, so no change can fall between the two.
-        session.startLive()
-        do {
-            try session.load()
-        } catch {
-            session.close()
-            throw error
-        }
         close()
-        let state = session.state
+        let state = listing.session.state
         connection = Connection(
-            endpoint: endpoint, session: session,
+            endpoint: endpoint, listing: listing, observation: observation,
             reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state))
         connectProblem = nil
         tableDirty = true
-        if selector == options.selector, options.selector?.hasPrefix("tcp://") == true { networkName = state.hello.agent }
+        if selector == options.selector, options.selector?.hasPrefix("tcp://") == true {
+            networkName = state.hello.agent
+        }
     }
 
     /// The token for `endpoint`: the one the user gave (`--token-file`, `JARVIS_TOKEN`) only
@@ -116,11 +121,11 @@ struct WebPageState: Sendable {
         return AgentLocator.localToken(for: endpoint)
     }
 
-    /// Ends the session.
+    /// Lets go of the agent's listing (its session closes with its last page).
     mutating func close() {
         guard let connection else { return }
-        connection.session.onChange(nil)
-        connection.session.close()
+        connection.observation.cancel()
+        options.listings.release(connection.listing)
         self.connection = nil
     }
 
@@ -159,46 +164,70 @@ struct WebPageState: Sendable {
         message = self.connection?.session.catchUp(from: before)
     }
 
-    /// The table's rows, recomputed when the model or the filter changed.
+    /// The table's rows: the listing's, patched in place when only values changed (their
+    /// indices wait in ``patched`` for the next view), taken whole when rows came or went, or
+    /// the scope, the chips or the filter changed.
     mutating func currentRows(now: ContinuousClock.Instant) -> [InspectorRow] {
-        guard let state = connection?.session.state else {
-            if !rows.isEmpty {
+        guard let connection else {
+            if !rows.isEmpty || listed != nil {
                 rows = []
+                listed = nil
+                patched = []
                 rowsVersion += 1
             }
             return rows
         }
-        // A mark ended since the rows were built: they are built again without it. (Asked of
-        // the model's few marks, never of every row: a window request must not walk 100,000.)
-        let highlightEnded = highlightsEnd.map { now >= $0 } ?? false
-        guard rowsDirty || tableDirty || highlightEnded else { return rows }
-        if tableDirty || highlightEnded {
-            let sorted = state.sorted(
-                state.tableRows(scanner: scope.scanner, container: scope.container, chips: chips, now: now), by: sort)
-            table.replace(with: sorted)
-            highlightsEnd = state.nextHighlightEnd(now: now)
-            tableDirty = false
+        let scope = WebListing.Scope(scanner: scope.scanner, container: scope.container, chips: chips)
+        let taken = connection.listing.rows(scope, since: tableDirty ? nil : listed, now: now)
+        let news = listed.map { $0 != (taken.version, taken.revision) } ?? true
+        guard news || tableDirty || rowsDirty else { return rows }
+        listed = (taken.version, taken.revision)
+        // In the table's own order (by key, either way) a row keeps its place when its value
+        // changes; sorted by type or value it may move.
+        let inKeyOrder = sort.column == .key
+        let ordered = sort == .natural ? taken.rows : connection.session.state.sorted(taken.rows, by: sort)
+        table.replace(with: ordered)
+        if let indices = taken.patched, inKeyOrder, !tableDirty, !rowsDirty, filter.isEmpty {
+            // Values changed in place: the same rows at the same indices.
+            rows = ordered
+            patched.formUnion(sort.descending ? indices.map { ordered.count - 1 - $0 } : indices)
+            rowsRevision += 1
+            return rows
         }
+        tableDirty = false
         rows = table.rows(filter)
         rowsDirty = false
         rowsVersion += 1
+        patched = []
         return rows
     }
 
+    /// A row as the table shows it: inside one container, its name beside every key says nothing.
+    func shown(_ row: InspectorRow) -> WebRow {
+        var shown = WebRow(row)
+        if scope.container != nil { shown.container = nil }
+        return shown
+    }
+
+    /// The table as a view tells it, with the rows patched since the last view; the next
+    /// view tells what changes after this one.
+    mutating func tableInfo() -> WebTableInfo {
+        let patches = patched.sorted().filter { $0 < rows.count }.map { WebTablePatch(index: $0, row: shown(rows[$0])) }
+        defer {
+            patched = []
+            toldRevision = rowsRevision
+        }
+        return WebTableInfo(
+            total: rows.count, version: rowsVersion, revision: rowsRevision, from: toldRevision, patches: patches)
+    }
+
     /// A window of the table.
-    mutating func rowsWindow(from start: Int, count: Int) -> JSONValue {
+    mutating func rowsWindow(from start: Int, count: Int) -> WebRowsWindow {
         let all = currentRows(now: .now)
         let lower = max(0, min(start, all.count))
         let upper = max(lower, min(all.count, lower + max(0, min(count, 500))))
-        let window = all[lower..<upper].map { shown in
-            var row = shown
-            // Inside one container, its name beside every key says nothing.
-            if scope.container != nil { row.subtitle = nil }
-            return WebJSON.row(row)
-        }
-        return WebJSON.object([
-            ("version", WebJSON.int(rowsVersion)), ("total", WebJSON.int(all.count)), ("from", WebJSON.int(lower)),
-            ("rows", .array(window)),
-        ])
+        return WebRowsWindow(
+            version: rowsVersion, revision: rowsRevision, total: all.count, from: lower,
+            rows: all[lower..<upper].map(shown))
     }
 }
