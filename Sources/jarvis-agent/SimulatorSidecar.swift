@@ -26,7 +26,7 @@ func simulatorScanner(device: String?, apps: [String]) -> DefaultsScanner {
     }
     for skipped in simulators.devices().skipped {
         FileHandle.standardError.write(
-            Data("jarvis-agent: skipped Simulator folder \(TerminalText.escaped(String(describing: skipped)))\n".utf8))
+            Data("jarvis-agent: skipped Simulator folder \(VisibleText.escaped(String(describing: skipped)))\n".utf8))
     }
     if devices.contains(where: { $0.state.isRunning }) {
         announce(

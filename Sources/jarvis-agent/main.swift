@@ -20,11 +20,11 @@ pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 /// Prints a line at once, even when standard output is a pipe. Its control characters are
 /// shown, not obeyed: a line can hold names from files (a Simulator device's name).
 func announce(_ line: String) {
-    FileHandle.standardOutput.write(Data((TerminalText.escaped(line) + "\n").utf8))
+    FileHandle.standardOutput.write(Data((VisibleText.escaped(line) + "\n").utf8))
 }
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("jarvis-agent: \(TerminalText.escapedLines(message))\n".utf8))
+    FileHandle.standardError.write(Data("jarvis-agent: \(VisibleText.escapedLines(message))\n".utf8))
     exit(status)
 }
 

@@ -49,6 +49,16 @@
                 if line.hasPrefix("set "), let value = Int(line.dropFirst(4)) {
                     defaults.set(value, forKey: WatchBench.key)
                 }
+                let words = line.split(separator: " ", maxSplits: 3).map(String.init)
+                if words.count == 4, words[0] == "put" {
+                    let suite = words[1] == "-" ? UserDefaults.standard : UserDefaults(suiteName: words[1])
+                    suite?.set(words[3], forKey: words[2])
+                }
+                if words.count == 3, words[0] == "read" {
+                    let suite = words[1] == "-" ? UserDefaults.standard : UserDefaults(suiteName: words[1])
+                    let text = suite?.object(forKey: words[2]).map { "\($0)" } ?? "(none)"
+                    FileHandle.standardOutput.write(Data("value \(text)\n".utf8))
+                }
             }
             agent.stop()
             return 0

@@ -304,4 +304,45 @@ struct InspectorDailyUseEndToEndTests {
         try tmux.keys("C-c")
         try tmux.wait(for: "INSPECT-EXITED-0")
     }
+
+    @Test func slashAtTheTopFindsKeysInEveryContainerAndATimelineRevertsChanges() throws {
+        try sandbox.startAgent(["--defaults-dir", folder.path])
+        #expect(try sandbox.jarvis("set", "com.example.app", "user_name", "Bea").status == 0)
+        #expect(try sandbox.jarvis("set", "com.example.app", "user_name", "Cy").status == 0)
+        let tmux = try inspect()
+        // One scanner: the first page lists containers, one step back is the scanner list,
+        // where `/` looks for keys in every container.
+        try tmux.wait(for: "com.example.other")
+        try tmux.keys("Escape")
+        try tmux.wait(for: "SCANNER")
+        try tmux.type("/other_n")
+        let found = try tmux.wait(for: "other_name")
+        #expect(!found.contains("nothing matches"), "\(found)")
+        try tmux.keys("Escape")
+        try tmux.keys("Escape")
+        try tmux.wait(for: "SCANNER")
+        try tmux.type("/user_name")
+        try tmux.wait(for: "Cy")
+        try tmux.keys("Enter")
+        // t opens the key's timeline, newest first; Enter reverts the change under the cursor.
+        try tmux.type("t")
+        let timeline = try tmux.wait(for: "Enter revert")
+        #expect(timeline.contains("#2") && timeline.contains("#1") && timeline.contains("\"Bea\" → \"Cy\""), "\(timeline)")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "undid #2")
+        try tmux.wait("the revert itself in the timeline") { $0.contains("undo of #2") && $0.contains("undone by #3") }
+        #expect(try get("com.example.app", "user_name").contains("Bea"))
+        // The first change is standing again (the key is where #1 left it): it reverts too.
+        try tmux.keys("Down", "Down")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "undid #1")
+        #expect(try get("com.example.app", "user_name").contains("Ada"))
+        // An entry already taken back is not reverted twice.
+        try tmux.keys("Down")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "cannot be taken back")
+        #expect(try get("com.example.app", "user_name").contains("Ada"))
+        try tmux.keys("C-c")
+        try tmux.wait(for: "INSPECT-EXITED-0")
+    }
 }

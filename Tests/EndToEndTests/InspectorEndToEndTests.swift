@@ -80,6 +80,42 @@ struct InspectorEndToEndTests {
         #expect(!after.contains("jarvis inspect"))
     }
 
+    /// `s` cycles the order the model sorts by, and the header says which; the browser
+    /// inspector's headers sort the same way.
+    @Test func sCyclesTheSortAndTheHeaderShowsIt() throws {
+        try sandbox.writeSuite("numbers", in: folder, ["key10": 10, "key2": "b", "key1": 30, "key3": true])
+        try sandbox.startAgent(["--defaults-dir", folder.path])
+        let jarvis = try Binaries.url("jarvis").path
+        let tmux = try Tmux(
+            command: "'\(jarvis)' inspect; echo INSPECT-EXITED-$?; sleep 60", environment: sandbox.environment,
+            folder: sandbox.root)
+        try tmux.wait(for: "numbers")
+        try tmux.type("/numbers")
+        try tmux.keys("Enter")
+        try tmux.keys("Enter")
+        try tmux.wait(for: "sort: key ↑")
+        /// The keys in the order the screen shows them.
+        func order(_ screen: String) -> [String] {
+            screen.split(separator: "\n").compactMap { line in
+                line.split(separator: " ").first { $0.hasPrefix("key") && $0.count > 3 && $0.dropFirst(3).allSatisfy(\.isNumber) }
+                    .map(String.init)
+            }
+        }
+        #expect(order(try tmux.screen()) == ["key1", "key2", "key3", "key10"])
+        try tmux.type("s")
+        let reversed = try tmux.wait(for: "sort: key ↓")
+        #expect(order(reversed) == ["key10", "key3", "key2", "key1"], "\(reversed)")
+        try tmux.type("s")
+        try tmux.wait(for: "sort: type ↑")
+        try tmux.type("s")
+        try tmux.wait(for: "sort: type ↓")
+        try tmux.type("s")
+        // By value: the boolean, the numbers as numbers, then the text.
+        let byValue = try tmux.wait(for: "sort: value ↑")
+        #expect(order(byValue) == ["key3", "key10", "key1", "key2"], "\(byValue)")
+        try tmux.type("q")
+    }
+
     @Test func enterOpensNestedValuesAndEEditsOnlyTheLeaf() throws {
         try sandbox.startAgent(["--defaults-dir", folder.path])
         let jarvis = try Binaries.url("jarvis").path

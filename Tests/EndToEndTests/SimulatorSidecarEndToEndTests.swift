@@ -106,6 +106,26 @@ import Testing
         #expect(try Data(contentsOf: phoneNotes) == before)
     }
 
+    @Test func anUndoADeviceCanNoLongerTakeSaysSoAndWritesNothing() throws {
+        try sandbox.startAgent(["--simulator"])
+        let pad = "iPad Air/com.example.notes/com.example.notes"
+        #expect(try sandbox.jarvis("set", pad, "theme", "dark").status == 0)
+        let changed = try Data(contentsOf: padNotes)
+        // The device boots: its preferences daemon now owns the suite.
+        try tree.addDevice(udid: "22222222-BBBB", name: "iPad Air", state: 3)
+        let refused = try sandbox.jarvis("undo")
+        #expect(refused.status == 1)
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/xcrun") {
+            #expect(refused.stderr.contains("Simulator device 22222222-BBBB is booted"), "\(refused.stderr)")
+        }
+        #expect(try Data(contentsOf: padNotes) == changed, "nothing written")
+        // Shut down again, the same undo goes through.
+        try tree.addDevice(udid: "22222222-BBBB", name: "iPad Air", state: 1)
+        let undone = try sandbox.jarvis("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(try sandbox.jarvis("get", pad, "theme").stdout.contains("light"))
+    }
+
     @Test func refusesToStartWithoutDevicesOrWithAnUnknownOne() throws {
         let agent = try Binaries.url("jarvis-agent")
         let unknown = try sandbox.run(agent, ["--simulator", "--device", "Pixel 8"])

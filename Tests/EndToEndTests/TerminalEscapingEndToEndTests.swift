@@ -132,4 +132,37 @@ import Testing
         #expect(text.contains(#"k\x1B[31m\x7Fey\r"#), "watch printed: \(text)")
         expectClean(text, "watch")
     }
+
+    /// A key that reads `invoice` followed by `exe.png` backwards, and values holding isolates,
+    /// zero-width characters and separators: shown as escapes by `ls` and `get`, never obeyed.
+    @Test func bidiAndInvisibleCharactersAreShownNotObeyed() throws {
+        let bidiFolder = sandbox.root.appendingPathComponent("bidi")
+        try FileManager.default.createDirectory(at: bidiFolder, withIntermediateDirectories: true)
+        let document: JSONValue = .object([
+            "invoice\u{202E}gnp.exe": .string("a\u{2066}b\u{2069}c\u{200B}d\u{2028}e"),
+            "nested": ["in\u{200F}ner": .string("x\u{FEFF}y\u{061C}z")],
+        ])
+        try Data(JSONWriter.bytes(document)).write(to: bidiFolder.appendingPathComponent("app.json"))
+        _ = try AgentProcess(sandbox, ["--files", bidiFolder.path])
+        let hidden: (Unicode.Scalar) -> Bool = { [0x202E, 0x2066, 0x2069, 0x200B, 0x2028, 0x200F, 0xFEFF, 0x061C].contains($0.value) }
+
+        let ls = try sandbox.jarvis("ls")
+        #expect(ls.status == 0, "\(ls.stderr)")
+        #expect(!ls.stdout.unicodeScalars.contains(where: hidden), "\(ls.stdout)")
+        #expect(ls.stdout.contains(#"invoice\u{202E}gnp.exe"#), "\(ls.stdout)")
+        #expect(ls.stdout.contains(#"a\u{2066}b\u{2069}c\u{200B}d\u{2028}e"#), "\(ls.stdout)")
+
+        let get = try sandbox.jarvis("get", "files:app.json", "invoice\u{202E}gnp.exe")
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(get.stdout == #"a\u{2066}b\u{2069}c\u{200B}d\u{2028}e"# + "\n")
+        let nested = try sandbox.jarvis("get", "files:app.json", "nested")
+        #expect(nested.status == 0, "\(nested.stderr)")
+        #expect(!nested.stdout.unicodeScalars.contains(where: hidden), "\(nested.stdout)")
+        #expect(nested.stdout.contains(#"in\u{200F}ner"#) || nested.stdout.contains(#"in\u200fner"#), "\(nested.stdout)")
+
+        // JSON output carries the real text (the encoder escapes only what JSON must).
+        let json = try sandbox.jarvis("get", "files:app.json", "invoice\u{202E}gnp.exe", "--json")
+        let item = try JSONParser.parse(Array(json.stdout.utf8))
+        #expect(item["key"]?.stringValue == "invoice\u{202E}gnp.exe" || json.stdout.contains("gnp.exe"))
+    }
 }

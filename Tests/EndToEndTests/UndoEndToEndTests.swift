@@ -275,4 +275,77 @@ import Testing
         #expect(try self.text().contains(#""theme": "dark""#))
         #expect(try self.text().contains(#""alpha": 2"#), "only that key is taken back")
     }
+
+    /// Makes `file` impossible to replace, even for root (CI runs as root, whom a mode does not
+    /// stop): immutable with `chattr +i` as root, else a read-only file in a read-only folder.
+    /// Returns what undoes it.
+    private func freeze(_ file: URL) throws -> () -> Void {
+        if getuid() == 0 {
+            let chattr = Process()
+            chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            chattr.arguments = ["+i", file.path]
+            try chattr.run()
+            chattr.waitUntilExit()
+            try #require(chattr.terminationStatus == 0, "chattr +i must work here")
+            return {
+                let undo = Process()
+                undo.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+                undo.arguments = ["-i", file.path]
+                try? undo.run()
+                undo.waitUntilExit()
+            }
+        }
+        chmod(file.path, 0o444)
+        chmod(file.deletingLastPathComponent().path, 0o555)
+        return {
+            chmod(file.deletingLastPathComponent().path, 0o755)
+            chmod(file.path, 0o644)
+        }
+    }
+
+    @Test func anUndoTheStorageCannotTakeSaysSoWritesNothingAndStaysUndoable() throws {
+        _ = try AgentProcess(sandbox, ["--files", folder.path])
+        #expect(try sandbox.jarvis("set", "app.json", "theme", "light").status == 0)
+        let changed = try text()
+        let thaw = try freeze(file)
+        defer { thaw() }
+        let refused = try sandbox.jarvis("undo")
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stderr.contains("app.json") && refused.stderr.lowercased().contains("permi"), "\(refused.stderr)")
+        #expect(try text() == changed, "nothing written")
+        // The entry stands: neither marked undone nor followed by an undo entry.
+        let history = try sandbox.jarvis("history", "--json")
+        let entries = try JSONParser.parse(Array(history.stdout.utf8))["entries"]?.arrayValue ?? []
+        #expect(entries.count == 1 && entries.first?["undoable"] == .bool(true), "\(history.stdout)")
+        // Once the storage takes writes again, the same undo goes through.
+        thaw()
+        let undone = try sandbox.jarvis("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(try text() == Self.original)
+    }
+
+    @Test func anOutsideChangeNobodyWatchedIsHeardAtTheNextReadEvenAcrossARestart() throws {
+        let agent = try AgentProcess(sandbox, ["--files", folder.path])
+        #expect(try sandbox.jarvis("set", "app.json", "theme", "light").status == 0)
+        // The agent stops; another program changes the key meanwhile; the agent starts again.
+        stop(agent)
+        try Data(Self.original.replacingOccurrences(of: "\"dark\"", with: "\"neon\"").utf8).write(to: file)
+        _ = try AgentProcess(sandbox, ["--files", folder.path])
+        // Nobody watches. The next read hears it.
+        #expect(try sandbox.jarvis("get", "app.json", "theme").stdout.contains("neon"))
+        let history = try sandbox.jarvis("history", "--json")
+        let entries = try JSONParser.parse(Array(history.stdout.utf8))["entries"]?.arrayValue ?? []
+        #expect(entries.map { $0["action"]?.stringValue } == ["set", "outside"], "\(history.stdout)")
+        let outside = try #require(entries.last)
+        #expect(outside["before"]?["value"]?.stringValue == "light" && outside["after"]?["value"]?.stringValue == "neon")
+        #expect(outside["undoable"] == .bool(true))
+        // It is the newest change: a plain undo takes it back to what the agent had set.
+        let undone = try sandbox.jarvis("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(try text().contains(#""theme": "light""#))
+        // Reading again hears nothing new.
+        _ = try sandbox.jarvis("ls", "app.json")
+        let again = try sandbox.jarvis("history", "--json")
+        #expect((try JSONParser.parse(Array(again.stdout.utf8))["entries"]?.arrayValue ?? []).count == 3, "\(again.stdout)")
+    }
 }

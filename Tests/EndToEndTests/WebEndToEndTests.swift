@@ -13,6 +13,10 @@ import Testing
         try run("browse")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aSuiteOverHalfAMegabyteIsNamedInTheSidebar() throws {
+        try run("large_suite")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func aNestedLeafOfAJSONFileIsEditedInItsLineOnly() throws {
         try run("nested_edit")
     }
@@ -35,6 +39,10 @@ import Testing
 
     @Test(.enabled(if: WebBrowser.shouldRun)) func everyChangeOffersUndoAndAnUndoOffersRedo() throws {
         try run("undo")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aKeysHistoryListsItsChangesAndRevertTakesOneBack() throws {
+        try run("timeline")
     }
 
     @Test(.enabled(if: WebBrowser.shouldRun)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
@@ -113,6 +121,27 @@ import Testing
     /// they show the page as it is.
     @Test(.enabled(if: WebBrowser.shouldRun)) func screenshotsLightAndDark() throws {
         try run("screenshots", ["SCREENSHOTS": MCPPython.packageRoot.appendingPathComponent("docs/images").path])
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func headersSortByKeyTypeAndValueAsTheModelDecides() throws {
+        try run("sort")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func questionMarkListsEveryKeyAndTheDetailShowsItsWayUp() throws {
+        try run("help_and_way_up")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func severalAgentsGiveAChooserNeverTheCommandLinesText() throws {
+        try run("agent_chooser")
+    }
+
+    /// The pictures of docs/images/web-{390,800,1400}-{light,dark}.png come from here.
+    @Test(.enabled(if: WebBrowser.shouldRun)) func theLayoutFitsAPhoneAWindowAndAWideScreen() throws {
+        try run("layout", ["SCREENSHOTS": MCPPython.packageRoot.appendingPathComponent("docs/images").path])
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func hiddenCharactersShowCopyKeyIsRealAndTheJSONViewIsJSON() throws {
+        try run("hidden_text")
     }
 
     private func run(_ scenario: String, _ extra: [String: String] = [:]) throws {

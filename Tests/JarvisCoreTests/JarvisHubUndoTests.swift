@@ -169,4 +169,43 @@ import Testing
         let removed = try hub.delete(matching: GlobPattern("*"), scanner: "memory", container: "app")
         #expect(!removed.isEmpty && !hub.journal.entries().contains { $0.address.key.hasPrefix("private_") })
     }
+
+    @Test func anOutsideChangeIsHeardWhenTheKeyIsNextReadOrWrittenThoughNobodyWatches() throws {
+        let scanner = MemoryScanner(id: "memory", contents: ["app": ["theme": "dark", "profile": ["name": "Ada"]]])
+        let hub = JarvisHub(configuration: .debug)
+        hub.register(scanner)
+        try hub.set(address("theme"), to: "light")
+        // The program changes it; nobody watches. The next read hears it, once.
+        scanner.update("app", "theme", to: "neon")
+        #expect(try hub.get(address("theme")).value == "neon")
+        _ = try hub.list(ListQuery(scanner: "memory"))
+        var entries = hub.journal.entries()
+        #expect(entries.map(\.action) == [.set, .outside], "\(entries)")
+        #expect(entries[1].before == "light" && entries[1].after == "neon" && entries[1].client == nil)
+        #expect(entries[1].beforeRevision == Revision(of: "light") && entries[1].afterRevision == Revision(of: "neon"))
+        // It is the newest change: undo takes it back, guarded as any other.
+        _ = try hub.undo(.init(), origin: Self.client)
+        #expect(try hub.get(address("theme")).value == "light")
+        // A change made outside and then overwritten by a write with no read between: the
+        // write's transaction hears it first.
+        scanner.update("app", "theme", to: "sepia")
+        try hub.set(address("theme"), to: "blue", expectedRevision: nil)
+        entries = hub.journal.entries()
+        #expect(entries.suffix(2).map(\.action) == [.outside, .set], "\(entries)")
+        #expect(entries.suffix(2).first?.after == "sepia" && entries.last?.before == "sepia")
+        // A removal outside is heard by the get that finds the key gone.
+        scanner.update("app", "theme", to: nil)
+        #expect(throws: JarvisError.self) { try hub.get(address("theme")) }
+        #expect(hub.journal.entries().last?.action == .outside && hub.journal.entries().last?.after == nil)
+        // Reading a member is not a change of the key.
+        try hub.set(address("profile"), pointer: JSONPointer(parsing: "/name"), to: "Grace")
+        let count = hub.journal.entries().count
+        _ = try hub.get(address("profile"), pointer: JSONPointer(parsing: "/name"))
+        _ = try hub.get(address("profile"))
+        #expect(hub.journal.entries().count == count)
+        // A key the journal never saw is not journaled on a read.
+        scanner.update("app", "other", to: 1)
+        _ = try hub.get(address("other"))
+        #expect(hub.journal.entries().count == count)
+    }
 }

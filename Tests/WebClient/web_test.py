@@ -38,7 +38,9 @@ expect.set_options(timeout=TIMEOUT)
 
 
 def environment():
-    env = {"JARVIS_RUNTIME_DIR": RUNTIME, "NO_COLOR": "1"}
+    # The agents' journals go in this run's folder, never the user's state folder: each
+    # scenario starts from an empty history.
+    env = {"JARVIS_RUNTIME_DIR": RUNTIME, "NO_COLOR": "1", "XDG_STATE_HOME": os.path.join(WORK, "state")}
     for name in ("XDG_CONFIG_HOME", "HOME", "PATH"):
         if name in os.environ:
             env[name] = os.environ[name]
@@ -124,7 +126,8 @@ def launch(playwright, scheme="light"):
     return browser, context
 
 
-def open_page(context, web):
+def open_page(context, web, table=True):
+    """The page of `web`, with its errors collected; `table`: wait until the key table shows."""
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -133,7 +136,8 @@ def open_page(context, web):
     PAGES.append(page)
     page.goto(web.url)
     expect(page).to_have_url(web.base)
-    expect(page.get_by_role("grid", name="Keys")).to_be_visible()
+    if table:
+        expect(page.get_by_role("grid", name="Keys")).to_be_visible()
     page.errors = errors
     return page
 
@@ -235,6 +239,24 @@ def scenario_browse(playwright):
     expect(page.locator(".viewport .row")).to_have_count(0)
     listing = jarvis("ls", "app.suite")
     check("key_10" in listing and "key_1 " not in listing and "key_2" not in listing, f"after the bulk delete: {listing}")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_large_suite(playwright):
+    """A suite over 512 KB is named in the sidebar, with its size and why it matters."""
+    prefs = os.path.join(WORK, "prefs")
+    write(os.path.join(prefs, "com.example.big.plist"), plist({"cache": "x" * (600 * 1024)}))
+    write(os.path.join(prefs, "com.example.small.plist"), plist({"theme": "dark"}))
+    Agent("--defaults-dir", prefs, "--name", "large")
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    nav = page.get_by_role("navigation")
+    big = nav.get_by_role("button", name=re.compile(r"^com\.example\.big, 1 key, large: about 600 KB of values; "
+                                                   r"tvOS stops an app whose defaults pass 1 MB"))
+    expect(big).to_be_visible()
+    expect(big.locator(".size-warning")).to_have_text(re.compile(r"^large: about 600 KB of values; tvOS stops"))
+    expect(nav.get_by_role("button", name=re.compile(r"^com\.example\.small, 1 key$"))).to_be_visible()
     check(not page.errors, f"page errors: {page.errors}")
 
 
@@ -382,6 +404,39 @@ def scenario_undo(playwright):
     status.get_by_role("button", name="Undo").click()
     wait_until(lambda: read(path) == saved, "the undo to put debug back byte for byte")
     expect(grid_row(page, "debug")).to_have_count(1)
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_timeline(playwright):
+    """A key's detail shows its history from the journal, newest first, with Revert: a change
+    taken back by a guarded write, the revert itself listed (with Redo), an outside change too."""
+    agent, path = files_agent()
+    jarvis("set", "files:app.json", "name", "Bea")
+    jarvis("set", "files:app.json", "name", "Cy")
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "app.json")
+    open_key(page, "name")
+    history = detail(page).get_by_role("region", name="History")
+    changes = history.get_by_role("listitem")
+    expect(changes).to_have_count(2)
+    expect(changes.nth(0)).to_contain_text('"Bea" → "Cy"')
+    expect(changes.nth(1)).to_contain_text('"Ada" → "Bea"')
+    # The older change cannot go back while the newer one stands: refused, nothing written.
+    changes.nth(1).get_by_role("button", name="Revert").click()
+    expect(page.get_by_role("status").filter(has_text="revert refused")).to_contain_text("changed since entry 1")
+    check('"Cy"' in read(path), "a refused revert wrote")
+    changes.nth(0).get_by_role("button", name="Revert").click()
+    wait_until(lambda: '"Bea"' in read(path), "the revert to put Bea back")
+    expect(changes).to_have_count(3)
+    expect(changes.nth(0)).to_contain_text("undo of #2")
+    expect(changes.nth(0).get_by_role("button", name="Redo")).to_have_count(1)
+    expect(changes.nth(1)).to_contain_text("undone by #3")
+    # Another program changes the key: the page hears it and lists it as an outside change.
+    write(path, read(path).replace('"Bea"', '"Dee"'))
+    expect(changes.nth(0)).to_contain_text("changed outside")
+    expect(changes.nth(0)).to_contain_text('"Bea" → "Dee"')
     check(not page.errors, f"page errors: {page.errors}")
 
 
@@ -1292,17 +1347,7 @@ def scenario_screenshots(playwright):
     os.makedirs(folder, exist_ok=True)
     agent = Agent("--demo", "--allow-reveal", "--name", "jarvis-demo")
     web = Web()
-    for scheme in ("light", "dark"):
-        browser, context = launch(playwright, scheme)
-        if scheme == "dark":
-            # The first page traded the one-time secret; a second browser reuses its cookie.
-            context.add_cookies(COOKIES)
-            page = context.new_page()
-            PAGES.append(page)
-            page.goto(web.base)
-        else:
-            page = open_page(context, web)
-            COOKIES.extend(context.cookies())
+    for scheme, page in pages_light_and_dark(playwright, web):
         expect(page.get_by_role("grid", name="Keys")).to_be_visible()
         scope(page, "com.example.demo.prefs")
         row = page.locator(".viewport .row").filter(has=page.locator(".cell.type").get_by_text("dictionary", exact=True)).first
@@ -1314,10 +1359,234 @@ def scenario_screenshots(playwright):
             opener.click()
         expect(page.locator(".row.changed")).to_have_count(0)
         page.screenshot(path=os.path.join(folder, f"web-{scheme}.png"))
-        browser.close()
 
 
 COOKIES = []
+
+
+def pages_light_and_dark(playwright, web):
+    """A page of `web` in a light browser, then in a dark one; each browser closes after its turn."""
+    for scheme in ("light", "dark"):
+        browser, context = launch(playwright, scheme)
+        if COOKIES:
+            # The first page traded the one-time secret; a second browser reuses its cookie.
+            context.add_cookies(COOKIES)
+            page = context.new_page()
+            page.errors = []
+            page.on("pageerror", lambda error, page=page: page.errors.append(str(error)))
+            PAGES.append(page)
+            page.goto(web.base)
+        else:
+            page = open_page(context, web)
+            COOKIES.extend(context.cookies())
+        yield scheme, page
+        browser.close()
+
+
+def table_keys(page):
+    """The keys the table draws, in the table's order (rows are placed by index, not by DOM order)."""
+    return page.evaluate("""() => [...document.querySelectorAll('.viewport .row')]
+        .map((row) => [Number(row.getAttribute('aria-rowindex')), row.querySelector('.key-name')?.textContent])
+        .sort((a, b) => a[0] - b[0]).map((pair) => pair[1])""")
+
+
+def scenario_sort(playwright):
+    """Column headers sort by key (natural order), type and value, as the model decides; a second click reverses."""
+    prefs = os.path.join(WORK, "prefs")
+    write(os.path.join(prefs, "mixed.plist"), plist(
+        {"key10": 10, "key2": "banana", "key1": "Apple", "key3": True, "key20": -3, "key4": "apple10", "key5": "apple2"}))
+    Agent("--defaults-dir", prefs, "--name", "sorting")
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "mixed")
+    by_key = ["key1", "key2", "key3", "key4", "key5", "key10", "key20"]
+    wait_until(lambda: table_keys(page) == by_key, f"natural order: {table_keys(page)}")
+    def column(name):
+        return page.get_by_role("columnheader", name=re.compile("^" + name))
+
+    header = column("Key")
+    expect(header).to_have_attribute("aria-sort", "ascending")
+    column("Key").get_by_role("button").click()
+    wait_until(lambda: table_keys(page) == list(reversed(by_key)), f"reversed: {table_keys(page)}")
+    expect(header).to_have_attribute("aria-sort", "descending")
+    column("Type").get_by_role("button").click()
+    by_type = ["key3", "key10", "key20", "key1", "key2", "key4", "key5"]
+    wait_until(lambda: table_keys(page) == by_type, f"by type: {table_keys(page)}")
+    expect(column("Type")).to_have_attribute("aria-sort", "ascending")
+    expect(header).to_have_attribute("aria-sort", "none")
+    column("Value").get_by_role("button").click()
+    # Booleans, numbers as numbers, then text in natural order (apple2 before apple10).
+    by_value = ["key3", "key20", "key10", "key1", "key5", "key4", "key2"]
+    wait_until(lambda: table_keys(page) == by_value, f"by value: {table_keys(page)}")
+    column("Value").get_by_role("button").click()
+    wait_until(lambda: table_keys(page) == list(reversed(by_value)), f"by value, reversed: {table_keys(page)}")
+    # The order survives a filter and a live change.
+    jarvis("set", "defaults:mixed", "key6", "aardvark", "--new")
+    # aardvark comes before Apple: reversed, just after it.
+    after = ["key2", "key4", "key5", "key1", "key6", "key10", "key20", "key3"]
+    wait_until(lambda: table_keys(page) == after, f"after a set: {table_keys(page)}")
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_help_and_way_up(playwright):
+    """`?` lists every key and closes with `?` or Esc; the detail shows its way up (as Esc goes)."""
+    files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    page.get_by_role("grid", name="Keys").focus()
+    page.keyboard.press("?")
+    shortcuts = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(shortcuts).to_be_visible()
+    listed = shortcuts.locator("dt").all_text_contents()
+    for key in ("?", "/", "Enter", "Esc", "e", "Space", "a"):
+        check(key in listed, f"{key} is not listed: {listed}")
+    page.keyboard.press("?")
+    expect(shortcuts).to_have_count(0)
+    page.get_by_role("button", name="Keyboard shortcuts").click()
+    expect(shortcuts).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(shortcuts).to_have_count(0)
+    open_key(page, "server")
+    pane = detail(page)
+    expect(pane.get_by_role("navigation", name="Way up").get_by_role("button", name="← Back to the keys")).to_be_visible()
+    pane.get_by_role("tree", name="Value tree").get_by_role("treeitem", name="host").locator(".tree-label").click()
+    expect(pane.locator(".detail-title")).to_have_text("server/host")
+    pane.get_by_role("button", name="← Up to server").click()
+    expect(pane.locator(".detail-title")).to_have_text("server")
+    pane.get_by_role("button", name="← Back to the keys").click()
+    expect(pane).to_be_hidden()
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_agent_chooser(playwright):
+    """Two agents and no --agent: a chooser lists them; picking one opens it; the command line's text never shows."""
+    first, _ = files_agent("first")
+    second = Agent("--demo", "--name", "second")
+    web = Web()
+    browser, context = launch(playwright)
+    # No table yet: the chooser stands in its place.
+    page = open_page(context, web, table=False)
+    chooser = page.get_by_role("region", name="Choose an agent")
+    expect(page.get_by_role("grid", name="Keys")).to_be_hidden()
+    expect(chooser).to_be_visible()
+    choices = chooser.get_by_role("list", name="Running agents").get_by_role("button")
+    expect(choices).to_have_count(2)
+    expect(choices.filter(has_text="first")).to_contain_text(f"pid {first.process.pid}")
+    expect(choices.filter(has_text="second")).to_contain_text(f"pid {second.process.pid}")
+    check("--agent" not in page.locator("body").inner_text(), f"the command line's text shows: {page.locator('body').inner_text()}")
+    choices.filter(has_text="second").click()
+    expect(page.locator("#agent-name")).to_contain_text("second")
+    expect(chooser).to_be_hidden()
+    expect(page.locator("#message")).to_have_text("")
+    expect(page.get_by_role("grid", name="Keys")).to_be_visible()
+    check("--agent" not in page.locator("body").inner_text(), "a stale line stayed")
+    # The sidebar still switches: the other agent opens, nothing of the chooser comes back.
+    page.get_by_role("list", name="This computer").get_by_role("button", name=re.compile("^first, ")).click()
+    expect(page.locator("#agent-name")).to_contain_text("first")
+    expect(chooser).to_be_hidden()
+    check(not page.errors, f"page errors: {page.errors}")
+
+
+def box(page, selector):
+    return page.locator(selector).first.bounding_box()
+
+
+def check_inside(page, width, what):
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    check(overflow <= 0, f"{what} at {width} px scrolls sideways by {overflow} px")
+
+
+def scenario_layout(playwright):
+    """From a phone to a wide screen: one column with a way back at 390 px, values with room at 1400 px; pictures at 390, 800 and 1400 px, light and dark."""
+    folder = os.environ.get("SCREENSHOTS")
+    agent = Agent("--demo", "--allow-reveal", "--name", "jarvis-demo")
+    web = Web()
+    for scheme, page in pages_light_and_dark(playwright, web):
+        for width in (390, 800, 1400):
+            page.set_viewport_size({"width": width, "height": 800 if width > 390 else 844})
+            expect(page.get_by_role("grid", name="Keys")).to_be_visible()
+            scope(page, "com.example.demo.prefs")
+            expect(page.locator(".detail .crumbs")).to_have_count(0)
+            expect(page.locator(".viewport .row").first).to_be_visible()
+            check_inside(page, width, "the table")
+            row = page.locator(".viewport .row").filter(has=page.locator(".cell.type").get_by_text("dictionary", exact=True)).first
+            grid = box(page, "#grid")
+            if width == 390:
+                check(grid["x"] >= 0 and grid["x"] + grid["width"] <= width + 0.5, f"the table does not fit: {grid}")
+                check(not page.locator(".row .cell.flags").first.is_visible(), "flags squeeze a phone's row")
+                key_cell, value_cell = box(page, ".viewport .row .cell.key"), box(page, ".viewport .row .cell.value")
+                check(key_cell["x"] + key_cell["width"] <= value_cell["x"] + 0.5, f"key over value: {key_cell} {value_cell}")
+                page.locator(".viewport .row").first.click()
+                pane = detail(page)
+                expect(pane).to_be_visible()
+                shown = box(page, "#detail")
+                check(shown["x"] <= 0.5 and shown["width"] >= width - 2, f"the detail is not one column: {shown}")
+                check(not page.get_by_role("grid", name="Keys").is_visible(), "the table shows beside the detail on a phone")
+                check_inside(page, width, "the detail")
+                if folder:
+                    os.makedirs(folder, exist_ok=True)
+                    page.screenshot(path=os.path.join(folder, f"web-{width}-detail-{scheme}.png"))
+                pane.get_by_role("button", name="← Back to the keys").click()
+                expect(page.get_by_role("grid", name="Keys")).to_be_visible()
+                expect(pane).to_be_hidden()
+            else:
+                row.click()
+                pane = detail(page)
+                expect(pane.locator(".detail-title")).to_be_visible()
+                grid, shown = box(page, "#grid"), box(page, "#detail")
+                check(grid["x"] + grid["width"] <= shown["x"] + 0.5, f"the table runs under the detail: {grid} {shown}")
+                check(shown["x"] + shown["width"] <= width + 0.5, f"the detail runs off the screen: {shown}")
+                value = box(page, ".viewport .row .cell.value")
+                if width >= 1400:
+                    check(value["width"] >= 300, f"values are cut at {value['width']} px at {width} px")
+                else:
+                    check(value["width"] >= 100, f"values are cut at {value['width']} px at {width} px")
+                check_inside(page, width, "the table and the detail")
+            expect(page.locator(".row.changed")).to_have_count(0)
+            if folder:
+                os.makedirs(folder, exist_ok=True)
+                page.screenshot(path=os.path.join(folder, f"web-{width}-{scheme}.png"))
+        check(not page.errors, f"page errors: {page.errors}")
+
+
+def scenario_hidden_text(playwright):
+    """Bidi controls and invisible characters show as escapes, never obeyed; Copy key copies the real key; the JSON tab is JSON."""
+    import datetime
+    prefs = os.path.join(WORK, "prefs")
+    os.makedirs(prefs, exist_ok=True)
+    key = "invoice\u202egnp.exe"
+    created = datetime.datetime(2023, 11, 14, 22, 13, 20, tzinfo=datetime.timezone.utc)
+    with open(os.path.join(prefs, "hidden.plist"), "wb") as handle:
+        plistlib.dump({key: "a\u2066b\u2069c\u200bd", "when": {"created": created, "note": "x\u2028y"}}, handle)
+    Agent("--defaults-dir", prefs, "--name", "hidden-agent")
+    web = Web()
+    browser, context = launch(playwright)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = open_page(context, web)
+    scope(page, "hidden")
+    hidden = re.compile("[\u202a-\u202e\u2066-\u2069\u200b-\u200f\u061c\u2028\u2029\ufeff\u2060]")
+    shown = "invoice\\u{202E}gnp.exe"
+    expect(grid_row(page, shown)).to_have_count(1)
+    expect(grid_row(page, shown)).to_contain_text("a\\u{2066}b\\u{2069}c\\u{200B}d")
+    text = page.locator("body").inner_text()
+    check(not hidden.search(text), f"a hidden character reached the page: {text!r}")
+    grid_row(page, shown).click()
+    expect(detail(page).locator(".detail-title")).to_have_text(shown)
+    detail(page).get_by_role("button", name="Copy key").click()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    check(copied == key, f"Copy key gave {copied!r}")
+    grid_row(page, "when").click()
+    detail(page).get_by_role("tab", name="JSON").click()
+    raw = detail(page).get_by_label("Value as text").inner_text()
+    check(not hidden.search(raw), f"the JSON view obeys a hidden character: {raw!r}")
+    parsed = json.loads(raw)
+    check(parsed == {"created": "2023-11-14T22:13:20Z", "note": "x\u2028y"}, f"the JSON view is not the value: {raw}")
+    detail(page).get_by_role("button", name="Copy value").click()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    json.loads(copied)
+    check(not page.errors, f"page errors: {page.errors}")
 
 
 SCENARIOS = {name[len("scenario_"):]: value for name, value in globals().items() if name.startswith("scenario_")}

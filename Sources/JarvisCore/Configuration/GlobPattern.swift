@@ -64,6 +64,16 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible, Expressi
         self.init(value)
     }
 
+    /// A pattern that matches exactly `text`: each `*`, `?`, `[` and `\\` taken literally.
+    public static func literal(_ text: String) -> GlobPattern {
+        var pattern = ""
+        for character in text {
+            if "*?[\\".contains(character) { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return GlobPattern(pattern)
+    }
+
     /// Whether the pattern has no wildcards, so it names exactly one string.
     public var isExact: Bool { literalText != nil }
 

@@ -1,7 +1,8 @@
 extension JarvisHub {
-    /// The size past which a container is reported: tvOS stops an app whose defaults pass
-    /// 1 MB, and `UserDefaults` reads a suite whole when the app starts.
-    public static let largeContainerBytes = 1 << 20
+    /// The size past which a container is reported (``ContainerSize/tooLargeBytes``): tvOS
+    /// stops an app whose defaults pass 1 MB, and `UserDefaults` reads a suite whole when the
+    /// app starts.
+    public static let largeContainerBytes = ContainerSize.tooLargeBytes
 
     /// What the key catalog does not expect in the containers `container` matches (every
     /// visible container when nil): stored keys it does not declare, types it does not allow,
@@ -15,23 +16,21 @@ extension JarvisHub {
         let catalog = configuration.catalog
         let listing = try list(ListQuery(container: pattern))
         var findings: [CatalogFinding] = []
-        var sizes: [PreferenceAddress: Int] = [:]
+        var sizes: [PreferenceAddress: ContainerSize] = [:]
         var present: Set<PreferenceAddress> = []
         for item in listing.items {
             let place = PreferenceAddress(scanner: item.address.scanner, container: item.address.container, key: "")
             present.insert(place)
+            sizes[place, default: ContainerSize()].add(item)
             guard item.layer == .stored, item.catalog?.isUnset != true else { continue }
-            if let value = item.value {
-                sizes[place, default: 0] += item.address.key.utf8.count + value.minimumJSONBytes(countingPast: Self.largeContainerBytes + 1)
-            }
             findings += Self.check(item, catalog: catalog)
         }
-        for (place, bytes) in sizes where bytes > Self.largeContainerBytes {
+        for (place, size) in sizes where size.isTooLarge {
             findings.append(
                 CatalogFinding(
                     .largeContainer, scanner: place.scanner, container: place.container,
                     message:
-                        "holds about \(bytes / 1024) KB of values, more than 1 MB: tvOS stops an app past 1 MB, and UserDefaults reads a suite whole at launch"
+                        "holds about \(size.text) of values, more than 1 MB: tvOS stops an app past 1 MB, and UserDefaults reads a suite whole at launch"
                 ))
         }
         findings += missingContainers(catalog, present: present, pattern: pattern)

@@ -32,8 +32,18 @@ extension JarvisHub {
     /// them (raw entries, before a secret scanner's are sealed). A change the journal already
     /// holds as the agent's own write (the key's newest entry left the revision it has now)
     /// is not recorded twice. Hidden keys are skipped.
+    ///
+    /// Runs under the container's write lock: a write whose file change the engine read before
+    /// the write was journaled has been journaled by then, so it is never taken for an outside one.
     package func journalOutside(_ changes: [RawChange], scanner: String, container: ContainerInfo) {
         guard let rules = visibility(of: scanner), rules.isEnabled, rules.shows(container: container.name) else { return }
+        writes.withLock(scanner + "\u{0}" + container.name) {
+            journalOutside(changes, rules: rules, container: container)
+        }
+    }
+
+    private func journalOutside(_ changes: [RawChange], rules: ScannerVisibility, container: ContainerInfo) {
+        let scanner = rules.id
         let secret = rules.scanner.info.isSecret
         var heard: [JournalEntry] = []
         let known = journal.newestAfterRevisions(
@@ -53,6 +63,38 @@ extension JarvisHub {
                     beforeRevision: oldRevision, afterRevision: newRevision, client: nil, isSecret: secret))
         }
         journal.record(heard)
+    }
+
+    /// Tells the journal what a read found at `address` (nil: nothing there), so that a change
+    /// made outside the agent since its own is journaled even when nobody watched: heard when
+    /// the key is next read (`get`, `list`, a pointer read) or written (see
+    /// ``ChangeJournal/record(_:)``).
+    ///
+    /// Only a key the journal holds an entry of, at another revision than that entry left, is
+    /// looked at again, under the container's write lock: a write in flight there has then
+    /// stored and journaled its value, so it is never taken for an outside change. Never call
+    /// it from inside a write transaction (that lock is held there).
+    /// - Parameters:
+    ///   - item: what the read answered; nil when the key was not there.
+    ///   - stored: the name the key is stored under, when the read looked it up by another
+    ///     spelling (``resolve(_:checkpoint:)``); `address` otherwise.
+    func hear(_ item: PreferenceItem?, at address: PreferenceAddress, stored: PreferenceAddress? = nil) {
+        let found = item?.layer == .stored ? item : nil
+        guard journal.differs(at: address, revision: found?.revision) else { return }
+        let name = stored ?? address
+        writes.withLock(address.scanner + "\u{0}" + address.container) {
+            guard let rules = visibility(of: address.scanner), rules.isEnabled else { return }
+            let entry: ScannedEntry?
+            do {
+                entry = try rules.scanner.read(key: name.key, in: name.container)
+            } catch {
+                return
+            }
+            let value = entry?.layer == .stored ? entry?.value : nil
+            journal.heard(
+                address, stored: value,
+                revision: value.map { revision(of: $0, at: address, secret: rules.scanner.info.isSecret) })
+        }
     }
 
     /// The revision a client sees for a value stored at `address`.

@@ -14,8 +14,10 @@ extension JarvisHub {
         guard let (rules, container, info, lookup) = try? resolve(address, checkpoint: checkpoint), lookup.isShown,
             let entry = rules.scanner.readFromMemory(key: lookup.key, in: lookup.container, checkpoint: checkpoint)
         else { return nil }
-        return item(
+        let found = item(
             entry, scanner: rules.scanner, container: container, configuration: rules.configuration, reveal: false,
             info: info)
+        hear(found, at: address, stored: PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key))
+        return found
     }
 }

@@ -24,9 +24,11 @@ extension JarvisHub {
             throw .noKey(address.key, in: address.container)
         }
         let target = try pointer.value(in: entry.value, key: address.key)
-        return targetItem(
+        let found = targetItem(
             target, pointer: pointer, entry: entry, scanner: scanner, container: container,
             configuration: configuration, reveal: reveal)
+        hear(found, at: address, stored: asked)
+        return found
     }
 
     /// Stores a value at one place inside a key's value, keeping everything around it.

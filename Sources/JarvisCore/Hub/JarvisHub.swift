@@ -136,7 +136,10 @@ public final class JarvisHub: Sendable {
         }
         // A hidden name makes the same calls as a missing one (on its stand-in) and answers as one.
         let asked = PreferenceAddress(scanner: address.scanner, container: lookup.container, key: lookup.key)
-        guard let entry = try read(asked, scanner: scanner), lookup.isShown else {
+        let read = try read(asked, scanner: scanner)
+        // A key the journal holds that is gone now was removed outside the agent.
+        if read == nil, lookup.isShown { hear(nil, at: address, stored: asked) }
+        guard let entry = read, lookup.isShown else {
             // A declared key is shown unset only where it could be stored: the container
             // exists or can be created (asked only then, so a plain `get` lists nothing).
             let found = try? scanner.container(named: asked.container)
@@ -149,9 +152,11 @@ public final class JarvisHub: Sendable {
             }
             throw .noKey(address.key, in: address.container)
         }
-        return item(
+        let found = item(
             entry, scanner: scanner, container: container, configuration: rules.configuration, reveal: reveal,
             info: info)
+        hear(found, at: address, stored: asked)
+        return found
     }
 
     // MARK: - Internals shared with the write path

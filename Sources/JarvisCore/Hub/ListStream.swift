@@ -218,9 +218,13 @@ private struct ContainerItems: Sendable {
                 return unset[unsetIndex - 1]
             }
             entryIndex += 1
-            return hub.item(
+            let found = hub.item(
                 entry, scanner: scanner, container: container, configuration: configuration, reveal: query.reveal,
                 info: info)
+            hub.hear(
+                found, at: found.address,
+                stored: PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key))
+            return found
         }
         guard unsetIndex < unset.count else { return nil }
         unsetIndex += 1

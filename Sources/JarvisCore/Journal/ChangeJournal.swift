@@ -16,6 +16,9 @@ package final class ChangeJournal: Sendable {
         var budget: Int
         var store: (any JournalStore)?
         var problems: [String] = []
+        /// Each address's newest entry, by id: what a key was left at, to hear a change made
+        /// outside the agent when the key is next read or written.
+        var latest: [PreferenceAddress: Int64] = [:]
     }
 
     private let state: Locked<State>
@@ -60,6 +63,7 @@ package final class ChangeJournal: Sendable {
             let sorted = (state.entries + byID.values).sorted { $0.id < $1.id }
             state.entries = []
             state.bytes = 0
+            state.latest = [:]
             for var entry in sorted {
                 entry.undoneBy = nil
                 Self.insert(entry, into: &state)
@@ -84,25 +88,95 @@ package final class ChangeJournal: Sendable {
     }
 
     /// Adds entries in order (one write to the store for all of them: a bulk delete or an
-    /// outside rewrite of many keys costs one append), each given the next id.
-    /// - Returns: the entries as stored.
+    /// outside rewrite of many keys costs one append), each given the next id. An entry whose
+    /// key is not where the key's newest entry left it (`before` differs) is preceded by an
+    /// `outside` entry for the change nobody reported (see ``heard(_:stored:revision:)``).
+    /// - Returns: the entries as stored, one for each given.
     @discardableResult
     package func record(_ entries: [JournalEntry]) -> [JournalEntry] {
         guard !entries.isEmpty else { return [] }
         loading.wait()
-        let (stored, store) = state.withLock { state -> ([JournalEntry], (any JournalStore)?) in
+        let (own, stored, store) = state.withLock { state -> ([JournalEntry], [JournalEntry], (any JournalStore)?) in
+            var own: [JournalEntry] = []
             var stored: [JournalEntry] = []
-            for var entry in entries {
-                entry.id = state.nextID
-                state.nextID += 1
-                let kept = Self.insert(entry, into: &state)
-                Self.mark(kept, in: &state)
+            for entry in entries {
+                // The key is not where its newest entry left it: an outside change came first.
+                if let heard = Self.outsideChange(
+                    at: entry.address, to: entry.before, revision: entry.beforeRevision, time: entry.time, in: state)
+                {
+                    stored.append(Self.insertNext(heard, into: &state))
+                }
+                let kept = Self.insertNext(entry, into: &state)
+                own.append(kept)
                 stored.append(kept)
             }
-            return (stored, state.store)
+            return (own, stored, state.store)
         }
         store?.append(stored) { [self] in self.entries() }
-        return stored
+        return own
+    }
+
+    /// Whether `address` holds an entry whose revision is not `revision` (nil: absent), so a
+    /// reader should look again (``heard(_:stored:revision:)``): one lookup, no allocation.
+    package func differs(at address: PreferenceAddress, revision: Revision?) -> Bool {
+        loading.wait()
+        return state.withLock { state in
+            guard !state.latest.isEmpty else { return false }
+            return Self.driftedEntry(at: address, revision: revision, in: state) != nil
+        }
+    }
+
+    /// Tells the journal what is stored at `address` now (nil: nothing), as the agent just read
+    /// it: when that is not what the key's newest entry left, somebody outside changed it since,
+    /// and an `outside` entry records the change (from the value the entry left to this one),
+    /// so it shows in the history and can be undone. A key the journal holds no entry of, or
+    /// whose newest entry is a secret's from before a restart (its revisions were keyed by the
+    /// agent's earlier run), is left alone.
+    /// - Parameters:
+    ///   - value: the stored value now; nil when the key is absent or only a default applies.
+    ///   - revision: its revision as a client sees it (a secret's keyed one); nil when absent.
+    package func heard(_ address: PreferenceAddress, stored value: PreferenceValue?, revision: Revision?) {
+        loading.wait()
+        let (stored, store) = state.withLock { state -> ([JournalEntry], (any JournalStore)?) in
+            guard !state.latest.isEmpty,
+                let heard = Self.outsideChange(at: address, to: value, revision: revision, time: Date(), in: state)
+            else { return ([], nil) }
+            return ([Self.insertNext(heard, into: &state)], state.store)
+        }
+        guard !stored.isEmpty else { return }
+        store?.append(stored) { [self] in self.entries() }
+    }
+
+    /// The outside change that took `address` from what its newest entry left to `value`;
+    /// nil when nothing changed, or the journal cannot say what was there.
+    private static func outsideChange(
+        at address: PreferenceAddress, to value: PreferenceValue?, revision: Revision?, time: Date, in state: State
+    ) -> JournalEntry? {
+        guard let index = driftedEntry(at: address, revision: revision, in: state) else { return nil }
+        let last = state.entries[index]
+        return JournalEntry(
+            time: time, action: .outside, address: address, before: last.after, after: value,
+            beforeRevision: last.afterRevision, afterRevision: revision, client: nil, isSecret: last.isSecret,
+            valuesKept: last.valuesKept)
+    }
+
+    /// The index of `address`'s newest entry when it left another revision than `revision`
+    /// and its revisions can be compared (not a secret's from before a restart).
+    private static func driftedEntry(at address: PreferenceAddress, revision: Revision?, in state: State) -> Int? {
+        guard let id = state.latest[address], let index = index(of: id, in: state) else { return nil }
+        let last = state.entries[index]
+        guard last.afterRevision != revision, !(last.isSecret && !last.valuesKept) else { return nil }
+        return index
+    }
+
+    /// Gives `entry` the next id and inserts it, marking what it reverts.
+    private static func insertNext(_ entry: JournalEntry, into state: inout State) -> JournalEntry {
+        var entry = entry
+        entry.id = state.nextID
+        state.nextID += 1
+        let kept = insert(entry, into: &state)
+        mark(kept, in: &state)
+        return kept
     }
 
     /// Every entry, oldest first.
@@ -165,12 +239,15 @@ package final class ChangeJournal: Sendable {
         guard weight <= state.budget else { return entry }
         var dropped = 0
         while state.bytes + weight > state.budget, dropped < state.entries.count {
-            state.bytes -= state.entries[dropped].weight
+            let old = state.entries[dropped]
+            state.bytes -= old.weight
+            if state.latest[old.address] == old.id { state.latest[old.address] = nil }
             dropped += 1
         }
         state.entries.removeFirst(dropped)
         state.entries.append(entry)
         state.bytes += weight
+        state.latest[entry.address] = entry.id
         return entry
     }
 

@@ -18,7 +18,8 @@ package struct JournalEntry: Sendable, Hashable {
         /// A client reset a key to its default.
         package static let reset = Action(rawValue: "reset")
         /// A change made outside the agent (the program itself or another process), seen by
-        /// the agent's change engine while somebody watched.
+        /// the agent's change engine while somebody watched, or found when the key was next
+        /// read or written (``ChangeJournal/heard(_:stored:revision:)``).
         package static let outside = Action(rawValue: "outside")
         /// An undo: `reverts` names the entry taken back.
         package static let undo = Action(rawValue: "undo")

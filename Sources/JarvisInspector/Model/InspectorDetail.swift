@@ -37,7 +37,7 @@ extension InspectorState {
                 row: row,
                 facts: [
                     .init(label: "type", text: value.type.rawValue),
-                    .init(label: "in", text: address.key + pointer.description),
+                    .init(label: "in", text: VisibleText.escaped(address.key + pointer.description)),
                 ], valueText: ValueFormat.full(value, limit: limit), note: nil)
         }
         guard let row = self.row(for: address) else { return nil }

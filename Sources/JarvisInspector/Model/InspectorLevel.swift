@@ -13,6 +13,15 @@ public enum InspectorLevel: Sendable, Hashable {
     /// pointer: the key's whole value).
     case value(PreferenceAddress, JSONPointer)
 
+    /// Whether its rows are keys or members, which ``InspectorSort`` orders (scanners and
+    /// containers keep their own order).
+    public var isSortable: Bool {
+        switch self {
+        case .keys, .value: true
+        case .scanners, .containers: false
+        }
+    }
+
     /// The level one step up, or nil at the top.
     public var parent: InspectorLevel? {
         switch self {

@@ -66,6 +66,9 @@ public struct InspectorRow: Sendable, Hashable, Identifiable {
     public var flags: [Flag]
     /// Why a scanner or container cannot be read, in the agent's words.
     public var problem: String?
+    /// Why a container is named as large (``ContainerSize/warning``), for every face to show
+    /// beside it; nil for other rows and containers that are not.
+    public var sizeWarning: String? = nil
     /// Whether the row opens a level below (scanner, container, dictionary, array).
     public var isOpenable: Bool
     /// Whether an edit may be offered.
@@ -110,6 +113,8 @@ public struct InspectorSection: Sendable, Hashable, Identifiable {
     public var container: String
     /// Why the container cannot be read, if it cannot.
     public var problem: String?
+    /// Why the container is named as large (``ContainerSize/warning``), if it is.
+    public var sizeWarning: String? = nil
     /// Its key rows, filtered.
     public var rows: [InspectorRow]
     /// The section's identity: scanner and container.

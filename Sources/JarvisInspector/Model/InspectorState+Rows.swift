@@ -15,7 +15,8 @@ extension InspectorState {
         case .scanners:
             all = scanners.map(scannerRow)
         case .containers(let scanner):
-            all = containers(of: scanner).map(containerRow)
+            let sizes = containerSizes()
+            all = containers(of: scanner).map { containerRow($0, size: sizes[Self.place($0)]) }
         case .keys(let scanner, let container):
             // The table order is natural by key first: one container's keys come out in order.
             all = orderedAddresses.compactMap { address in
@@ -49,6 +50,7 @@ extension InspectorState {
             guard let first = grouped[id]?.first else { return nil }
             return Wire.Container(scanner: first.scanner, name: first.container, writable: true)
         }
+        let sizes = containerSizes()
         for container in (known + extra).sorted(by: { ($0.scanner, $0.name) < ($1.scanner, $1.name) }) {
             let id = container.scanner + "\u{0}" + container.name
             let rows = (grouped[id] ?? []).compactMap { items[$0] }
@@ -57,7 +59,8 @@ extension InspectorState {
             guard !rows.isEmpty || (container.problem != nil && filter.isEmpty) else { continue }
             sections.append(
                 InspectorSection(
-                    scanner: container.scanner, container: container.name, problem: container.problem, rows: rows))
+                    scanner: container.scanner, container: container.name, problem: container.problem,
+                    sizeWarning: sizes[Self.place(container)]?.warning, rows: rows))
         }
         return sections
     }
@@ -75,18 +78,31 @@ extension InspectorState {
         var flags: [InspectorRow.Flag] = []
         if !scanner.writable || !canEdit { flags.append(.readOnly) }
         return InspectorRow(
-            target: .scanner(scanner.id), title: scanner.id, subtitle: scanner.name, type: nil,
+            target: .scanner(scanner.id), title: VisibleText.escaped(scanner.id), subtitle: VisibleText.escaped(scanner.name), type: nil,
             preview: scanner.secret ? "secrets" : "", count: count(scanner: scanner.id), flags: flags,
             problem: scanner.available ? nil : (scanner.reason ?? "unavailable"), isOpenable: true,
             isEditable: false, isDeletable: false, isRevealable: false)
     }
 
-    private func containerRow(_ container: Wire.Container) -> InspectorRow {
-        InspectorRow(
-            target: .container(scanner: container.scanner, name: container.name), title: container.name,
+    /// Each container's size as `jarvis check` measures it (``ContainerSize``), from the items
+    /// the state holds, by container address (key empty).
+    public func containerSizes() -> [PreferenceAddress: ContainerSize] {
+        ContainerSize.byContainer(items.values)
+    }
+
+    /// A container's address, as ``containerSizes()`` keys it.
+    static func place(_ container: Wire.Container) -> PreferenceAddress {
+        PreferenceAddress(scanner: container.scanner, container: container.name, key: "")
+    }
+
+    private func containerRow(_ container: Wire.Container, size: ContainerSize?) -> InspectorRow {
+        var row = InspectorRow(
+            target: .container(scanner: container.scanner, name: container.name), title: VisibleText.escaped(container.name),
             subtitle: nil, type: nil, preview: "", count: count(scanner: container.scanner, container: container.name),
             flags: container.writable && canEdit ? [] : [.readOnly], problem: container.problem, isOpenable: true,
             isEditable: false, isDeletable: false, isRevealable: false)
+        row.sizeWarning = size?.warning
+        return row
     }
 
     private func keyRow(_ stored: PreferenceItem, previewLimit: Int, now: ContinuousClock.Instant) -> InspectorRow {
@@ -108,7 +124,7 @@ extension InspectorState {
         if isRecentlyChanged(address, now: now) { flags.append(.changed) }
         let members = item.value.flatMap(Self.memberCount)
         return InspectorRow(
-            target: .key(address), title: address.key, subtitle: address.container, type: item.type,
+            target: .key(address), title: VisibleText.escaped(address.key), subtitle: VisibleText.escaped(address.container), type: item.type,
             preview: Self.preview(item, limit: previewLimit), count: unset || item.isMasked ? nil : members,
             flags: flags, problem: nil, isOpenable: !unset && members != nil,
             isEditable: writable && !item.isMasked && !item.isPlaceholder,
@@ -135,7 +151,7 @@ extension InspectorState {
         func row(_ name: String, _ member: PreferenceValue) -> InspectorRow {
             let count = Self.memberCount(member)
             return InspectorRow(
-                target: .member(address, JSONPointer(tokens: pointer.tokens + [name])), title: name, subtitle: nil,
+                target: .member(address, JSONPointer(tokens: pointer.tokens + [name])), title: VisibleText.escaped(name), subtitle: nil,
                 type: member.type, preview: ValueFormat.preview(member, limit: previewLimit), count: count,
                 flags: (writable ? [] : [.readOnly]) + (changed ? [.changed] : []), problem: nil,
                 isOpenable: count != nil, isEditable: writable, isDeletable: writable, isRevealable: false,

@@ -7,7 +7,8 @@ import JarvisCore
 /// Rendering stops once the limit is reached, so a 10 MB blob or a 100,000-key dictionary
 /// costs what is shown, not what is stored.
 public enum ValueFormat {
-    /// One line, at most `limit` characters (`…` marks a cut). Newlines show as `⏎`.
+    /// One line, at most `limit` characters (`…` marks a cut). Newlines show as `⏎`; every
+    /// other control, separator and invisible format character as an escape (``VisibleText``).
     public static func preview(_ value: PreferenceValue, limit: Int = 80) -> String {
         var output = Bounded(limit: max(2, limit))
         switch value {
@@ -15,16 +16,21 @@ public enum ValueFormat {
         default: write(value, into: &output, pretty: false, indent: "")
         }
         // Most previews hold no newline: Foundation's search cost a tenth of opening a suite.
-        guard output.text.utf8.contains(10) else { return output.text }
-        return output.text.replacingOccurrences(of: "\n", with: "⏎")
+        guard output.text.utf8.contains(10) else { return VisibleText.escaped(output.text) }
+        return VisibleText.escaped(output.text.replacingOccurrences(of: "\n", with: "⏎"))
     }
 
-    /// Many lines: scalars plain, dictionaries and arrays as indented plain JSON, cut after
-    /// `limit` characters with a line saying how much was left out.
+    /// Many lines: scalars plain, dictionaries and arrays as indented JSON (dates inside as
+    /// ISO 8601 strings, data as Base64 strings), cut after `limit` characters with a line
+    /// saying how much was left out. Hidden characters (``VisibleText``) show as escapes: in a
+    /// string, its line breaks stay; in JSON, as `\uHHHH`, so the text stays valid JSON.
     public static func full(_ value: PreferenceValue, limit: Int = 256 * 1024) -> String {
         var output = Bounded(limit: max(2, limit))
         switch value {
-        case .string(let text): output.append(text)
+        case .string(let text):
+            output.append(text)
+            output.replaceText(VisibleText.escapedLines(output.text))
+        case .date(let date): output.append(DateText.format(date))
         case .data(let data):
             // Only the bytes that can show are encoded: a 10 MB blob costs the limit.
             // (A caller may pass Int.max for no limit: the arithmetic must not overflow.)
@@ -69,7 +75,9 @@ public enum ValueFormat {
         case .integer(let number): output.append(String(number))
         case .real(let number): output.append(realText(number))
         case .boolean(let flag): output.append(flag ? "true" : "false")
-        case .date(let date): output.append(DateText.format(date))
+        // Inside a dictionary or an array: as strings, so the text is JSON (a preview is short).
+        case .date(let date): output.append(pretty ? quoted(DateText.format(date)) : DateText.format(date))
+        case .data(let data) where pretty: output.append(quoted(data.base64EncodedString()))
         case .data(let data):
             output.append(data.count <= 48 ? "<\(data.base64EncodedString())>" : "<\(data.count) bytes>")
         case .bigNumber(let number): output.append(number.literal)
@@ -100,7 +108,7 @@ public enum ValueFormat {
     }
 
     private static func quoted(_ text: String) -> String {
-        JSONWriter.string(.string(text))
+        VisibleText.escapedJSON(JSONWriter.string(.string(text)))
     }
 
     /// Text that stops growing at a limit.
@@ -114,6 +122,9 @@ public enum ValueFormat {
         var room: Int { limit - count }
 
         init(limit: Int) { self.limit = limit }
+
+        /// Replaces what was written with `shown` (the same text, escaped), keeping the count.
+        mutating func replaceText(_ shown: String) { text = shown }
 
         /// Appends `piece`, counting at most the characters that fit (never the whole of a
         /// 10 MB string).

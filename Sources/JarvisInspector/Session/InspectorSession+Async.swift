@@ -91,6 +91,16 @@ extension InspectorSession {
         try await background { () throws(JarvisError) in try self.undo(redo: redo) }
     }
 
+    /// ``timeline(of:)`` off the caller's thread.
+    public func timeline(of address: PreferenceAddress) async throws(JarvisError) -> [InspectorTimelineEntry] {
+        try await background { () throws(JarvisError) in try self.timeline(of: address) }
+    }
+
+    /// ``revert(_:)`` off the caller's thread.
+    public func revert(_ entry: InspectorTimelineEntry) async throws(JarvisError) -> InspectorMessage {
+        try await background { () throws(JarvisError) in try self.revert(entry) }
+    }
+
     /// ``snapshotIncludingSecrets(scanner:now:)`` off the caller's thread.
     public func snapshotIncludingSecrets(scanner: String? = nil) async throws(JarvisError) -> (
         text: String, leftOut: Int

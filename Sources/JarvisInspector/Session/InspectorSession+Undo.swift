@@ -23,6 +23,44 @@ extension InspectorSession {
     }
 }
 
+/// A key's timeline and Revert: the journal's entries for one key, each offered to take back.
+extension InspectorSession {
+    /// The most entries a timeline shows.
+    public static let timelineLimit = 200
+
+    /// The journal's entries for `address`, newest first: every change the agent made or heard
+    /// to that key (a nested edit's too), each saying whether Revert can take it back.
+    /// - Throws: ``JarvisError`` when the agent cannot be asked, or `.unsupported` from an
+    ///   agent older than the journal.
+    public func timeline(of address: PreferenceAddress) throws(JarvisError) -> [InspectorTimelineEntry] {
+        let canEdit = state.canEdit
+        let page = try source.call(
+            Wire.JournalParams(
+                limit: Self.timelineLimit, scanner: GlobPattern.literal(address.scanner).description,
+                container: GlobPattern.literal(address.container).description,
+                key: GlobPattern.literal(address.key).description),
+            expecting: Wire.JournalPage.self)
+        return page.entries.filter { $0.address == address }.reversed().map {
+            InspectorTimelineEntry($0, canEdit: canEdit)
+        }
+    }
+
+    /// Takes back one entry of a timeline by the agent's guarded write (`jarvis undo ID`; for
+    /// an undo entry, `jarvis redo ID`), and reads the key again.
+    /// - Throws: as ``undo(redo:)``: `.conflict` when the key changed since that entry (the
+    ///   message shows the value it would restore and the value there now; nothing written).
+    public func revert(_ entry: InspectorTimelineEntry) throws(JarvisError) -> InspectorMessage {
+        let state = self.state
+        guard state.canEdit else { throw JarvisError(.readOnly, Self.readOnlyMessage(state)) }
+        let result =
+            entry.revertIsRedo
+            ? try source.call(Wire.RedoParams(id: entry.id), expecting: Wire.UndoResult.self)
+            : try source.call(Wire.UndoParams(id: entry.id), expecting: Wire.UndoResult.self)
+        _ = try refresh(result.undone.address)
+        return InspectorMessage.undone(result, redo: entry.revertIsRedo)
+    }
+}
+
 extension InspectorMessage {
     /// What an undo or redo did: `undid #7: theme back to "dark" (Z redoes)`.
     public static func undone(_ result: Wire.UndoResult, redo: Bool) -> InspectorMessage {

@@ -1,3 +1,5 @@
+import JarvisCore
+
 /// The name a client gives in `hello`, as the agent keeps it: printable text of bounded length.
 ///
 /// The name reaches the audit trail, `history`, the host's `onAudit` and every face that shows
@@ -38,15 +40,6 @@ package enum ClientName {
         return cut + ellipsis
     }
 
-    private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x20...0x7E: return true
-        case 0...0x1F, 0x7F...0x9F: return false
-        default:
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: return false
-            default: return true
-            }
-        }
-    }
+    /// Printable by the rule every face shows text by (``VisibleText/isHidden(_:)``).
+    private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool { !VisibleText.isHidden(scalar) }
 }

@@ -23,6 +23,20 @@ enum PreferencesFolder {
         #endif
     }
 
+    /// Writes every suite the process changed but has not saved yet, so that a suite the
+    /// program created since is a file in ``current()`` and can be listed.
+    ///
+    /// swift-corelibs-foundation keeps `UserDefaults` writes in memory until something calls
+    /// `synchronize()` (one call saves every changed suite of the process, from any thread) and
+    /// posts no `UserDefaults.didChangeNotification` for them; there is no call that names the
+    /// suites it holds. On Apple platforms the preferences daemon (cfprefsd) owns the files and
+    /// `synchronize()` is unneeded: nothing is done there.
+    static func savePendingWrites() {
+        #if !canImport(Darwin)
+            _ = UserDefaults.standard.synchronize()
+        #endif
+    }
+
     /// Whether `UserDefaults` here saves suites as XML property lists: swift-corelibs-foundation
     /// does (and writes control characters raw, which other XML parsers refuse); Apple's
     /// preferences daemon writes binary ones.

@@ -29,6 +29,9 @@ struct UserDefaultsStore: DefaultsStore {
     func containers() throws -> [ContainerInfo] {
         var names = Set(namedSuites + appGroups)
         names.insert(PreferencesFolder.standardSuiteName)
+        // A suite the host wrote but Foundation has not saved has no file yet: without this, it
+        // stays unlisted (and `jarvis get` finds no such container) until something saves it.
+        PreferencesFolder.savePendingWrites()
         if let folder = PreferencesFolder.current(),
             let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         {

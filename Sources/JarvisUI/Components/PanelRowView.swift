@@ -31,6 +31,11 @@
                         .font(.caption)
                         .foregroundStyle(.red)
                 }
+                if let warning = row.sizeWarning {
+                    Label(warning, systemImage: "externaldrive.badge.exclamationmark")
+                        .font(.caption)
+                        .foregroundStyle(.orange)
+                }
                 let marks = row.labels
                 if !marks.isEmpty {
                     Text(marks.joined(separator: " · "))
@@ -56,6 +61,7 @@
             if row.has(.readOnly) { parts.append("read-only") }
             if row.has(.changed) { parts.append("just changed") }
             if let problem = row.problem { parts.append("problem: \(problem)") }
+            if let warning = row.sizeWarning { parts.append(warning) }
             return parts.joined(separator: ", ")
         }
     }

@@ -173,6 +173,27 @@
             refresh()
         }
 
+        /// A key's timeline from the agent's journal, newest first, made off the main thread;
+        /// the agent's refusal as text when it cannot be read (an agent without a journal).
+        public func timeline(_ address: PreferenceAddress) async -> Result<[InspectorTimelineEntry], JarvisError> {
+            do {
+                return .success(try await session.timeline(of: address))
+            } catch {
+                return .failure(error)
+            }
+        }
+
+        /// Takes back one change of a timeline by the agent's guarded write, and says what
+        /// happened (a conflict shows both values; nothing is written then).
+        public func revert(_ entry: InspectorTimelineEntry) async {
+            do {
+                show(try await session.revert(entry))
+            } catch {
+                show(InspectorMessage.refused(entry.revertLabel.lowercased(), error))
+            }
+            refresh()
+        }
+
         /// An editor reports whether its text is edited (false when it closes).
         public func editing(_ edited: Bool) {
             if hasUnsavedEdit != edited { hasUnsavedEdit = edited }

@@ -31,6 +31,11 @@ class App {
       if (event.key === 'Escape') { event.preventDefault(); this.table.focus(); }
       if (event.key === 'ArrowDown' || event.key === 'Enter') { event.preventDefault(); this.table.focus(); }
     });
+    // A header click sorts by its column; the model decides the order (a second click reverses).
+    for (const header of document.querySelectorAll('button.sort')) {
+      header.addEventListener('click', () => this.send('sort', { column: header.dataset.column }));
+    }
+    $('help').addEventListener('click', () => dialogs.help());
     $('add').addEventListener('click', () => this.send('addStart'));
     $('delete-filtered').addEventListener('click', () => this.send('deletePreview'));
     document.addEventListener('keydown', (event) => this.key(event));
@@ -109,12 +114,17 @@ class App {
     $('add').hidden = !view.canEdit;
     $('delete-filtered').hidden = !view.canBulkDelete;
     this.drawChips(view);
+    this.drawSort(view);
     this.drawSidebar(view);
     if (view.message) {
       const offer = view.message.offer ? { intent: view.message.offer, label: view.message.offerLabel } : null;
       this.say(view.message.text, view.message.kind, offer);
     }
-    else if (!previous || previous.message) this.say(view.connection?.state === 'none' ? (view.connection.message || '') : '', 'info');
+    else if (!previous || previous.message || this.saidConnection) this.say(view.connection?.state === 'none' ? (view.connection.message || '') : '', 'info');
+    // What the connection said stays only while there is no agent: nothing stale outlives a pick.
+    this.saidConnection = !view.message && view.connection?.state === 'none' && !!view.connection.message;
+    this.drawChooser(view);
+    document.body.classList.toggle('has-detail', !!(view.detail || view.draft));
     const selectedID = view.detail ? view.detail.row.id : null;
     this.table.update(view.table, selectedID, emptyText(view));
     this.detail.render(view);
@@ -134,6 +144,37 @@ class App {
         type: 'button', class: 'chip', text: chip.label, 'aria-pressed': chip.on ? 'true' : 'false',
         onclick: () => this.send('chip', { id: chip.id, on: !chip.on }),
       }));
+    }
+  }
+
+  // Several agents run and none was named: a list to pick one from (name, pid, bundle id).
+  drawChooser(view) {
+    const box = $('chooser');
+    const choosing = view.connection?.state === 'none' && view.connection.choose && view.agents.length > 0;
+    box.hidden = !choosing;
+    document.body.classList.toggle('is-choosing', choosing);
+    const signature = choosing ? JSON.stringify(view.agents) : '';
+    if (box.dataset.signature === signature) return;
+    box.dataset.signature = signature;
+    clear(box);
+    if (!choosing) return;
+    box.append(el('h2', { text: 'Several agents are running: choose one' }));
+    const list = el('ul', { class: 'agents', 'aria-label': 'Running agents' });
+    for (const agent of view.agents) {
+      list.append(el('li', {}, el('button', {
+        type: 'button', class: 'agent', 'aria-label': `${agent.title}, ${agent.subtitle}`,
+        onclick: () => this.send('agent', { id: agent.id }),
+      }, el('span', { class: 'name', text: agent.title }), el('span', { class: 'sub', text: `${agent.subtitle} · ${agent.group}` }))));
+    }
+    box.append(list);
+  }
+
+  drawSort(view) {
+    const sort = view.sort || { column: 'key', descending: false };
+    for (const header of document.querySelectorAll('button.sort')) {
+      const on = header.dataset.column === sort.column;
+      header.parentElement.setAttribute('aria-sort', on ? (sort.descending ? 'descending' : 'ascending') : 'none');
+      header.dataset.arrow = on ? (sort.descending ? '↓' : '↑') : '';
     }
   }
 
@@ -167,22 +208,32 @@ class App {
     const tree = el('ul', { class: 'scopes' });
     const scope = view.scope || {};
     const total = view.scanners.reduce((sum, scanner) => sum + scanner.count, 0);
-    const item = (label, count, current, fields, problem, depth) => el('li', {},
+    const item = (label, count, current, fields, problem, depth, sizeWarning) => el('li', {},
       el('button', {
         type: 'button', class: `scope depth-${depth}`, 'aria-current': current ? 'true' : null,
-        'aria-label': `${label}, ${count} key${count === 1 ? '' : 's'}${problem ? `, ${problem}` : ''}`,
+        'aria-label': `${label}, ${count} key${count === 1 ? '' : 's'}${problem ? `, ${problem}` : ''}${sizeWarning ? `, ${sizeWarning}` : ''}`,
         onclick: () => this.send('scope', fields),
       }, el('span', { class: 'name', text: label }), el('span', { class: 'badge', text: String(count) }),
-      problem ? el('span', { class: 'problem', text: problem }) : null));
+      problem ? el('span', { class: 'problem', text: problem }) : null,
+      sizeWarning ? el('span', { class: 'size-warning', text: sizeWarning }) : null));
     tree.append(item('All keys', total, !scope.scanner && !scope.container, {}, null, 0));
     for (const scanner of view.scanners) {
       tree.append(item(scanner.title, scanner.count, scope.scanner === scanner.id && !scope.container, { scanner: scanner.id }, scanner.problem, 1));
       for (const container of scanner.containers) {
-        tree.append(item(container.name, container.count, scope.scanner === scanner.id && scope.container === container.name,
-          { scanner: scanner.id, container: container.name }, container.problem, 2));
+        tree.append(item(container.title ?? container.name, container.count, scope.scanner === scanner.id && scope.container === container.name,
+          { scanner: scanner.id, container: container.name }, container.problem, 2, container.sizeWarning));
       }
     }
     side.append(tree);
+  }
+
+  // Up one level inside the value, then from the key back to the table (Esc, or the button
+  // above the detail).
+  up() {
+    const target = this.view?.detail?.row.target;
+    if (!target) return;
+    if (target.p) this.send('open', { target: { ...target, p: target.p.split('/').slice(0, -1).join('/') } });
+    else this.send('close');
   }
 
   // A single delete asks nothing: it is said at once, with Undo beside it.
@@ -192,25 +243,20 @@ class App {
   key(event) {
     const target = event.target;
     const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+    if (event.key === '?' && dialogs.isHelpOpen()) { event.preventDefault(); dialogs.closeDialog(); return; }
     if ($('dialog').open) return;
     if (event.key === 'Escape') {
       if (this.view?.draft) { event.preventDefault(); this.send('cancel'); this.table.focus(); return; }
       if (typing) return;
       if (this.view?.detail) {
         event.preventDefault();
-        const pointer = this.view.detail.row.target.p;
-        if (pointer) {
-          // Up one level inside the value, then back to the key.
-          const up = pointer.split('/').slice(0, -1).join('/');
-          this.send('open', { target: { ...this.view.detail.row.target, p: up } });
-        } else {
-          this.send('close');
-        }
+        this.up();
         this.table.focus();
       }
       return;
     }
     if (typing || event.metaKey || event.ctrlKey || event.altKey) return;
+    if (event.key === '?') { event.preventDefault(); dialogs.help(); return; }
     if (event.key === '/') { event.preventDefault(); $('filter').focus(); $('filter').select(); return; }
     // As in the terminal: Space makes the row's quick edit (a button keeps Space for itself),
     // `a` adds an element to an array.

@@ -23,7 +23,7 @@ export class DetailPane {
     const dateZone = draft?.date ? draft.date.zone : null;
     const signature = draft
       ? JSON.stringify([view.conflict, { ...draft, text: null, error: null, problem: null, date: dateZone }])
-      : JSON.stringify([view.detail, view.canEdit, this.tab]);
+      : JSON.stringify([view.detail, view.timeline, view.canEdit, this.tab]);
     if (draft && this.draftSignature === signature) {
       // The user is typing: only the problem beside the field changes.
       this.showProblem?.(draft.problem);
@@ -49,6 +49,10 @@ export class DetailPane {
       this.root.append(el('p', { class: 'hint', text: view.agent ? 'Choose a key to see its value.' : '' }));
       return;
     }
+    // The way up, shown: to the parent member, or from the key back to the table (as Esc).
+    const upLabel = detail.up ? `Up to ${detail.up}` : 'Back to the keys';
+    this.root.append(el('nav', { class: 'crumbs', 'aria-label': 'Way up' },
+      button(`← ${upLabel}`, () => this.app.up(), { class: 'up', title: 'Esc' }), el('kbd', { class: 'hint', text: 'Esc' })));
     this.root.append(el('h2', { class: 'detail-title', text: detail.title }));
     const actions = el('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Actions' });
     if (detail.actions.edit) actions.append(button('Edit', () => this.app.send('edit', { target: detail.row.target })));
@@ -68,6 +72,32 @@ export class DetailPane {
     if (detail.note) this.root.append(el('p', { class: 'note', text: detail.note }));
     if (detail.value !== null) this.root.append(this.value(detail));
     if (detail.copy) this.root.append(this.copies(detail.copy));
+    if (view.timeline) this.root.append(this.history(view.timeline));
+  }
+
+  // The key's changes from the agent's journal, newest first, each with Revert (Redo for an
+  // undo) where the model offers it.
+  history(timeline) {
+    const box = el('section', { class: 'history', 'aria-label': 'History' }, el('h3', { text: 'History' }));
+    if (timeline.problem || !timeline.entries.length) {
+      box.append(el('p', { class: 'hint', text: timeline.problem || 'No change to this key in the journal yet.' }));
+      return box;
+    }
+    const list = el('ol', { class: 'timeline' });
+    for (const entry of timeline.entries) {
+      const item = el('li', {},
+        el('span', { class: 'change', text: `#${entry.id} ${entry.what}${entry.pointer ? ` ${entry.pointer}` : ''} by ${entry.who}` }),
+        el('span', { class: 'values', text: `${entry.before} → ${entry.after}` }),
+        el('time', { datetime: entry.time, text: new Date(entry.time).toLocaleString() }));
+      if (entry.state) item.append(el('span', { class: 'hint', text: entry.state }));
+      if (entry.canRevert) {
+        item.append(button(entry.revertLabel, () => this.app.send('revert', { id: entry.id }),
+          { 'aria-label': `${entry.revertLabel} change ${entry.id}` }));
+      }
+      list.append(item);
+    }
+    box.append(list);
+    return box;
   }
 
   value(detail) {

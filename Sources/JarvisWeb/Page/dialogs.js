@@ -81,3 +81,33 @@ export function addKey(app, add) {
   ]);
   setTimeout(() => key.focus(), 0);
 }
+
+// Every key the page answers to, as `?` shows it.
+export const SHORTCUTS = [
+  ['?', 'Show or hide these keyboard shortcuts'],
+  ['/', 'Filter keys and values'],
+  ['↑ ↓  Page Up  Page Down  Home  End', 'Move in the table'],
+  ['Enter', 'Open the key or member'],
+  ['Esc', 'Up one level: from a member to its parent, from a key back to the table; cancels an edit'],
+  ['e', 'Edit the value'],
+  ['Space', 'Quick edit: toggle a boolean, next choice'],
+  ['a', 'Add an element to an array'],
+  ['⌘ Enter  Ctrl Enter', 'Save the edit'],
+  ['Double-click', 'Edit a row'],
+];
+
+export function help() {
+  const dialog = $('dialog');
+  if (dialog.open && dialog.dataset.kind === 'help') { closeDialog(); return; }
+  const list = el('dl', { class: 'shortcuts', 'aria-label': 'Keyboard shortcuts' });
+  for (const [keys, what] of SHORTCUTS) list.append(el('dt', {}, el('kbd', { text: keys })), el('dd', { text: what }));
+  show('Keyboard shortcuts', [list], [button('Close', closeDialog)]);
+  // `?` closes it again (the page's key handler asks `isHelpOpen`); Esc closes every dialog.
+  dialog.dataset.kind = 'help';
+  dialog.addEventListener('close', () => { delete dialog.dataset.kind; }, { once: true });
+}
+
+export function isHelpOpen() {
+  const dialog = $('dialog');
+  return dialog.open && dialog.dataset.kind === 'help';
+}

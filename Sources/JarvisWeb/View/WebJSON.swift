@@ -80,6 +80,7 @@ enum WebJSON {
         var pairs: [(String, JSONValue)] = [
             ("row", Self.row(row)),
             ("title", .string(title(row.target))),
+            ("up", text(upTitle(row.target))),
             ("facts", .array(detail.facts.map { object([("label", .string($0.label)), ("text", .string($0.text))]) })),
             ("value", text(detail.valueText)),
             ("json", text(json)),
@@ -115,17 +116,23 @@ enum WebJSON {
     }
 
     /// A key's name, or the key and the pointer of a member inside it (`server/port`), as a
-    /// draft's title reads.
+    /// draft's title reads, with its hidden characters shown (``VisibleText``).
     static func title(_ target: InspectorRow.Target) -> String {
         guard let address = target.address else { return "" }
-        return target.pointer.isWhole ? address.key : address.key + target.pointer.description
+        return VisibleText.escaped(target.pointer.isWhole ? address.key : address.key + target.pointer.description)
+    }
+
+    /// Where Esc goes from a member: its parent member, or the key (nil for a key: the table).
+    static func upTitle(_ target: InspectorRow.Target) -> String? {
+        guard let address = target.address, !target.pointer.isWhole else { return nil }
+        return VisibleText.escaped(target.pointer.tokens.dropLast().last ?? address.key)
     }
 
     /// An edit in progress. A secret's replacement never carries the text back: the page has
     /// what was typed, and a response is no place for a secret.
     static func draft(_ draft: ValueDraft, text: String, problem: InspectorFieldProblem?, zone: String) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
-            ("title", .string(draft.title)),
+            ("title", .string(VisibleText.escaped(draft.title))),
             ("target", target(draft.pointer.isWhole ? .key(draft.address) : .member(draft.address, draft.pointer))),
             ("type", .string(draft.type.rawValue)),
             ("editor", .string(draft.replacesSecret ? "secret" : editorName(draft.editor))),
@@ -186,6 +193,17 @@ enum WebJSON {
     }
 
     /// A message for the page's status line.
+    /// One change of a key's timeline: `{id, time, what, who, pointer, before, after, state,
+    /// canRevert, revertLabel}`, `time` in ISO 8601.
+    static func timelineEntry(_ entry: InspectorTimelineEntry) -> JSONValue {
+        object([
+            ("id", .number(JSONNumber(entry.id))), ("time", .string(DateText.format(entry.time))),
+            ("what", .string(entry.what)), ("who", .string(entry.who)), ("pointer", text(entry.pointer)),
+            ("before", .string(entry.before)), ("after", .string(entry.after)), ("state", text(entry.state)),
+            ("canRevert", .bool(entry.canRevert)), ("revertLabel", .string(entry.revertLabel)),
+        ])
+    }
+
     static func message(_ message: InspectorMessage) -> JSONValue {
         object([
             ("text", .string(message.text)), ("kind", .string(message.kind.rawValue)),

@@ -50,6 +50,12 @@ extension WebPageState {
             if request["on"]?.boolValue ?? !chips.contains(chip) { chips.insert(chip) } else { chips.remove(chip) }
             bulk = nil
             tableDirty = true
+        case "sort":
+            guard let column = request["column"]?.stringValue.flatMap(InspectorSort.Column.init(rawValue:)) else {
+                throw JarvisError(.invalidParams, "sort by key, type or value")
+            }
+            sort = sort.clicked(column)
+            tableDirty = true
         case "open":
             let target = try WebJSON.target(from: request["target"])
             if let draft, draft.address != target.address || draft.pointer != target.pointer {
@@ -187,6 +193,20 @@ extension WebPageState {
         case "reload":
             let session = try liveSession()
             try session.load()
+            tableDirty = true
+        case "revert":
+            guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
+            guard let id = request["id"]?.int64Value, case .success(let entries)? = timeline?.entries,
+                let entry = entries.first(where: { $0.id == id })
+            else { throw JarvisError(.invalidParams, "that change is not in the key's timeline any more") }
+            let session = try liveSession()
+            do {
+                message = try session.revert(entry)
+            } catch {
+                // A conflict's message shows the value it would restore and the value there now.
+                message = .refused(entry.revertLabel.lowercased(), error)
+            }
+            timeline = nil
             tableDirty = true
         case "undo", "redo":
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }

@@ -28,11 +28,18 @@ extension WebPageState {
                     })
             ),
             ("table", WebJSON.object([("total", WebJSON.int(rows.count)), ("version", WebJSON.int(rowsVersion))])),
+            ("sort", WebJSON.object([("column", .string(sort.column.rawValue)), ("descending", .bool(sort.descending))])),
             ("message", message.map(WebJSON.message) ?? .null),
         ]
         guard let connection else {
             pairs.append(("agent", .null))
-            pairs.append(("connection", WebJSON.object([("state", "none"), ("message", WebJSON.text(connectProblem))])))
+            pairs.append(
+                (
+                    "connection",
+                    WebJSON.object([
+                        ("state", "none"), ("message", WebJSON.text(connectProblem)), ("choose", .bool(choosing)),
+                    ])
+                ))
             pairs.append(("canEdit", false))
             pairs.append(("scanners", .array([])))
             return WebJSON.object(pairs)
@@ -43,7 +50,7 @@ extension WebPageState {
             (
                 "agent",
                 WebJSON.object([
-                    ("name", .string(hello.agent)), ("pid", WebJSON.int(Int(hello.pid))),
+                    ("name", .string(VisibleText.escaped(hello.agent))), ("pid", WebJSON.int(Int(hello.pid))),
                     ("platform", .string(hello.platform)), ("address", .string(connection.endpoint.description)),
                 ])
             ))
@@ -85,8 +92,10 @@ extension WebPageState {
                 shown = .object(object)
             }
             pairs.append(("detail", shown))
+            pairs.append(("timeline", timelineJSON(address, session: connection.session)))
         } else {
             pairs.append(("detail", .null))
+            pairs.append(("timeline", .null))
         }
         pairs.append(
             ("draft", draft.map { WebJSON.draft($0, text: draftText, problem: draftProblem, zone: draftZone) } ?? .null))
@@ -100,7 +109,13 @@ extension WebPageState {
                         ("count", WebJSON.int(deletion.entries.count)),
                         ("skipped", WebJSON.int(deletion.skipped)),
                         ("question", .string(deletion.question)),
-                        ("keys", .array(deletion.entries.map { .string($0.address.container + " · " + $0.address.key) })),
+                        (
+                            "keys",
+                            .array(
+                                deletion.entries.map {
+                                    .string(VisibleText.escaped($0.address.container + " · " + $0.address.key))
+                                })
+                        ),
                     ])
                 } ?? .null
             ))
@@ -109,20 +124,46 @@ extension WebPageState {
         return WebJSON.object(pairs)
     }
 
+    /// The selected key's changes from the agent's journal, newest first, each with Revert
+    /// where the model offers it; read again only when the key or the model changed.
+    private mutating func timelineJSON(_ address: PreferenceAddress, session: InspectorSession) -> JSONValue {
+        let generation = session.state.generation
+        if timeline?.address != address || timeline?.generation != generation {
+            let entries: Result<[InspectorTimelineEntry], JarvisError>
+            do {
+                entries = .success(try session.timeline(of: address))
+            } catch {
+                entries = .failure(error)
+            }
+            timeline = (address, generation, entries)
+        }
+        switch timeline?.entries {
+        case .success(let entries)?:
+            return WebJSON.object([("entries", .array(entries.map(WebJSON.timelineEntry))), ("problem", .null)])
+        case .failure(let error)?:
+            return WebJSON.object([("entries", .array([])), ("problem", .string(error.message))])
+        case nil:
+            return .null
+        }
+    }
+
     /// When the stream must redraw even without news: a change mark ends.
     mutating func nextDeadline() -> ContinuousClock.Instant? {
         connection?.session.state.nextHighlightEnd(now: .now)
     }
 
     private mutating func scopeTitle(_ state: InspectorState) -> String {
-        if let container = scope.container { return container }
-        if let scanner = scope.scanner { return state.scanners.first { $0.id == scanner }?.name ?? scanner }
+        if let container = scope.container { return VisibleText.escaped(container) }
+        if let scanner = scope.scanner {
+            return VisibleText.escaped(state.scanners.first { $0.id == scanner }?.name ?? scanner)
+        }
         return "All keys"
     }
 
     private mutating func scannersJSON(_ state: InspectorState) -> JSONValue {
         var perContainer: [String: Int] = [:]
         var perScanner: [String: Int] = [:]
+        let sizes = state.containerSizes()
         for address in state.items.keys {
             perScanner[address.scanner, default: 0] += 1
             perContainer[address.scanner + "\u{0}" + address.container, default: 0] += 1
@@ -130,7 +171,7 @@ extension WebPageState {
         return .array(
             state.scanners.map { scanner in
                 WebJSON.object([
-                    ("id", .string(scanner.id)), ("title", .string(scanner.name)),
+                    ("id", .string(scanner.id)), ("title", .string(VisibleText.escaped(scanner.name))),
                     ("count", WebJSON.int(perScanner[scanner.id] ?? 0)),
                     ("problem", scanner.available ? .null : .string(scanner.reason ?? "unavailable")),
                     (
@@ -139,8 +180,15 @@ extension WebPageState {
                             state.containers(of: scanner.id).map { container in
                                 WebJSON.object([
                                     ("name", .string(container.name)),
+                                    ("title", .string(VisibleText.escaped(container.name))),
                                     ("count", WebJSON.int(perContainer[scanner.id + "\u{0}" + container.name] ?? 0)),
                                     ("problem", WebJSON.text(container.problem)),
+                                    (
+                                        "sizeWarning",
+                                        WebJSON.text(
+                                            sizes[PreferenceAddress(scanner: scanner.id, container: container.name, key: "")]?
+                                                .warning)
+                                    ),
                                     ("readOnly", .bool(!container.writable || !state.canEdit)),
                                 ])
                             })
@@ -205,9 +253,9 @@ extension WebPageState {
         var list: [JSONValue] = records.map { record in
             WebJSON.object([
                 ("id", .string(String(record.pid))),
-                ("title", .string(record.name)),
-                ("subtitle", .string("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? ""))),
-                ("group", .string(record.device.map { "Simulator · " + $0 } ?? "This computer")),
+                ("title", .string(VisibleText.escaped(record.name))),
+                ("subtitle", .string(VisibleText.escaped("pid \(record.pid)" + (record.bundleID.map { " · " + $0 } ?? "")))),
+                ("group", .string(VisibleText.escaped(record.device.map { "Simulator · " + $0 } ?? "This computer"))),
                 ("current", .bool(open.map { record.serves($0) } ?? false)),
             ])
         }

@@ -25,9 +25,14 @@ struct WebPageState: Sendable {
 
     var connection: Connection?
     var connectProblem: String?
+    /// No agent was named and several run: the page offers them to choose from (never the
+    /// command line's "choose one with --agent" text).
+    var choosing = false
     var scope: (scanner: String?, container: String?) = (nil, nil)
     var filter = InspectorFilter()
     var chips: Set<InspectorChip> = []
+    /// The table's order, as the model sorts it (a header click changes it).
+    var sort = InspectorSort.natural
     var selected: InspectorRow.Target?
     var draft: ValueDraft?
     var draftText = ""
@@ -38,6 +43,9 @@ struct WebPageState: Sendable {
     var asking = false
     var conflict: InspectorConflict?
     var bulk: InspectorDeletion?
+    /// The selected key's timeline, as of the model's generation it was read at (read again
+    /// when the key or the model changes); the agent's refusal when it has no journal.
+    var timeline: (address: PreferenceAddress, generation: Int, entries: Result<[InspectorTimelineEntry], JarvisError>)?
     var adding = false
     var message: InspectorMessage?
     /// The rows the table shows: ``table``'s, through the filter.
@@ -60,6 +68,13 @@ struct WebPageState: Sendable {
     /// Connects to the agent `selector` names (nil: the one `--agent` chose, or the only one running).
     mutating func connect(_ selector: String?) {
         let chosen = selector ?? options.selector
+        choosing = false
+        let named = chosen ?? ProcessInfo.processInfo.environment["JARVIS_AGENT"].flatMap { $0.isEmpty ? nil : $0 }
+        if named == nil, ((try? AgentDirectory.running()) ?? []).count > 1 {
+            connectProblem = nil
+            choosing = true
+            return
+        }
         do throws(JarvisError) {
             let endpoint = try AgentLocator.endpoint(for: chosen)
             try open(endpoint, selector: chosen)
@@ -158,7 +173,9 @@ struct WebPageState: Sendable {
         let highlightEnded = highlightsEnd.map { now >= $0 } ?? false
         guard rowsDirty || tableDirty || highlightEnded else { return rows }
         if tableDirty || highlightEnded {
-            table.replace(with: state.tableRows(scanner: scope.scanner, container: scope.container, chips: chips, now: now))
+            let sorted = state.sorted(
+                state.tableRows(scanner: scope.scanner, container: scope.container, chips: chips, now: now), by: sort)
+            table.replace(with: sorted)
             highlightsEnd = state.nextHighlightEnd(now: now)
             tableDirty = false
         }

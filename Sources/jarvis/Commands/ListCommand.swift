@@ -69,7 +69,9 @@ enum ListCommand: Command {
                 !shown.contains("\($0.scanner):\($0.name)") && (pattern?.matches($0.name) ?? true)
             }
         }
-        print(items: listing.items, empty: empty, problems: listing.problems, client: client)
+        // Sizes are named only where whole containers were listed (a key filter lists parts).
+        let sizes = key == nil && !undeclared ? ContainerSize.byContainer(listing.items) : [:]
+        print(items: listing.items, empty: empty, problems: listing.problems, sizes: sizes, client: client)
         let hidden = listing.hiddenSystemContainers
         if hidden > 0 {
             Terminal.out(
@@ -80,7 +82,8 @@ enum ListCommand: Command {
     }
 
     private static func print(
-        items: [PreferenceItem], empty: [Wire.Container], problems: [Wire.Container], client: JarvisClient
+        items: [PreferenceItem], empty: [Wire.Container], problems: [Wire.Container],
+        sizes: [PreferenceAddress: ContainerSize], client: JarvisClient
     ) {
         if !client.helloResult.capabilities.editing {
             Terminal.out(Terminal.yellow("read-only agent: editing is disabled"))
@@ -92,6 +95,8 @@ enum ListCommand: Command {
             if current.map({ $0 != group }) ?? true {
                 if current != nil { Terminal.out("") }
                 Terminal.out(Terminal.bold(Terminal.cyan(Terminal.escaped("\(group.0):\(group.1)"))))
+                let place = PreferenceAddress(scanner: group.0, container: group.1, key: "")
+                if let warning = sizes[place]?.warning { Terminal.out(Terminal.yellow("  " + warning)) }
                 current = group
             }
             var flags: [String] = []

@@ -360,6 +360,34 @@ extension Inspector {
         }
     }
 
+    /// Opens `address`'s timeline: its changes from the agent's journal, newest first.
+    func openTimeline(_ address: PreferenceAddress) {
+        guard let session = connection?.session else { return }
+        do {
+            timeline = (address, try session.timeline(of: address))
+            pages.append(Page(level: .timeline(address)))
+            if timeline?.entries.isEmpty == true { status = ("no change to \(address.key) in the journal yet", .plain) }
+        } catch {
+            show(.refused("timeline", error))
+        }
+    }
+
+    /// Takes back one change of the timeline on screen, by the agent's guarded write, and
+    /// reads the timeline again.
+    func revert(_ entry: InspectorTimelineEntry) {
+        guard let session = connection?.session, let address = timeline?.address else { return }
+        guard entry.canRevert else {
+            status = ("#\(entry.id) cannot be taken back: \(entry.state ?? "")", .warning)
+            return
+        }
+        do {
+            show(try session.revert(entry))
+        } catch {
+            show(.refused(entry.revertLabel.lowercased(), error))
+        }
+        if let entries = try? session.timeline(of: address) { timeline = (address, entries) }
+    }
+
     /// Asks the agent for a secret's value.
     func reveal(_ target: InspectorRow.Target) {
         guard let session = connection?.session, let address = target.address else { return }

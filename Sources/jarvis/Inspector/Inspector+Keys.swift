@@ -92,6 +92,10 @@ extension Inspector {
             if asksBeforeLeaving { mode = .confirmLeave(toAgents: false) } else { running = false }
         case .character("?"):
             mode = .help(top: 0)
+        case .character("s"):
+            // Keys and members: by key, type, value, each up then down (the model's cycle).
+            sort = sort.next
+            status = ("sorted by \(sort.label)", .plain)
         case .up, .character("k"): pages[index].cursor -= 1; scrollDetail(index, by: -1)
         case .down, .character("j"): pages[index].cursor += 1; scrollDetail(index, by: 1)
         case .pageUp: pages[index].cursor -= height; scrollDetail(index, by: -height)
@@ -107,8 +111,15 @@ extension Inspector {
                 goBack()
             }
         case .character("/"):
-            if case .detail = pages[index].level { return }
-            mode = .filter(LineEditor(pages[index].filter))
+            switch pages[index].level {
+            case .detail, .timeline: return
+            case .list(.scanners):
+                // At the top, a filter looks for keys: it opens every key with it.
+                pages.append(Page(level: .allKeys))
+                mode = .filter(LineEditor(""))
+            default:
+                mode = .filter(LineEditor(pages[index].filter))
+            }
         case .control("l"):
             reload()
         case .character("e"):
@@ -119,6 +130,8 @@ extension Inspector {
             beginBulkDelete()
         case .character("u"):
             if let target = selectedTarget() { reset(target) }
+        case .character("t"):
+            if let target = selectedTarget(), let address = target.address { openTimeline(address) }
         case .character("z"):
             undo(redo: false)
         case .character("Z"):
@@ -165,6 +178,8 @@ extension Inspector {
         switch page.level {
         case .detail(let address, let pointer):
             return pointer.isWhole ? .key(address) : .member(address, pointer)
+        case .timeline(let address):
+            return .key(address)
         case .list(.keys), .list(.value), .allKeys:
             let rows = rows(for: page, width: terminal.size.columns)
             guard rows.indices.contains(page.cursor), let row = rows[page.cursor].model else {
@@ -190,6 +205,8 @@ extension Inspector {
             open(endpoint, selector: String(agent.record.pid))
         case .allKeys:
             pages.append(Page(level: .allKeys))
+        case .change(let entry):
+            revert(entry)
         case .model(let row):
             switch row.destination {
             case .level(let level): pages.append(Page(level: .list(level)))

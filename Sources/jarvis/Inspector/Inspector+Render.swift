@@ -10,7 +10,7 @@ extension Inspector {
         var parts: [String]
         switch level {
         case .agents?, .list(.scanners)?, .list(.containers)?:
-            parts = ["↑↓ move", "Enter open", "Esc back", "/ filter"]
+            parts = ["↑↓ move", "Enter open", "Esc back", level == .list(.scanners) ? "/ find a key" : "/ filter"]
         case .list?, .allKeys?:
             parts = ["Enter open"]
             if case .list(.value)? = level { parts.append("v view") }
@@ -21,7 +21,9 @@ extension Inspector {
             if state?.canEdit == true { parts.append("n new") }
             parts += ["/ filter", "Esc back"]
         case .detail?:
-            parts = ["↑↓ scroll"] + actionHints(selectedRow()) + ["Esc back"]
+            parts = ["↑↓ scroll"] + actionHints(selectedRow()) + ["t timeline", "Esc back"]
+        case .timeline?:
+            parts = ["↑↓ move", "Enter revert the change", "/ filter", "Esc back"]
         case nil: return "q quit"
         }
         return (parts + ["? help", "q quit"]).joined(separator: "  ")
@@ -53,7 +55,7 @@ extension Inspector {
         case .list, .allKeys:
             let rows = rows(for: page, width: terminal.size.columns)
             return rows.indices.contains(page.cursor) ? rows[page.cursor].model : nil
-        case .agents:
+        case .agents, .timeline:
             return nil
         }
     }
@@ -190,8 +192,11 @@ extension Inspector {
         case .list(let level): parts = level.path
         case .detail(let address, let pointer):
             parts = [address.scanner, address.container, address.key] + pointer.tokens
+        case .timeline(let address):
+            parts = [address.scanner, address.container, address.key, "timeline"]
         }
-        let filter = page.filter.isEmpty ? "" : "   /\(page.filter)"
+        var filter = page.filter.isEmpty ? "" : "   /\(page.filter)"
+        if page.level.listsKeys { filter = "   sort: \(sort.label)" + filter }
         return Self.crumb(parts.map(Terminal.escaped), width: terminal.size.columns - 2 - filter.count) + filter
     }
 
@@ -316,7 +321,8 @@ extension Inspector {
           Enter → l        open the scanner, container or key; a dictionary or array opens its members as rows, down to any depth
           v                show the whole value of the row under the cursor
           Esc ← h Bksp     back (Esc first clears a filter)
-          /                filter as you type: text, or a glob with * and ? (Enter keeps it)
+          s                sort the keys or members: by key (natural order), type, value, each up then down, and back
+          /                filter as you type: text, or a glob with * and ? (Enter keeps it); on the scanner list it finds keys in every container
           e                edit the value, or only the nested member under the cursor (checked against the type and the key catalog; sends the revision)
           Space            toggle a boolean (saved at once, with the revision)
           Tab              the next of a catalogued key's choices (saved at once)
@@ -327,6 +333,7 @@ extension Inspector {
           u                reset a catalogued key: remove what is stored so its default applies
           z                undo the newest change (again: the one before), if nobody changed the key since
           Z                redo: put back what the last z took
+          t                the key's timeline: every change the journal holds, newest first; Enter reverts the one under the cursor (if nobody changed the key since)
           r                reveal a secret, where the agent allows it
           R                replace a masked secret without seeing it (asks y/n)
           Ctrl-L           reload everything from the agent

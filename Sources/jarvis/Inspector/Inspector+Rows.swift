@@ -11,6 +11,8 @@ extension Inspector {
             /// The scanner list's first entry: every key of every container.
             case allKeys
             case model(InspectorRow)
+            /// A change in a key's timeline.
+            case change(InspectorTimelineEntry)
         }
         var target: Target
         var cells: [ScreenBuffer.Segment]
@@ -36,14 +38,22 @@ extension Inspector {
         case .list(.scanners):
             return "  " + Terminal.pad("SCANNER", 14) + Terminal.pad("NAME", 26) + Terminal.pad("KEYS", 8) + "NOTES"
         case .list(.containers):
-            return "  " + Terminal.pad("CONTAINER", max(24, width - 26)) + Terminal.pad("KEYS", 8) + "NOTES"
+            return "  " + Terminal.pad("CONTAINER", containerColumn(width)) + Terminal.pad("KEYS", 8) + "NOTES"
         case .list(.keys): return "  " + Terminal.pad("KEY", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .list(.value): return "  " + Terminal.pad("MEMBER", keyWidth(width)) + Terminal.pad("TYPE", 11) + "VALUE"
         case .detail: return ""
+        case .timeline: return "  " + Terminal.pad("ENTRY", 7) + Terminal.pad("TIME", 10) + "CHANGE"
         }
     }
 
     func keyWidth(_ width: Int) -> Int { min(36, max(14, width * 3 / 10)) }
+
+    /// The name column of the container list: what the longest name needs, so a note (a
+    /// problem, a large suite's size) has the rest of the line.
+    func containerColumn(_ width: Int) -> Int {
+        let longest = connection?.state.containers.map { Terminal.escaped($0.name).count }.max() ?? 0
+        return max(24, min(width - 26, longest + 2))
+    }
 
     /// The container column of the all-keys list.
     func containerWidth(_ width: Int) -> Int { min(32, max(12, width / 4)) }
@@ -86,12 +96,17 @@ extension Inspector {
             return RowList(all: rows, kept: nil)
         case .detail:
             return .empty
+        case .timeline(let address):
+            guard let timeline, timeline.address == address else { return .empty }
+            let filter = InspectorFilter(page.filter)
+            let rows = timeline.entries.map { timelineRow($0, width: width) }.filter { filter.matches(folded: $0.folded) }
+            return RowList(all: rows, kept: nil)
         case .list, .allKeys:
             guard let connection else { return .empty }
             let state = connection.state
             let key = RowCacheKey(
                 level: page.level, filter: page.filter, width: width, generation: state.generation,
-                session: ObjectIdentifier(connection.session))
+                session: ObjectIdentifier(connection.session), sort: sort)
             if let rowCache, rowCache.key == key { return rowCache.rows }
             var whole = key
             whole.filter = ""
@@ -124,10 +139,12 @@ extension Inspector {
         let previewWidth = max(10, width - keyColumn - 11 - 4)
         switch shown {
         case .list(let level):
-            var rows = state.rows(level, previewLimit: previewWidth).map { row in
+            let titleColumn = containerColumn(width)
+            let listed = state.rows(level, previewLimit: previewWidth)
+            var rows = (level.isSortable ? state.sorted(listed, by: sort) : listed).map { row in
                 Row(
-                    target: .model(row), cells: cells(row, level: level, width: width), changed: row.has(.changed),
-                    folded: InspectorFilter.Folded(row))
+                    target: .model(row), cells: cells(row, level: level, width: width, titleColumn: titleColumn),
+                    changed: row.has(.changed), folded: InspectorFilter.Folded(row))
             }
             if level == .scanners {
                 let all = state.segments().first?.count ?? state.items.count
@@ -142,7 +159,7 @@ extension Inspector {
             }
             return rows
         default:
-            return state.tableRows(scanner: nil, container: nil, previewLimit: previewWidth).map {
+            return state.sorted(state.tableRows(scanner: nil, container: nil, previewLimit: previewWidth), by: sort).map {
                 Row(
                     target: .model($0), cells: allKeysCells($0, width: width), changed: $0.has(.changed),
                     folded: InspectorFilter.Folded($0))
@@ -150,7 +167,9 @@ extension Inspector {
         }
     }
 
-    private func cells(_ row: InspectorRow, level: InspectorLevel, width: Int) -> [ScreenBuffer.Segment] {
+    private func cells(_ row: InspectorRow, level: InspectorLevel, width: Int, titleColumn: Int)
+        -> [ScreenBuffer.Segment]
+    {
         switch level {
         case .scanners:
             var notes: [String] = []
@@ -168,12 +187,12 @@ extension Inspector {
             var notes: [String] = []
             if row.has(.readOnly) { notes.append("read-only") }
             if let problem = row.problem { notes.append(problem) }
+            if let warning = row.sizeWarning { notes.append(warning) }
+            let style: ScreenBuffer.Style = row.problem != nil ? .error : row.sizeWarning != nil ? .warning : .dim
             return [
                 .plain(
-                    Terminal.pad(Terminal.escaped(row.title), max(24, width - 26))
-                        + Terminal.pad(String(row.count ?? 0), 8)),
-                ScreenBuffer.Segment(
-                    text: Terminal.escaped(notes.joined(separator: ", ")), style: row.problem == nil ? .dim : .error),
+                    Terminal.pad(Terminal.escaped(row.title), titleColumn) + Terminal.pad(String(row.count ?? 0), 8)),
+                ScreenBuffer.Segment(text: Terminal.escaped(notes.joined(separator: ", ")), style: style),
             ]
         case .keys, .value:
             let keyColumn = keyWidth(width)
@@ -190,6 +209,23 @@ extension Inspector {
                 ScreenBuffer.Segment(text: flagText, style: .dim),
             ]
         }
+    }
+
+    /// A change of a key's timeline as a row: `#7     10:00:05  set by jarvis-cli (unix): "dark" → "light"`.
+    private func timelineRow(_ entry: InspectorTimelineEntry, width: Int) -> Row {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = Calendar.current.isDateInToday(entry.time) ? "HH:mm:ss" : "MMM d"
+        let change = "\(entry.what)\(entry.pointer.map { " " + $0 } ?? "") by \(entry.who): \(entry.before) → \(entry.after)"
+        let state = entry.state.map { "  (\($0))" } ?? ""
+        return Row(
+            target: .change(entry),
+            cells: [
+                .plain(Terminal.pad("#\(entry.id)", 7)),
+                ScreenBuffer.Segment(text: Terminal.pad(formatter.string(from: entry.time), 10), style: .dim),
+                .plain(Terminal.escaped(change)),
+                ScreenBuffer.Segment(text: Terminal.escaped(state), style: .dim),
+            ], folded: InspectorFilter.Folded(title: change, preview: state))
     }
 
     private func allKeysCells(_ row: InspectorRow, width: Int) -> [ScreenBuffer.Segment] {

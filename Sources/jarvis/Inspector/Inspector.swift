@@ -29,6 +29,17 @@ final class Inspector {
         case list(InspectorLevel)
         /// One key's or member's detail and whole value.
         case detail(PreferenceAddress, JSONPointer)
+        /// One key's changes from the agent's journal, newest first, each to revert.
+        case timeline(PreferenceAddress)
+
+        /// Whether it lists keys or members, which `s` sorts.
+        var listsKeys: Bool {
+            switch self {
+            case .allKeys: true
+            case .list(let level): level.isSortable
+            case .agents, .detail, .timeline: false
+            }
+        }
     }
 
     /// What the keyboard is doing besides browsing.
@@ -90,6 +101,8 @@ final class Inspector {
     var statusIsChange = false
     /// The last list built, by what it was built from: a key press that moves the cursor
     /// builds no row (30,000 keys cost tens of milliseconds to build).
+    /// How lists of keys and members are ordered (`s` cycles it), as the model sorts them.
+    var sort = InspectorSort.natural
     var rowCache: (key: RowCacheKey, rows: RowList)?
     /// The last list built without its filter: typing a filter narrows these instead of
     /// building every row again.
@@ -97,6 +110,8 @@ final class Inspector {
     /// The last detail's lines, by what they were built from: scrolling a 10 MB value
     /// formats it once.
     var detailCache: (key: RowCacheKey, lines: [String])?
+    /// The timeline on screen, as the journal gave it when the page opened (or was reverted).
+    var timeline: (address: PreferenceAddress, entries: [InspectorTimelineEntry])?
 
     /// What a cached list was built from.
     struct RowCacheKey: Equatable {
@@ -105,6 +120,7 @@ final class Inspector {
         var width: Int
         var generation: Int
         var session: ObjectIdentifier
+        var sort = InspectorSort.natural
     }
     var running = true
     private var decoder = KeyDecoder()

@@ -55,11 +55,9 @@ extension MCPToolText {
         return String(result)
     }
 
+    /// The characters every face shows visibly (``VisibleText/isHidden(_:)``) that JSON leaves
+    /// raw, and `«` `»`.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x7F...0x9F, 0xAB, 0xBB, 0x2028, 0x2029: return true
-        case 0...0x7E: return false
-        default: return scalar.properties.generalCategory == .format
-        }
+        scalar.value == 0xAB || scalar.value == 0xBB || (scalar.value >= 0x20 && VisibleText.isHidden(scalar))
     }
 }

@@ -17,6 +17,10 @@
         @State private var confirmingReset = false
         @Environment(\.dismiss) private var dismiss
 
+        /// The key's timeline as of the last change (nil until read; the refusal's text when
+        /// the agent cannot give it).
+        @State private var timeline: Result<[InspectorTimelineEntry], JarvisError>?
+
         /// The detail as of the last change, made off the main thread with its value shortened
         /// (``PanelDigest/previewLimit``): `body` never formats a large value.
         @State private var shown: Shown = .loading
@@ -43,6 +47,7 @@
             .task(id: store.version) {
                 let made = await store.detail(address, pointer)
                 shown = made.map(Shown.detail) ?? .gone
+                if pointer.isWhole { timeline = await store.timeline(address) }
             }
         }
 
@@ -120,6 +125,9 @@
                 if let refusal {
                     Section { Text(refusal).foregroundStyle(.red) }
                 }
+                if pointer.isWhole, let timeline {
+                    Section("History") { history(timeline) }
+                }
                 if row.isResettable || row.isDeletable {
                     Section {
                         if row.isResettable {
@@ -149,6 +157,38 @@
                         } else {
                             dismiss()
                         }
+                    }
+                }
+            }
+        }
+
+        /// The key's changes, newest first, each with Revert (Redo for an undo) where the
+        /// model offers it.
+        @ViewBuilder
+        private func history(_ timeline: Result<[InspectorTimelineEntry], JarvisError>) -> some View {
+            switch timeline {
+            case .failure(let error):
+                Text(error.message).foregroundStyle(.secondary)
+            case .success(let entries) where entries.isEmpty:
+                Text("No change to \(address.key) in the journal yet.").foregroundStyle(.secondary)
+            case .success(let entries):
+                ForEach(entries) { entry in
+                    VStack(alignment: .leading, spacing: 4) {
+                        Text(entry.summary).font(.callout)
+                        HStack {
+                            Text(entry.time, style: .time).foregroundStyle(.secondary)
+                            if let state = entry.state {
+                                Text(state).foregroundStyle(.secondary)
+                            }
+                            Spacer()
+                            if entry.canRevert {
+                                Button(entry.revertLabel) { Task { await store.revert(entry) } }
+                                    .buttonStyle(.borderless)
+                                    .minimumTapTarget()
+                                    .accessibilityLabel("\(entry.revertLabel) change \(entry.id)")
+                            }
+                        }
+                        .font(.caption)
                     }
                 }
             }

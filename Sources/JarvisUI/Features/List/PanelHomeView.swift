@@ -81,6 +81,9 @@
                         if let problem = section.problem {
                             Label(problem, systemImage: "exclamationmark.triangle").foregroundStyle(.red)
                         }
+                        if let warning = section.sizeWarning {
+                            Label(warning, systemImage: "externaldrive.badge.exclamationmark").foregroundStyle(.orange)
+                        }
                     }
                 }
             }
