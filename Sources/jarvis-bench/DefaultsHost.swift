@@ -6,7 +6,10 @@
     import JarvisScanners
 
     /// `jarvis-bench --defaults-host RUNTIME`: a host process that embeds the agent over its own
-    /// `UserDefaults` and, for every `set N` line on standard input, stores N in the watched suite.
+    /// `UserDefaults` and obeys lines on standard input: `set N` stores N in the watched suite,
+    /// `put SUITE KEY TEXT` stores a string in any suite (`-`: the standard one), and
+    /// `read SUITE KEY` prints `value TEXT` as the host's `UserDefaults` read it. The end-to-end
+    /// tests drive it as a real program that embeds the agent (HostWritesEndToEndTests).
     ///
     /// The parent gives it a private HOME, so nothing is written into the user's preferences.
     struct DefaultsHost {
@@ -31,7 +34,7 @@
             try? FileManager.default.removeItem(at: home)
         }
 
-        /// The child's side: serve, then obey `set N` lines until standard input closes.
+        /// The child's side: serve, then obey the lines until standard input closes.
         static func serve(runtime: String) -> Int32 {
             guard let defaults = UserDefaults(suiteName: WatchBench.userDefaultsSuite) else { return 1 }
             defaults.set(-1, forKey: WatchBench.key)

@@ -118,9 +118,18 @@ import Testing
     }
 
     /// The README's pictures (docs/images/web-light.png and web-dark.png) come from here, so
-    /// they show the page as it is.
+    /// they show the page as it is. They are written to docs/images only when
+    /// `JARVIS_WRITE_SCREENSHOTS=1` asks (`JARVIS_WRITE_SCREENSHOTS=1 swift test --filter Screenshots`,
+    /// or `--filter layout…` for the widths): a plain test run leaves the checkout as it was.
     @Test(.enabled(if: WebBrowser.shouldRun)) func screenshotsLightAndDark() throws {
-        try run("screenshots", ["SCREENSHOTS": MCPPython.packageRoot.appendingPathComponent("docs/images").path])
+        try run("screenshots", ["SCREENSHOTS": screenshotFolder.path])
+    }
+
+    /// docs/images when `JARVIS_WRITE_SCREENSHOTS=1`, else a folder of the sandbox.
+    var screenshotFolder: URL {
+        ProcessInfo.processInfo.environment["JARVIS_WRITE_SCREENSHOTS"] == "1"
+            ? MCPPython.packageRoot.appendingPathComponent("docs/images")
+            : sandbox.root.appendingPathComponent("screenshots")
     }
 
     @Test(.enabled(if: WebBrowser.shouldRun)) func headersSortByKeyTypeAndValueAsTheModelDecides() throws {
@@ -137,7 +146,7 @@ import Testing
 
     /// The pictures of docs/images/web-{390,800,1400}-{light,dark}.png come from here.
     @Test(.enabled(if: WebBrowser.shouldRun)) func theLayoutFitsAPhoneAWindowAndAWideScreen() throws {
-        try run("layout", ["SCREENSHOTS": MCPPython.packageRoot.appendingPathComponent("docs/images").path])
+        try run("layout", ["SCREENSHOTS": screenshotFolder.path])
     }
 
     @Test(.enabled(if: WebBrowser.shouldRun)) func hiddenCharactersShowCopyKeyIsRealAndTheJSONViewIsJSON() throws {

@@ -16,6 +16,8 @@ struct ValueFormatTextTests {
         #expect(parsed["created"]?.stringValue == "2023-11-14T22:13:20Z", "\(text)")
         #expect(parsed["blob"]?.stringValue == "AQID", "\(text)")
         #expect(parsed["tags"]?.arrayValue?.count == 2)
+        #expect(ValueFormat.jsonNote(value) == "Dates are shown as ISO 8601 strings and data as Base64 strings: JSON has neither.")
+        #expect(ValueFormat.jsonNote(.dictionary(["k": .string("v")])) == nil)
         // Standing alone, a date reads as itself.
         #expect(ValueFormat.full(.date(Date(timeIntervalSince1970: 1_700_000_000))) == "2023-11-14T22:13:20Z")
     }

@@ -1581,6 +1581,7 @@ def scenario_hidden_text(playwright):
     detail(page).get_by_role("tab", name="JSON").click()
     raw = detail(page).get_by_label("Value as text").inner_text()
     check(not hidden.search(raw), f"the JSON view obeys a hidden character: {raw!r}")
+    expect(detail(page).get_by_text("Dates are shown as ISO 8601 strings")).to_be_visible()
     parsed = json.loads(raw)
     check(parsed == {"created": "2023-11-14T22:13:20Z", "note": "x\u2028y"}, f"the JSON view is not the value: {raw}")
     detail(page).get_by_role("button", name="Copy value").click()

@@ -42,6 +42,31 @@ public enum ValueFormat {
         return output.text + "\n(shortened: the value is larger than \(limit) characters)"
     }
 
+    /// What a reader of ``full(_:limit:)``'s JSON must know: that dates and data inside a
+    /// dictionary or array are written as strings (JSON has neither); nil when it holds none.
+    public static func jsonNote(_ value: PreferenceValue) -> String? {
+        guard value.type == .array || value.type == .dictionary else { return nil }
+        var date = false
+        var data = false
+        // Depth first, stopping once both were seen.
+        var pending = [value]
+        while let next = pending.popLast(), !(date && data) {
+            switch next {
+            case .date: date = true
+            case .data: data = true
+            case .array(let elements): pending.append(contentsOf: elements)
+            case .dictionary(let members): pending.append(contentsOf: members.values)
+            default: break
+            }
+        }
+        switch (date, data) {
+        case (true, true): return "Dates are shown as ISO 8601 strings and data as Base64 strings: JSON has neither."
+        case (true, false): return "Dates are shown as ISO 8601 strings: JSON has no dates."
+        case (false, true): return "Data is shown as Base64 strings: JSON has no bytes."
+        case (false, false): return nil
+        }
+    }
+
     /// A scalar as an editor starts from: what ``ValueDraft/value(from:)`` reads back.
     public static func editText(_ value: PreferenceValue) -> String {
         switch value {

@@ -5,7 +5,8 @@ import JarvisCore
 /// host's `UserDefaults` objects see an edit at once.
 ///
 /// Suites are discovered from the files in the preferences folder, plus the suites named in
-/// code and the standard suite. A fresh `UserDefaults` is made per call: they are cheap, share
+/// code and the standard suite; on Linux the process's unsaved writes are saved first, so a
+/// suite the host just created has its file (see ``PreferencesFolder/savePendingWrites()``). A fresh `UserDefaults` is made per call: they are cheap, share
 /// their state per suite within the process, and are not `Sendable` on Linux.
 ///
 /// Layers: stored values come from `persistentDomain(forName:)`, which works for any suite on

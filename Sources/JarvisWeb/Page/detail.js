@@ -119,6 +119,7 @@ export class DetailPane {
       }
     }
     box.append(el('pre', { class: 'raw', tabindex: '0', 'aria-label': 'Value as text', text: detail.json ?? detail.value }));
+    if (detail.tree && detail.jsonNote) box.append(el('p', { class: 'note', text: detail.jsonNote }));
     return box;
   }
 

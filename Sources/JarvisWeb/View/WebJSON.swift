@@ -74,7 +74,7 @@ enum WebJSON {
 
     /// A detail pane.
     static func detail(
-        _ detail: InspectorDetail, copy: InspectorCopy?, canReset: Bool, json: String?
+        _ detail: InspectorDetail, copy: InspectorCopy?, canReset: Bool, json: String?, jsonNote: String? = nil
     ) -> JSONValue {
         let row = detail.row
         var pairs: [(String, JSONValue)] = [
@@ -84,6 +84,7 @@ enum WebJSON {
             ("facts", .array(detail.facts.map { object([("label", .string($0.label)), ("text", .string($0.text))]) })),
             ("value", text(detail.valueText)),
             ("json", text(json)),
+            ("jsonNote", text(jsonNote)),
             ("note", text(detail.note)),
             ("tree", .bool(row.isOpenable)),
             (

@@ -75,12 +75,11 @@ extension WebPageState {
                 ])
             ))
         if let selected, let address = selected.address, let detail = state.detail(address, selected.pointer) {
-            let json = state.value(at: address, selected.pointer).map { value in
-                ValueFormat.full(value, limit: 256 * 1024)
-            }
+            let value = state.value(at: address, selected.pointer)
+            let json = value.map { ValueFormat.full($0, limit: 256 * 1024) }
             var shown = WebJSON.detail(
                 detail, copy: state.copyTexts(for: selected),
-                canReset: canEdit && detail.row.isResettable, json: json)
+                canReset: canEdit && detail.row.isResettable, json: json, jsonNote: value.flatMap(ValueFormat.jsonNote))
             if !canEdit, case .object(var object) = shown, case .object(var actions)? = object["actions"] {
                 actions["edit"] = false
                 actions["delete"] = false

@@ -19,7 +19,7 @@ extension Inspector {
                 parts.append("a add element")
             }
             if state?.canEdit == true { parts.append("n new") }
-            parts += ["/ filter", "Esc back"]
+            parts += ["/ filter", "s sort", "Esc back"]
         case .detail?:
             parts = ["↑↓ scroll"] + actionHints(selectedRow()) + ["t timeline", "Esc back"]
         case .timeline?:
