@@ -274,6 +274,41 @@ import Testing
         #expect(list.stdout.contains("u-a  files:app.json  port  1") && list.stdout.contains("u-b  files:app.json  port  1"), "\(list.stdout)")
     }
 
+    @Test func watchFollowsEveryAgentNamedEachLineNamingItsAgent() throws {
+        try agent("w-a", port: 1)
+        try agent("w-b", port: 2)
+        try agent("w-other", port: 3)
+        let (watch, output) = try sandbox.startJarvis(["watch", "app.json", "--agents", "w-a,w-b", "--json"])
+        defer {
+            watch.terminate()
+            watch.waitUntilExit()
+        }
+        let heard = Locked(Data())
+        let handle = output.fileHandleForReading
+        Thread.detachNewThread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                heard.withLock { $0 += chunk }
+            }
+        }
+        var lines: [JSONValue] {
+            String(decoding: heard.current, as: UTF8.self).split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+        }
+        // The subscriptions are live once a change of ours reaches the watch: write until both
+        // agents' changes are heard (a write before the subscription is simply not heard).
+        var value = 10
+        let both = eventually(timeout: .seconds(30)) {
+            value += 1
+            _ = try? jarvis("set", "app.json", "port", String(value), "--agents", "w-*")
+            let agents = Set(lines.compactMap { $0["agent"]?.stringValue })
+            return agents.isSuperset(of: ["w-a", "w-b"])
+        }
+        #expect(both, "\(String(decoding: heard.current, as: UTF8.self))")
+        #expect(!lines.contains { $0["agent"]?.stringValue == "w-other" })
+        #expect(lines.allSatisfy { $0["key"]?.stringValue == "port" })
+    }
+
     @Test func fanOutIsAskedForByNameAndRefusedWhereItHasNoMeaning() throws {
         try agent("solo")
         let mcp = try jarvis("mcp", "--agents", "all", limit: 20)
