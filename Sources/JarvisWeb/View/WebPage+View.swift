@@ -56,17 +56,24 @@ extension WebPageState {
     }
 
     /// The selected key's changes from the agent's journal, newest first, each with Revert
-    /// where the model offers it; read again only when the key or the model changed.
+    /// where the model offers it; read again only when another key is chosen or this key's row
+    /// may read differently (the row log notes it), not on every change elsewhere.
     private mutating func timeline(_ address: PreferenceAddress, session: InspectorSession) -> WebTimeline? {
-        let generation = session.state.generation
-        if timeline?.address != address || timeline?.generation != generation {
+        let log = session.state.rowLog
+        // Read again only when this key's row may read differently since (a change to it, an
+        // agent that came back): a change to another key leaves its history as it was.
+        if let known = timeline, known.address == address, let notes = log.notes(since: known.position),
+            !notes.contains(where: { $0.address == address })
+        {
+            timeline?.position = log.position
+        } else {
             let entries: Result<[InspectorTimelineEntry], JarvisError>
             do {
                 entries = .success(try session.timeline(of: address))
             } catch {
                 entries = .failure(error)
             }
-            timeline = (address, generation, entries)
+            timeline = (address, log.position, entries)
         }
         switch timeline?.entries {
         case .success(let entries)?: return WebTimeline(entries: entries.map(WebTimelineEntry.init), problem: nil)

@@ -48,9 +48,11 @@ struct WebPageState: Sendable {
     var asking = false
     var conflict: InspectorConflict?
     var bulk: InspectorDeletion?
-    /// The selected key's timeline, as of the model's generation it was read at (read again
+    /// The selected key's timeline, as of the model's row log position it was read at (read again
     /// when the key or the model changes); the agent's refusal when it has no journal.
-    var timeline: (address: PreferenceAddress, generation: Int, entries: Result<[InspectorTimelineEntry], JarvisError>)?
+    var timeline: (
+        address: PreferenceAddress, position: InspectorRowLog.Position, entries: Result<[InspectorTimelineEntry], JarvisError>
+    )?
     var adding = false
     var message: InspectorMessage?
     /// The rows the table shows: ``table``'s, through the filter.
