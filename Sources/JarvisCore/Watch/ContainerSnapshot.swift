@@ -9,28 +9,32 @@ package struct ContainerSnapshot: Sendable, Hashable {
     package init(info: ContainerInfo, entries: [ScannedEntry]) {
         self.info = info
         var byKey: [String: ScannedEntry] = [:]
+        // Sized once: a 100,000-key suite is read again after every change.
+        byKey.reserveCapacity(entries.count)
         for entry in entries { byKey[entry.key] = entry }
         self.entries = byKey
     }
 
     /// The real changes from `old` to `new`, in key order; nil snapshots mean the container
     /// did not exist. Equal entries (same value, layer, encoding, writability) are no change.
+    ///
+    /// One lookup per key of each side; only the changes are sorted (one change in a
+    /// 100,000-key suite sorts one key, not every key of both sides).
     package static func changes(from old: ContainerSnapshot?, to new: ContainerSnapshot?) -> [RawChange] {
         let before = old?.entries ?? [:]
         let after = new?.entries ?? [:]
         var changes: [RawChange] = []
-        for key in Set(before.keys).union(after.keys).sorted() {
-            switch (before[key], after[key]) {
-            case (nil, let added?):
-                changes.append(RawChange(kind: .added, key: key, old: nil, new: added))
-            case (let removed?, nil):
-                changes.append(RawChange(kind: .removed, key: key, old: removed, new: nil))
-            case (let was?, let now?) where was != now:
-                changes.append(RawChange(kind: .updated, key: key, old: was, new: now))
-            default:
-                continue
+        for (key, now) in after {
+            if let was = before[key] {
+                if was != now { changes.append(RawChange(kind: .updated, key: key, old: was, new: now)) }
+            } else {
+                changes.append(RawChange(kind: .added, key: key, old: nil, new: now))
             }
         }
+        for (key, removed) in before where after[key] == nil {
+            changes.append(RawChange(kind: .removed, key: key, old: removed, new: nil))
+        }
+        changes.sort { $0.key < $1.key }
         return changes
     }
 }
