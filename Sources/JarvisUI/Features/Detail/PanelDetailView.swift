@@ -176,7 +176,9 @@
                     VStack(alignment: .leading, spacing: 4) {
                         Text(entry.summary).font(.callout)
                         HStack {
-                            Text(entry.time, style: .time).foregroundStyle(.secondary)
+                            // The date too: the journal outlives a day and a relaunch.
+                            Text(entry.time, format: .dateTime.month().day().hour().minute().second())
+                                .foregroundStyle(.secondary)
                             if let state = entry.state {
                                 Text(state).foregroundStyle(.secondary)
                             }
