@@ -70,13 +70,17 @@ public struct InspectorTimelineEntry: Sendable, Hashable, Identifiable {
         }
     }
 
+    /// Who made it, as a line says it after what happened: ` by jarvis-cli (unix)`, or nothing
+    /// for an outside change (`changed outside` says who).
+    public var byline: String { who == "outside" ? "" : " by \(who)" }
+
     /// Revert's label: `Revert` for a change, `Redo` for an undo.
     public var revertLabel: String { revertIsRedo ? "Redo" : "Revert" }
 
     /// One line: `#7  set by jarvis-cli (unix): "dark" → "light"`.
     public var summary: String {
         let place = pointer.map { " \($0)" } ?? ""
-        return "#\(id)  \(what)\(place) by \(who): \(before) → \(after)"
+        return "#\(id)  \(what)\(place)\(byline): \(before) → \(after)"
     }
 
     /// A journal value as a line shows it.

@@ -86,7 +86,7 @@ export class DetailPane {
     const list = el('ol', { class: 'timeline' });
     for (const entry of timeline.entries) {
       const item = el('li', {},
-        el('span', { class: 'change', text: `#${entry.id} ${entry.what}${entry.pointer ? ` ${entry.pointer}` : ''} by ${entry.who}` }),
+        el('span', { class: 'change', text: `#${entry.id} ${entry.what}${entry.pointer ? ` ${entry.pointer}` : ''}${entry.who === 'outside' ? '' : ` by ${entry.who}`}` }),
         el('span', { class: 'values', text: `${entry.before} → ${entry.after}` }),
         el('time', { datetime: entry.time, text: new Date(entry.time).toLocaleString() }));
       if (entry.state) item.append(el('span', { class: 'hint', text: entry.state }));

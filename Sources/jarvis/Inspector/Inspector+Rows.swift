@@ -216,7 +216,7 @@ extension Inspector {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = Calendar.current.isDateInToday(entry.time) ? "HH:mm:ss" : "MMM d"
-        let change = "\(entry.what)\(entry.pointer.map { " " + $0 } ?? "") by \(entry.who): \(entry.before) → \(entry.after)"
+        let change = "\(entry.what)\(entry.pointer.map { " " + $0 } ?? "")\(entry.byline): \(entry.before) → \(entry.after)"
         let state = entry.state.map { "  (\($0))" } ?? ""
         return Row(
             target: .change(entry),
