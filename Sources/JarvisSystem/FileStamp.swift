@@ -1,4 +1,5 @@
 import Foundation
+import JarvisCore
 
 #if canImport(Darwin)
     import Darwin
@@ -61,5 +62,16 @@ extension FileStamp {
         self.init(
             seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec), size: Int64(info.st_size),
             inode: UInt64(info.st_ino), device: device, permissions: UInt32(info.st_mode) & 0o7777)
+    }
+}
+
+extension FileStamp {
+    /// The stamp as a container's version (``ContainerVersion``): a file-backed container
+    /// whose file has this stamp holds what it held when a version with these parts was taken.
+    package var version: ContainerVersion {
+        ContainerVersion([
+            device, inode, UInt64(bitPattern: size), UInt64(bitPattern: Int64(seconds)),
+            UInt64(bitPattern: Int64(nanoseconds)), UInt64(permissions),
+        ])
     }
 }

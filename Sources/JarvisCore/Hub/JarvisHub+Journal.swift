@@ -37,7 +37,7 @@ extension JarvisHub {
     /// the write was journaled has been journaled by then, so it is never taken for an outside one.
     package func journalOutside(_ changes: [RawChange], scanner: String, container: ContainerInfo) {
         guard let rules = visibility(of: scanner), rules.isEnabled, rules.shows(container: container.name) else { return }
-        writes.withLock(scanner + "\u{0}" + container.name) {
+        writes.withLock(Self.writeKey(scanner, container.name)) {
             journalOutside(changes, rules: rules, container: container)
         }
     }
@@ -82,7 +82,7 @@ extension JarvisHub {
         let found = item?.layer == .stored ? item : nil
         guard journal.differs(at: address, revision: found?.revision) else { return }
         let name = stored ?? address
-        writes.withLock(address.scanner + "\u{0}" + address.container) {
+        writes.withLock(Self.writeKey(address.scanner, address.container)) {
             guard let rules = visibility(of: address.scanner), rules.isEnabled else { return }
             let entry: ScannedEntry?
             do {

@@ -120,16 +120,8 @@ extension JarvisHub {
     ) throws(JarvisError) -> WriteOutcome {
         let target = try writeTarget(address, checksKey: !edit.isBulk, requiresEditing: !edit.isDryRun, known: known)
         var wrote = false
-        defer {
-            if wrote {
-                writeObservers.notify(
-                    edit.isBulk
-                        ? PreferenceAddress(scanner: address.scanner, container: address.container, key: "")
-                        : address)
-            }
-        }
         // One container's writes in order; other containers' writes go on meanwhile.
-        let container = target.scanner.id + "\u{0}" + address.container
+        let container = Self.writeKey(target.scanner.id, address.container)
         return try writes.withLock(container) { () throws(JarvisError) -> WriteOutcome in
             let outcome: WriteOutcome
             if case .deleteKeys(let selection, let dryRun) = edit {
@@ -142,6 +134,17 @@ extension JarvisHub {
             if wrote { journal(outcome, edit: edit, origin: origin, secret: target.info.isSecret) }
             return outcome
         }
+    }
+
+    /// The key of a container's write lock in ``writes``.
+    static func writeKey(_ scanner: String, _ container: String) -> String {
+        scanner + "\u{0}" + container
+    }
+
+    /// Whether a write to a container is under way (or waits for another's): the change
+    /// engine leaves the container alone until it ends, as the write will tell what it did.
+    package func isWriting(scanner: String, container: String) -> Bool {
+        writes.isBusy(Self.writeKey(scanner, container))
     }
 
     /// Step 1: the scanner and container, after the configuration and the scanner's own say.

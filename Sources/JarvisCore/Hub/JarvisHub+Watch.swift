@@ -77,4 +77,25 @@ extension JarvisHub {
             return .unreadable(Self.describe(error))
         }
     }
+
+    /// The version of container `name` of scanner `id` now (``PreferenceScanner/version(of:)``);
+    /// nil when the scanner cannot tell, or does not show the container.
+    package func watchedVersion(_ id: String, container name: String) -> ContainerVersion? {
+        guard let (scanner, rules) = watchedScanner(id), rules.shows(container: name) else { return nil }
+        return scanner.version(of: name)
+    }
+
+    /// Some keys of container `name` as a watcher sees them: the entry of each one stored and
+    /// shown, a key left out when absent or hidden; nil when they cannot be read now (the
+    /// caller then reads the container whole, and learns why).
+    package func watchedEntries(_ id: String, container name: String, keys: Set<String>) -> [String: ScannedEntry]? {
+        guard let (scanner, rules) = watchedScanner(id), rules.shows(container: name) else { return nil }
+        guard let entries = try? scanner.read(ReadRequest(container: name, keys: keys.sorted())) else { return nil }
+        var found: [String: ScannedEntry] = [:]
+        // A scanner may return more than the keys asked for.
+        for entry in entries where keys.contains(entry.key) && rules.shows(key: entry.key, in: name) {
+            found[entry.key] = entry
+        }
+        return found
+    }
 }

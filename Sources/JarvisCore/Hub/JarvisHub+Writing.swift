@@ -53,10 +53,16 @@ extension JarvisHub {
     /// Step 6: the scanner stores the change and says what the key holds now.
     @discardableResult
     func perform(_ request: WriteRequest, on scanner: any PreferenceScanner) throws(JarvisError) -> WriteResult {
+        let stored: WriteResult
         do {
-            return try scanner.store(request)
+            stored = try scanner.store(request)
         } catch {
             throw Self.wrap(error)
         }
+        writeObservers.notify(
+            WriteNotice(
+                address: PreferenceAddress(scanner: scanner.id, container: request.container, key: request.key),
+                step: stored.step))
+        return stored
     }
 }

@@ -33,10 +33,10 @@ public final class JarvisHub: Sendable {
     /// for each other's I/O.
     let writes = KeyedLock()
     package let masker = SecretMasker()
-    /// Told once per successful write transaction (after the write, never for a refused or
-    /// failed one), so watchers see clients' writes at once. A bulk delete tells the
-    /// container, with an empty key.
-    package let writeObservers = ObserverList<PreferenceAddress>()
+    /// Told of every key a scanner stored, as soon as it returns and still under the
+    /// container's write lock (so one container's notices come in the order written), never
+    /// for a refused or failed write: watchers see clients' writes at once.
+    package let writeObservers = ObserverList<WriteNotice>()
     /// Every change written through the hub or heard by the agent's change engine, for
     /// history, undo and restore (see ``ChangeJournal``).
     package let journal = ChangeJournal()

@@ -114,6 +114,11 @@ public protocol PreferenceScanner: Sendable {
     /// The containers stored at `path`, a file inside a ``WatchTarget/folder(_:)`` target that
     /// changed; nil when unknown, and then every container is read again (the default).
     func containers(changedAt path: String) -> [String]?
+
+    /// The version of a container's contents now (see ``ContainerVersion``), asked while a
+    /// client watches before each read of it; nil when the scanner cannot tell, the default,
+    /// and then the container is read to find out. Answer from cheap metadata only.
+    func version(of container: String) -> ContainerVersion?
     /// What a container name (or, with `key`, a key name in it) really opens: link targets,
     /// case-insensitivity, system containers. The hub applies its hide rules to all of it.
     /// Called often: answer from names and cheap file metadata only. Default: the name alone.
@@ -148,6 +153,9 @@ extension PreferenceScanner {
 
     /// Not held in memory: every key is read with ``read(key:in:)``, off the loop.
     public func readFromMemory(key: String, in container: String) -> ScannedEntry? { nil }
+
+    /// Unknown: a watched container is read to find whether it changed.
+    public func version(of container: String) -> ContainerVersion? { nil }
 
     /// Read-only by default: refuses every write with a clear message.
     public func write(_ request: WriteRequest) throws {

@@ -10,6 +10,10 @@ public struct WriteResult: Sendable, Hashable {
     /// nothing. The agent's journal keeps it with the delete, and an undo sends it back in
     /// ``WriteRequest/undoHint``.
     public var undoHint: [UInt8]? = nil
+    /// The container's version before and after the write, when the scanner knows both for
+    /// certain (see ``ContainerVersion/Step``); nil otherwise, the default. A watched
+    /// container whose write says so is not read again whole to find what changed.
+    public var step: ContainerVersion.Step? = nil
 
     /// Describes what a write left at its key.
     public init(entry: ScannedEntry?) {

@@ -35,6 +35,11 @@ package final class KeyedLock: Sendable {
         return try entry.lock.withLock { (_: inout Void) throws(Failure) -> Result in try body() }
     }
 
+    /// Whether somebody holds or waits for the lock of `key` now.
+    package func isBusy(_ key: String) -> Bool {
+        table.withLock { $0[key] != nil }
+    }
+
     /// How many keys have a lock now (held or waited for): for tests.
     package var count: Int { table.withLock { $0.count } }
 }

@@ -5,9 +5,13 @@ package struct ContainerSnapshot: Sendable, Hashable {
     package var info: ContainerInfo
     /// Visible entries by key.
     package var entries: [String: ScannedEntry]
+    /// The container's version taken just before it was read (``ContainerVersion``), so a
+    /// change made during the read makes it differ; nil when the scanner cannot tell.
+    package var version: ContainerVersion?
 
-    package init(info: ContainerInfo, entries: [ScannedEntry]) {
+    package init(info: ContainerInfo, entries: [ScannedEntry], version: ContainerVersion? = nil) {
         self.info = info
+        self.version = version
         var byKey: [String: ScannedEntry] = [:]
         // Sized once: a 100,000-key suite is read again after every change.
         byKey.reserveCapacity(entries.count)
@@ -37,4 +41,24 @@ package struct ContainerSnapshot: Sendable, Hashable {
         changes.sort { $0.key < $1.key }
         return changes
     }
+
+    /// Sets some keys to what was read of them now (`found`; a key absent from it is gone or
+    /// hidden) and returns their real changes, in key order.
+    package mutating func patch(_ keys: Set<String>, found: [String: ScannedEntry]) -> [RawChange] {
+        var changes: [RawChange] = []
+        for key in keys.sorted() {
+            let was = entries[key]
+            let now = found[key]
+            entries[key] = now
+            switch (was, now) {
+            case (nil, let now?): changes.append(RawChange(kind: .added, key: key, old: nil, new: now))
+            case (let was?, nil): changes.append(RawChange(kind: .removed, key: key, old: was, new: nil))
+            case (let was?, let now?) where was != now:
+                changes.append(RawChange(kind: .updated, key: key, old: was, new: now))
+            default: break
+            }
+        }
+        return changes
+    }
 }
+

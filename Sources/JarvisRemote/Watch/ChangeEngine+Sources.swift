@@ -69,9 +69,7 @@ extension ChangeEngine {
                 }
             }
             if state.writeToken == nil {
-                state.writeToken = hub.writeObservers.add { [weak self] address in
-                    self?.hint(address.scanner, container: address.container)
-                }
+                state.writeToken = hub.writeObservers.add { [weak self] notice in self?.heard(notice) }
             }
         }
         if unwatchable {
@@ -96,6 +94,7 @@ extension ChangeEngine {
             }
             state.active[id] = nil
             state.dirty[id] = nil
+            state.written[id] = nil
             for timer in activation.timers { timer.source.cancel() }
             for (signal, token) in activation.signals { signal.stopObserving(token) }
             let stillUsed = Set(state.active.values.flatMap(\.folders.keys))
@@ -119,37 +118,78 @@ extension ChangeEngine {
     func hint(_ id: String, container: String?) {
         let schedule = state.withLock { state -> Bool in
             guard state.active[id] != nil else { return false }
-            if let container {
-                if let existing = state.dirty[id] {
-                    if var names = existing {
-                        names.insert(container)
-                        state.dirty[id] = .some(names)
-                    }
-                } else {
-                    state.dirty[id] = .some([container])
-                }
+            state.markDirty(id, container: container)
+            return state.scheduleFlush()
+        }
+        if schedule { scheduleFlush() }
+    }
+
+    /// How many of one container's own writes wait for a flush at most; past it they are
+    /// dropped and the container is read whole instead, so a burst of writes holds bounded
+    /// memory.
+    static let writesHeldPerContainer = 1024
+
+    /// Notes one of this agent's own writes, to apply at the next flush. Thread-safe; ignored
+    /// for scanners nobody watches. Called under the hub's write lock of its container, so
+    /// one container's notices arrive in the order written.
+    func heard(_ notice: WriteNotice) {
+        let (id, name) = (notice.address.scanner, notice.address.container)
+        let schedule = state.withLock { state -> Bool in
+            guard state.active[id] != nil else { return false }
+            var held = state.written[id]?[name] ?? []
+            if held.count < Self.writesHeldPerContainer {
+                held.append(notice)
+                state.written[id, default: [:]][name] = held
             } else {
-                state.dirty[id] = .some(nil)
+                state.written[id]?[name] = nil
+                state.markDirty(id, container: name)
             }
-            guard !state.flushScheduled else { return false }
-            state.flushScheduled = true
-            return true
+            return state.scheduleFlush()
         }
-        if schedule {
-            queue.asyncAfter(deadline: .now() + debounce) { [weak self] in self?.flush() }
-        }
+        if schedule { scheduleFlush() }
+    }
+
+    /// How long a container being written waits before it is looked at again.
+    static let writeWait: DispatchTimeInterval = .milliseconds(20)
+
+    private func scheduleFlush(after delay: DispatchTimeInterval? = nil) {
+        queue.asyncAfter(deadline: .now() + (delay ?? debounce)) { [weak self] in self?.flush() }
     }
 
     private func flush() {
-        let dirty = state.withLock { state -> [String: Set<String>?] in
+        let (dirty, written) = state.withLock { state -> ([String: Set<String>?], [String: [String: [WriteNotice]]]) in
             defer {
                 state.dirty = [:]
+                state.written = [:]
                 state.flushScheduled = false
             }
-            return state.dirty
+            return (state.dirty, state.written)
         }
-        for (id, containers) in dirty.sorted(by: { $0.key < $1.key }) {
-            refresh(id, containers: containers)
+        for id in Set(dirty.keys).union(written.keys).sorted() {
+            // The agent's own writes first, key by key: their event goes out before any read of
+            // a whole container, which then finds the container at the version they left.
+            var unapplied: Set<String> = []
+            for (name, notices) in (written[id] ?? [:]).sorted(by: { $0.key < $1.key })
+            where !apply(id, container: name, notices: notices) {
+                unapplied.insert(name)
+            }
+            switch dirty[id] {
+            case .some(.none): refresh(id, containers: nil)
+            case .some(.some(let names)):
+                // A file event of a write still under way (heard before the write could tell
+                // what it did) waits for the write: read now, the whole container would be
+                // read for one key. A write that fails tells nothing, and then it is read.
+                let writing = names.filter { hub.isWriting(scanner: id, container: $0) }
+                if !writing.isEmpty {
+                    let schedule = state.withLock { state in
+                        for name in writing { state.markDirty(id, container: name) }
+                        return state.scheduleFlush()
+                    }
+                    if schedule { scheduleFlush(after: Self.writeWait) }
+                }
+                refresh(id, containers: names.subtracting(writing).union(unapplied))
+            case .none: if !unapplied.isEmpty { refresh(id, containers: unapplied) }
+            }
         }
     }
 
@@ -234,9 +274,16 @@ extension ChangeEngine {
             names = wanted?.filter(watched.contains) ?? known.filter(watched.contains).union(infos.keys)
         }
         names = names.filter { !(onlyUncovered && covered.contains($0)) }
-        let isSecret = scanner.info.isSecret
         for name in names.sorted() {
-            let new: ContainerSnapshot?
+            // Taken before the read, so a change during the read makes the next one differ.
+            let version = hub.watchedVersion(id, container: name)
+            if let version,
+                state.withLock({ $0.snapshots[id]?[name]?.version == version && $0.problems[id]?[name] == nil })
+            {
+                // At the version last read: nothing can have changed.
+                continue
+            }
+            var new: ContainerSnapshot?
             switch hub.watchedRead(id, container: name, listing: listed) {
             case .hidden: continue
             case .unreadable(let problem):
@@ -252,7 +299,9 @@ extension ChangeEngine {
                 }
                 continue
             case .missing: new = nil
-            case .read(let snapshot): new = snapshot
+            case .read(let snapshot):
+                new = snapshot
+                new?.version = version
             }
             let heard = state.withLock { state -> (changes: [RawChange], container: ContainerInfo)? in
                 let old = state.snapshots[id]?[name]
@@ -263,11 +312,7 @@ extension ChangeEngine {
                 let changes = ContainerSnapshot.changes(from: old, to: new)
                 guard !changes.isEmpty || recovered else { return nil }
                 let container = new?.info ?? old?.info ?? ContainerInfo(name)
-                let event = state.backlog.append(
-                    scanner: id, container: container, changes: changes, state: recovered ? .readable : nil,
-                    time: Date(),
-                    keeping: { changes in isSecret ? seal(changes, scanner: id, container: container) : changes })
-                deliver(event, in: &state)
+                announce(changes, scanner: scanner, container: container, readable: recovered, in: &state)
                 return (changes, container)
             }
             // Outside the engine's lock: the journal may write its file.
@@ -280,6 +325,20 @@ extension ChangeEngine {
 }
 
 extension ChangeEngine {
+    /// Appends one container's changes to the backlog as an event and delivers it (with
+    /// `readable`, the news that the container can be read again). Called with the state locked.
+    func announce(
+        _ changes: [RawChange], scanner: any PreferenceScanner, container: ContainerInfo, readable: Bool,
+        in state: inout State
+    ) {
+        let id = scanner.id
+        let isSecret = scanner.info.isSecret
+        let event = state.backlog.append(
+            scanner: id, container: container, changes: changes, state: readable ? .readable : nil, time: Date(),
+            keeping: { changes in isSecret ? seal(changes, scanner: id, container: container) : changes })
+        deliver(event, in: &state)
+    }
+
     /// A secret scanner's changes as the backlog keeps them: masked items in place of the
     /// entries, so no secret value (a rotated one least of all) stays in memory for replays,
     /// which never reveal.

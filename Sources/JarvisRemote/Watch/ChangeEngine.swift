@@ -73,11 +73,37 @@ package final class ChangeEngine: Sendable {
         var backlog: ChangeBacklog
         /// Containers to read again at the next flush, per scanner; nil means all of them.
         var dirty: [String: Set<String>?] = [:]
+        /// This agent's own writes since the last flush, per scanner and container, in the
+        /// order written: applied to the snapshot key by key when their version steps lead on
+        /// from it (``ChangeEngine/apply(_:container:notices:)``).
+        var written: [String: [String: [WriteNotice]]] = [:]
         var flushScheduled = false
         /// Touched only on `queue`.
         var watcher: FileWatcher?
         var watchedFolders: Set<String> = []
         var writeToken: UInt64?
+
+        /// Marks a container to read again (nil: all of the scanner's).
+        mutating func markDirty(_ id: String, container: String?) {
+            guard let container else {
+                dirty[id] = .some(nil)
+                return
+            }
+            switch dirty[id] {
+            case .none: dirty[id] = .some([container])
+            case .some(.some(var names)):
+                names.insert(container)
+                dirty[id] = .some(names)
+            case .some(.none): break
+            }
+        }
+
+        /// Whether the caller must schedule a flush: true once until the flush runs.
+        mutating func scheduleFlush() -> Bool {
+            guard !flushScheduled else { return false }
+            flushScheduled = true
+            return true
+        }
     }
 
     let hub: JarvisHub

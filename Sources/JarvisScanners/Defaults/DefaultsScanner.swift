@@ -74,14 +74,14 @@ public struct DefaultsScanner: PreferenceScanner {
     public func store(_ request: WriteRequest) throws -> WriteResult {
         switch request.change {
         case .delete:
-            return WriteResult(entry: try store.setObject(nil, forKey: request.key, in: request.container))
+            return try store.setObject(nil, forKey: request.key, in: request.container)
         case .set(let value):
             let current =
                 request.encoding == .propertyList
                 ? try store.storedObject(forKey: request.key, in: request.container) : nil
             let object = try DefaultsEntries.object(
                 for: value, encoding: request.encoding, current: current, key: request.key)
-            return WriteResult(entry: try store.setObject(object, forKey: request.key, in: request.container))
+            return try store.setObject(object, forKey: request.key, in: request.container)
         }
     }
 }
@@ -91,6 +91,11 @@ extension DefaultsScanner {
     /// host's own writes; set up only while a client watches.
     public func watchTargets() -> [WatchTarget] {
         store.watchTargets()
+    }
+
+    /// The suite file's version, where the store keeps suites as files it reads itself.
+    public func version(of container: String) -> ContainerVersion? {
+        store.version(of: container)
     }
 
     /// `<suite>.plist` in a watched folder is that suite.

@@ -35,9 +35,12 @@ protocol DefaultsStore: Sendable {
 
     /// Stores `object` for `key`, or removes the key when `object` is nil; returns once on disk.
     /// - Returns: the key's entry now, as ``entries(in:keys:)`` would give it (a registered
-    ///   default after a removal, or nil).
+    ///   default after a removal, or nil), and the suite's version step when the store knows it.
     @discardableResult
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry?
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> WriteResult
+
+    /// The suite's version now (``PreferenceScanner/version(of:)``); nil when unknown.
+    func version(of suite: String) -> ContainerVersion?
 
     /// Where changes show while a client watches (see ``PreferenceScanner/watchTargets()``).
     func watchTargets() -> [WatchTarget]
@@ -53,6 +56,9 @@ protocol DefaultsStore: Sendable {
 extension DefaultsStore {
     /// Nothing known from memory alone: every key is read from storage.
     func entryInMemory(_ key: String, in suite: String, checkpoint: ChangeCheckpoint) -> ScannedEntry? { nil }
+
+    /// Unknown: a watched suite is read to find whether it changed.
+    func version(of suite: String) -> ContainerVersion? { nil }
 }
 
 /// Suite names: which are valid, and which belong to Apple and are hidden by default.

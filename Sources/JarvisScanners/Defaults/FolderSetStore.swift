@@ -53,8 +53,12 @@ final class FolderSetStore: DefaultsStore {
         try owner(of: suite).storedObject(forKey: key, in: suite)
     }
 
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry? {
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> WriteResult {
         try owner(of: suite).setObject(object, forKey: key, in: suite)
+    }
+
+    func version(of suite: String) -> ContainerVersion? {
+        (try? owner(of: suite))?.version(of: suite)
     }
 
     func storedNames(suite: String, checkpoint: ChangeCheckpoint) -> StoredNames {

@@ -208,7 +208,7 @@ final class PlistFolderStore: DefaultsStore {
         return try PropertyListValue.encode(value.preferenceValue.value, path: key)
     }
 
-    func setObject(_ object: Any?, forKey key: String, in asked: String) throws -> ScannedEntry? {
+    func setObject(_ object: Any?, forKey key: String, in asked: String) throws -> WriteResult {
         let suite = stored(asked)
         // A link inside the folder has its target replaced, the link kept (dotfile managers
         // link plists); one that leads outside is never written through.
@@ -258,7 +258,7 @@ final class PlistFolderStore: DefaultsStore {
             }
         }
         // Nothing written: no file, and nothing to remove.
-        guard let written, let changed else { return nil }
+        guard let written, let changed else { return WriteResult(entry: nil) }
         // What was written is kept as that version of the file: the write reads nothing back
         // but the changed key (``PropertyListDocument/setting(_:to:)``), and the cached entries
         // change by that key alone when they were made from the version changed.
@@ -273,7 +273,23 @@ final class PlistFolderStore: DefaultsStore {
         }
         let contents = Contents.parsed(entries, changed)
         cache.withLock { $0.set(suite, written.stamp.map { CachedSuite(signature: $0, contents: contents) }) }
-        return entry
+        var result = WriteResult(entry: entry)
+        // Known for certain only when the file Jarvis wrote is still the one at the name. (A
+        // name that is a link has no version, ``version(of:)``, so no step leads from it.)
+        if let stamp = written.stamp {
+            result.step = ContainerVersion.Step(before: written.replaced?.version, after: stamp.version)
+        }
+        return result
+    }
+
+    /// The suite file's stamp (one `lstat`); nil when there is no plain file at its name: a
+    /// link can be pointed elsewhere without any stamp changing.
+    func version(of asked: String) -> ContainerVersion? {
+        let suite = stored(asked)
+        guard (try? DefaultsSuite.validate(suite)) != nil,
+            let (stamp, isLink) = FileStamp.ofEntry(served.path(of: suite + ".plist")), !isLink
+        else { return nil }
+        return stamp.version
     }
 
     /// The property list to store for a Foundation object the scanner made.

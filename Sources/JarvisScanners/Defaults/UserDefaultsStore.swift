@@ -71,7 +71,7 @@ struct UserDefaultsStore: DefaultsStore {
         return defaults.persistentDomain(forName: suite)?[key]
     }
 
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry? {
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> WriteResult {
         let defaults = try Self.defaults(for: suite)
         if let object {
             if PreferencesFolder.savesXML { try XMLPlistText.check(object, key: key, file: suite + ".plist") }
@@ -85,8 +85,9 @@ struct UserDefaultsStore: DefaultsStore {
                 "'\(key)' was changed in memory but suite '\(suite)' could not be saved; check that the preferences folder is writable"
             )
         }
-        // From the suite's memory, which now holds the change: no file is read.
-        return try entries(in: suite, keys: [key]).first
+        // From the suite's memory, which now holds the change: no file is read. Foundation
+        // saves the file in its own time, so no version step is known.
+        return WriteResult(entry: try entries(in: suite, keys: [key]).first)
     }
 
     private static func keys(_ domain: [String: Any]?) -> [String] {

@@ -82,7 +82,7 @@ final class SimulatorDefaultsStore: DefaultsStore {
         return try folderStore(for: owner).storedObject(forKey: key, in: name)
     }
 
-    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> ScannedEntry? {
+    func setObject(_ object: Any?, forKey key: String, in suite: String) throws -> WriteResult {
         let (owner, name) = try locate(suite)
         try DefaultsSuite.validate(name)
         // The state of the last listing may be stale: read the device's own file again.
@@ -106,7 +106,8 @@ final class SimulatorDefaultsStore: DefaultsStore {
         try editor.apply(SimulatorDefaultsEdit(udid: device.udid, plistPath: plist.path, key: key, change: change))
         waitUntilSaved(change, forKey: key, in: name, store: store)
         // `defaults` in the device wrote the file: what it holds now is read once.
-        return try store.entries(in: name, keys: [key]).first
+        // Its version step is unknown: no step, so a watcher reads the suite again.
+        return WriteResult(entry: try store.entries(in: name, keys: [key]).first)
     }
 
     /// Waits (briefly) until the device's preferences daemon has saved the edit to the file, so

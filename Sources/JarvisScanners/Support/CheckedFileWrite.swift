@@ -56,6 +56,9 @@ enum CheckedFileWrite {
         /// The stamp of the file Jarvis wrote, when it was still at the name after the replace
         /// (nil when another program replaced it at once: then nothing may be cached as its).
         var stamp: FileStamp?
+        /// The stamp of the version the new file replaced (nil: there was no file). The file
+        /// at ``stamp`` is that version with the change applied.
+        var replaced: FileStamp?
     }
 
     /// ``update(_:readBefore:readsContents:attempts:mode:limit:beforeCommit:change:)`` for the file at a
@@ -150,7 +153,7 @@ enum CheckedFileWrite {
                 // A new file: `linkat` fails rather than replace one another program just created.
                 if slot.link(from: temporary.name) {
                     slot.syncFolder()
-                    return try written(slot, bytes, temporary.stamp)
+                    return try written(slot, bytes, temporary.stamp, replacing: expected.stamp)
                 }
                 guard errno == EEXIST else { throw AtomicFile.failure("create", name) }
                 continue
@@ -160,7 +163,7 @@ enum CheckedFileWrite {
                 guard slot.replace(with: temporary.name) else { throw AtomicFile.failure("replace", name) }
                 leftover = nil
                 slot.syncFolder()
-                return try written(slot, bytes, temporary.stamp)
+                return try written(slot, bytes, temporary.stamp, replacing: expected.stamp)
             case .failed(let code):
                 errno = code
                 throw AtomicFile.failure("replace", name)
@@ -170,7 +173,7 @@ enum CheckedFileWrite {
                 // back at once and the loop makes the change again on top of what is there.
                 if slot.stamp(temporary.name) == expected.stamp {
                     slot.syncFolder()
-                    return try written(slot, bytes, temporary.stamp)
+                    return try written(slot, bytes, temporary.stamp, replacing: expected.stamp)
                 }
                 if slot.stamp() == temporary.stamp {
                     _ = slot.exchange(with: temporary.name)
@@ -184,13 +187,15 @@ enum CheckedFileWrite {
     }
 
     /// Checks what is at the name after the replace: the regular file Jarvis wrote.
-    private static func written(_ slot: FileSlot, _ bytes: [UInt8], _ stamp: FileStamp?) throws(JarvisError) -> Written {
+    private static func written(
+        _ slot: FileSlot, _ bytes: [UInt8], _ stamp: FileStamp?, replacing replaced: FileStamp?
+    ) throws(JarvisError) -> Written {
         guard let now = slot.status(), (now.st_mode & S_IFMT) == S_IFREG else {
             throw JarvisError(
                 .storage, "'\(slot.display)' was replaced by something other than a regular file right after Jarvis wrote it")
         }
         let found = FileStamp(status: now)
         // Only the file Jarvis wrote may be remembered as holding these bytes.
-        return Written(bytes: bytes, stamp: found == stamp ? found : nil)
+        return Written(bytes: bytes, stamp: found == stamp ? found : nil, replaced: replaced)
     }
 }
