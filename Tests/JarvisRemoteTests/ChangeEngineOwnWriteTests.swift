@@ -6,13 +6,13 @@ import JarvisTestSupport
 
 @testable import JarvisRemote
 
-/// The real folder scanner `jarvis-agent --defaults-dir` serves, counting the reads of whole
-/// suites: a scanner a host writes around another, forwarding everything.
+/// A real scanner (a plist or JSON folder), counting the reads of whole containers: a scanner
+/// a host writes around another, forwarding everything.
 final class WholeReadCounter: PreferenceScanner, Sendable {
-    let base: DefaultsScanner
+    let base: any PreferenceScanner
     private let reads = Locked([String: Int]())
 
-    init(_ base: DefaultsScanner) { self.base = base }
+    init(_ base: any PreferenceScanner) { self.base = base }
 
     var id: String { base.id }
     var info: ScannerInfo { base.info }
@@ -51,7 +51,7 @@ final class WholeReadCounter: PreferenceScanner, Sendable {
         for index in 0..<2_000 { keys[String(format: "k%04d", index)] = "value \(index)" }
         try Self.store(keys, as: "big", in: folder.path)
         try Self.store(["only": "first"], as: "other", in: folder.path)
-        scanner = WholeReadCounter(.defaults(folder: URL(fileURLWithPath: folder.path)))
+        scanner = WholeReadCounter(DefaultsScanner.defaults(folder: URL(fileURLWithPath: folder.path)))
         hub.register(scanner)
         engine = ChangeEngine(hub: hub)
         let lines = lines
@@ -109,5 +109,32 @@ final class WholeReadCounter: PreferenceScanner, Sendable {
         #expect(eventually(timeout: .seconds(60)) {
             lines.withLock { $0.contains { $0.contains("\"removed\"") && $0.contains("k0011") && $0.contains("value 11") } }
         })
+    }
+
+    @Test func aJSONFileWriteIsAnnouncedFromItsKeyToo() throws {
+        let files = try TemporaryFolder()
+        var text = "{\n"
+        for index in 0..<2_000 { text += "  \"k\(index)\": \(index),\n" }
+        text += "  \"last\": true\n}\n"
+        try text.write(toFile: "\(files.path)/big.json", atomically: true, encoding: .utf8)
+        try "{\"only\": 1}".write(toFile: "\(files.path)/other.json", atomically: true, encoding: .utf8)
+        let json = WholeReadCounter(JSONFilesScanner.jsonFiles(in: [URL(fileURLWithPath: files.path)]))
+        let hub = JarvisHub()
+        hub.register(json)
+        let engine = ChangeEngine(hub: hub)
+        let lines = Locked<[String]>([])
+        let subscribed = engine.subscribe(ChangeEngine.Filter(scanner: json.id), since: nil) { line in
+            lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+        }
+        engine.release(subscribed.id)
+        func heard(_ text: String) -> Bool {
+            eventually(timeout: .seconds(60)) { lines.withLock { $0.contains { $0.contains(text) } } }
+        }
+        #expect(json.wholeReads(of: "big.json") == 1, "the baseline")
+        _ = try hub.write(PreferenceAddress(scanner: json.id, container: "big.json", key: "k7"), .set(.string("written")))
+        #expect(heard("written"))
+        try "{\"only\": \"second\"}".write(toFile: "\(files.path)/other.json", atomically: true, encoding: .utf8)
+        #expect(heard("second"))
+        #expect(json.wholeReads(of: "big.json") == 1, "the write and its file event read the file again")
     }
 }

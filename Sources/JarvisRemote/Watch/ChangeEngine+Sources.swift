@@ -152,18 +152,36 @@ extension ChangeEngine {
     /// How long a container being written waits before it is looked at again.
     static let writeWait: DispatchTimeInterval = .milliseconds(20)
 
-    private func scheduleFlush(after delay: DispatchTimeInterval? = nil) {
-        queue.asyncAfter(deadline: .now() + (delay ?? debounce)) { [weak self] in self?.flush() }
+    private func scheduleFlush() {
+        queue.asyncAfter(deadline: .now() + debounce) { [weak self] in self?.flush() }
     }
 
-    private func flush() {
-        let (dirty, written) = state.withLock { state -> ([String: Set<String>?], [String: [String: [WriteNotice]]]) in
-            defer {
-                state.dirty = [:]
-                state.written = [:]
-                state.flushScheduled = false
+    /// Reads what changed since the last flush. `retry`: the flush scheduled for containers
+    /// that were being written at the last one.
+    private func flush(retry: Bool = false) {
+        let (dirty, written, writing, again) = state.withLock { state in
+            if retry { state.retryScheduled = false } else { state.flushScheduled = false }
+            let dirty = state.dirty
+            let written = state.written
+            state.dirty = [:]
+            state.written = [:]
+            // A file event of a write still under way (heard before the write could tell what
+            // it did) waits for the write: read now, the whole container would be read for one
+            // key. Asked under the lock the write's notice is added under, so a write not yet
+            // told is still under way here. A write that fails tells nothing; then it is read.
+            var writing: [String: Set<String>] = [:]
+            for case (let id, let names?) in dirty {
+                let busy = names.filter { hub.isWriting(scanner: id, container: $0) }
+                guard !busy.isEmpty else { continue }
+                writing[id] = busy
+                for name in busy { state.markDirty(id, container: name) }
             }
-            return (state.dirty, state.written)
+            let again = !writing.isEmpty && !state.retryScheduled
+            if again { state.retryScheduled = true }
+            return (dirty, written, writing, again)
+        }
+        if again {
+            queue.asyncAfter(deadline: .now() + Self.writeWait) { [weak self] in self?.flush(retry: true) }
         }
         for id in Set(dirty.keys).union(written.keys).sorted() {
             // The agent's own writes first, key by key: their event goes out before any read of
@@ -176,18 +194,7 @@ extension ChangeEngine {
             switch dirty[id] {
             case .some(.none): refresh(id, containers: nil)
             case .some(.some(let names)):
-                // A file event of a write still under way (heard before the write could tell
-                // what it did) waits for the write: read now, the whole container would be
-                // read for one key. A write that fails tells nothing, and then it is read.
-                let writing = names.filter { hub.isWriting(scanner: id, container: $0) }
-                if !writing.isEmpty {
-                    let schedule = state.withLock { state in
-                        for name in writing { state.markDirty(id, container: name) }
-                        return state.scheduleFlush()
-                    }
-                    if schedule { scheduleFlush(after: Self.writeWait) }
-                }
-                refresh(id, containers: names.subtracting(writing).union(unapplied))
+                refresh(id, containers: names.subtracting(writing[id] ?? []).union(unapplied))
             case .none: if !unapplied.isEmpty { refresh(id, containers: unapplied) }
             }
         }

@@ -33,13 +33,15 @@ extension ChangeEngine {
         // and the next whole read, at another version, finds only the rest.
         guard let found = hub.watchedEntries(id, container: name, keys: keys) else { return false }
         let heard = state.withLock { state -> (changes: [RawChange], container: ContainerInfo)? in
-            guard var snapshot = state.snapshots[id]?[name], snapshot.version == start else { return nil }
-            let changes = snapshot.patch(keys, found: found)
-            snapshot.version = version
-            state.snapshots[id]?[name] = snapshot
+            // Changed in place: a copy of the snapshot would copy every key of it.
+            guard state.snapshots[id]?[name]?.version == start,
+                let changes = state.snapshots[id]?[name]?.patch(keys, found: found),
+                let info = state.snapshots[id]?[name]?.info
+            else { return nil }
+            state.snapshots[id]?[name]?.version = version
             guard !changes.isEmpty else { return nil }
-            announce(changes, scanner: scanner, container: snapshot.info, readable: false, in: &state)
-            return (changes, snapshot.info)
+            announce(changes, scanner: scanner, container: info, readable: false, in: &state)
+            return (changes, info)
         }
         // Outside the engine's lock, as a whole read's changes are: the journal may write.
         if let heard { hub.journalOutside(heard.changes, scanner: id, container: heard.container) }

@@ -78,6 +78,8 @@ package final class ChangeEngine: Sendable {
         /// from it (``ChangeEngine/apply(_:container:notices:)``).
         var written: [String: [String: [WriteNotice]]] = [:]
         var flushScheduled = false
+        /// Whether a flush is scheduled for containers left because they were being written.
+        var retryScheduled = false
         /// Touched only on `queue`.
         var watcher: FileWatcher?
         var watchedFolders: Set<String> = []

@@ -234,7 +234,15 @@ public struct JSONFilesScanner: PreferenceScanner {
         // Written through the slot, so it leads nowhere outside the folder.
         var result = WriteResult(entry: document.entry(request.key))
         result.undoHint = undoHint
+        result.step = written.stamp.map { ContainerVersion.Step(before: written.replaced?.version, after: $0.version) }
         return result
+    }
+
+    /// The file's stamp (one `stat` per folder asked, as a read makes): its version.
+    public func version(of asked: String) -> ContainerVersion? {
+        let name = storedSpelling(of: asked)
+        guard spellingProblem(name) == nil, let (_, stamp) = locate(name) else { return nil }
+        return stamp.version
     }
 
     /// The served folder that has a file of that name, only if it is one this scanner lists,
