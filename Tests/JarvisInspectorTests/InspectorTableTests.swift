@@ -45,7 +45,7 @@ import Testing
         let (session, agent) = try loaded(fixture)
         defer { session.close(); agent.stop() }
         var table = InspectorFilteredRows()
-        table.replace(with: session.state.tableRows(scanner: "defaults", container: "numbers"))
+        table.replace(with: InspectorRowChunks(session.state.tableRows(scanner: "defaults", container: "numbers")))
         let typed = ["k", "ke", "key_1", "key_12", "key_1", "key_", "", "VAL", "value 2", "*9", "key_?", "key_??", "x", ""]
         for text in typed {
             let filter = InspectorFilter(text)
@@ -56,7 +56,7 @@ import Testing
         values["key_1"] = "value one"
         try fixture.writeSuite("numbers", values)
         try session.load()
-        table.replace(with: session.state.tableRows(scanner: "defaults", container: "numbers"))
+        table.replace(with: InspectorRowChunks(session.state.tableRows(scanner: "defaults", container: "numbers")))
         #expect(table.rows(InspectorFilter("value o")).map(\.title) == ["key_1"])
     }
 

@@ -115,6 +115,28 @@ import Testing
         #expect(rows["rows"]?.arrayValue?[5]["preview"] == "changed elsewhere")
     }
 
+    /// A container's size is counted again by the keys that changed alone (not every key):
+    /// one value growing past the limit names the container large, and shrinking clears it;
+    /// a row in the table's second chunk is patched at its index.
+    @Test func aValueGrowingPastTheLimitNamesItsContainerLargeAndShrinkingClearsIt() throws {
+        let web = try WebFixture(contents: Self.many(2000))
+        let (page, _) = try web.openPage()
+        let stream = WebStream(try web.send("GET", "api/stream?pages=\(page)"))
+        _ = try #require(try stream.nextView(until: .now + .seconds(20)))
+        func warning(until deadline: ContinuousClock.Instant, _ wanted: (JSONValue?) -> Bool) throws -> Bool {
+            while let event = try stream.nextView(until: deadline) {
+                let containers = event["view"]?["scanners"]?.arrayValue?.first?["containers"]?.arrayValue
+                if wanted(containers?.first { $0["name"] == "app" }?["sizeWarning"]) { return true }
+            }
+            return false
+        }
+        web.memory.update("app", "key.01500", to: .string(String(repeating: "x", count: 600 * 1024)))
+        #expect(try warning(until: .now + .seconds(30)) { $0?.stringValue?.hasPrefix("large") == true })
+        #expect(try web.rows(page, from: 1500, count: 1)["rows"]?.arrayValue?.first?["key"] == "key.01500")
+        web.memory.update("app", "key.01500", to: .integer(1500))
+        #expect(try warning(until: .now + .seconds(30)) { $0 == nil || $0 == .null })
+    }
+
     /// Pages on one agent share its listing (one session, one table of rows); it closes with
     /// the last of them, and the next page loads it again.
     @Test func pagesOnOneAgentShareOneListingThatClosesWithTheLast() throws {

@@ -26,10 +26,21 @@ public struct ContainerSize: Sendable, Hashable {
         for item in items { add(item) }
     }
 
+    /// A size of `bytes` counted bytes, as items' ``counted(_:)`` add up (a face that keeps
+    /// each item's count, to change one item's without counting the others again).
+    public init(bytes: Int) {
+        self.bytes = bytes
+    }
+
     /// Counts one item of the container: a stored value and its key.
     public mutating func add(_ item: PreferenceItem) {
-        guard item.layer == .stored, item.catalog?.isUnset != true, let value = item.value else { return }
-        bytes += item.address.key.utf8.count + value.minimumJSONBytes(countingPast: Self.countedBytes)
+        bytes += Self.counted(item)
+    }
+
+    /// What one item adds to its container's size: its key and stored value, or nothing.
+    public static func counted(_ item: PreferenceItem) -> Int {
+        guard item.layer == .stored, item.catalog?.isUnset != true, let value = item.value else { return 0 }
+        return item.address.key.utf8.count + value.minimumJSONBytes(countingPast: countedBytes)
     }
 
     /// Whether faces name the container as large (over ``largeBytes``).

@@ -313,10 +313,16 @@ public struct InspectorState: Sendable {
 
     /// The containers of a scanner, including any that only changes told us about.
     public func containers(of scanner: String) -> [Wire.Container] {
+        containers(of: scanner, holding: Set(items.keys.lazy.filter { $0.scanner == scanner }.map(\.container)))
+    }
+
+    /// ``containers(of:)`` for a face that knows which containers hold keys (`holding`, names
+    /// of the scanner's containers), so the keys are not gone through again.
+    public func containers(of scanner: String, holding names: Set<String>) -> [Wire.Container] {
         var byName: [String: Wire.Container] = [:]
         for container in containers where container.scanner == scanner { byName[container.name] = container }
-        for address in items.keys where address.scanner == scanner && byName[address.container] == nil {
-            byName[address.container] = Wire.Container(scanner: scanner, name: address.container, writable: true)
+        for name in names where byName[name] == nil {
+            byName[name] = Wire.Container(scanner: scanner, name: name, writable: true)
         }
         return byName.values.sorted { $0.name < $1.name }
     }

@@ -8,7 +8,7 @@
 /// gives for the same filter.
 public struct InspectorFilteredRows: Sendable {
     /// Every row, unfiltered, in table order.
-    public private(set) var all: [InspectorRow] = []
+    public private(set) var all = InspectorRowChunks()
     /// Built at the first non-empty filter after the rows were replaced.
     private var index: InspectorFilterIndex?
 
@@ -16,18 +16,19 @@ public struct InspectorFilteredRows: Sendable {
     public init() {}
 
     /// Replaces the rows (the model, the scope or the chips changed).
-    public mutating func replace(with rows: [InspectorRow]) {
+    public mutating func replace(with rows: InspectorRowChunks) {
         all = rows
         index = nil
     }
 
     /// The rows `filter` shows, in table order.
-    public mutating func rows(_ filter: InspectorFilter) -> [InspectorRow] {
+    public mutating func rows(_ filter: InspectorFilter) -> InspectorRowChunks {
         guard !filter.isEmpty else { return all }
-        var index = self.index ?? InspectorFilterIndex(rows: all)
+        var index = self.index ?? InspectorFilterIndex(rows: Array(all))
         let kept = index.kept(by: filter)
         self.index = index
         guard let kept else { return all }
-        return kept.map { all[$0] }
+        let all = all
+        return InspectorRowChunks(kept.lazy.map { all[$0] })
     }
 }

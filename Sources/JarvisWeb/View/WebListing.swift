@@ -28,7 +28,7 @@ final class WebListing: Sendable {
 
     /// A table's rows and where they stand.
     struct Rows: Sendable {
-        var rows: [InspectorRow]
+        var rows: InspectorRowChunks
         /// Grows when rows came, went or were all built again.
         var version: Int
         /// Grows with every patch of rows in place.
@@ -39,7 +39,7 @@ final class WebListing: Sendable {
     }
 
     private struct Table {
-        var rows: [InspectorRow] = []
+        var rows = InspectorRowChunks()
         var position: InspectorRowLog.Position?
         var version = 0
         var revision = 0
@@ -50,15 +50,50 @@ final class WebListing: Sendable {
         var used = ContinuousClock.now
     }
 
-    /// Keys per scanner and per container, counted once per change that adds or forgets keys.
+    /// Keys per scanner and per container, and the containers' sizes: counted whole when keys
+    /// came or went, and otherwise changed by the keys the row log names alone (one change to
+    /// a 100,000-key suite counts one key, not 100,000).
     struct Counts: Sendable {
         var position: InspectorRowLog.Position
-        var perScanner: [String: Int]
-        var perContainer: [String: Int]
-        /// Each large container's warning (``ContainerSize``), by `scanner NUL container`;
-        /// measured again when any value changed (``sizesPosition``).
-        var sizeWarnings: [String: String] = [:]
-        var sizesPosition: InspectorRowLog.Position?
+        var perScanner: [String: Int] = [:]
+        /// By `scanner NUL container`.
+        var perContainer: [String: Int] = [:]
+        /// The names of each scanner's containers that hold keys.
+        var holding: [String: Set<String>] = [:]
+        /// The agent's containers the counts were made with: another list counts again.
+        var listed: [Wire.Container]
+        /// What each key adds to its container's size (``ContainerSize/counted(_:)``), and
+        /// each container's sum, by `scanner NUL container`.
+        var itemBytes: [PreferenceAddress: Int] = [:]
+        var containerBytes: [String: Int] = [:]
+
+        /// Everything counted from the keys of `state`.
+        init(_ state: InspectorState) {
+            position = state.rowLog.position
+            listed = state.containers
+            itemBytes.reserveCapacity(state.items.count)
+            for (address, item) in state.items {
+                let place = address.scanner + "\u{0}" + address.container
+                perScanner[address.scanner, default: 0] += 1
+                perContainer[place, default: 0] += 1
+                holding[address.scanner, default: []].insert(address.container)
+                let bytes = ContainerSize.counted(item)
+                itemBytes[address] = bytes
+                containerBytes[place, default: 0] += bytes
+            }
+        }
+
+        /// A key's value changed (or was hidden, revealed, masked): its size is counted again.
+        mutating func recount(_ address: PreferenceAddress, _ item: PreferenceItem?) {
+            let bytes = item.map(ContainerSize.counted) ?? 0
+            let before = itemBytes.updateValue(bytes, forKey: address) ?? 0
+            containerBytes[address.scanner + "\u{0}" + address.container, default: 0] += bytes - before
+        }
+
+        /// Each large container's warning (``ContainerSize``), by `scanner NUL container`.
+        func sizeWarning(_ place: String) -> String? {
+            containerBytes[place].flatMap { ContainerSize(bytes: $0).warning }
+        }
     }
 
     static let patchMemory = 4096
@@ -77,7 +112,8 @@ final class WebListing: Sendable {
         session.expireHighlights()
         let state = session.state
         return tables.withLock { tables in
-            var table = tables[scope] ?? Table()
+            // Taken out while it changes, so a patch changes the rows in place.
+            var table = tables.removeValue(forKey: scope) ?? Table()
             Self.update(&table, scope, state, now: now)
             table.used = now
             var patched: [Int]?
@@ -136,16 +172,17 @@ final class WebListing: Sendable {
     private static func rebuild(
         _ table: inout Table, _ scope: Scope, _ state: InspectorState, now: ContinuousClock.Instant
     ) {
-        table.rows = state.tableRows(
-            scanner: scope.scanner, container: scope.container, chips: scope.chips, previewLimit: previewLimit, now: now
-        )
+        table.rows = InspectorRowChunks(
+            state.tableRows(
+                scanner: scope.scanner, container: scope.container, chips: scope.chips, previewLimit: previewLimit,
+                now: now))
         table.version += 1
         table.patches = []
         table.complete = table.revision
     }
 
     /// Where `address`'s row is in rows kept in table order (a binary search).
-    private static func index(of address: PreferenceAddress, in rows: [InspectorRow]) -> Int? {
+    private static func index(of address: PreferenceAddress, in rows: InspectorRowChunks) -> Int? {
         var low = 0
         var high = rows.count
         while low < high {
@@ -156,34 +193,26 @@ final class WebListing: Sendable {
         return low < rows.count && rows[low].target.address == address ? low : nil
     }
 
-    /// Keys per scanner and per container, counted again only when keys came or went.
+    /// Keys per scanner and per container and the containers' sizes, counted again whole only
+    /// when keys came or went or the agent's containers changed.
     func counts(_ state: InspectorState) -> Counts {
         counts.withLock { cached in
-            var fresh: Counts
-            if let known = cached, let notes = state.rowLog.notes(since: known.position),
-                !notes.contains(where: \.moved)
-            {
-                fresh = known
-                fresh.position = state.rowLog.position
-            } else {
-                var perContainer: [String: Int] = [:]
-                var perScanner: [String: Int] = [:]
-                for address in state.items.keys {
-                    perScanner[address.scanner, default: 0] += 1
-                    perContainer[address.scanner + "\u{0}" + address.container, default: 0] += 1
-                }
-                fresh = Counts(position: state.rowLog.position, perScanner: perScanner, perContainer: perContainer)
+            guard var known = cached, let notes = state.rowLog.notes(since: known.position),
+                !notes.contains(where: \.moved), known.listed == state.containers
+            else {
+                let fresh = Counts(state)
+                cached = fresh
+                return fresh
             }
-            if fresh.sizesPosition != state.rowLog.position {
-                var warnings: [String: String] = [:]
-                for (place, size) in state.containerSizes() {
-                    if let warning = size.warning { warnings[place.scanner + "\u{0}" + place.container] = warning }
-                }
-                fresh.sizeWarnings = warnings
-                fresh.sizesPosition = state.rowLog.position
+            // Taken out while it changes, so the change is made in place, never on a copy.
+            cached = nil
+            var recounted: Set<PreferenceAddress> = []
+            for note in notes where recounted.insert(note.address).inserted {
+                known.recount(note.address, state.items[note.address])
             }
-            cached = fresh
-            return fresh
+            known.position = state.rowLog.position
+            cached = known
+            return known
         }
     }
 }

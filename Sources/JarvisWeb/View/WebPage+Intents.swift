@@ -158,7 +158,7 @@ extension WebPageState {
         case .deletePreview:
             guard canEdit, let state = connection?.session.state else { throw readOnly() }
             // Exactly the rows the filter shows, each at the revision it has now (the model's decision).
-            bulk = state.deletion(of: currentRows(now: .now))
+            bulk = state.deletion(of: Array(currentRows(now: .now)))
         case .deleteFiltered:
             guard let deletion = bulk else { throw JarvisError(.invalidParams, "preview what the filter shows first") }
             let session = try liveSession()

@@ -102,11 +102,13 @@ extension WebPageState {
             WebScanner(
                 id: scanner.id, title: VisibleText.escaped(scanner.name), count: perScanner[scanner.id] ?? 0,
                 problem: scanner.available ? nil : scanner.reason ?? "unavailable",
-                containers: state.containers(of: scanner.id).map { container in
-                    WebContainer(
+                containers: state.containers(of: scanner.id, holding: counts.holding[scanner.id] ?? []).map {
+                    container in
+                    let place = scanner.id + "\u{0}" + container.name
+                    return WebContainer(
                         name: container.name, title: VisibleText.escaped(container.name),
-                        count: perContainer[scanner.id + "\u{0}" + container.name] ?? 0, problem: container.problem,
-                        sizeWarning: counts.sizeWarnings[scanner.id + "\u{0}" + container.name])
+                        count: perContainer[place] ?? 0, problem: container.problem,
+                        sizeWarning: counts.sizeWarning(place))
                 })
         }
     }

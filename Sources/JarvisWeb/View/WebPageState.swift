@@ -56,7 +56,7 @@ struct WebPageState: Sendable {
     var adding = false
     var message: InspectorMessage?
     /// The rows the table shows: ``table``'s, through the filter.
-    var rows: [InspectorRow] = []
+    var rows = InspectorRowChunks()
     /// Grows when rows came, went or moved: the browser forgets every row it holds.
     var rowsVersion = 0
     /// Grows when rows changed in place; ``patched`` holds their indices until a view tells them.
@@ -169,7 +169,7 @@ struct WebPageState: Sendable {
     /// The table's rows: the listing's, patched in place when only values changed (their
     /// indices wait in ``patched`` for the next view), taken whole when rows came or went, or
     /// the scope, the chips or the filter changed.
-    mutating func currentRows(now: ContinuousClock.Instant) -> [InspectorRow] {
+    mutating func currentRows(now: ContinuousClock.Instant) -> InspectorRowChunks {
         guard let connection else {
             if !rows.isEmpty || listed != nil {
                 rows = []
@@ -187,7 +187,9 @@ struct WebPageState: Sendable {
         // In the table's own order (by key, either way) a row keeps its place when its value
         // changes; sorted by type or value it may move.
         let inKeyOrder = sort.column == .key
-        let ordered = sort == .natural ? taken.rows : connection.session.state.sorted(taken.rows, by: sort)
+        let ordered =
+            sort == .natural
+            ? taken.rows : InspectorRowChunks(connection.session.state.sorted(Array(taken.rows), by: sort))
         table.replace(with: ordered)
         if let indices = taken.patched, inKeyOrder, !tableDirty, !rowsDirty, filter.isEmpty {
             // Values changed in place: the same rows at the same indices.
