@@ -210,8 +210,10 @@ extension WebPageState {
             canCopy: ownValue != nil && !isGone,
             results: fleet.written.map { report in
                 report.outcomes.map { outcome in
-                    WebFleetLine(
-                        id: outcome.pid.map(String.init) ?? "", agent: VisibleText.escaped(outcome.agent), own: false,
+                    // Named as in the comparison: two agents of one name stay apart there.
+                    let label = comparison.lines.first { $0.agent.pid == outcome.pid }?.label ?? outcome.agent
+                    return WebFleetLine(
+                        id: outcome.pid.map(String.init) ?? "", agent: VisibleText.escaped(label), own: false,
                         status: outcome.status.rawValue, value: outcome.value, reason: outcome.reason, differs: false)
                 }
             },
