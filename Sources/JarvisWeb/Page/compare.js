@@ -33,7 +33,6 @@ export function fleetSection(app, fleet, checked) {
     list.append(item);
   }
   box.append(list);
-  if (fleet.reading) box.append(el('p', { class: 'hint', text: 'reading every agent…' }));
   const buttons = el('div', { class: 'actions' });
   if (fleet.canCopy) {
     buttons.append(

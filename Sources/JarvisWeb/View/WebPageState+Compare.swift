@@ -200,7 +200,6 @@ extension WebPageState {
         let ownValue = connection?.session.state.value(at: comparison.address, comparison.pointer)
         return WebFleet(
             title: VisibleText.escaped(WebDetail.title(fleet.target)) + " on every agent",
-            reading: fleet.isReading,
             lines: comparison.lines.map { line in
                 WebFleetLine(
                     id: String(line.agent.pid), agent: VisibleText.escaped(line.label), own: line.own,

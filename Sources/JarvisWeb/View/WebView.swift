@@ -380,15 +380,14 @@ struct WebSuggestion: Encodable, Sendable {
 /// outcome per agent of the last "Set on all" or "Copy to…".
 struct WebFleet: Encodable, Sendable {
     var title: String
-    /// A read is under way: lines not read yet say `reading`.
-    var reading: Bool
+    /// Lines not read yet say `reading`.
     var lines: [WebFleetLine]
     /// Whether the agent in view has a value here to write to the others.
     var canCopy: Bool
     var results: [WebFleetLine]?
     var summary: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case title, reading, lines, canCopy, results, summary }
+    enum CodingKeys: String, CodingKey, CaseIterable { case title, lines, canCopy, results, summary }
 }
 
 /// One agent's line: its value, or its status (`reading`, `no answer`, `not found`,
