@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTransport
 import Testing
 
 #if canImport(Glibc)
@@ -140,6 +141,28 @@ import Testing
         // Another key closes the comparison.
         view = try page.intent(["intent": "open", "target": ["s": "files", "c": "app.json", "k": "name", "p": ""]])
         #expect(view["fleet"] == .null)
+    }
+
+    @Test func whileThePageIsLiveAnAgentThatStartsGetsALineAndOneThatStopsLosesIt() throws {
+        let here = try agent("here", port: 1)
+        let leaving = try agent("leaving", port: 2)
+        let page = try open(here)
+        try page.intent(["intent": "fleetKey", "target": Self.port])
+        _ = try page.view("the first lines") { Self.status($0, "leaving") == "ok" }
+        // The page's live stream is open: the lines are read again on the poll.
+        let stream = try Socket.connect(to: page.web.endpoint, timeout: .seconds(5))
+        defer { stream.close() }
+        try stream.writeAll(
+            Array(
+                ("GET \(page.web.root)api/pages/\(page.id)/events HTTP/1.1\r\nHost: 127.0.0.1:\(page.web.port)\r\n"
+                    + "Origin: http://127.0.0.1:\(page.web.port)\r\nCookie: \(page.cookie)\r\n\r\n").utf8),
+            timeout: .seconds(5))
+        try agent("late", port: 3)
+        var view = try page.view("the agent that started") { Self.line($0, "late")?["value"] == "3" }
+        #expect(Self.line(view, "late")?["differs"] == true)
+        kill(leaving.pid, SIGTERM)
+        view = try page.view("the agent that stopped to leave") { Self.line($0, "leaving") == nil }
+        #expect(view["fleet"]?["lines"]?.arrayValue?.count == 2)
     }
 
     @Test func setOnAllWritesEachAgentGuardedAndRefusesProductionAndReadOnlyByName() throws {

@@ -1669,6 +1669,15 @@ def scenario_fleet_compare(playwright):
     wait_until(lambda: json.loads(read(alpha_path))["port"] == 30, "alpha's port to be 30")
     expect(differences.get_by_role("listitem", name="port")).to_have_count(0)
 
+    # A file over the page's limit is refused before it is read, with the server's words.
+    large = os.path.join(WORK, "large.json")
+    write(large, " " * (600 * 1024) + "{}")
+    page.get_by_role("button", name="Compare…").click()
+    dialog.get_by_label("Snapshot file").set_input_files(large)
+    dialog.get_by_role("button", name="Compare with file").click()
+    expect(dialog.get_by_role("alert")).to_contain_text("jarvis diff FILE agent:NAME")
+    dialog.get_by_role("button", name="Cancel").click()
+
     # A file that is no snapshot: the server's reason, the comparison as it was.
     notes = os.path.join(WORK, "notes.json")
     write(notes, '{"hello": 1}')
