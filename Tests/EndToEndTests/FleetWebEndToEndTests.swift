@@ -254,6 +254,9 @@ import Testing
         view = try page.intent(["intent": "compareApply", "key": "mine"])
         #expect(view["message"]?["text"]?.stringValue?.contains("conflict") == true, "\(view["message"])")
         #expect(try stored("here", "mine") == .bool(false))
+        // The comparison is the container in view's: another scope closes it.
+        view = try page.intent(["intent": "scope"])
+        #expect(view["comparison"] == .null && view["compareOffer"] == .null)
     }
 
     @Test func aSnapshotFileIsComparedAndWhatIsNoSnapshotOrTooLargeIsRefusedClearly() throws {

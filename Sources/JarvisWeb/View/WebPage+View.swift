@@ -57,6 +57,10 @@ extension WebPageState {
             fleet.close()
             keyFleet = nil
         }
+        if let compared = comparison, compared.scanner != scope.scanner || compared.container != scope.container {
+            // The comparison is the container in view's: another scope closes it.
+            comparison = nil
+        }
         view.fleet = fleetView()
         view.comparison = comparisonView()
         view.compareOffer = compareOffer()

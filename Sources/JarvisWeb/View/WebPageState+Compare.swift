@@ -93,7 +93,7 @@ extension WebPageState {
             }
             let labels = FleetRun.labels(for: [own ?? record, record])
             comparison = try compare(
-                scanner: scanner, container: container, with: .agent(record, label: labels[1]), applied: nil)
+                scanner: scanner, container: container, with: .agent(record, label: VisibleText.escaped(labels[1])), applied: nil)
         case .compareFile(let name, let text):
             let (scanner, container) = try comparedContainer()
             let side = try InspectorContainerComparison.snapshotSide(
@@ -266,7 +266,7 @@ extension WebPageState {
         var changedHere = false
         switch comparison.lines.first(where: \.own)?.seen {
         case .item(let item)?: changedHere = item.revision != here?.revision
-        case .absent?: changedHere = here != nil && !InspectorState.isUnset(here!)
+        case .absent?: changedHere = here.map { !InspectorState.isUnset($0) } ?? false
         default: break
         }
         guard changedHere || fleet.pollDue(now: now) else { return }
