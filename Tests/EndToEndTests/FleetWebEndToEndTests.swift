@@ -66,7 +66,8 @@ import Testing
                 "POST \(web.root)api/pages/\(id)/intent HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n"
                 + "Origin: http://127.0.0.1:\(web.port)\r\nCookie: \(cookie)\r\nContent-Type: application/json\r\n"
                 + "Content-Length: \(body.count)\r\n\r\n"
-            return try Self.answer(try web.exchange(head + String(decoding: body, as: UTF8.self), timeout: .seconds(60)))
+            return try Self.answer(
+                try web.exchange(head + String(decoding: body, as: UTF8.self), timeout: .seconds(60)))
         }
 
         /// One intent; the view it answered.
@@ -236,14 +237,16 @@ import Testing
         let differences = view["comparison"]?["differences"]?.arrayValue ?? []
         #expect(
             differences.map { "\($0["kind"]?.stringValue ?? "") \($0["key"]?.stringValue ?? "")" }
-                == ["removed mine", "changed port", "added theirs"], "\(JSONWriter.string(view["comparison"] ?? .null))")
+                == ["removed mine", "changed port", "added theirs"], "\(JSONWriter.string(view["comparison"] ?? .null))"
+        )
         #expect(view["comparison"]?["unchanged"] == 1)
         #expect(differences.first { $0["key"] == "port" }?["apply"] == "Use theirs here")
         // One difference applied: here changes, the other agent never does.
         view = try page.intent(["intent": "compareApply", "key": "port"])
         #expect(try stored("here") == .integer(2))
         #expect(view["comparison"]?["applied"]?["kind"] == "info", "\(JSONWriter.string(view["comparison"] ?? .null))")
-        #expect(view["comparison"]?["differences"]?.arrayValue?.map { $0["key"]?.stringValue ?? "" } == ["mine", "theirs"])
+        #expect(
+            view["comparison"]?["differences"]?.arrayValue?.map { $0["key"]?.stringValue ?? "" } == ["mine", "theirs"])
         view = try page.intent(["intent": "compareApply", "key": "theirs"])
         #expect(try stored("here", "theirs") == .string("x"))
         let there = try JSONParser.parse(Data(contentsOf: files("there").appendingPathComponent("app.json")))
@@ -286,7 +289,8 @@ import Testing
         #expect(view["message"]?["text"]?.stringValue?.contains("large.json is 60") == true, "\(view["message"])")
         #expect(view["message"]?["text"]?.stringValue?.contains("jarvis diff") == true)
         // Over what the server reads at all: refused before it is read, with the reason.
-        let huge = Array(#"{"intent":"compareFile","name":"huge.json","text":""#.utf8)
+        let huge =
+            Array(#"{"intent":"compareFile","name":"huge.json","text":""#.utf8)
             + [UInt8](repeating: 0x20, count: 2 << 20) + Array(#""}"#.utf8)
         let refused = try page.post(huge)
         #expect(refused.status == 413)

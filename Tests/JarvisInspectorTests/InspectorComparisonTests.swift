@@ -23,8 +23,11 @@ import Testing
 
     @Test func theAgentInViewComesFirstAndLinesThatDifferFromItAreMarked() {
         let here = Self.record(1, "here")
-        let agents = [Self.record(2, "same"), here, Self.record(3, "other"), Self.record(4, "missing"), Self.record(5, "stuck")]
-        var comparison = InspectorKeyComparison(address: Self.address, pointer: JSONPointer(tokens: []), agents: agents, own: here)
+        let agents = [
+            Self.record(2, "same"), here, Self.record(3, "other"), Self.record(4, "missing"), Self.record(5, "stuck"),
+        ]
+        var comparison = InspectorKeyComparison(
+            address: Self.address, pointer: JSONPointer(tokens: []), agents: agents, own: here)
         #expect(comparison.lines.map(\.agent.pid) == [1, 2, 3, 4, 5])
         #expect(comparison.lines.map(\.own) == [true, false, false, false, false])
         #expect(!comparison.isComplete)
@@ -45,7 +48,8 @@ import Testing
     @Test func followingTheAgentsKeepsWhatWasReadOfThoseStillRunning() {
         let here = Self.record(1, "here")
         let gone = Self.record(2, "gone")
-        var comparison = InspectorKeyComparison(address: Self.address, pointer: JSONPointer(tokens: []), agents: [here, gone], own: here)
+        var comparison = InspectorKeyComparison(
+            address: Self.address, pointer: JSONPointer(tokens: []), agents: [here, gone], own: here)
         comparison.record(here, FleetOutcome.Result(.ok, value: "1"), seen: .item(Self.item("port", .integer(1))))
         comparison.record(gone, FleetOutcome.Result(.ok, value: "2"), seen: .item(Self.item("port", .integer(2))))
         let fresh = Self.record(3, "fresh")
@@ -59,7 +63,9 @@ import Testing
     }
 
     @Test func eachDifferenceSaysWhatApplyingItDoesHereAndWhatCannotBeApplied() {
-        let here = [Self.item("port", .integer(1)), Self.item("name", .string("Ada")), Self.item("mine", .boolean(true))]
+        let here = [
+            Self.item("port", .integer(1)), Self.item("name", .string("Ada")), Self.item("mine", .boolean(true)),
+        ]
         let there = [
             Self.item("port", .integer(2)), Self.item("name", .string("Ada")), Self.item("theirs", .string("x")),
             Self.item("token", .string("abc"), masked: true),
@@ -100,7 +106,8 @@ import Testing
         #expect(notOne?.message.contains("n.json is not a Jarvis snapshot") == true)
         let large = [UInt8](repeating: 0x20, count: InspectorContainerComparison.maxSnapshotBytes + 1)
         let tooLarge = #expect(throws: JarvisError.self) {
-            try InspectorContainerComparison.snapshotSide(large, name: "l.json", scanner: "files", container: "app.json")
+            try InspectorContainerComparison.snapshotSide(
+                large, name: "l.json", scanner: "files", container: "app.json")
         }
         #expect(tooLarge?.message.contains("l.json is 512 KiB; the page compares snapshot files up to 512 KiB") == true)
     }

@@ -98,7 +98,8 @@ package struct InspectorContainerComparison: Sendable, Hashable {
     package static func items(scanner: String, container: String, with client: JarvisClient) throws(JarvisError)
         -> [PreferenceItem]
     {
-        let (snapshot, masked) = try client.snapshot(scanner: scanner, container: GlobPattern.literal(container).description)
+        let (snapshot, masked) = try client.snapshot(
+            scanner: scanner, container: GlobPattern.literal(container).description)
         return (snapshot.items + masked).filter { $0.address.scanner == scanner && $0.address.container == container }
     }
 

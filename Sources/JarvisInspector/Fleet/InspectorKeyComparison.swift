@@ -134,7 +134,7 @@ package struct InspectorKeyComparison: Sendable, Hashable {
                 let item = try client.get(place)
                 found = .item(item)
                 result = FleetOutcome.Result(.ok, value: InspectorState.preview(item, limit: 200))
-            } catch where error.code == .notFound {
+            } catch let error where error.code == .notFound {
                 found = .absent
                 result = FleetOutcome.Result(.notFound, reason: "not on this agent")
             }

@@ -3,30 +3,6 @@ import JarvisCore
 import JarvisInspector
 import JarvisRemote
 
-/// A container of the agent in view compared with another agent's or a snapshot file's, as
-/// the page holds it: the other side, and the differences read last.
-struct WebContainerCompare: Sendable {
-    /// The side compared with.
-    enum Other: Sendable {
-        case agent(AgentRecord, label: String)
-        case file(name: String, items: [PreferenceItem], leftOut: [PreferenceAddress])
-    }
-
-    var scanner: String
-    var container: String
-    var other: Other
-    var result: InspectorContainerComparison
-    /// What applying the last difference did.
-    var applied: InspectorMessage?
-
-    var otherLabel: String {
-        switch other {
-        case .agent(_, let label): "agent \(label)"
-        case .file(let name, _, _): "snapshot \(name)"
-        }
-    }
-}
-
 extension WebPageState {
     /// The running agents and, among them, the one in view (nil for an agent reached over
     /// the network under another record, or one that is gone).
@@ -57,7 +33,9 @@ extension WebPageState {
             keyFleet?.close()
             keyFleet = nil
         case .fleetSetAll, .fleetCopy:
-            guard let fleet = keyFleet else { throw JarvisError(.invalidParams, "compare the key on every agent first") }
+            guard let fleet = keyFleet else {
+                throw JarvisError(.invalidParams, "compare the key on every agent first")
+            }
             let state = try liveState()
             let comparison = fleet.comparison
             guard let value = state.value(at: comparison.address, comparison.pointer) else {
@@ -93,7 +71,8 @@ extension WebPageState {
             }
             let labels = FleetRun.labels(for: [own ?? record, record])
             comparison = try compare(
-                scanner: scanner, container: container, with: .agent(record, label: VisibleText.escaped(labels[1])), applied: nil)
+                scanner: scanner, container: container, with: .agent(record, label: VisibleText.escaped(labels[1])),
+                applied: nil)
         case .compareFile(let name, let text):
             let (scanner, container) = try comparedContainer()
             let side = try InspectorContainerComparison.snapshotSide(
@@ -164,7 +143,8 @@ extension WebPageState {
         case .file(_, let fileItems, let leftOut):
             result = InspectorContainerComparison(here: items[own] ?? [], there: fileItems, leftOut: leftOut)
         }
-        return WebContainerCompare(scanner: scanner, container: container, other: other, result: result, applied: applied)
+        return WebContainerCompare(
+            scanner: scanner, container: container, other: other, result: result, applied: applied)
     }
 
     /// Applies one difference to the agent in view alone, guarded by the revision the
@@ -176,7 +156,9 @@ extension WebPageState {
         guard let own else {
             throw JarvisError(.unavailable, "comparing needs the agent in view to run on this computer")
         }
-        let report = FleetRun.run(.init(agents: [own]), bound: WebKeyFleet.bound, clientName: "jarvis-web", writes: true) {
+        let report = FleetRun.run(
+            .init(agents: [own]), bound: WebKeyFleet.bound, clientName: "jarvis-web", writes: true
+        ) {
             _, client throws(JarvisError) -> FleetOutcome.Result in
             if let refusal = FleetOutcome.Result.editingRefusal(client.helloResult.capabilities) { return refusal }
             let item = try InspectorContainerComparison.apply(difference, with: client)
