@@ -12,7 +12,8 @@ import Testing
 /// The real `jarvis-agent` with a Secret Service whose bus accepts and never answers (a hung
 /// desktop keyring): whatever path a client takes into that storage — a listing of
 /// everything, an export, a listing of the keyring alone, its containers, a `get`, a `set`, a
-/// `delete`, a `watch`, the list of scanners — only that client waits. Every other client's
+/// `delete`, a `watch`, the list of scanners, an `undo`, a `redo`, a `restore`, the `journal`,
+/// a `check`, a `jarvis import` — only that client waits. Every other client's
 /// `ping`, `hello` and `get` are answered meanwhile, and the waiting client gets one complete,
 /// valid line within the request timeout (an error, or a listing that names the storage that
 /// timed out) and its connection answers its next request.
@@ -55,16 +56,111 @@ final class LoopMovesBytesEndToEndTests {
     @Test(arguments: stuckPaths.map(\.0))
     func aClientWaitingOnAHungKeyringHoldsOnlyItself(_ path: String) throws {
         let request = try #require(Self.stuckPaths.first { $0.0 == path }?.1)
+        try exercise(path, request, reachesKeyring: path != "scanners")
+    }
+
+    /// The journal's requests that reach storage: an undo and a redo of a keyring key's entry
+    /// (as an earlier run of the agent left them in its journal file), a restore that reads
+    /// every key changed since, the journal itself while another client's undo waits on the
+    /// keyring, and a check of every container.
+    static let journalPaths: [(String, String)] = [
+        ("undo", #"{"jsonrpc":"2.0","id":7,"method":"undo","params":{"id":1}}"#),
+        ("redo", #"{"jsonrpc":"2.0","id":7,"method":"redo","params":{"id":3}}"#),
+        ("undo dry run", #"{"jsonrpc":"2.0","id":7,"method":"undo","params":{"id":1,"dryRun":true}}"#),
+        ("restore", #"{"jsonrpc":"2.0","id":7,"method":"restore","params":{"toEntry":1}}"#),
+        ("restore dry run", #"{"jsonrpc":"2.0","id":7,"method":"restore","params":{"toEntry":1,"dryRun":true}}"#),
+        ("journal", #"{"jsonrpc":"2.0","id":7,"method":"journal","params":{"scanner":"secrets"}}"#),
+        ("check", #"{"jsonrpc":"2.0","id":7,"method":"check"}"#),
+    ]
+
+    @Test(arguments: journalPaths.map(\.0))
+    func aJournalRequestWaitingOnAHungKeyringHoldsOnlyItself(_ path: String) throws {
+        let request = try #require(Self.journalPaths.first { $0.0 == path }?.1)
+        try plantJournal()
+        var undoing: RawAgentClient?
+        try exercise(path, request, reachesKeyring: path != "journal") { agent in
+            guard path == "journal" else { return }
+            // Another client's undo waits on the keyring meanwhile.
+            let client = try RawAgentClient(agent)
+            client.socket.send(#"{"jsonrpc":"2.0","id":1,"method":"undo","params":{"id":1}}"# + "\n")
+            try waitUntil("the undo reached the bus") { bus.accepted > 0 }
+            undoing = client
+        }
+        withExtendedLifetime(undoing) {}
+    }
+
+    /// `jarvis import` of a snapshot whose keys include the hung keyring's: the import ends
+    /// with a message and a status that say it did not complete, writes nothing it keeps, and
+    /// every other client's ping is answered while it waits.
+    @Test func anImportIntoAHungKeyringHoldsOnlyItself() throws {
+        let agent = try AgentProcess(
+            sandbox, ["--secret-service", "--defaults-dir", suites.path, "--request-timeout", "3"])
+        var other = try RawAgentClient(agent)
+        let snapshot = sandbox.root.appendingPathComponent("snapshot.json")
+        try Data(
+            #"{"format":"jarvis-snapshot","version":1,"agent":{},"exported":"2026-01-01T00:00:00Z","items":[{"scanner":"defaults","container":"app","key":"name","type":"string","value":"Grace","revision":"0000000000000000"},{"scanner":"secrets","container":"github.com","key":"ada","type":"string","value":"s3cret","revision":"0000000000000000"}]}"#
+                .utf8
+        ).write(to: snapshot)
+        let outcome = Locked<Result<CommandResult, any Error>?>(nil)
+        nonisolated(unsafe) let sandbox = sandbox
+        let (jarvis, arguments) = (try Binaries.url("jarvis"), ["import", snapshot.path])
+        Thread.detachNewThread {
+            let result = Result { try sandbox.run(jarvis, arguments, limit: 90) }
+            outcome.withLock { $0 = result }
+        }
+        try waitUntil("the import reached the bus") { bus.accepted > 0 }
+        for id in 2..<22 {
+            let ping = try other.ask(#"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"# + "\n")
+            #expect(ping?["result"]?["pong"] == .bool(true), "\(String(describing: ping))")
+        }
+        try waitUntil("the import ended", within: 100) { outcome.current != nil }
+        let result = try #require(try outcome.current?.get())
+        #expect(result.status != 0, "\(result.stdout) \(result.stderr)")
+        // It names the storage that is stuck, not "a file, a keyring, a Simulator".
+        #expect(result.stderr.contains("its storage (scanner secrets) is not answering"), "\(result.stderr)")
+        // What it wrote before the keyring refused is put back (one change, or none).
+        let name = try other.ask(
+            #"{"jsonrpc":"2.0","id":30,"method":"get","params":{"scanner":"defaults","container":"app","key":"name"}}"# + "\n")
+        #expect(name?["result"]?["item"]?["value"]?.stringValue == "Ada", "\(String(describing: name))")
+        #expect(agent.isAlive)
+    }
+
+    /// The agent's journal file as an earlier run left it: a set of `secrets:github.com ada`
+    /// (entry 1), a set of `grace` (2) and its undo (3).
+    private func plantJournal() throws {
+        let state = sandbox.root.appendingPathComponent("state")
+        let folder = state.appendingPathComponent("jarvis/journal")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for path in [state.path, state.appendingPathComponent("jarvis").path, folder.path] { chmod(path, 0o700) }
+        let place = #""scanner":"secrets","container":"github.com""#
+        let lines = [
+            #"{"jarvisJournal":1}"#,
+            #"{"id":1,"time":"2026-01-01T00:00:00Z","action":"set",\#(place),"key":"ada","after":{"type":"string","value":"x"},"afterRevision":"1111111111111111"}"#,
+            #"{"id":2,"time":"2026-01-01T00:00:01Z","action":"set",\#(place),"key":"grace","after":{"type":"string","value":"y"},"afterRevision":"2222222222222222"}"#,
+            #"{"id":3,"time":"2026-01-01T00:00:02Z","action":"undo",\#(place),"key":"grace","before":{"type":"string","value":"y"},"beforeRevision":"2222222222222222","reverts":2}"#,
+        ]
+        let file = folder.appendingPathComponent("jarvis-agent.journal")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        chmod(file.path, 0o600)
+    }
+
+    /// Sends `request` on one client while another's ping, hello and get must be answered;
+    /// then the waiting client's one complete line, and its next ping.
+    /// - Parameter before: run once the agent is up, before the request is sent.
+    private func exercise(
+        _ path: String, _ request: String, reachesKeyring: Bool, before: (AgentProcess) throws -> Void = { _ in }
+    ) throws {
         let agent = try AgentProcess(
             sandbox, ["--secret-service", "--defaults-dir", suites.path, "--request-timeout", "3"])
         var other = try RawAgentClient(agent)
         #expect(try other.ask(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n")?["result"] != nil)
+        try before(agent)
 
         var stuck = try RawAgentClient(agent)
         stuck.socket.send(request + "\n")
         // The agent's call reached the silent bus (or waits behind the one that did); the
         // list of scanners may answer from what it knows.
-        if path != "scanners" { try waitUntil("the agent connected to the bus") { bus.accepted > 0 } }
+        if reachesKeyring { try waitUntil("the agent connected to the bus") { bus.accepted > 0 } }
         for id in 2..<22 {
             let ping = try other.ask(#"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"# + "\n")
             #expect(ping?["result"]?["pong"] == .bool(true), "\(path): \(String(describing: ping))")
@@ -90,8 +186,15 @@ final class LoopMovesBytesEndToEndTests {
                     result["items"]?.arrayValue?.contains { $0["key"]?.stringValue == "name" } == true,
                     "\(path): the defaults read before the keyring are in the answer")
             }
+        } else if path == "journal" {
+            #expect(answer?["result"]?["entries"]?.arrayValue?.isEmpty == false, "\(path): \(String(describing: answer))")
         } else if path != "scanners" && path != "watch" {
             #expect(answer?.errorCode == -32007, "\(path): \(String(describing: answer))")
+            // A request that named its storage is told which one is not answering.
+            if request.contains(#""container":"github.com""#) {
+                let message = answer?["error"]?["message"]?.stringValue ?? ""
+                #expect(message.contains("its storage (secrets:github.com) is not answering"), "\(path): \(message)")
+            }
         }
         // Its connection goes on.
         let after = try stuck.ask(#"{"jsonrpc":"2.0","id":8,"method":"ping"}"# + "\n", timeout: .seconds(10))

@@ -96,6 +96,24 @@ import Testing
         #expect(try client.nextChange(timeout: .seconds(2)) == nil)
     }
 
+    /// A dictionary holding NaN and infinities, set through the agent, reads back from
+    /// `jarvis get` as JSON a parser takes (JSON has no such numbers: they are the wire's
+    /// strings, and a note on stderr says so), and `--json` keeps the exact value.
+    @Test func aDictionaryHoldingNaNReadsBackAsValidJSON() throws {
+        try sandbox.startAgent(["--defaults-dir", suites.path])
+        let value = #"{"ratio":{"$real":"NaN"},"limits":[{"$real":"Infinity"},{"$real":"-Infinity"},2.5]}"#
+        let set = try sandbox.jarvis("set", "com.example.app", "stats", value, "--type", "json")
+        #expect(set.status == 0, "\(set.stderr)")
+        let got = try sandbox.jarvis("get", "com.example.app", "stats")
+        #expect(got.status == 0, "\(got.stderr)")
+        let parsed = try JSONParser.parse(Array(got.stdout.utf8))
+        #expect(parsed["ratio"] == "NaN", "\(got.stdout)")
+        #expect(parsed["limits"] == ["Infinity", "-Infinity", 2.5], "\(got.stdout)")
+        #expect(got.stderr.contains(#"strings "NaN", "Infinity" and "-Infinity""#), "\(got.stderr)")
+        let exact = try sandbox.jarvis("--json", "get", "com.example.app", "stats")
+        #expect(exact.stdout.contains(#"{"$real":"NaN"}"#), "\(exact.stdout)")
+    }
+
     @Test func systemDomainsAreHiddenEverywhereUnlessAsked() throws {
         for index in 0..<20 { try sandbox.writeSuite("com.apple.domain\(index)", in: suites, ["k": index]) }
         try sandbox.writeSuite("com.apple.dock", in: suites, ["autohide": true])

@@ -153,6 +153,10 @@ import Testing
         try run("hidden_text")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aKeyIsComparedOnEveryAgentAndAContainerWithAnotherAgentOrASnapshot() throws {
+        try run("fleet_compare")
+    }
+
     private func run(_ scenario: String, _ extra: [String: String] = [:]) throws {
         let python = try WebBrowser.interpreter()
         sandbox.environmentOverrides["JARVIS_BIN"] = try Binaries.url("jarvis").path

@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisTestSupport
 import JarvisTransport
 import Testing
 
@@ -105,6 +106,89 @@ final class WebLoopEndToEndTests {
             "POST \(root)api/pages HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
                 + "Cookie: \(cookie)\r\nContent-Length: 0\r\n\r\n"
         }
+    }
+
+    /// A POST of one intent of a page.
+    private func intent(_ web: Web, cookie: String, page: String, _ body: String) -> String {
+        "POST \(web.root)api/pages/\(page)/intent HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n"
+            + "Origin: http://127.0.0.1:\(web.port)\r\nCookie: \(cookie)\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+    }
+
+    /// The page id in an answer to `POST api/pages`.
+    private func pageID(_ answer: String) throws -> String {
+        let body = answer.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+        guard let id = try JSONParser.parse(Array(body.utf8))["page"]?.stringValue else {
+            throw HarnessError("no page in: \(answer.prefix(300))")
+        }
+        return id
+    }
+
+    /// Two pages on an agent whose desktop keyring never answers: the pages open with the
+    /// keyring named as a problem and every other scanner's keys (the containers of every
+    /// scanner, asked at once, timed out whole, so no page opened). Then one page's Undo waits
+    /// on the keyring (the journal's newest change is a keyring key's), and meanwhile the
+    /// other page edits and saves a key, opens it with its history, reverts that change and
+    /// reads rows, each answered before the waiting Undo is (both pages share one session on
+    /// the agent, whose calls went over one connection, one at a time); then the Undo is
+    /// answered with the agent's reason.
+    @Test func onePageWaitingOnAHungKeyringHoldsUpNoOtherPage() throws {
+        let bus = try SilentListener(path: sandbox.root.appendingPathComponent("bus").path)
+        sandbox.environmentOverrides["DBUS_SESSION_BUS_ADDRESS"] = bus.busAddress
+        let state = sandbox.root.appendingPathComponent("state")
+        let folder = state.appendingPathComponent("jarvis/journal")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for path in [state.path, state.appendingPathComponent("jarvis").path, folder.path] { chmod(path, 0o700) }
+        // As an earlier run of the agent left it: a set of a keyring key.
+        let journal = [
+            #"{"jarvisJournal":1}"#,
+            #"{"id":1,"time":"2026-01-01T00:00:00Z","action":"set","scanner":"secrets","container":"github.com","key":"ada","after":{"type":"string","value":"x"},"afterRevision":"2222222222222222"}"#,
+        ]
+        let file = folder.appendingPathComponent("jarvis-agent.journal")
+        try Data((journal.joined(separator: "\n") + "\n").utf8).write(to: file)
+        chmod(file.path, 0o600)
+
+        let agent = try AgentProcess(
+            sandbox, ["--secret-service", "--defaults-dir", suites.path, "--request-timeout", "10"])
+        let web = try Web(sandbox, agent: String(agent.pid))
+        let cookie = try web.cookie()
+        let opened = try web.exchange(web.openPage(cookie: cookie), timeout: .seconds(90))
+        #expect(opened.contains(#""preview":"Ada""#) || opened.contains(#""count":1"#), "\(opened.suffix(2000))")
+        #expect(opened.contains("(scanner secrets) is not answering"), "\(opened.suffix(2000))")
+        let one = try pageID(opened)
+        let two = try pageID(try web.exchange(web.openPage(cookie: cookie), timeout: .seconds(90)))
+
+        let waiting = try Socket.connect(to: web.endpoint, timeout: .seconds(5))
+        defer { waiting.close() }
+        try waiting.writeAll(Array(intent(web, cookie: cookie, page: one, #"{"intent":"undo"}"#).utf8), timeout: .seconds(5))
+        let target = #"{"s":"defaults","c":"app","k":"name","p":""}"#
+        let others = [
+            ("edit", intent(web, cookie: cookie, page: two, #"{"intent":"edit","target":\#(target),"zone":"UTC"}"#)),
+            ("save", intent(web, cookie: cookie, page: two, #"{"intent":"save","text":"Grace"}"#)),
+            ("open", intent(web, cookie: cookie, page: two, #"{"intent":"open","target":\#(target)}"#)),
+            ("revert", intent(web, cookie: cookie, page: two, #"{"intent":"revert","id":2}"#)),
+            (
+                "rows",
+                "GET \(web.root)api/pages/\(two)/rows?from=0&count=50 HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nCookie: \(cookie)\r\n\r\n"
+            ),
+        ]
+        var answers: [String: String] = [:]
+        for (name, request) in others {
+            let answer = try web.exchange(request, timeout: .seconds(30))
+            answers[name] = answer
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(name): \(answer.prefix(300))")
+            // The Undo of the other page is still waiting on the keyring.
+            #expect(
+                try !waiting.wait(for: Int16(POLLIN), until: .now),
+                "\(name) was answered only after the Undo waiting on the keyring")
+        }
+        #expect(answers["save"]?.contains(#""offer":"undo""#) == true, "\(answers["save"]?.suffix(1500) ?? "")")
+        #expect(answers["open"]?.contains(#""timeline":{"entries":[{"id":2"#) == true, "\(answers["open"]?.suffix(2500) ?? "")")
+        #expect(answers["revert"]?.contains("name back to Ada") == true, "\(answers["revert"]?.suffix(1500) ?? "")")
+        let undone = try Web.readAll(waiting, timeout: .seconds(40))
+        #expect(undone.hasPrefix("HTTP/1.1 200"), "\(undone.prefix(300))")
+        #expect(undone.contains("is not answering"), "\(undone.suffix(1500))")
+        #expect(agent.isAlive)
     }
 
     private func startAgent() throws -> AgentProcess {

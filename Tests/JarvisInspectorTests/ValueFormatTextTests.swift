@@ -22,6 +22,28 @@ struct ValueFormatTextTests {
         #expect(ValueFormat.full(.date(Date(timeIntervalSince1970: 1_700_000_000))) == "2023-11-14T22:13:20Z")
     }
 
+    /// JSON has no NaN or infinity: inside a dictionary or an array they are written as the
+    /// strings the wire's `$real` uses, and the note says so.
+    @Test func theJSONViewOfAValueHoldingNonFiniteNumbersIsJSON() throws {
+        let value: PreferenceValue = .dictionary([
+            "ratio": .real(.nan), "limits": .array([.real(.infinity), .real(-.infinity), .real(1.5)]),
+        ])
+        let text = ValueFormat.full(value, limit: .max)
+        let parsed = try JSONParser.parse(Array(text.utf8))
+        #expect(parsed["ratio"]?.stringValue == "NaN", "\(text)")
+        #expect(parsed["limits"] == ["Infinity", "-Infinity", 1.5], "\(text)")
+        #expect(
+            ValueFormat.jsonNote(value)
+                == "Non-finite numbers are shown as the strings \"NaN\", \"Infinity\" and \"-Infinity\": JSON has no such numbers.")
+        let both: PreferenceValue = .array([.date(Date(timeIntervalSince1970: 0)), .real(.nan)])
+        #expect(
+            ValueFormat.jsonNote(both)
+                == "Dates are shown as ISO 8601 strings and non-finite numbers as the strings \"NaN\", \"Infinity\" and \"-Infinity\": JSON has neither.")
+        // Standing alone, or in a one-line preview, a real reads as people write it.
+        #expect(ValueFormat.full(.real(.nan)) == "nan")
+        #expect(ValueFormat.preview(value) == #"{"limits": [inf, -inf, 1.5], "ratio": nan}"#)
+    }
+
     @Test func hiddenCharactersInValuesShowInPreviewsAndInTheFullText() throws {
         #expect(ValueFormat.preview(.string("invoice\u{202E}gnp.exe")) == #"invoice\u{202E}gnp.exe"#)
         #expect(ValueFormat.preview(.string("a\nb\u{200B}")) == #"a⏎b\u{200B}"#)

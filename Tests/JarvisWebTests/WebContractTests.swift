@@ -27,8 +27,16 @@ import Testing
                 "message": "WebMessage", "timeline": "WebTimeline",
                 "agent": "WebAgentInfo", "connection": "WebConnection", "scanners": "[WebScanner]", "scope": "WebScope",
                 "detail": "WebDetail", "draft": "WebDraft", "conflict": "WebConflict", "bulk": "WebBulk",
-                "add": "WebAdd",
+                "add": "WebAdd", "fleet": "WebFleet", "comparison": "WebComparison", "compareOffer": "WebCompareOffer",
             ]),
+        "WebFleet": Shape(
+            keys: keys(WebFleet.CodingKeys.self), children: ["lines": "[WebFleetLine]", "results": "[WebFleetLine]"]),
+        "WebFleetLine": Shape(keys: keys(WebFleetLine.CodingKeys.self)),
+        "WebComparison": Shape(
+            keys: keys(WebComparison.CodingKeys.self),
+            children: ["differences": "[WebDifference]", "applied": "WebMessage"]),
+        "WebDifference": Shape(keys: keys(WebDifference.CodingKeys.self)),
+        "WebCompareOffer": Shape(keys: keys(WebCompareOffer.CodingKeys.self)),
         "WebAgentChoice": Shape(keys: keys(WebAgentChoice.CodingKeys.self)),
         "WebChip": Shape(keys: keys(WebChip.CodingKeys.self)),
         "WebSort": Shape(keys: keys(WebSort.CodingKeys.self)),
@@ -83,6 +91,8 @@ import Testing
         "sort": ["WebSort"], "timeline": ["WebTimeline"],
         "suggestion": ["WebSuggestion"], "answer": ["WebRowsWindow", "WebMembers"], "opened": ["WebOpened"],
         "sent": ["WebStreamEvent"], "failure": ["WebFailure"],
+        "fleet": ["WebFleet"], "fleetLine": ["WebFleetLine"], "comparison": ["WebComparison"],
+        "difference": ["WebDifference"], "compareOffer": ["WebCompareOffer"],
     ]
 
     /// Types the page sends back whole, as they came: their fields are the server's to read
@@ -241,7 +251,7 @@ import Testing
             let request: JSONValue = [
                 "intent": .string(name.rawValue), "target": target, "id": name == .revert ? 7 : "1", "kind": "toggle",
                 "zone": "UTC", "scanner": "memory", "container": "app", "key": "new", "type": "string",
-                "column": "value",
+                "column": "value", "name": "app.json", "text": "{}",
             ]
             #expect(try WebIntent(parsing: request).name == name)
         }

@@ -78,6 +78,38 @@ import Testing
         #expect(try web.request("POST", "api/pages", body: "{}", cookie: false).status == 403)
     }
 
+    /// The JSON tab of a value holding NaN and infinities is JSON a parser takes, with a note
+    /// naming how they are written, and Copy value copies JSON too (the wire's form).
+    @Test func theJSONTabOfAValueHoldingNaNIsJSON() throws {
+        let stats: PreferenceValue = .dictionary(["ratio": .real(.nan), "limits": .array([.real(.infinity), .real(2.5)])])
+        let web = try WebFixture(contents: ["app": ["stats": stats]])
+        let (page, _) = try web.openPage()
+        let answer = try web.intent(page, ["intent": "open", "target": Self.target("stats")])
+        let detail = try #require(answer.json["detail"])
+        let json = try #require(detail["json"]?.stringValue)
+        let parsed = try JSONParser.parse(Array(json.utf8))
+        #expect(parsed["ratio"] == "NaN", "\(json)")
+        #expect(parsed["limits"] == ["Infinity", 2.5], "\(json)")
+        #expect(detail["jsonNote"]?.stringValue?.contains(#""NaN", "Infinity" and "-Infinity""#) == true)
+        let copied = try #require(detail["copy"]?["value"]?.stringValue)
+        #expect(try PreferenceValue(json: JSONParser.parse(Array(copied.utf8))) == stats, "\(copied)")
+    }
+
+    /// A bidi override pasted into the page's filter finds the key that holds it (the row shows
+    /// it as an escape), and so does the escape typed as the row shows it.
+    @Test func theFilterFindsAKeyByItsHiddenCharacterTypedRaw() throws {
+        let key = "invoice\u{202E}gnp.exe"
+        let web = try WebFixture(contents: ["app": [key: .string("x"), "plain": .string("y")]])
+        let (page, _) = try web.openPage()
+        for typed in ["\u{202E}gnp", #"\u{202E}gnp"#] {
+            let answer = try web.intent(page, ["intent": "filter", "text": .string(typed)])
+            #expect(answer.json["table"]?["total"] == 1, "\(typed.unicodeScalars.map(\.value))")
+            let rows = try web.rows(page)["rows"]?.arrayValue ?? []
+            #expect(rows.compactMap { $0["key"]?.stringValue } == [#"invoice\u{202E}gnp.exe"#])
+            #expect(rows.first?["target"]?["k"]?.stringValue == key)
+        }
+    }
+
     static func many(_ count: Int) -> [String: [String: PreferenceValue]] {
         var keys: [String: PreferenceValue] = [:]
         for index in 0..<count { keys[String(format: "key.%05d", index)] = .integer(Int64(index)) }

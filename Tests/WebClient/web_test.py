@@ -1590,6 +1590,107 @@ def scenario_hidden_text(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def fleet_agent(name, values):
+    folder = os.path.join(WORK, f"fleet-{name}")
+    path = os.path.join(folder, "app.json")
+    write(path, json.dumps(values, indent=2) + "\n")
+    return Agent("--files", folder, "--name", name), path
+
+
+def scenario_fleet_compare(playwright):
+    """A key on every agent, Set on all, Copy to one, a container compared with another agent
+    and with a snapshot file, one difference applied: each written where asked, values as text."""
+    alpha, alpha_path = fleet_agent("alpha", {"port": 1, "name": "Ada", "mine": True})
+    beta, beta_path = fleet_agent("beta", {"port": 2, "name": "<b>Bob</b>", "theirs": "x"})
+    gamma, gamma_path = fleet_agent("gamma", {"port": 3, "name": "Cy"})
+    web = Web("--agent", "alpha")
+    browser, context = launch(playwright)
+    page = open_page(context, web)
+    scope(page, "app.json")
+    open_key(page, "name")
+    detail(page).get_by_role("button", name="Compare on all agents").click()
+    lines = detail(page).get_by_role("list", name="Value per agent")
+    expect(lines.get_by_role("listitem", name="alpha")).to_contain_text("Ada")
+    beta_line = lines.get_by_role("listitem", name="beta")
+    # A value that looks like markup is shown as text, marked as differing.
+    expect(beta_line).to_contain_text("<b>Bob</b>")
+    expect(beta_line).to_contain_text("differs")
+    check(page.locator(".fleet b").count() == 0, "a value was drawn as markup")
+    expect(lines.get_by_role("listitem", name="alpha")).not_to_contain_text("differs")
+    # Live: a change on another agent reaches the line without a click (the poll).
+    jarvis("--agent", "gamma", "set", "files:app.json", "name", "Dee")
+    expect(lines.get_by_role("listitem", name="gamma")).to_contain_text("Dee")
+
+    # Copy to one: only beta is written.
+    detail(page).get_by_role("checkbox", name="Copy to beta").check()
+    detail(page).get_by_role("button", name="Copy to selected").click()
+    results = detail(page).get_by_role("list", name="Result per agent")
+    expect(results.get_by_role("listitem", name="beta")).to_contain_text("changed")
+    expect(results.get_by_role("listitem")).to_have_count(1)
+    wait_until(lambda: json.loads(read(beta_path))["name"] == "Ada", "beta to hold Ada")
+    check(json.loads(read(gamma_path))["name"] == "Dee", "gamma was written by Copy to beta")
+    expect(beta_line).not_to_contain_text("differs")
+
+    # Set on all: gamma too; beta already holds the value.
+    detail(page).get_by_role("button", name="Set on all").click()
+    expect(results.get_by_role("listitem", name="gamma")).to_contain_text("changed")
+    expect(results.get_by_role("listitem", name="beta")).to_contain_text("already")
+    wait_until(lambda: json.loads(read(gamma_path))["name"] == "Ada", "gamma to hold Ada")
+    expect(lines.get_by_role("listitem", name="gamma")).not_to_contain_text("differs")
+    detail(page).get_by_role("button", name="Close comparison").click()
+    expect(detail(page).get_by_role("list", name="Value per agent")).to_have_count(0)
+
+    # The container against another agent: each difference applied here alone.
+    page.get_by_role("button", name="Compare…").click()
+    dialog = page.get_by_role("dialog", name="Compare container")
+    dialog.get_by_label("Agent to compare with").select_option(label=f"beta (pid {beta.process.pid})")
+    dialog.get_by_role("button", name="Compare with agent").click()
+    comparison = page.get_by_role("region", name="Comparison")
+    differences = comparison.get_by_role("list", name="Differences")
+    expect(differences.get_by_role("listitem")).to_have_count(3)
+    expect(differences.get_by_role("listitem", name="port")).to_contain_text("1 → 2")
+    differences.get_by_role("button", name="Use theirs here: port").click()
+    expect(differences.get_by_role("listitem")).to_have_count(2)
+    expect(comparison.get_by_role("status")).to_contain_text("port")
+    wait_until(lambda: json.loads(read(alpha_path))["port"] == 2, "alpha's port to be 2")
+    check(json.loads(read(beta_path)).get("mine") is None, "the other agent was written")
+    check(json.loads(read(beta_path))["port"] == 2, "the other agent changed")
+
+    # Against a snapshot file opened in the page.
+    snapshot = os.path.join(WORK, "gamma.json")
+    jarvis("--agent", "gamma", "set", "files:app.json", "port", "30")
+    jarvis("--agent", "gamma", "export", "files:app.json", "--output", snapshot)
+    page.get_by_role("button", name="Compare…").click()
+    dialog.get_by_label("Snapshot file").set_input_files(snapshot)
+    dialog.get_by_role("button", name="Compare with file").click()
+    expect(comparison).to_contain_text("snapshot gamma.json")
+    expect(differences.get_by_role("listitem", name="port")).to_contain_text("2 → 30")
+    differences.get_by_role("button", name="Use theirs here: port").click()
+    wait_until(lambda: json.loads(read(alpha_path))["port"] == 30, "alpha's port to be 30")
+    expect(differences.get_by_role("listitem", name="port")).to_have_count(0)
+
+    # A file over the page's limit is refused before it is read, with the server's words.
+    large = os.path.join(WORK, "large.json")
+    write(large, " " * (600 * 1024) + "{}")
+    page.get_by_role("button", name="Compare…").click()
+    dialog.get_by_label("Snapshot file").set_input_files(large)
+    dialog.get_by_role("button", name="Compare with file").click()
+    expect(dialog.get_by_role("alert")).to_contain_text("jarvis diff FILE agent:NAME")
+    dialog.get_by_role("button", name="Cancel").click()
+
+    # A file that is no snapshot: the server's reason, the comparison as it was.
+    notes = os.path.join(WORK, "notes.json")
+    write(notes, '{"hello": 1}')
+    page.get_by_role("button", name="Compare…").click()
+    dialog.get_by_label("Snapshot file").set_input_files(notes)
+    dialog.get_by_role("button", name="Compare with file").click()
+    expect(page.locator("#message")).to_contain_text("notes.json is not a Jarvis snapshot")
+    expect(comparison).to_contain_text("snapshot gamma.json")
+    comparison.get_by_role("button", name="Close comparison").click()
+    expect(comparison).to_be_hidden()
+    check(not page.errors, f"page errors: {page.errors}")
+
+
 SCENARIOS = {name[len("scenario_"):]: value for name, value in globals().items() if name.startswith("scenario_")}
 
 

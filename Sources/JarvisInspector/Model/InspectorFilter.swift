@@ -11,6 +11,11 @@ public struct InspectorFilter: Sendable, Hashable {
     /// keystroke of a filter over 30,000 rows matches 60,000 texts).
     private var needle = ""
     private var glob: GlobPattern?
+    /// The needle and pattern as a row shows the text (``VisibleText``): a bidi override or a
+    /// zero-width space pasted into the field finds the row whose real text holds it, since a
+    /// row's title and preview show it as its escape. Nil when the text holds none.
+    private var shownNeedle: String?
+    private var shownGlob: GlobPattern?
 
     /// A filter from what the user typed; empty matches everything.
     public init(_ text: String = "") {
@@ -21,6 +26,9 @@ public struct InspectorFilter: Sendable, Hashable {
     private mutating func prepare() {
         needle = text.lowercased()
         glob = isGlob ? GlobPattern(needle) : nil
+        let shown = VisibleText.escaped(text).lowercased()
+        shownNeedle = shown == needle ? nil : shown
+        shownGlob = isGlob ? shownNeedle.map { GlobPattern($0) } : nil
     }
 
     /// Whether the filter is empty.
@@ -32,6 +40,7 @@ public struct InspectorFilter: Sendable, Hashable {
     /// Whether every text this filter matches is matched by `broader` too (it adds
     /// characters to a substring), so narrowing what `broader` showed gives the same rows.
     public func narrows(_ broader: InspectorFilter) -> Bool {
+        // Escaping keeps containment, so the shown needles narrow as the typed ones do.
         !isGlob && !broader.isGlob && needle.contains(broader.needle)
     }
 
@@ -73,9 +82,15 @@ public struct InspectorFilter: Sendable, Hashable {
     public func matches(folded: Folded) -> Bool {
         guard !text.isEmpty else { return true }
         if let glob {
-            return glob.matches(composed: folded.composedTitle) || glob.matches(composed: folded.composedPreview)
+            if glob.matches(composed: folded.composedTitle) || glob.matches(composed: folded.composedPreview) {
+                return true
+            }
+            guard let shownGlob else { return false }
+            return shownGlob.matches(composed: folded.composedTitle) || shownGlob.matches(composed: folded.composedPreview)
         }
-        return Self.contains(folded.title, needle) || Self.contains(folded.preview, needle)
+        if Self.contains(folded.title, needle) || Self.contains(folded.preview, needle) { return true }
+        guard let shownNeedle else { return false }
+        return Self.contains(folded.title, shownNeedle) || Self.contains(folded.preview, shownNeedle)
     }
 
     /// Whether `needle` occurs in `text`, compared as UTF-8 bytes (as a literal search does):
@@ -110,7 +125,8 @@ public struct InspectorFilter: Sendable, Hashable {
     /// Whether one text matches.
     public func matches(_ candidate: String) -> Bool {
         guard !text.isEmpty else { return true }
-        if let glob { return glob.matches(candidate.lowercased()) }
-        return Self.contains(candidate.lowercased(), needle)
+        let folded = candidate.lowercased()
+        if let glob { return glob.matches(folded) || shownGlob?.matches(folded) == true }
+        return Self.contains(folded, needle) || shownNeedle.map { Self.contains(folded, $0) } == true
     }
 }

@@ -21,7 +21,8 @@ public enum ValueFormat {
     }
 
     /// Many lines: scalars plain, dictionaries and arrays as indented JSON (dates inside as
-    /// ISO 8601 strings, data as Base64 strings), cut after `limit` characters with a line
+    /// ISO 8601 strings, data as Base64 strings, NaN and infinities as the strings `"NaN"`,
+    /// `"Infinity"` and `"-Infinity"`, as the wire's `$real` writes them), cut after `limit` characters with a line
     /// saying how much was left out. Hidden characters (``VisibleText``) show as escapes: in a
     /// string, its line breaks stay; in JSON, as `\uHHHH`, so the text stays valid JSON.
     public static func full(_ value: PreferenceValue, limit: Int = 256 * 1024) -> String {
@@ -31,6 +32,7 @@ public enum ValueFormat {
             output.append(text)
             output.replaceText(VisibleText.escapedLines(output.text))
         case .date(let date): output.append(DateText.format(date))
+        case .real(let number): output.append(realText(number))
         case .data(let data):
             // Only the bytes that can show are encoded: a 10 MB blob costs the limit.
             // (A caller may pass Int.max for no limit: the arithmetic must not overflow.)
@@ -42,29 +44,40 @@ public enum ValueFormat {
         return output.text + "\n(shortened: the value is larger than \(limit) characters)"
     }
 
-    /// What a reader of ``full(_:limit:)``'s JSON must know: that dates and data inside a
-    /// dictionary or array are written as strings (JSON has neither); nil when it holds none.
+    /// What a reader of ``full(_:limit:)``'s JSON must know: that dates, data and non-finite
+    /// numbers inside a dictionary or array are written as strings (JSON has none of them);
+    /// nil when it holds none.
     public static func jsonNote(_ value: PreferenceValue) -> String? {
         guard value.type == .array || value.type == .dictionary else { return nil }
         var date = false
         var data = false
-        // Depth first, stopping once both were seen.
+        var nonFinite = false
+        // Depth first, stopping once all were seen.
         var pending = [value]
-        while let next = pending.popLast(), !(date && data) {
+        while let next = pending.popLast(), !(date && data && nonFinite) {
             switch next {
             case .date: date = true
             case .data: data = true
+            case .real(let number): nonFinite = nonFinite || !number.isFinite
             case .array(let elements): pending.append(contentsOf: elements)
             case .dictionary(let members): pending.append(contentsOf: members.values)
             default: break
             }
         }
-        switch (date, data) {
-        case (true, true): return "Dates are shown as ISO 8601 strings and data as Base64 strings: JSON has neither."
-        case (true, false): return "Dates are shown as ISO 8601 strings: JSON has no dates."
-        case (false, true): return "Data is shown as Base64 strings: JSON has no bytes."
-        case (false, false): return nil
+        let shown = [
+            date ? ("Dates", "are", "ISO 8601 strings") : nil,
+            data ? ("Data", "is", "Base64 strings") : nil,
+            nonFinite ? ("Non-finite numbers", "are", #"the strings "NaN", "Infinity" and "-Infinity""#) : nil,
+        ].compactMap { $0 }
+        guard let first = shown.first else { return nil }
+        if shown.count == 1 {
+            let lacks = date ? "no dates" : data ? "no bytes" : "no such numbers"
+            return "\(first.0) \(first.1) shown as \(first.2): JSON has \(lacks)."
         }
+        let rest = shown.dropFirst().map { "\($0.0.prefix(1).lowercased() + $0.0.dropFirst()) as \($0.2)" }
+        let others = rest.count == 1 ? rest[0] : rest.dropLast().joined(separator: ", ") + " and " + rest[rest.count - 1]
+        let lacks = shown.count == 2 ? "neither" : "none of them"
+        return "\(first.0) \(first.1) shown as \(first.2) and \(others): JSON has \(lacks)."
     }
 
     /// A scalar as an editor starts from: what ``ValueDraft/value(from:)`` reads back.
@@ -98,6 +111,9 @@ public enum ValueFormat {
             let room = output.room
             output.append(quoted(text.utf8.count > room ? String(text.prefix(room)) : text))
         case .integer(let number): output.append(String(number))
+        // JSON has no NaN or infinity: in the JSON view, the wire's `$real` strings.
+        case .real(let number) where pretty && !number.isFinite:
+            output.append(number.isNaN ? #""NaN""# : (number < 0 ? #""-Infinity""# : #""Infinity""#))
         case .real(let number): output.append(realText(number))
         case .boolean(let flag): output.append(flag ? "true" : "false")
         // Inside a dictionary or an array: as strings, so the text is JSON (a preview is short).

@@ -81,25 +81,46 @@ public final class InspectorSession: Sendable {
 
     // MARK: - Reading
 
-    /// Reads the agent's scanners, containers and every visible item (page by page).
+    /// Reads the agent's scanners, containers and every visible item (page by page), scanner by
+    /// scanner: one whose storage does not answer in time (or cannot work here) is a problem of
+    /// that scanner, and the others load.
     /// - Throws: ``JarvisError`` when the agent cannot be reached or refuses.
     public func load() throws(JarvisError) {
         let scanners = try source.call(Wire.ScannersParams(), expecting: Wire.ScannersResult.self).scanners
-        let containers = try source.call(Wire.ContainersParams(), expecting: Wire.ContainersResult.self).containers
         box.withLock { $0.journal = $0.journal ?? [] }
-        var request = Wire.ListParams()
-        request.limit = Wire.maxPageSize
+        var containers: [Wire.Container] = []
         var items: [PreferenceItem] = []
         var problems: [Wire.Container] = []
         var hidden = 0
+        // Each scanner on its own: one whose storage does not answer (a hung keyring) becomes a
+        // problem of its own after one timeout, and every other scanner loads (asked all at
+        // once, the containers failed whole, and a listing stopped at the stuck scanner).
+        var stuck: [JarvisError] = []
         do throws(JarvisError) {
-            repeat {
-                let page = try source.call(request, expecting: Wire.ListPage.self)
-                items += page.items
-                problems += page.problems
-                hidden = max(hidden, page.hiddenSystemContainers)
-                request.cursor = page.nextCursor
-            } while request.cursor != nil
+            for scanner in scanners {
+                do throws(JarvisError) {
+                    containers += try source.call(
+                        Wire.ContainersParams(scanner: scanner.id), expecting: Wire.ContainersResult.self
+                    ).containers
+                    var request = Wire.ListParams()
+                    request.scanner = scanner.id
+                    request.limit = Wire.maxPageSize
+                    repeat {
+                        let page = try source.call(request, expecting: Wire.ListPage.self)
+                        items += page.items
+                        problems += page.problems
+                        hidden += page.hiddenSystemContainers
+                        request.cursor = page.nextCursor
+                    } while request.cursor != nil
+                } catch where error.code == .notFound {
+                    continue  // Not served (disabled): nothing to show.
+                } catch where error.code == .unavailable {
+                    stuck.append(error)
+                    problems.append(Wire.Container(scanner: scanner.id, name: "", writable: false, problem: error.message))
+                }
+            }
+            // Every scanner unavailable: the agent is, rather than its storage.
+            if let first = stuck.first, stuck.count == scanners.count { throw first }
         } catch {
             box.withLock { $0.journal = nil }
             throw error

@@ -4,14 +4,24 @@ import JarvisRemote
 
 /// An agent across a socket: another process, a Simulator app, a phone over TCP.
 ///
-/// Calls go over one connection; live updates over a second one, read by a thread of their
-/// own, so a waiting reader never holds up a call.
+/// Calls go over a connection that is free: the first one (``client``) while it is, else
+/// another, opened when needed and kept for the next call (up to ``idleLimit`` idle), so a
+/// call that waits on slow storage (a hung keyring) never holds up a call made meanwhile from
+/// another thread (another page of `jarvis web` on the same listing); the agent answers each
+/// connection's requests in order. Live updates go over a connection of their own, read by a
+/// thread of their own, so a waiting reader never holds up a call.
 public final class RemoteSource: InspectorSource {
-    /// The connection used for calls.
+    /// The first connection used for calls.
     public let client: JarvisClient
     private let endpoint: Endpoint
     private let token: String?
     private let clientName: String
+    /// The call connections no call uses now; a call takes one, or opens one when none is.
+    private let idle: Locked<[JarvisClient]>
+    /// Set by ``close()``: a call that ends later closes its connection instead of keeping it.
+    private let closed = Locked(false)
+    /// The most idle call connections kept open for later calls.
+    static let idleLimit = 4
 
     /// Connects to the agent at `endpoint`.
     /// - Parameters:
@@ -21,6 +31,7 @@ public final class RemoteSource: InspectorSource {
     /// - Throws: ``JarvisError`` when the agent cannot be reached or refuses the hello.
     public init(endpoint: Endpoint, token: String? = nil, clientName: String = "jarvis-inspector") throws(JarvisError) {
         client = try JarvisClient(endpoint: endpoint, clientName: clientName, token: token)
+        idle = Locked([client])
         self.endpoint = endpoint
         self.token = token
         self.clientName = clientName
@@ -29,9 +40,38 @@ public final class RemoteSource: InspectorSource {
     /// What the agent said in `hello`.
     public var hello: Wire.HelloResult { client.helloResult }
 
-    /// Sends one request over the call connection.
+    /// Sends one request over a call connection no other call uses now.
     public func call<P: WireParams, R: WireMessage>(_ params: P, expecting: R.Type) throws(JarvisError) -> R {
-        try client.call(params, expecting: expecting)
+        let connection = try takeConnection()
+        do {
+            let answer = try connection.call(params, expecting: expecting)
+            giveBack(connection, usable: true)
+            return answer
+        } catch {
+            // Storage that did not answer in time may leave the request running on this
+            // connection, where the agent would queue the next one behind it: not kept.
+            giveBack(connection, usable: error.code != .unavailable)
+            throw error
+        }
+    }
+
+    /// A call connection no other call uses: an idle one, or a new one.
+    private func takeConnection() throws(JarvisError) -> JarvisClient {
+        if let free = idle.withLock({ $0.popLast() }) { return free }
+        return try JarvisClient(endpoint: endpoint, clientName: clientName, token: token)
+    }
+
+    /// Keeps `connection` for the next call, or closes it (unusable, the source closed, or
+    /// enough kept already).
+    private func giveBack(_ connection: JarvisClient, usable: Bool) {
+        let kept =
+            usable
+            && idle.withLock { idle -> Bool in
+                guard !closed.current, idle.count < Self.idleLimit else { return false }
+                idle.append(connection)
+                return true
+            }
+        if !kept { connection.close() }
     }
 
     /// Opens the watch connection and reads it on a thread of its own.
@@ -52,8 +92,12 @@ public final class RemoteSource: InspectorSource {
         return feed
     }
 
-    /// Closes the call connection.
-    public func close() { client.close() }
+    /// Closes the call connections (one in use closes when its call ends).
+    public func close() {
+        closed.withLock { $0 = true }
+        for connection in idle.withLock({ idle in defer { idle.removeAll() }; return idle }) { connection.close() }
+        client.close()
+    }
 }
 
 /// The reading side of a remote subscription.

@@ -117,7 +117,10 @@ package final class AgentService: Sendable {
                         let revealed = recordReveals(sent, session: session)
                         export?.sent(secrets: revealed)
                     } : nil
-                return .stream(ListAnswer(id: answerID, pager: pager, sending: sending, finished: export?.finish))
+                return .stream(
+                    ListAnswer(
+                        id: answerID, pager: pager, storage: RPCError.storage(named: request.params), sending: sending,
+                        finished: export?.finish))
             }
             let result = try handle(request, session: session)
             guard request.id != nil else { return nil }

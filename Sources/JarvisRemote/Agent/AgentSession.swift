@@ -101,11 +101,12 @@ final class AgentSession: LineSession {
         guard case .request(let request) = decoded, let id = request.id, let ticket else { return }
         let timeout = service.requestTimeout
         let lane = lane
+        let place = RPCError.storage(named: request.params)
         deadlines.arm(ticket) { [weak connection] in
             // Not started: dropped. Running: it keeps its thread, and this connection's later
             // requests go on without it (or wait for it, when another is left behind already).
             lane.abandon(number)
-            connection?.send(RPCResponse.failure(id: id, error: .timedOut(after: timeout)))
+            connection?.send(RPCResponse.failure(id: id, error: .timedOut(after: timeout, storage: place)))
         }
     }
 

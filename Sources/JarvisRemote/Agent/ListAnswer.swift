@@ -21,13 +21,16 @@ struct ListAnswer: LineProducer {
     private let sending: (@Sendable ([PreferenceItem]) -> Void)?
     /// Told once the whole answer is made (to record an export).
     private let finished: (@Sendable () -> Void)?
+    /// The storage the listing named, for a timeout's message (``RPCError/storage(named:)``).
+    private let storage: String?
 
     init(
-        id: JSONValue, pager: ListPager, sending: (@Sendable ([PreferenceItem]) -> Void)? = nil,
+        id: JSONValue, pager: ListPager, storage: String? = nil, sending: (@Sendable ([PreferenceItem]) -> Void)? = nil,
         finished: (@Sendable () -> Void)? = nil
     ) {
         self.id = id
         self.pager = pager
+        self.storage = storage
         self.sending = sending
         self.finished = finished
     }
@@ -78,7 +81,7 @@ struct ListAnswer: LineProducer {
     func rest(afterStepTimedOut timeout: Duration) -> [UInt8] {
         guard case .items = stage else {
             // Nothing sent yet: the whole answer is the timeout error.
-            return RPCResponse.failure(id: id, error: .timedOut(after: timeout))
+            return RPCResponse.failure(id: id, error: .timedOut(after: timeout, storage: storage))
         }
         let end = pager.stopped(after: timeout)
         var buffer: [UInt8] = []

@@ -38,6 +38,12 @@ public struct AgentSelection: Sendable, Hashable, CustomStringConvertible {
         public var agents: [AgentRecord]
         /// The terms that matched no running agent.
         public var unmatched: [String]
+
+        /// Agents chosen otherwise than by typed terms (the browser's comparison, by pid).
+        package init(agents: [AgentRecord], unmatched: [String] = []) {
+            self.agents = agents
+            self.unmatched = unmatched
+        }
     }
 
     /// The running agents the terms name: `all` every one; a term matches an agent whose

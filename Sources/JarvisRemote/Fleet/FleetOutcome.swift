@@ -84,6 +84,19 @@ public struct FleetOutcome: Sendable, Hashable {
             self.detail = detail
         }
 
+        /// The refusal of a write on an agent that does not allow editing (a production or a
+        /// read-only agent), naming why; nil when it allows it. Every face's fan-out asks this
+        /// before it sends a write.
+        package static func editingRefusal(_ capabilities: Wire.Capabilities) -> Result? {
+            if capabilities.production {
+                return Result(.refused, reason: "a production agent: editing is off; nothing was written")
+            }
+            if !capabilities.editing {
+                return Result(.refused, reason: "editing is off on this agent (read-only); nothing was written")
+            }
+            return nil
+        }
+
         /// The result of an error an agent answered: a conflict, a refusal, a missing key, or
         /// a failure, with the agent's message as the reason.
         public init(_ error: JarvisError) {

@@ -53,12 +53,27 @@ package struct RPCError: Error, Sendable, Hashable {
 
     /// A request whose storage did not answer within `timeout`: its client is told so, and the
     /// agent keeps serving every other request.
-    package static func timedOut(after timeout: Duration) -> RPCError {
+    /// - Parameter storage: where the request went, when it named it (`secrets:github.com`),
+    ///   so a client that sent several (`jarvis import`) can say which storage is stuck.
+    package static func timedOut(after timeout: Duration, storage: String? = nil) -> RPCError {
         RPCError(
             code: -32007,
             message:
-                "the request did not finish within \(spoken(timeout)): its storage (a file, a keyring, a Simulator) is not answering; the agent keeps serving other requests, so try again later",
+                "the request did not finish within \(spoken(timeout)): its storage (\(storage ?? "a file, a keyring, a Simulator")) is not answering; the agent keeps serving other requests, so try again later",
             name: JarvisError.Code.unavailable.rawValue)
+    }
+
+    /// The storage a request's params name, as ``timedOut(after:storage:)`` says it:
+    /// `SCANNER:CONTAINER`, the container or the scanner alone; nil when they name none.
+    package static func storage(named params: JSONObject) -> String? {
+        let scanner = params["scanner"]?.stringValue
+        let container = params["container"]?.stringValue
+        switch (scanner, container) {
+        case (let scanner?, let container?): return scanner + ":" + container
+        case (nil, let container?): return container
+        case (let scanner?, nil): return "scanner " + scanner
+        case (nil, nil): return nil
+        }
     }
 
     /// A timeout as a person reads it: whole seconds as `15 s`, other times over a second as

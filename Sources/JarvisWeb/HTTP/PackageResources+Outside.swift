@@ -12,6 +12,7 @@
         static let table_js: [UInt8] = []
         static let detail_js: [UInt8] = []
         static let dialogs_js: [UInt8] = []
+        static let compare_js: [UInt8] = []
         static let favicon_svg: [UInt8] = []
     }
 #endif

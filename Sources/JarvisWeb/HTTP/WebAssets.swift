@@ -18,6 +18,7 @@ enum WebAssets {
         case "table.js": File(bytes: PackageResources.table_js, type: "text/javascript; charset=utf-8")
         case "detail.js": File(bytes: PackageResources.detail_js, type: "text/javascript; charset=utf-8")
         case "dialogs.js": File(bytes: PackageResources.dialogs_js, type: "text/javascript; charset=utf-8")
+        case "compare.js": File(bytes: PackageResources.compare_js, type: "text/javascript; charset=utf-8")
         case "favicon.svg": File(bytes: PackageResources.favicon_svg, type: "image/svg+xml")
         default: nil
         }

@@ -7,6 +7,7 @@ import { el, button, clear, $ } from './dom.js';
 import { KeyTable, emptyText } from './table.js';
 import { DetailPane } from './detail.js';
 import * as dialogs from './dialogs.js';
+import { drawComparison, chooseComparison } from './compare.js';
 
 class App {
   constructor() {
@@ -38,6 +39,7 @@ class App {
     $('help').addEventListener('click', () => dialogs.help());
     $('add').addEventListener('click', () => this.send('addStart'));
     $('delete-filtered').addEventListener('click', () => this.send('deletePreview'));
+    $('compare').addEventListener('click', () => { if (this.view?.compareOffer) chooseComparison(this, this.view); });
     document.addEventListener('keydown', (event) => this.key(event));
     // Escape dismisses a question: the model forgets it. (The dialog's buttons say so themselves.)
     $('dialog').addEventListener('cancel', () => {
@@ -113,6 +115,8 @@ class App {
     if (document.activeElement !== filter && !this.filterTimer && filter.value !== view.filter) filter.value = view.filter;
     $('add').hidden = !view.canEdit;
     $('delete-filtered').hidden = !view.canBulkDelete;
+    $('compare').hidden = !view.compareOffer;
+    drawComparison(this, view);
     this.drawChips(view);
     this.drawSort(view);
     this.drawSidebar(view);

@@ -3,6 +3,7 @@
 
 import * as api from './api.js';
 import { el, button, clear, $ } from './dom.js';
+import { fleetSection } from './compare.js';
 
 export class DetailPane {
   constructor(app) {
@@ -12,6 +13,8 @@ export class DetailPane {
     this.draftSignature = null;
     this.detailSignature = null;
     this.checkTimer = null;
+    // The agents ticked for "Copy to…", kept while the comparison is redrawn.
+    this.fleetChecked = new Set();
   }
 
   render(view) {
@@ -23,13 +26,17 @@ export class DetailPane {
     const dateZone = draft?.date ? draft.date.zone : null;
     const signature = draft
       ? JSON.stringify([view.conflict, { ...draft, text: null, error: null, problem: null, date: dateZone }])
-      : JSON.stringify([view.detail, view.timeline, view.canEdit, this.tab]);
+      : JSON.stringify([view.detail, view.timeline, view.canEdit, this.tab, !!view.fleet]);
     if (draft && this.draftSignature === signature) {
       // The user is typing: only the problem beside the field changes.
       this.showProblem?.(draft.problem);
       return;
     }
-    if (!draft && this.detailSignature === signature) return;
+    if (!draft && this.detailSignature === signature) {
+      // Only the comparison's lines changed: they alone are drawn again (a value's tree stays open).
+      this.drawFleet(view);
+      return;
+    }
     // What the person typed survives a redraw of the same draft (a conflict arriving); a
     // date's field is filled again from the model, which has what was typed.
     const typed = draft && !draft.date && this.draftTitle === draft.title ? this.readField?.()?.text : undefined;
@@ -37,6 +44,7 @@ export class DetailPane {
     this.detailSignature = signature;
     this.draftTitle = draft ? draft.title : null;
     clear(this.root);
+    this.fleetBox = null;
     if (view.conflict) this.root.append(this.conflict(view.conflict));
     if (draft) {
       this.root.append(this.editor(typed === undefined ? draft : { ...draft, text: typed }));
@@ -65,14 +73,30 @@ export class DetailPane {
     if (detail.actions.replace) toolbar.append(button('Replace secret', () => this.app.send('replace', { target: detail.row.target })));
     if (detail.actions.reset) toolbar.append(button('Reset to default', () => this.app.send('reset', { target: detail.row.target })));
     if (detail.actions.delete) toolbar.append(button('Delete', () => this.app.delete(detail)));
+    if (!view.fleet) toolbar.append(button('Compare on all agents', () => this.app.send('fleetKey', { target: detail.row.target })));
     if (toolbar.childElementCount) this.root.append(toolbar);
     const facts = el('dl', { class: 'facts' });
     for (const fact of detail.facts) facts.append(el('dt', { text: fact.label }), el('dd', { text: fact.text }));
     this.root.append(facts);
     if (detail.note) this.root.append(el('p', { class: 'note', text: detail.note }));
     if (detail.value !== null) this.root.append(this.value(detail));
+    this.fleetBox = el('div', { class: 'fleet-box' });
+    this.fleetSignature = null;
+    this.root.append(this.fleetBox);
+    this.drawFleet(view);
     if (detail.copy) this.root.append(this.copies(detail.copy));
     if (view.timeline) this.root.append(this.history(view.timeline));
+  }
+
+  // The key on every agent, under its detail, drawn again only when it changed.
+  drawFleet(view) {
+    if (!this.fleetBox) return;
+    const signature = JSON.stringify(view.fleet);
+    if (this.fleetSignature === signature) return;
+    this.fleetSignature = signature;
+    clear(this.fleetBox);
+    if (view.fleet) this.fleetBox.append(fleetSection(this.app, view.fleet, this.fleetChecked));
+    else this.fleetChecked.clear();
   }
 
   // The key's changes from the agent's journal, newest first, each with Revert (Redo for an

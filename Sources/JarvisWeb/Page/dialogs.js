@@ -3,6 +3,10 @@
 
 import { el, button, clear, $ } from './dom.js';
 
+export function showDialog(title, body, actions) {
+  return show(title, body, actions);
+}
+
 function show(title, body, actions) {
   const dialog = $('dialog');
   clear(dialog);

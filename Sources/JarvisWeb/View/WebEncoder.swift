@@ -15,56 +15,72 @@ enum WebEncoder {
         return node.json
     }
 
-    /// One place of the tree being built.
+    /// One place of the tree being built. Members and elements are appended in place: a
+    /// window of 200 rows of ten fields each builds each array and object once, where taking
+    /// them out of an enum's payload to append copied them on every member (a window cost twice
+    /// what it does now).
     fileprivate final class Node {
-        enum Content {
+        enum Kind {
             case empty
-            case leaf(JSONValue)
-            case object(keys: [String], members: [String: Node])
-            case array([Node])
+            case leaf
+            case object
+            case array
         }
 
-        var content = Content.empty
+        private(set) var kind = Kind.empty
+        private var leaf = JSONValue.null
+        private var keys: [String] = []
+        private var members: [Node] = []
+        private var elements: [Node] = []
 
         var json: JSONValue {
-            switch content {
+            switch kind {
             case .empty: return .null
-            case .leaf(let value): return value
-            case .array(let nodes): return .array(nodes.map(\.json))
-            case .object(let keys, let members):
-                return .object(JSONObject(keys.map { ($0, members[$0]?.json ?? .null) }))
+            case .leaf: return leaf
+            case .array: return .array(elements.map(\.json))
+            case .object:
+                var object = JSONObject()
+                object.reserveCapacity(keys.count)
+                for (key, member) in zip(keys, members) { object[key] = member.json }
+                return .object(object)
             }
         }
 
+        func set(_ value: JSONValue) {
+            kind = .leaf
+            leaf = value
+        }
+
         func child(_ key: String) -> Node {
-            var (keys, members): ([String], [String: Node]) = ([], [:])
-            if case .object(let known, let existing) = content { (keys, members) = (known, existing) }
-            if let found = members[key] { return found }
+            makeObject()
+            // A type's coding keys are few: a scan finds one encoded twice.
+            if let index = keys.firstIndex(of: key) { return members[index] }
             let node = Node()
             keys.append(key)
-            members[key] = node
-            content = .object(keys: keys, members: members)
+            members.append(node)
             return node
         }
 
         func makeObject() {
-            if case .object = content { return }
-            content = .object(keys: [], members: [:])
+            guard kind != .object else { return }
+            kind = .object
+            keys.removeAll()
+            members.removeAll()
+        }
+
+        func makeArray() {
+            kind = .array
+            elements.removeAll()
         }
 
         func append() -> Node {
-            var nodes: [Node] = []
-            if case .array(let existing) = content { nodes = existing }
+            if kind != .array { makeArray() }
             let node = Node()
-            nodes.append(node)
-            content = .array(nodes)
+            elements.append(node)
             return node
         }
 
-        var count: Int {
-            if case .array(let nodes) = content { return nodes.count }
-            return 0
-        }
+        var count: Int { kind == .array ? elements.count : 0 }
     }
 }
 
@@ -81,7 +97,7 @@ private struct TreeEncoder: Encoder {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.content {} else { node.content = .array([]) }
+        if node.kind != .array { node.makeArray() }
         return UnkeyedContainer(node: node)
     }
 
@@ -102,7 +118,7 @@ private func scalar(_ value: Any) -> JSONValue? {
 
 private func put<T: Encodable>(_ value: T, in node: WebEncoder.Node) throws {
     if let json = scalar(value) {
-        node.content = .leaf(json)
+        node.set(json)
     } else {
         try value.encode(to: TreeEncoder(node))
     }
@@ -112,7 +128,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: WebEncoder.Node
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws { node.child(key.stringValue).content = .leaf(.null) }
+    mutating func encodeNil(forKey key: Key) throws { node.child(key.stringValue).set(.null) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try put(value, in: node.child(key.stringValue))
@@ -140,7 +156,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = node.child(key.stringValue)
-        child.content = .array([])
+        child.makeArray()
         return UnkeyedContainer(node: child)
     }
 
@@ -153,7 +169,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count: Int { node.count }
 
-    mutating func encodeNil() throws { node.append().content = .leaf(.null) }
+    mutating func encodeNil() throws { node.append().set(.null) }
     mutating func encode<T: Encodable>(_ value: T) throws { try put(value, in: node.append()) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -166,7 +182,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = node.append()
-        child.content = .array([])
+        child.makeArray()
         return UnkeyedContainer(node: child)
     }
 
@@ -177,6 +193,6 @@ private struct SingleContainer: SingleValueEncodingContainer {
     let node: WebEncoder.Node
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil() throws { node.content = .leaf(.null) }
+    mutating func encodeNil() throws { node.set(.null) }
     mutating func encode<T: Encodable>(_ value: T) throws { try put(value, in: node) }
 }

@@ -11,6 +11,7 @@ enum WebIntent: Sendable, Equatable {
         case agent, scope, filter, chip, sort, open, close, members, edit, quickEdit, addElement, replace, check, zone
         case save, unask, cancel, keepTheirs, writeMine, delete, deletePreview, deleteFiltered, bulkCancel
         case reset, reveal, addStart, addCancel, addCreate, revert, undo, redo
+        case fleetKey, fleetClose, fleetSetAll, fleetCopy, compareAgent, compareFile, compareApply, compareClose
     }
 
     /// A date editor's field: the editor's `text`, or its `local` date and time.
@@ -59,6 +60,20 @@ enum WebIntent: Sendable, Equatable {
     case revert(id: Int64)
     case undo
     case redo
+    /// Compares the key (or member) on every running agent.
+    case fleetKey(InspectorRow.Target)
+    case fleetClose
+    /// Writes the value in view to every other agent compared, each guarded by its revision.
+    case fleetSetAll
+    /// Writes the value in view to the agents compared with these ids (pids).
+    case fleetCopy(agents: [String])
+    /// Compares the container in view with the same container on the agent of this id.
+    case compareAgent(id: String)
+    /// Compares the container in view with a snapshot file's (its name and text).
+    case compareFile(name: String, text: String)
+    /// Applies the difference of one key to the agent in view.
+    case compareApply(key: String)
+    case compareClose
 
     /// The intent's name.
     var name: Name {
@@ -94,13 +109,21 @@ enum WebIntent: Sendable, Equatable {
         case .revert: .revert
         case .undo: .undo
         case .redo: .redo
+        case .fleetKey: .fleetKey
+        case .fleetClose: .fleetClose
+        case .fleetSetAll: .fleetSetAll
+        case .fleetCopy: .fleetCopy
+        case .compareAgent: .compareAgent
+        case .compareFile: .compareFile
+        case .compareApply: .compareApply
+        case .compareClose: .compareClose
         }
     }
 
     /// The intents that change what the agent stores: their message offers Undo.
     var changesStorage: Bool {
         switch name {
-        case .save, .writeMine, .quickEdit, .delete, .deleteFiltered, .reset: true
+        case .save, .writeMine, .quickEdit, .delete, .deleteFiltered, .reset, .compareApply: true
         default: false
         }
     }
@@ -172,6 +195,24 @@ enum WebIntent: Sendable, Equatable {
             self = .revert(id: id)
         case .undo: self = .undo
         case .redo: self = .redo
+        case .fleetKey: self = .fleetKey(try target())
+        case .fleetClose: self = .fleetClose
+        case .fleetSetAll: self = .fleetSetAll
+        case .fleetCopy:
+            let ids = (request["agents"]?.arrayValue ?? []).compactMap(\.stringValue)
+            self = .fleetCopy(agents: ids)
+        case .compareAgent:
+            guard let id = string("id") else { throw JarvisError(.invalidParams, "choose an agent to compare with") }
+            self = .compareAgent(id: id)
+        case .compareFile:
+            guard let name = string("name"), let text = string("text") else {
+                throw JarvisError(.invalidParams, "choose a snapshot file (from `jarvis export`)")
+            }
+            self = .compareFile(name: name, text: text)
+        case .compareApply:
+            guard let key = string("key") else { throw JarvisError(.invalidParams, "the request names no difference") }
+            self = .compareApply(key: key)
+        case .compareClose: self = .compareClose
         }
     }
 

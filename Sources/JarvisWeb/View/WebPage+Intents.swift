@@ -203,6 +203,9 @@ extension WebPageState {
         case .undo, .redo:
             guard draft == nil else { throw JarvisError(.invalidParams, "save or cancel the edit first") }
             message = try liveSession().undo(redo: intent == .redo)
+        default:
+            // The comparisons (`WebPageState+Compare.swift`).
+            _ = try performCompare(intent)
         }
         // A change made here offers to take it back, beside what it says (the model's rule).
         if intent.changesStorage, let told = message { message = told.offeringUndo(canEdit: canEdit) }

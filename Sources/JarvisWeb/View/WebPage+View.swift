@@ -17,7 +17,7 @@ extension WebPageState {
             message: message.map(WebMessage.init), agent: nil,
             connection: WebConnection(state: "none", message: connectProblem, choose: choosing), banner: nil,
             canEdit: false, scanners: [], scope: nil, detail: nil, timeline: nil, draft: nil, question: nil,
-            conflict: nil, bulk: nil, add: nil, canBulkDelete: false)
+            conflict: nil, bulk: nil, add: nil, canBulkDelete: false, fleet: nil, comparison: nil, compareOffer: nil)
         guard let connection else { return view }
         let state = connection.session.state
         let hello = state.hello
@@ -52,6 +52,18 @@ extension WebPageState {
         }
         view.add = adding && canEdit ? addition(state) : nil
         view.canBulkDelete = canEdit && !rows.isEmpty && (!filter.isEmpty || !chips.isEmpty)
+        if let fleet = keyFleet, fleet.target != selected {
+            // The comparison follows the key in view: another key closes it.
+            fleet.close()
+            keyFleet = nil
+        }
+        if let compared = comparison, compared.scanner != scope.scanner || compared.container != scope.container {
+            // The comparison is the container in view's: another scope closes it.
+            comparison = nil
+        }
+        view.fleet = fleetView()
+        view.comparison = comparisonView()
+        view.compareOffer = compareOffer()
         return view
     }
 
@@ -172,12 +184,5 @@ extension WebPageState {
                     current: open == endpoint))
         }
         return list
-    }
-}
-
-extension AgentRecord {
-    /// Whether this agent listens at `endpoint` (its Unix socket or its TCP address).
-    fileprivate func serves(_ endpoint: Endpoint) -> Bool {
-        self.endpoint == endpoint || tcp.flatMap { try? Endpoint(parsing: $0) } == endpoint
     }
 }

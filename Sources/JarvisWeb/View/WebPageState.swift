@@ -54,6 +54,10 @@ struct WebPageState: Sendable {
         address: PreferenceAddress, position: InspectorRowLog.Position, entries: Result<[InspectorTimelineEntry], JarvisError>
     )?
     var adding = false
+    /// The selected key compared on every agent (closed when another key is chosen).
+    var keyFleet: WebKeyFleet?
+    /// The container in view compared with another agent or a snapshot file.
+    var comparison: WebContainerCompare?
     var message: InspectorMessage?
     /// The rows the table shows: ``table``'s, through the filter.
     var rows = InspectorRowChunks()
@@ -125,6 +129,9 @@ struct WebPageState: Sendable {
 
     /// Lets go of the agent's listing (its session closes with its last page).
     mutating func close() {
+        keyFleet?.close()
+        keyFleet = nil
+        comparison = nil
         guard let connection else { return }
         connection.observation.cancel()
         options.listings.release(connection.listing)
@@ -147,6 +154,7 @@ struct WebPageState: Sendable {
     /// catches up with everything that changed meanwhile.
     mutating func tick() {
         noticeAgents(now: .now)
+        refreshFleet(now: .now)
         guard var connection else { return }
         let before = connection.session.state
         guard connection.reconnection.shouldTry(before, now: .now) else { return }

@@ -27,10 +27,16 @@ struct WebView: Encodable, Sendable {
     var bulk: WebBulk?
     var add: WebAdd?
     var canBulkDelete: Bool
+    /// The key in view compared on every agent.
+    var fleet: WebFleet?
+    /// The container in view compared with another agent or a snapshot file.
+    var comparison: WebComparison?
+    /// What a container in view may be compared with.
+    var compareOffer: WebCompareOffer?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case version, agents, filter, chips, table, sort, message, agent, connection, banner, canEdit, scanners, scope
-        case detail, timeline, draft, question, conflict, bulk, add, canBulkDelete
+        case detail, timeline, draft, question, conflict, bulk, add, canBulkDelete, fleet, comparison, compareOffer
     }
 }
 
@@ -368,6 +374,75 @@ struct WebSuggestion: Encodable, Sendable {
     var about: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case scanner, container, key, type, about }
+}
+
+/// A key compared on every agent: one line per agent (the agent in view first), and the
+/// outcome per agent of the last "Set on all" or "Copy to…".
+struct WebFleet: Encodable, Sendable {
+    var title: String
+    /// Lines not read yet say `reading`.
+    var lines: [WebFleetLine]
+    /// Whether the agent in view has a value here to write to the others.
+    var canCopy: Bool
+    var results: [WebFleetLine]?
+    var summary: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case title, lines, canCopy, results, summary }
+}
+
+/// One agent's line: its value, or its status (`reading`, `no answer`, `not found`,
+/// `refused`, `conflict`, …) and why; `id` is what `fleetCopy` sends back.
+struct WebFleetLine: Encodable, Sendable {
+    var id: String
+    var agent: String
+    var own: Bool
+    var status: String
+    var value: String?
+    var reason: String?
+    /// Its value differs from the agent in view's.
+    var differs: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, agent, own, status, value, reason, differs }
+}
+
+/// A container compared with another side: its differences, each with the button that
+/// applies it to the agent in view (nil where it cannot be applied, and why).
+struct WebComparison: Encodable, Sendable {
+    var title: String
+    var there: String
+    var differences: [WebDifference]
+    var unchanged: Int
+    var notCompared: Int
+    /// What applying the last difference did.
+    var applied: WebMessage?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case title, there, differences, unchanged, notCompared, applied
+    }
+}
+
+/// One key that differs: `added` (only there), `removed` (only here) or `changed`; `key`
+/// is what `compareApply` sends back.
+struct WebDifference: Encodable, Sendable {
+    var key: String
+    var title: String
+    var kind: String
+    var here: String?
+    var there: String?
+    var apply: String?
+    var blocked: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case key, title, kind, here, there, apply, blocked }
+}
+
+/// What the container in view may be compared with: another agent (of `agents`) or a
+/// snapshot file of at most `snapshotLimit` bytes (`tooLarge` says why a larger one is not sent).
+struct WebCompareOffer: Encodable, Sendable {
+    var container: String
+    var snapshotLimit: Int
+    var tooLarge: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case container, snapshotLimit, tooLarge }
 }
 
 /// A window of the table (`GET api/pages/ID/rows`).

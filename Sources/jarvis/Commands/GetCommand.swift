@@ -1,4 +1,5 @@
 import JarvisCore
+import JarvisInspector
 import JarvisRemote
 
 /// `jarvis get`: one value, whole.
@@ -44,6 +45,8 @@ enum GetCommand: Command {
         }
         if let value = item.value {
             Terminal.out(ValueText.full(value))
+            // The JSON above holds what JSON has no type for as strings: say how (stdout stays JSON).
+            if let note = ValueFormat.jsonNote(value) { Terminal.err("note: " + note) }
         } else {
             Terminal.out(ValueText.preview(item, limit: 80))
         }

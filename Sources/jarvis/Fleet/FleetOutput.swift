@@ -43,14 +43,7 @@ enum FleetOutput {
 
     /// Refuses a write on an agent that does not allow editing, naming why.
     static func requireEditing(_ client: JarvisClient) -> FleetOutcome.Result? {
-        let capabilities = client.helloResult.capabilities
-        if capabilities.production {
-            return FleetOutcome.Result(.refused, reason: "a production agent: editing is off; nothing was written")
-        }
-        if !capabilities.editing {
-            return FleetOutcome.Result(.refused, reason: "editing is off on this agent (read-only); nothing was written")
-        }
-        return nil
+        FleetOutcome.Result.editingRefusal(client.helloResult.capabilities)
     }
 
     /// `old → new` for a table cell.

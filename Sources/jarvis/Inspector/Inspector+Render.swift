@@ -195,7 +195,7 @@ extension Inspector {
         case .timeline(let address):
             parts = [address.scanner, address.container, address.key, "timeline"]
         }
-        var filter = page.filter.isEmpty ? "" : "   /\(page.filter)"
+        var filter = page.filter.isEmpty ? "" : "   /\(Terminal.escaped(page.filter))"
         if page.level.listsKeys { filter = "   sort: \(sort.label)" + filter }
         return Self.crumb(parts.map(Terminal.escaped), width: terminal.size.columns - 2 - filter.count) + filter
     }
@@ -226,7 +226,7 @@ extension Inspector {
         if page.cursor >= page.top + height { page.top = page.cursor - height + 1 }
         page.top = max(0, min(page.top, max(0, rows.count - height)))
         if rows.isEmpty {
-            screen.set(3, page.filter.isEmpty ? "  (empty)" : "  nothing matches /\(page.filter)", .dim)
+            screen.set(3, page.filter.isEmpty ? "  (empty)" : "  nothing matches /\(Terminal.escaped(page.filter))", .dim)
         }
         for (offset, row) in rows.dropFirst(page.top).prefix(height).enumerated() {
             let selected = page.top + offset == page.cursor

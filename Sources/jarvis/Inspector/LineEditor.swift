@@ -39,11 +39,16 @@ struct LineEditor {
         return true
     }
 
-    /// The visible part of the text in `width` cells, and where the cursor falls in it.
+    /// The visible part of the text in `width` cells, and where the cursor falls in it. A
+    /// hidden character (a bidi override or a zero-width space pasted in) shows as its escape,
+    /// as the rows do (``Terminal/escaped(_:)``).
     func visible(width: Int) -> (text: String, cursor: Int) {
         guard width > 1 else { return ("", 0) }
-        let start = max(0, cursor - (width - 1))
-        let end = min(characters.count, start + width)
-        return (String(characters[start..<end]), cursor - start)
+        let cells = characters.map { Array(Terminal.escaped(String($0))) }
+        let shown = cells.flatMap { $0 }
+        let at = cells[..<cursor].reduce(0) { $0 + $1.count }
+        let start = max(0, at - (width - 1))
+        let end = min(shown.count, start + width)
+        return (String(shown[start..<end]), at - start)
     }
 }
