@@ -147,6 +147,30 @@ final class LoopMovesBytesEndToEndTests {
     /// Sends `request` on one client while another's ping, hello and get must be answered;
     /// then the waiting client's one complete line, and its next ping.
     /// - Parameter before: run once the agent is up, before the request is sent.
+    /// A watch of every scanner (what `jarvis watch`, `jarvis inspect` and `jarvis web` ask) is
+    /// answered within the request timeout while the keyring hangs, and a change to the
+    /// defaults is still sent: the hung storage holds up its own changes alone.
+    @Test func aWatchOfEveryScannerIsAnsweredAndHearsTheOthersWhileTheKeyringHangs() throws {
+        let agent = try AgentProcess(
+            sandbox, ["--secret-service", "--defaults-dir", suites.path, "--request-timeout", "3"])
+        var watcher = try RawAgentClient(agent)
+        let answer = try watcher.ask(#"{"jsonrpc":"2.0","id":1,"method":"watch"}"# + "\n", timeout: .seconds(30))
+        #expect(answer?["result"]?["subscription"] != nil, "\(String(describing: answer))")
+        #expect(bus.accepted > 0, "the agent asked the keyring")
+        var writer = try RawAgentClient(agent)
+        let set = try writer.ask(
+            #"{"jsonrpc":"2.0","id":2,"method":"set","params":{"scanner":"defaults","container":"app","key":"name","value":"Grace"}}"#
+                + "\n", timeout: .seconds(30))
+        #expect(set?["result"] != nil, "\(String(describing: set))")
+        var heard = false
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !heard, ContinuousClock.now < deadline, let line = try watcher.reader.nextJSON(timeout: .seconds(5)) {
+            heard = line["method"]?.stringValue == "changed" && "\(line)".contains("Grace")
+        }
+        #expect(heard, "the change to the defaults was not sent while the keyring hung")
+        #expect(agent.isAlive)
+    }
+
     private func exercise(
         _ path: String, _ request: String, reachesKeyring: Bool, before: (AgentProcess) throws -> Void = { _ in }
     ) throws {

@@ -32,7 +32,8 @@ package final class AgentService: Sendable {
         self.maxAnswerBytes = maxAnswerBytes
         self.requestTimeout = requestTimeout
         self.work = work
-        engine = ChangeEngine(hub: hub)
+        // A third of the request's time: a watch is answered, its hung scanners aside.
+        engine = ChangeEngine(hub: hub, baselineWait: min(.seconds(5), requestTimeout / 3))
         self.identity = identity
         self.maxLineLength = maxLineLength
         self.audit = audit

@@ -26,7 +26,8 @@ extension ChangeEngine {
 
     /// Counts one more user of a scanner, whose subscription reads `scope`; the first sets up
     /// the scanner's targets. Takes a baseline of the containers of `scope` seen for the first
-    /// time, and reports what changed in the others while nobody watched. Runs on `queue`.
+    /// time, and reports what changed in the others while nobody watched. Runs on the
+    /// scanner's lane; the file watcher is set up on `queue`, where it lives.
     func activate(_ id: String, scope: WatchScope) {
         let first = state.withLock { state -> Bool in
             state.active[id, default: Activation()].users += 1
@@ -54,28 +55,31 @@ extension ChangeEngine {
             }
         }
         var unwatchable = false
-        state.withLock { state in
-            for folder in activation.folders.keys where !state.watchedFolders.contains(folder) {
-                do {
-                    if state.watcher == nil {
-                        state.watcher = try FileWatcher(queue: queue) { [weak self] folder, name in
-                            self?.filesChanged(in: folder, name: name)
+        queue.sync {
+            state.withLock { state in
+                for folder in activation.folders.keys where !state.watchedFolders.contains(folder) {
+                    do {
+                        if state.watcher == nil {
+                            state.watcher = try FileWatcher(queue: queue) { [weak self] folder, name in
+                                self?.filesChanged(in: folder, name: name)
+                            }
                         }
+                        try state.watcher?.watch(folder: folder)
+                        state.watchedFolders.insert(folder)
+                    } catch {
+                        unwatchable = true
                     }
-                    try state.watcher?.watch(folder: folder)
-                    state.watchedFolders.insert(folder)
-                } catch {
-                    unwatchable = true
                 }
-            }
-            if state.writeToken == nil {
-                state.writeToken = hub.writeObservers.add { [weak self] notice in self?.heard(notice) }
+                if state.writeToken == nil {
+                    state.writeToken = hub.writeObservers.add { [weak self] notice in self?.heard(notice) }
+                }
             }
         }
         if unwatchable {
             activation.timers.append(DispatchSourceHandle(makeTimer(for: id, every: Self.fallbackInterval)))
         }
-        // Everything here runs on `queue`, so no other activation changed the count meanwhile.
+        // Everything here runs on the scanner's lane, so no other activation of it changed the
+        // count meanwhile.
         state.withLock { state in
             activation.users = state.active[id]?.users ?? 1
             state.active[id] = activation
@@ -83,7 +87,8 @@ extension ChangeEngine {
         refresh(id, containers: nil, adding: scope)
     }
 
-    /// Counts one user less; the last tears the scanner's sources down. Runs on `queue`.
+    /// Counts one user less; the last tears the scanner's sources down. Runs on `queue`, after
+    /// the scanner's lane ended its earlier work.
     func deactivate(_ id: String) {
         state.withLock { state in
             guard var activation = state.active[id] else { return }
@@ -156,25 +161,38 @@ extension ChangeEngine {
         queue.asyncAfter(deadline: .now() + debounce) { [weak self] in self?.flush() }
     }
 
-    /// Reads what changed since the last flush. `retry`: the flush scheduled for containers
-    /// that were being written at the last one.
+    /// Hands each scanner with something to read to its lane, unless a read is already queued
+    /// there (one that will take what is marked when it starts): a scanner whose storage hangs
+    /// holds at most one read running and one waiting, however long it hangs. `retry`: the
+    /// flush scheduled for containers that were being written.
     private func flush(retry: Bool = false) {
-        let (dirty, written, writing, again) = state.withLock { state in
+        let scanners = state.withLock { state -> [String] in
             if retry { state.retryScheduled = false } else { state.flushScheduled = false }
-            let dirty = state.dirty
-            let written = state.written
-            state.dirty = [:]
-            state.written = [:]
+            let waiting = Set(state.dirty.keys).union(state.written.keys).subtracting(state.queuedReads)
+            state.queuedReads.formUnion(waiting)
+            return waiting.sorted()
+        }
+        for id in scanners {
+            lane(id).async { [self] in read(id) }
+        }
+    }
+
+    /// What scanner `id` has to read, on its lane: the agent's own writes first, key by key
+    /// (their event goes out before any read of a whole container, which then finds the
+    /// container at the version they left), then the containers marked.
+    private func read(_ id: String) {
+        let (dirty, written, writing, again) = state.withLock { state in
+            state.queuedReads.remove(id)
+            let dirty = state.dirty.removeValue(forKey: id)
+            let written = state.written.removeValue(forKey: id) ?? [:]
             // A file event of a write still under way (heard before the write could tell what
             // it did) waits for the write: read now, the whole container would be read for one
             // key. Asked under the lock the write's notice is added under, so a write not yet
             // told is still under way here. A write that fails tells nothing; then it is read.
-            var writing: [String: Set<String>] = [:]
-            for case (let id, let names?) in dirty {
-                let busy = names.filter { hub.isWriting(scanner: id, container: $0) }
-                guard !busy.isEmpty else { continue }
-                writing[id] = busy
-                for name in busy { state.markDirty(id, container: name) }
+            var writing: Set<String> = []
+            if case .some(.some(let names)) = dirty {
+                writing = names.filter { hub.isWriting(scanner: id, container: $0) }
+                for name in writing { state.markDirty(id, container: name) }
             }
             let again = !writing.isEmpty && !state.retryScheduled
             if again { state.retryScheduled = true }
@@ -183,24 +201,20 @@ extension ChangeEngine {
         if again {
             queue.asyncAfter(deadline: .now() + Self.writeWait) { [weak self] in self?.flush(retry: true) }
         }
-        for id in Set(dirty.keys).union(written.keys).sorted() {
-            // The agent's own writes first, key by key: their event goes out before any read of
-            // a whole container, which then finds the container at the version they left.
-            var unapplied: Set<String> = []
-            for (name, notices) in (written[id] ?? [:]).sorted(by: { $0.key < $1.key })
-            where !apply(id, container: name, notices: notices) {
-                unapplied.insert(name)
-            }
-            switch dirty[id] {
-            case .some(.none): refresh(id, containers: nil)
-            case .some(.some(let names)):
-                refresh(id, containers: names.subtracting(writing[id] ?? []).union(unapplied))
-            case .none: if !unapplied.isEmpty { refresh(id, containers: unapplied) }
-            }
+        var unapplied: Set<String> = []
+        for (name, notices) in written.sorted(by: { $0.key < $1.key })
+        where !apply(id, container: name, notices: notices) {
+            unapplied.insert(name)
+        }
+        switch dirty {
+        case .some(.none): refresh(id, containers: nil)
+        case .some(.some(let names)): refresh(id, containers: names.subtracting(writing).union(unapplied))
+        case .none: if !unapplied.isEmpty { refresh(id, containers: unapplied) }
         }
     }
 
-    /// Routes a file event to the scanners watching that folder. Runs on `queue`.
+    /// Routes a file event to the scanners watching that folder (it only marks containers).
+    /// Runs on `queue`.
     private func filesChanged(in folder: String, name: String?) {
         let users = state.withLock { state in
             state.active.compactMap { id, activation in
@@ -245,7 +259,7 @@ extension ChangeEngine {
     /// that cannot be read right now (a half-written file) keeps its last good snapshot, so a
     /// failed read never looks like every key was removed: it is reported unreadable, with its
     /// problem (again when the problem changes), and readable again once a read works, with
-    /// what differs from the last good read. Runs on `queue`.
+    /// what differs from the last good read. Runs on the scanner's lane.
     ///
     /// When every watched container is named exactly, each is looked up by name
     /// (``PreferenceScanner/container(named:)``) and read; otherwise the scanner lists its

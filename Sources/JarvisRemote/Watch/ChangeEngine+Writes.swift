@@ -7,7 +7,7 @@ extension ChangeEngine {
     /// written, when their version steps lead on from the version the snapshot was read at
     /// (so the container then holds exactly the snapshot with those keys changed), and
     /// announces what changed. A write to one key of a 100,000-key suite then reads one key,
-    /// not the suite. Runs on `queue`.
+    /// not the suite. Runs on the scanner's lane.
     /// - Returns: false when the writes cannot be applied so (no version known, a step that
     ///   does not follow, an outside change between, a key that cannot be read): the caller
     ///   then reads the container whole, which finds every change.

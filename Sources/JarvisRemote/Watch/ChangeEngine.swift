@@ -16,7 +16,11 @@ import JarvisTransport
 /// really changed, stamped with the agent's next sequence number and kept in a bounded
 /// backlog for clients that resume.
 ///
-/// All scanner I/O happens on the engine's serial queue; `subscribe` and `unsubscribe` may be
+/// Each scanner's I/O happens on a serial queue of its own (its lane), so a scanner whose
+/// storage hangs (a desktop keyring that never answers) holds up its own changes alone: the
+/// others' are still read and sent, and a subscription is answered after at most
+/// ``baselineWait`` whatever its scanners do. File events, timers and the debounce run on the
+/// engine's own queue, which never waits on storage. `subscribe` and `unsubscribe` may be
 /// called from any thread.
 package final class ChangeEngine: Sendable {
     /// Where a subscription's lines go; must not block (``LineConnection/send(_:)``).
@@ -80,6 +84,8 @@ package final class ChangeEngine: Sendable {
         var flushScheduled = false
         /// Whether a flush is scheduled for containers left because they were being written.
         var retryScheduled = false
+        /// The scanners whose lane has a read queued that has not started yet.
+        var queuedReads: Set<String> = []
         /// Touched only on `queue`.
         var watcher: FileWatcher?
         var watchedFolders: Set<String> = []
@@ -109,7 +115,13 @@ package final class ChangeEngine: Sendable {
     }
 
     let hub: JarvisHub
+    /// File events, timers, the debounce and the file watcher; never storage.
     let queue = DispatchQueue(label: "jarvis.watch")
+    /// Each scanner's serial queue, where its containers are read (see ``lane(_:)``).
+    private let lanes = Locked<[String: DispatchQueue]>([:])
+    /// How long a subscription waits for its scanners' first reads (its baseline) before it is
+    /// answered: a scanner slower than that starts reporting once its read ends.
+    let baselineWait: DispatchTimeInterval
     let debounce: DispatchTimeInterval
     let state: Locked<State>
 
@@ -118,9 +130,14 @@ package final class ChangeEngine: Sendable {
     ///   - backlog: how many events are kept for clients that resume.
     ///   - debounce: how long after the first sign of a change the containers are read, so a
     ///     burst of writes makes one event.
-    package init(hub: JarvisHub, backlog: Int = 1024, debounce: Duration = .milliseconds(2)) {
+    ///   - baselineWait: how long a subscription waits for its scanners' first reads; the agent
+    ///     keeps it well inside its request timeout, so a hung scanner never times a watch out.
+    package init(
+        hub: JarvisHub, backlog: Int = 1024, debounce: Duration = .milliseconds(2), baselineWait: Duration = .seconds(5)
+    ) {
         self.hub = hub
         self.debounce = .nanoseconds(Int(clamping: debounce.wholeNanoseconds(rounded: .up)))
+        self.baselineWait = .nanoseconds(Int(clamping: baselineWait.wholeNanoseconds(rounded: .up)))
         state = Locked(State(backlog: ChangeBacklog(capacity: backlog)))
     }
 
@@ -130,29 +147,33 @@ package final class ChangeEngine: Sendable {
     /// Starts a subscription. Its lines are held until ``release(_:)``.
     /// - Parameter since: resume after this sequence number: the missed events are queued first.
     package func subscribe(_ filter: Filter, since: Int64?, sink: @escaping Sink) -> Subscribed {
-        queue.sync {
-            let scanners = filter.scanner.map { [$0] } ?? hub.enabledScannerIDs()
-            for scanner in scanners { activate(scanner, scope: WatchScope(filter)) }
-            return state.withLock { state in
-                state.nextID += 1
-                let id = "w\(state.nextID)"
-                var subscription = Subscription(filter: filter, scanners: Set(scanners), sink: sink, held: [])
-                var resumed: Bool?
-                if let since {
-                    if let missed = state.backlog.events(after: since) {
-                        resumed = true
-                        // A replay never reveals: the backlog's secret values may be rotated
-                        // ones, and nobody consented to see those again.
-                        var replay = filter
-                        replay.reveal = false
-                        subscription.held = missed.compactMap { line(for: $0, subscription: id, filter: replay) }
-                    } else {
-                        resumed = false
-                    }
+        let scanners = filter.scanner.map { [$0] } ?? hub.enabledScannerIDs()
+        // Every scanner's baseline at once, each on its lane; one that hangs is not waited for
+        // past the bound.
+        let baselines = DispatchGroup()
+        for scanner in scanners {
+            lane(scanner).async(group: baselines) { [self] in activate(scanner, scope: WatchScope(filter)) }
+        }
+        _ = baselines.wait(timeout: .now() + baselineWait)
+        return state.withLock { state in
+            state.nextID += 1
+            let id = "w\(state.nextID)"
+            var subscription = Subscription(filter: filter, scanners: Set(scanners), sink: sink, held: [])
+            var resumed: Bool?
+            if let since {
+                if let missed = state.backlog.events(after: since) {
+                    resumed = true
+                    // A replay never reveals: the backlog's secret values may be rotated
+                    // ones, and nobody consented to see those again.
+                    var replay = filter
+                    replay.reveal = false
+                    subscription.held = missed.compactMap { line(for: $0, subscription: id, filter: replay) }
+                } else {
+                    resumed = false
                 }
-                state.subscriptions[id] = subscription
-                return Subscribed(id: id, sequence: state.backlog.latest, resumed: resumed)
             }
+            state.subscriptions[id] = subscription
+            return Subscribed(id: id, sequence: state.backlog.latest, resumed: resumed)
         }
     }
 
@@ -171,15 +192,28 @@ package final class ChangeEngine: Sendable {
     @discardableResult
     package func unsubscribe(_ id: String) -> Bool {
         guard let removed = state.withLock({ $0.subscriptions.removeValue(forKey: id) }) else { return false }
-        queue.async { [self] in
-            for scanner in removed.scanners { deactivate(scanner) }
+        // After the scanner's activations on its lane; the sources are torn down on `queue`.
+        for scanner in removed.scanners {
+            lane(scanner).async { [self] in queue.sync { deactivate(scanner) } }
         }
         return true
     }
 
-    /// Whether any scanner is being watched now (for tests and diagnostics).
+    /// Whether any scanner is being watched now, once every lane's pending work ended (for
+    /// tests and diagnostics).
     package var isWatching: Bool {
-        queue.sync { state.withLock { !$0.active.isEmpty } }
+        for lane in lanes.withLock({ Array($0.values) }) { lane.sync {} }
+        return queue.sync { state.withLock { !$0.active.isEmpty } }
+    }
+
+    /// The serial queue where scanner `id`'s storage is read, made on first use.
+    func lane(_ id: String) -> DispatchQueue {
+        lanes.withLock { lanes in
+            if let lane = lanes[id] { return lane }
+            let lane = DispatchQueue(label: "jarvis.watch." + id)
+            lanes[id] = lane
+            return lane
+        }
     }
 
     /// What the backlog holds, in bytes of keys and values (bounded by its byte budget).
