@@ -85,6 +85,14 @@ import Testing
         try run("restart")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentRestartedUnderTenTabsIsFoundAgainByEveryTab() throws {
+        try run("restart_under_tabs")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aTabFrozenInTheBackgroundStaysLiveAndOpen() throws {
+        try run("frozen_tab")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func everythingWorksFromTheKeyboard() throws {
         try run("keyboard")
     }

@@ -862,6 +862,77 @@ def scenario_restart(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
+def scenario_restart_under_tabs(playwright):
+    """The agent restarted under ten open tabs of one server: every tab says it is gone and
+    keeps its rows, then every tab catches up with what changed meanwhile, and a change made
+    in one tab afterwards reaches all of them (they share one listing and one live stream)."""
+    prefs = os.path.join(WORK, "prefs")
+    suite = os.path.join(prefs, "app.suite.plist")
+    write(suite, plist({"user_name": "Ada", "count": 3}))
+    agent = Agent("--defaults-dir", prefs, "--name", "phoenix")
+    web = Web("--agent", "phoenix")
+    browser, context = launch(playwright)
+    tabs = [open_page(context, web)]
+    for _ in range(9):
+        tab = context.new_page()
+        tab.errors = []
+        tab.on("pageerror", lambda error, tab=tab: tab.errors.append(str(error)))
+        PAGES.append(tab)
+        tab.goto(web.base)
+        expect(grid_row(tab, "user_name")).to_contain_text("Ada")
+        tabs.append(tab)
+    agent.stop()
+    for tab in tabs:
+        expect(tab.get_by_role("alert").filter(has_text="is gone")).to_be_visible()
+        expect(grid_row(tab, "user_name")).to_contain_text("Ada")
+    write(suite, plist({"user_name": "Grace", "count": 3}))
+    agent.start()
+    for tab in tabs:
+        expect(tab.get_by_role("alert").filter(has_text="is gone")).to_be_hidden()
+        expect(grid_row(tab, "user_name")).to_contain_text("Grace")
+    # The last tab acts once the agent is back: every tab hears it.
+    open_key(tabs[-1], "count")
+    detail(tabs[-1]).get_by_role("button", name="Edit").click()
+    field = detail(tabs[-1]).get_by_label("Value", exact=True)
+    field.fill("4")
+    detail(tabs[-1]).get_by_role("button", name="Save").click()
+    for tab in tabs:
+        expect(grid_row(tab, "count")).to_contain_text("4")
+    for tab in tabs:
+        check(not tab.errors, f"page errors: {tab.errors}")
+
+
+def scenario_frozen_tab(playwright):
+    """A tab the browser froze for longer than a minute (as Chromium does to the timers of a tab
+    left in the background: at most one wake-up a minute) stays in the shared live stream and
+    its page stays open: once it wakes, it shows a change made meanwhile and its edits work."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    leader = open_page(context, web)
+    scope(leader, "app.json")
+    frozen = context.new_page()
+    frozen.errors = []
+    frozen.on("pageerror", lambda error: frozen.errors.append(str(error)))
+    PAGES.append(frozen)
+    frozen.goto(web.base)
+    scope(frozen, "app.json")
+    expect(grid_row(frozen, "name")).to_contain_text("Ada")
+    session = context.new_cdp_session(frozen)
+    session.send("Page.setWebLifecycleState", {"state": "frozen"})
+    # Longer than the tabs' stream forgot a silent tab and the server then closed its page.
+    time.sleep(75)
+    jarvis("set", "files:app.json", "name", "Grace")
+    expect(grid_row(leader, "name")).to_contain_text("Grace")
+    session.send("Page.setWebLifecycleState", {"state": "active"})
+    frozen.bring_to_front()
+    expect(grid_row(frozen, "name")).to_contain_text("Grace")
+    open_key(frozen, "debug")
+    detail(frozen).get_by_role("button", name="Toggle").click()
+    wait_until(lambda: '"debug": false' in read(path), "the woken tab's edit to be saved")
+    check(not frozen.errors, f"page errors: {frozen.errors}")
+
+
 def scenario_keyboard(playwright):
     """Keyboard only: / filters, arrows move, Enter opens, e edits, Escape goes back."""
     agent, path = files_agent()
