@@ -57,13 +57,16 @@ import Testing
             address: Self.address, pointer: JSONPointer(tokens: []), agents: agents, own: here)
         #expect(comparison.textLines(width: 60).allSatisfy { $0.hasSuffix("reading…") })
         let long = String(repeating: "x", count: 300)
-        comparison.record(agents[0], FleetOutcome.Result(.ok, value: "9090"), seen: .item(Self.item("port", .integer(9090))))
+        comparison.record(
+            agents[0], FleetOutcome.Result(.ok, value: "9090"), seen: .item(Self.item("port", .integer(9090))))
         comparison.record(here, FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .integer(8080))))
         comparison.record(agents[2], FleetOutcome.Result(.noAnswer, reason: "no answer within 2 s"), seen: .unknown)
-        comparison.record(agents[3], FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .string(long))))
+        comparison.record(
+            agents[3], FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .string(long))))
         comparison.record(
             agents[4], FleetOutcome.Result(.notFound, reason: "not on this agent"), seen: .absent)
-        comparison.record(agents[5], FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .integer(8080))))
+        comparison.record(
+            agents[5], FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .integer(8080))))
         let lines = comparison.textLines(width: 60, unmatched: ["gone*"])
         #expect(
             lines == [

@@ -127,7 +127,8 @@ package struct InspectorKeyComparison: Sendable, Hashable {
             lines.map { (label: escape($0.label), outcome: $0.outcome, differs: $0.differs) }
             + unmatched.map { term in
                 (
-                    label: escape(term), outcome: FleetOutcome.Result(.notRunning, reason: FleetRun.unmatchedReason(term)),
+                    label: escape(term),
+                    outcome: FleetOutcome.Result(.notRunning, reason: FleetRun.unmatchedReason(term)),
                     differs: false
                 )
             }
