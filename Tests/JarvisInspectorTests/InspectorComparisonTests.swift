@@ -45,6 +45,45 @@ import Testing
         #expect(comparison.lines[1].differs)
     }
 
+    /// The terminal's lines come from the same rule: marked against the agent in view, by
+    /// value and not by the text shown, a missing key marked, a silent agent not.
+    @Test func theTerminalsLinesAreMarkedByTheSameRule() {
+        let here = Self.record(1, "iPhone")
+        let agents = [
+            Self.record(2, "iPad"), here, Self.record(3, "stuck"), Self.record(4, "mac"), Self.record(5, "bare"),
+            Self.record(6, "twin"),
+        ]
+        var comparison = InspectorKeyComparison(
+            address: Self.address, pointer: JSONPointer(tokens: []), agents: agents, own: here)
+        #expect(comparison.textLines(width: 60).allSatisfy { $0.hasSuffix("reading…") })
+        let long = String(repeating: "x", count: 300)
+        comparison.record(
+            agents[0], FleetOutcome.Result(.ok, value: "9090"), seen: .item(Self.item("port", .integer(9090))))
+        comparison.record(here, FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .integer(8080))))
+        comparison.record(agents[2], FleetOutcome.Result(.noAnswer, reason: "no answer within 2 s"), seen: .unknown)
+        comparison.record(
+            agents[3], FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .string(long))))
+        comparison.record(
+            agents[4], FleetOutcome.Result(.notFound, reason: "not on this agent"), seen: .absent)
+        comparison.record(
+            agents[5], FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .integer(8080))))
+        let lines = comparison.textLines(width: 60, unmatched: ["gone*"])
+        #expect(
+            lines == [
+                "iPhone    8080", "iPad    ≠ 9090", "stuck     [no answer] no answer within 2 s",
+                // Shown as the agent in view's value is shown, but a different value.
+                "mac     ≠ 8080", "bare    ≠ [not found] not on this agent", "twin      8080",
+                "gone*     [not running] no running agent matches 'gone*'; `…",
+            ])
+        #expect(lines.allSatisfy { $0.count <= 60 })
+        // With the agent in view not among them, the first is the reference.
+        var elsewhere = InspectorKeyComparison(
+            address: Self.address, pointer: JSONPointer(tokens: []), agents: [agents[4], here], own: nil)
+        elsewhere.record(agents[4], FleetOutcome.Result(.notFound, reason: "not on this agent"), seen: .absent)
+        elsewhere.record(here, FleetOutcome.Result(.ok, value: "8080"), seen: .item(Self.item("port", .integer(8080))))
+        #expect(elsewhere.textLines(width: 60).map { $0.contains("≠") } == [false, true])
+    }
+
     @Test func followingTheAgentsKeepsWhatWasReadOfThoseStillRunning() {
         let here = Self.record(1, "here")
         let gone = Self.record(2, "gone")

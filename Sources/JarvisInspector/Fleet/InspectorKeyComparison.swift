@@ -6,7 +6,9 @@ import JarvisRemote
 /// differ from the agent in view, and the guarded writes of "Set on all" and "Copy to…".
 ///
 /// The agent in view comes first; each other agent's line is marked when its value differs
-/// from it (a key missing there differs too). Reads and writes are fan-outs (``FleetRun``):
+/// from it (a key missing there differs too). This is the one rule of "differs" for every
+/// face: the browser's comparison and the terminal inspector's lines under a detail
+/// (``textLines(width:unmatched:escape:)``). Reads and writes are fan-outs (``FleetRun``):
 /// every agent at once on its own connection, within one bound, so an agent that does not
 /// answer is said to, and never delays the others' lines. A write to an agent is guarded by
 /// the revision the comparison read there: a key someone changed there since is a conflict
@@ -112,6 +114,36 @@ package struct InspectorKeyComparison: Sendable, Hashable {
             guard let first = one.value, let second = other.value else { return one.revision == other.revision }
             return one.type == other.type && Revision(of: first) == Revision(of: second)
         default: return false
+        }
+    }
+
+    /// One line of text per agent (the terminal inspector's detail): `AGENT  VALUE`, or
+    /// `AGENT  [STATUS] REASON` where it did not answer with one, `AGENT  reading…` while it
+    /// is read, then `TERM  [not running] REASON` per term of `unmatched`; a line that
+    /// ``Line/differs`` is marked `≠`. No line is wider than `width`; `escape` makes a cell
+    /// safe to print.
+    package func textLines(width: Int, unmatched: [String] = [], escape: (String) -> String = { $0 }) -> [String] {
+        let rows =
+            lines.map { (label: escape($0.label), outcome: $0.outcome, differs: $0.differs) }
+            + unmatched.map { term in
+                (
+                    label: escape(term),
+                    outcome: FleetOutcome.Result(.notRunning, reason: FleetRun.unmatchedReason(term)),
+                    differs: false
+                )
+            }
+        let labelWidth = min(max(5, rows.map(\.label.count).max() ?? 0), max(5, width / 3))
+        return rows.map { row in
+            let shown =
+                switch row.outcome {
+                case nil: "reading…"
+                case let outcome? where outcome.status.succeeded: outcome.value ?? ""
+                case let outcome?: "[\(outcome.status.rawValue)] \(outcome.reason ?? outcome.value ?? "")"
+                }
+            let line =
+                FleetReport.cell(row.label, labelWidth) + "  " + (row.differs ? "≠ " : "  ")
+                + escape(FleetReport.oneLine(shown))
+            return FleetReport.cut(line, width).trimmingTrailingSpaces
         }
     }
 

@@ -35,23 +35,6 @@ public struct FleetReport: Sendable, Hashable {
             .map { $0.joined(separator: "  ").trimmingTrailingSpaces }
     }
 
-    /// One line per agent for a value compared across agents (the terminal inspector's
-    /// detail): `AGENT  VALUE`, or `AGENT  [STATUS] REASON` where the agent did not answer
-    /// with one; agents whose value differs from the first agent's value are marked `≠`.
-    /// Each line fits `width`.
-    public func valueLines(width: Int, escape: (String) -> String = { $0 }) -> [String] {
-        let agentWidth = min(max(5, outcomes.map { escape($0.agent).count }.max() ?? 0), max(5, width / 3))
-        let first = outcomes.first { $0.status.succeeded }?.value
-        return outcomes.map { outcome in
-            let shown =
-                outcome.status.succeeded
-                ? (outcome.value ?? "") : "[\(outcome.status.rawValue)] \(outcome.reason ?? outcome.value ?? "")"
-            let mark = outcome.status.succeeded && outcome.value != first ? "≠ " : "  "
-            let line = Self.cell(escape(outcome.agent), agentWidth) + "  " + mark + escape(Self.oneLine(shown))
-            return Self.cut(line, width).trimmingTrailingSpaces
-        }
-    }
-
     /// A one-line summary: `3 of 4 agents: changed` or which went otherwise.
     public var summary: String {
         let done = outcomes.filter(\.status.succeeded).count
@@ -75,25 +58,26 @@ public struct FleetReport: Sendable, Hashable {
     }
 
     /// Text on one line: line breaks and tabs become spaces.
-    static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 
     /// Text padded or cut to exactly `width` characters.
-    static func cell(_ text: String, _ width: Int) -> String {
+    package static func cell(_ text: String, _ width: Int) -> String {
         let cut = cut(text, width)
         return cut + String(repeating: " ", count: max(0, width - cut.count))
     }
 
     /// Text cut to at most `width` characters, ending with `…` when cut.
-    static func cut(_ text: String, _ width: Int) -> String {
+    package static func cut(_ text: String, _ width: Int) -> String {
         guard text.count > width else { return text }
         return width > 1 ? String(text.prefix(width - 1)) + "…" : String(text.prefix(max(0, width)))
     }
 }
 
 extension String {
-    fileprivate var trimmingTrailingSpaces: String {
+    /// The text without the spaces it ends with.
+    package var trimmingTrailingSpaces: String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text

@@ -68,9 +68,14 @@ public enum FleetRun {
             outcomes.append(
                 FleetOutcome(
                     agent: term, status: .notRunning,
-                    reason: "no running agent matches '\(term)'; `jarvis agents` lists them"))
+                    reason: unmatchedReason(term)))
         }
         return FleetReport(outcomes)
+    }
+
+    /// Why a term of `--agents` has no outcome of its own: it matched no running agent.
+    public static func unmatchedReason(_ term: String) -> String {
+        "no running agent matches '\(term)'; `jarvis agents` lists them"
     }
 
     /// How each agent is shown: its name (`@DEVICE` for a Simulator app), with `[PID]` when

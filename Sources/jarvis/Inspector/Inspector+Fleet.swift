@@ -5,59 +5,70 @@ import JarvisRemote
 
 extension Inspector {
     /// With `--agents`: the value of the key on screen on every agent named, read in the
-    /// background (a fan-out, bounded) and drawn under the detail, one line per agent.
+    /// background (a fan-out, bounded) and drawn under the detail, one line per agent, compared
+    /// by the model's rule (``InspectorKeyComparison``).
     final class FleetPeek: Sendable {
         let agents: AgentSelection.Resolved
         let bound: Duration
-        /// Reports by place (`scanner container key pointer`); a place being read maps to nil.
-        private let reports = Locked<[String: FleetReport?]>([:])
+        /// Comparisons by place and agent in view (`scanner container key pointer pid`),
+        /// filled in as each agent answers.
+        private let comparisons = Locked<[String: InspectorKeyComparison]>([:])
 
         init(agents: AgentSelection.Resolved, bound: Duration) {
             self.agents = agents
             self.bound = bound
         }
 
-        /// The report for the place, or nil while it is read (the read starts on first ask;
-        /// `wake` is signalled when it is in).
-        func report(_ address: PreferenceAddress, _ pointer: JSONPointer, wake: @escaping @Sendable () -> Void)
-            -> FleetReport?
-        {
-            let key = "\(address.scanner) \(address.container) \(address.key) \(pointer.description)"
-            let start = reports.withLock { reports -> Bool in
-                guard reports[key] == nil else { return false }
-                reports[key] = .some(nil)
-                return true
+        /// The place compared on every agent named, `own` (the agent in view, when named)
+        /// first and the reference of what differs (``InspectorKeyComparison``). The read
+        /// starts on first ask, in the background; `wake` is signalled as each agent answers.
+        func comparison(
+            _ address: PreferenceAddress, _ pointer: JSONPointer, own: AgentRecord?,
+            wake: @escaping @Sendable () -> Void
+        ) -> InspectorKeyComparison {
+            let key =
+                "\(address.scanner) \(address.container) \(address.key) \(pointer.description) \(own?.pid ?? 0)"
+            let (comparison, start) = comparisons.withLock { comparisons -> (InspectorKeyComparison, Bool) in
+                if let known = comparisons[key] { return (known, false) }
+                let fresh = InspectorKeyComparison(address: address, pointer: pointer, agents: agents.agents, own: own)
+                comparisons[key] = fresh
+                return (fresh, true)
             }
             if start {
-                let (agents, bound, reports) = (agents, bound, reports)
+                let (bound, comparisons) = (bound, comparisons)
                 Thread.detachNewThread {
-                    let place = Wire.Place(
-                        scanner: address.scanner, container: address.container, key: address.key,
-                        pointer: pointer.isWhole ? nil : pointer)
-                    let report = FleetRun.run(agents, bound: bound, clientName: "jarvis-inspect") {
-                        _, client throws(JarvisError) in
-                        FleetOutcome.Result(.ok, value: InspectorState.preview(try client.get(place), limit: 200))
+                    let answers = comparison.read(bound: bound, clientName: "jarvis-inspect") { agent, outcome, seen in
+                        comparisons.withLock { $0[key]?.record(agent, outcome, seen: seen) }
+                        wake()
                     }
-                    reports.withLock { $0[key] = report }
+                    // Agents cut off at the bound have their line now.
+                    comparisons.withLock { comparisons in
+                        for (agent, outcome, seen) in answers { comparisons[key]?.record(agent, outcome, seen: seen) }
+                    }
                     wake()
                 }
             }
-            return reports.withLock { $0[key] ?? nil }
+            return comparison
         }
 
-        /// Forgets every report, so the next detail reads the agents again (Ctrl-L).
+        /// Forgets every comparison, so the next detail reads the agents again (Ctrl-L).
         func forget() {
-            reports.withLock { $0 = [:] }
+            comparisons.withLock { $0 = [:] }
         }
     }
 
-    /// The lines under a detail: a heading, then one line per agent named.
+    /// The lines under a detail: a heading, then one line per agent named, the agent browsed
+    /// first, `≠` where the value differs from its value.
     func fleetLines(_ address: PreferenceAddress, _ pointer: JSONPointer, width: Int) -> [String] {
         guard let peek = fleetPeek, let wake = connection?.wake else { return [] }
         let heading = "On the \(peek.agents.agents.count + peek.agents.unmatched.count) agents named (--agents):"
-        guard let report = peek.report(address, pointer, wake: { wake.signal() }) else {
-            return ["", heading, "  reading…"]
+        let own = connection.flatMap { connection in
+            peek.agents.agents.first { String($0.pid) == connection.pid }
         }
-        return ["", heading] + report.valueLines(width: max(20, width - 4), escape: Terminal.escaped).map { "  " + $0 }
+        let comparison = peek.comparison(address, pointer, own: own, wake: { wake.signal() })
+        return ["", heading]
+            + comparison.textLines(
+                width: max(20, width - 4), unmatched: peek.agents.unmatched, escape: Terminal.escaped
+            ).map { "  " + $0 }
     }
 }

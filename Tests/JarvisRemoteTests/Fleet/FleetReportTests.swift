@@ -66,21 +66,3 @@ import Testing
         #expect(FleetOutcome.Result(JarvisError(.storage, "disk")).status == .failed)
     }
 }
-
-/// The inspector's comparison: one line per agent, values that differ from the first marked.
-@Suite struct FleetValueLinesTests {
-    @Test func eachAgentHasOneLineAndADifferentValueIsMarked() {
-        let report = FleetReport([
-            FleetOutcome(agent: "iPhone", status: .ok, value: "8080"),
-            FleetOutcome(agent: "iPad", status: .ok, value: "9090"),
-            FleetOutcome(agent: "stuck", status: .noAnswer, reason: "no answer within 2 s"),
-            FleetOutcome(agent: "mac", status: .ok, value: String(repeating: "x", count: 200)),
-        ])
-        let lines = report.valueLines(width: 60)
-        #expect(lines.count == 4)
-        #expect(lines[0] == "iPhone    8080")
-        #expect(lines[1] == "iPad    ≠ 9090")
-        #expect(lines[2] == "stuck     [no answer] no answer within 2 s")
-        #expect(lines.allSatisfy { $0.count <= 60 } && lines[3].hasSuffix("…"))
-    }
-}
