@@ -142,8 +142,10 @@ import Testing
         #expect(listed.stdout.split(separator: "\n").filter { $0.contains("jarvis-agent/twin") }.count == 2)
     }
 
+    /// Fifty agents, as on a CI machine running many simulators: every one answers and is
+    /// written, each on its own connection at once, within the command's bound.
     @Test func manyAgentsAnswerTogether() throws {
-        let count = 24
+        let count = 50
         for index in 0..<count { try agent("many-\(index)", port: index) }
         let set = try jarvis("set", "app.json", "port", "5000", "--agents", "many-*", "--json", limit: 60)
         #expect(set.status == 0, "\(set.stderr)")
