@@ -321,17 +321,11 @@ def scenario_live(playwright):
     check(not page.errors, f"page errors: {page.errors}")
 
 
-def scenario_tabs(playwright):
-    """Ten tabs of one server all load, act and stay live: they share one live stream (six
-    streams, one per tab, took every connection Chromium keeps to a server), and when the tab
-    that holds it closes, another takes it over."""
-    agent, path = files_agent()
-    web = Web()
-    browser, context = launch(playwright)
+def open_tabs(context, web, count):
+    """`count` tabs of one server: the first through the printed address (it works once), the
+    others through the page's own address (the cookie is the browser's)."""
     tabs = [open_page(context, web)]
-    for _ in range(9):
-        # The printed address works once; the page's own address (the cookie is the
-        # browser's) opens every other tab.
+    for _ in range(count - 1):
         tab = context.new_page()
         tab.errors = []
         tab.on("pageerror", lambda error, tab=tab: tab.errors.append(str(error)))
@@ -339,6 +333,17 @@ def scenario_tabs(playwright):
         tab.goto(web.base)
         expect(tab.get_by_role("grid", name="Keys")).to_be_visible()
         tabs.append(tab)
+    return tabs
+
+
+def scenario_tabs(playwright):
+    """Ten tabs of one server all load, act and stay live: they share one live stream (six
+    streams, one per tab, took every connection Chromium keeps to a server), and when the tab
+    that holds it closes, another takes it over."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    tabs = open_tabs(context, web, 10)
     for tab in tabs:
         scope(tab, "app.json")
         expect(grid_row(tab, "name")).to_contain_text("Ada")
@@ -872,15 +877,9 @@ def scenario_restart_under_tabs(playwright):
     agent = Agent("--defaults-dir", prefs, "--name", "phoenix")
     web = Web("--agent", "phoenix")
     browser, context = launch(playwright)
-    tabs = [open_page(context, web)]
-    for _ in range(9):
-        tab = context.new_page()
-        tab.errors = []
-        tab.on("pageerror", lambda error, tab=tab: tab.errors.append(str(error)))
-        PAGES.append(tab)
-        tab.goto(web.base)
+    tabs = open_tabs(context, web, 10)
+    for tab in tabs:
         expect(grid_row(tab, "user_name")).to_contain_text("Ada")
-        tabs.append(tab)
     agent.stop()
     for tab in tabs:
         expect(tab.get_by_role("alert").filter(has_text="is gone")).to_be_visible()

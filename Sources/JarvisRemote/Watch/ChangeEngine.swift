@@ -199,11 +199,11 @@ package final class ChangeEngine: Sendable {
         return true
     }
 
-    /// Whether any scanner is being watched now, once every lane's pending work ended (for
-    /// tests and diagnostics).
+    /// Whether any scanner is being watched now (for tests and diagnostics). Never waits on a
+    /// lane: a scanner whose storage hangs would hold the answer for ever. An unsubscribe's
+    /// teardown is queued behind its scanner's lane, so a caller polls until it shows.
     package var isWatching: Bool {
-        for lane in lanes.withLock({ Array($0.values) }) { lane.sync {} }
-        return queue.sync { state.withLock { !$0.active.isEmpty } }
+        state.withLock { !$0.active.isEmpty }
     }
 
     /// The serial queue where scanner `id`'s storage is read, made on first use.
