@@ -12,7 +12,12 @@
 ///   pieces together must form one line without `\n`.
 /// - When a call does not return within the step timeout, the connection gives up on it and
 ///   ends the line with ``rest(afterStepTimedOut:)``, asked of the producer as it was before
-///   that call; the stuck call's own pieces are dropped when it returns.
+///   that call; the stuck call's own pieces are dropped when it returns. A producer whose
+///   steps are independent (one storage each) may instead go on without that step
+///   (``skipping(afterStepTimedOut:)``).
+/// - A step runs in the group of threads of the storage it may wait on: ``nextGroup``, else
+///   the line's own (see ``WorkLane/submit(group:_:)``), so one stuck storage holds only its
+///   own group's threads.
 /// - A producer dropped before it finished (the peer left) is simply released.
 ///
 /// ```swift
@@ -35,4 +40,25 @@ package protocol LineProducer: Sendable {
     /// it must touch no storage. The pieces made before are already sent; the result must
     /// make them one valid line (without `\n`).
     func rest(afterStepTimedOut timeout: Duration) -> [UInt8]
+
+    /// When the next call of ``produce(into:size:)`` did not finish within `timeout`: the
+    /// bytes that stand for it in the line and the producer that makes the rest after it (nil
+    /// when those bytes complete the line), or nil to end the line with
+    /// ``rest(afterStepTimedOut:)``. Called as that method is, on the producer as it was
+    /// before that call; it must touch no storage.
+    func skipping(afterStepTimedOut timeout: Duration) -> (bytes: [UInt8], next: (any LineProducer)?)?
+
+    /// The storage the next call of ``produce(into:size:)`` may wait on (a scanner's id), for
+    /// the group of threads it runs in; nil for the line's own group.
+    var nextGroup: String? { get }
+}
+
+extension LineProducer {
+    /// Ends the line at the first step that times out.
+    package func skipping(afterStepTimedOut timeout: Duration) -> (bytes: [UInt8], next: (any LineProducer)?)? {
+        nil
+    }
+
+    /// The line's own group.
+    package var nextGroup: String? { nil }
 }

@@ -66,18 +66,22 @@ package final class StreamedLine: Sendable {
 
     /// Starts the next step unless one is in flight, a piece waits, or the line is complete.
     private func demand() {
-        let serial = state.withLock { state -> UInt64? in
-            guard !state.complete, state.step == nil, state.ready.isEmpty, state.producer != nil else { return nil }
+        let next = state.withLock { state -> (serial: UInt64, group: String?)? in
+            guard !state.complete, state.step == nil, state.ready.isEmpty, let producer = state.producer else {
+                return nil
+            }
             state.serial &+= 1
             state.step = (state.serial, nil)
-            return state.serial
+            return (state.serial, producer.nextGroup ?? group)
         }
-        guard let serial else { return }
-        let job = lane.submit(group: group) { [self] in step(serial) }
+        guard let (serial, stepGroup) = next else { return }
+        let job = lane.submit(group: stepGroup) { [self] in step(serial) }
         state.withLock { state in
             if state.step?.serial == serial { state.step?.job = job }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: stepTimeout.wholeNanoseconds(rounded: .up)))) {
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(clamping: stepTimeout.wholeNanoseconds(rounded: .up)))
+        ) {
             [weak self] in self?.timedOut(serial)
         }
     }
@@ -101,12 +105,21 @@ package final class StreamedLine: Sendable {
         if kept { wake() }
     }
 
-    /// Step `serial` took too long: the line ends with what the producer says, made from its
-    /// state before that step, and the step is left behind.
+    /// Step `serial` took too long: the line goes on without it or ends, as the producer says
+    /// from its state before that step, and the step is left behind.
     private func timedOut(_ serial: UInt64) {
         let job = state.withLock { state -> UInt64?? in
             guard let step = state.step, step.serial == serial else { return nil }
             state.step = nil
+            if let skipped = state.producer?.skipping(afterStepTimedOut: stepTimeout) {
+                state.ready.append(contentsOf: skipped.bytes)
+                state.producer = skipped.next
+                if skipped.next == nil {
+                    state.ready.append(0x0A)
+                    state.complete = true
+                }
+                return .some(step.job)
+            }
             if let producer = state.producer {
                 state.ready.append(contentsOf: producer.rest(afterStepTimedOut: stepTimeout))
                 state.ready.append(0x0A)
@@ -118,6 +131,8 @@ package final class StreamedLine: Sendable {
         guard let job else { return }
         if let number = job { lane.abandon(number) }
         wake()
+        // A line that goes on starts its next step now, whether or not the loop takes bytes.
+        demand()
     }
 
     /// The connection ended: nothing more is made; a step not yet started never runs.

@@ -104,17 +104,25 @@ package final class WorkLane: Sendable {
     /// already left another job behind that still runs (then the lane waits for this one).
     /// Nothing happens if that job already ended.
     package func abandon(_ number: UInt64) {
-        let again = state.withLock { state -> Bool in
+        enum Then { case nothing, schedule, reconsider }
+        let then = state.withLock { state -> Then in
             if let queued = state.jobs[state.jobsStart...].firstIndex(where: { $0.number == number }) {
+                let wasNext = queued == state.jobsStart
                 state.jobs.remove(at: queued)
-                return false
+                // The lane may wait in line for room in that job's group: its next job, of
+                // another group perhaps, may run now.
+                return wasNext && state.running == nil && state.scheduled ? .reconsider : .nothing
             }
-            guard state.running == number, state.leftBehind == nil else { return false }
+            guard state.running == number, state.leftBehind == nil else { return .nothing }
             state.leftBehind = number
-            return Self.next(&state)
+            return Self.next(&state) ? .schedule : .nothing
         }
         resumeIfDrained()
-        if again { pool.schedule(self) }
+        switch then {
+        case .schedule: pool.schedule(self)
+        case .reconsider: pool.reconsider(self)
+        case .nothing: break
+        }
     }
 
     /// Job `number` returned: the lane goes back in its pool's line if more jobs wait.

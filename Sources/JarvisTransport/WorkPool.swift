@@ -67,8 +67,18 @@ package final class WorkPool: Sendable {
     /// Puts a lane that has work and is not running in line; wakes or starts a thread if the
     /// limits allow and the lane's group has room.
     func schedule(_ lane: WorkLane) {
+        wake(for: lane, adding: true)
+    }
+
+    /// A lane already in line whose next job changed (the one before was given up): wakes or
+    /// starts a thread if that job may run now.
+    func reconsider(_ lane: WorkLane) {
+        wake(for: lane, adding: false)
+    }
+
+    private func wake(for lane: WorkLane, adding: Bool) {
         let start = state.withLock { state -> Bool? in
-            state.ready.append(lane)
+            if adding { state.ready.append(lane) }
             guard hasRoom(lane.nextGroup, in: state) else { return nil }
             if state.idle > 0 {
                 state.idle -= 1

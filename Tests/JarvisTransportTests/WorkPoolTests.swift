@@ -108,6 +108,32 @@ import Testing
         gate.signal()
         #expect(eventually { ran.current == [1, 2, 4] })
     }
+    /// A lane whose next job waits for room in a group that is full of stuck jobs (a hung
+    /// keyring) goes on once that job is given up: the job after it, of another group, runs.
+    /// It stayed in line for ever before, and every later request of its connection with it.
+    @Test func aJobGivenUpWhileItsGroupIsFullLetsTheLaneGoOn() {
+        let pool = WorkPool(threadLimit: 4, groupLimit: 1)
+        let gate = DispatchSemaphore(value: 0)
+        defer { for _ in 0..<4 { gate.signal() } }
+        let ran = Locked<[String]>([])
+        // Another connection's stuck job fills the keyring's group.
+        pool.lane().submit(group: "keyring") {
+            ran.withLock { $0.append("stuck") }
+            gate.wait()
+        }
+        #expect(eventually { ran.current == ["stuck"] })
+        let lane = pool.lane()
+        let waiting = lane.submit(group: "keyring") { ran.withLock { $0.append("never") } }
+        lane.submit(group: "files") { ran.withLock { $0.append("files") } }
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(ran.current == ["stuck"], "a job ran past its full group")
+        lane.abandon(waiting)
+        #expect(eventually { ran.current == ["stuck", "files"] }, "\(ran.current)")
+        // And the lane takes new work after it.
+        lane.submit { ran.withLock { $0.append("later") } }
+        #expect(eventually { ran.current == ["stuck", "files", "later"] }, "\(ran.current)")
+    }
+
     /// A lane with many jobs waiting says so, and says once when half of them have run: what
     /// lets a connection stop reading a client that pipelines requests without bound.
     @Test func aBackloggedLaneSaysWhenItDrained() {

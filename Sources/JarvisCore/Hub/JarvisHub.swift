@@ -40,6 +40,9 @@ public final class JarvisHub: Sendable {
     /// Every change written through the hub or heard by the agent's change engine, for
     /// history, undo and restore (see ``ChangeJournal``).
     package let journal = ChangeJournal()
+    /// The queues a request that names only a container asks each scanner on (see
+    /// ``owner(ofContainer:creating:writing:wait:)``).
+    let lookups = ScannerLookups()
     /// A name no container or key has, new for every hub so nobody can create it: what a
     /// request for a hidden name asks the scanner about instead (see
     /// ``ScannerVisibility/lookup(container:key:absent:)``). Made here, not on first use, so
@@ -84,6 +87,11 @@ public final class JarvisHub: Sendable {
                 isWritable: rules.configuration.editingEnabled && info.isWritable && info.unavailableReason == nil,
                 valueTypes: scanner.valueTypes)
         }
+    }
+
+    /// The ids of the enabled scanners, in order, asking none of them anything.
+    package func scannerIDs() -> [String] {
+        enabledRules().map(\.id)
     }
 
     /// The visible containers of one scanner, or of all.
@@ -170,7 +178,6 @@ public final class JarvisHub: Sendable {
                 PreferenceAddress(scanner: scanner.id, container: container.name, key: entry.key))
     }
 
-
     /// The rules of scanner `id` (nil when none is registered) and the configuration.
     func rules(for id: String) -> (ScannerVisibility?, JarvisConfiguration) {
         state.withLock { state in (state.rules.first { $0.id == id }, state.configuration) }
@@ -224,48 +231,83 @@ public final class JarvisHub: Sendable {
 
     /// The one scanner that has a visible container of this name, for a request that names
     /// only the container: each enabled scanner is asked for that container alone, never
-    /// for all of its containers.
+    /// for all of its containers, all of them at once (``ScannerLookups``).
     /// - Returns: the scanner's id and the container as it answered, which a write that
     ///   follows may pass on instead of asking again.
     /// - Throws: ``JarvisError`` `.notFound` when no scanner has it (a hidden one included),
-    ///   `.invalidParams` when several do.
-    /// - Parameter creating: the request is a `set` of a whole key, which would create a
-    ///   missing container in a scanner that creates them: the error then names those
-    ///   scanners (and only then, so no answer offers what cannot be done).
-    package func owner(ofContainer name: String, creating: Bool = false) throws(JarvisError) -> (
-        scanner: String, container: ContainerInfo
-    ) {
-        var owners: [(scanner: String, container: ContainerInfo)] = []
-        // Scanners that would create the container when a write names them: the only ones a
-        // hint may offer (a JSON file is never created).
-        var creators: [String] = []
-        for rules in enabledRules() {
+    ///   `.invalidParams` when several do, `.unavailable` when a scanner did not answer within
+    ///   `wait` and its answer could change the outcome: nothing found elsewhere, or a write
+    ///   (which must not guess between two containers of one name).
+    /// - Parameters:
+    ///   - creating: the request is a `set` of a whole key, which would create a missing
+    ///     container in a scanner that creates them: the error then names those scanners
+    ///     (and only then, so no answer offers what cannot be done).
+    ///   - writing: the request changes what it finds; a read takes the one container found
+    ///     when the scanners that did not answer cannot be asked.
+    ///   - wait: how long the scanners are waited for.
+    package func owner(
+        ofContainer name: String, creating: Bool = false, writing: Bool = false, wait: Duration = .seconds(5)
+    ) throws(JarvisError) -> (scanner: String, container: ContainerInfo) {
+        struct Answer: Sendable {
+            var found: ContainerInfo?
+            var creates = false
+        }
+        let rules = enabledRules()
+        let absent = absentName
+        let answers = lookups.ask(rules.map(\.id), wait: wait) { id in
+            guard let rules = rules.first(where: { $0.id == id }) else { return Answer() }
             let scanner = rules.scanner
             // A hidden name is looked up as its stand-in, so it costs what a missing one costs
             // and answers what a missing one answers.
-            let lookup = rules.lookup(container: name, key: nil, absent: absentName)
-            guard scanner.info.unavailableReason == nil, let found = try? scanner.container(named: lookup.container)
-            else { continue }
-            if creating, !found.exists, found.isWritable, scanner.info.isWritable, rules.configuration.editingEnabled {
-                creators.append(scanner.id)
+            let lookup = rules.lookup(container: name, key: nil, absent: absent)
+            let info = scanner.info
+            guard info.unavailableReason == nil, let found = try? scanner.container(named: lookup.container) else {
+                return Answer()
             }
-            guard found.exists, lookup.isShown else { continue }
-            owners.append((scanner.id, found))
+            // Scanners that would create the container when a write names them: the only
+            // ones a hint may offer (a JSON file is never created).
+            let creates = !found.exists && found.isWritable && info.isWritable && rules.configuration.editingEnabled
+            return Answer(found: found.exists && lookup.isShown ? found : nil, creates: creates)
         }
+        let owners = rules.compactMap { rules in answers[rules.id]?.found.map { (rules.id, $0) } }
+        let silent = rules.map(\.id).filter { answers[$0] == nil }
+        let silence =
+            silent.isEmpty
+            ? ""
+            : "scanner\(silent.count == 1 ? "" : "s") \(silent.joined(separator: ", ")) did not answer within \(Self.spoken(wait)) (a keyring waiting for an unlock, a stopped process?)"
         switch owners.count {
-        case 1: return owners[0]
+        case 1 where silent.isEmpty || !writing:
+            return owners[0]
+        case 1:
+            throw JarvisError(
+                .unavailable,
+                "container '\(name)' is in \(owners[0].0), but \(silence), so whether it holds one too is not known; name the scanner: \(owners[0].0):\(name)"
+            )
+        case 0 where !silent.isEmpty:
+            throw JarvisError(
+                .unavailable,
+                "no container '\(name)' in the scanners that answered; \(silence): try again, or name its scanner")
         case 0:
+            let creators = creating ? rules.map(\.id).filter { answers[$0]?.creates == true } : []
             let create =
                 creators.isEmpty
-                ? "" : "; to create it, name its scanner: " + creators.sorted().map { "\($0):\(name)" }.joined(separator: " or ")
+                ? ""
+                : "; to create it, name its scanner: "
+                    + creators.sorted().map { "\($0):\(name)" }.joined(separator: " or ")
             throw JarvisError(
                 .notFound, "no container '\(name)' in any scanner (run `jarvis ls` to see what exists)\(create)")
         default:
             throw JarvisError(
                 .invalidParams,
-                "container '\(name)' exists in scanners \(owners.map(\.scanner).sorted().joined(separator: ", ")); add \"scanner\""
+                "container '\(name)' exists in scanners \(owners.map(\.0).sorted().joined(separator: ", ")); add \"scanner\""
             )
         }
+    }
+
+    /// `wait` as a person reads it: `5 s`, `500 ms`.
+    private static func spoken(_ wait: Duration) -> String {
+        let milliseconds = wait.wholeMilliseconds(rounded: .up)
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 
     func read(_ address: PreferenceAddress, scanner: any PreferenceScanner) throws(JarvisError) -> ScannedEntry? {

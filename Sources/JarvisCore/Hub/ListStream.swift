@@ -17,7 +17,7 @@ package struct ListStream: IteratorProtocol, Sendable {
     private var containerIndex = 0
     private var current: ContainerItems?
     /// The storage being read now, for whoever gives up waiting on it.
-    package let progress = ListProgress()
+    package private(set) var progress = ListProgress()
 
     /// Where a page starts: the items up to and including this address are passed over
     /// without being made, so a page costs what it returns (see ``start(after:order:)``).
@@ -61,6 +61,39 @@ package struct ListStream: IteratorProtocol, Sendable {
             current = nil
             guard openNextContainer(readingItems: true) else { return nil }
         }
+    }
+
+    /// The scanner the next ``next()`` starts to ask (its info, then its containers) before it
+    /// may make another item, when every item of the scanner before it was made; nil while
+    /// the current scanner may still have items, or when none is left. A producer that makes
+    /// a listing in steps ends a step here, so a scanner that never answers holds up its own
+    /// step alone.
+    package var scannerAhead: String? {
+        guard current?.isExhausted ?? true, containerIndex >= containers.count,
+            scannerIndex + 1 < selected.count
+        else { return nil }
+        return selected[scannerIndex + 1].scanner.id
+    }
+
+    /// The scanner the next ``next()`` reads from first: the current one while it has items or
+    /// containers left, else ``scannerAhead``; nil when no scanner is left to read.
+    package var scannerNext: String? {
+        if let ahead = scannerAhead { return ahead }
+        let inside = !(current?.isExhausted ?? true) || containerIndex < containers.count
+        return inside && scannerIndex >= 0 && scannerIndex < selected.count ? selected[scannerIndex].scanner.id : nil
+    }
+
+    /// Passes over ``scannerAhead`` without asking it anything (it did not answer in time);
+    /// returns its id, or nil when there is none. The caller reports it.
+    package mutating func skipScannerAhead() -> String? {
+        guard let skipped = scannerAhead else { return nil }
+        scannerIndex += 1
+        containers = []
+        containerIndex = 0
+        current = nil
+        // The step left behind still reads into the old progress; this listing goes on with its own.
+        progress = ListProgress()
+        return skipped
     }
 
     /// Reads the containers not reached yet only to learn which of them cannot be read, so a
@@ -167,6 +200,9 @@ private struct ContainerItems: Sendable {
     let unset: [PreferenceItem]
     var entryIndex = 0
     var unsetIndex = 0
+
+    /// Whether every entry and unset key was passed.
+    var isExhausted: Bool { entryIndex >= entries.count && unsetIndex >= unset.count }
 
     /// - Parameter after: start right after this key (entries are sorted by key).
     init(

@@ -47,7 +47,7 @@ extension AgentService {
 
     /// The item a `get` answers with, its reveal audited.
     private func get(_ params: Wire.GetParams, session: AgentSessionState) throws -> PreferenceItem {
-        let address = try located(params.place).address
+        let address = try located(params.place, writing: false).address
         let item: PreferenceItem
         if let pointer = params.place.pointer {
             item = try hub.get(address, pointer: pointer, reveal: params.reveal)

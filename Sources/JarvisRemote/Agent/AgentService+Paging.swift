@@ -68,7 +68,8 @@ struct ListPager: Sendable {
     private let isFirstPage: Bool
     private var sent = 0
     private var last: PreferenceAddress?
-    /// Items of this page too deep to serve, reported as problems (see `PreferenceItem.depthProblem`).
+    /// Items of this page too deep to serve, reported as problems (see `PreferenceItem.depthProblem`),
+    /// and scanners this page passed over because they did not answer in time.
     private var deep: [Wire.Container] = []
 
     init(stream: ListStream, limit: Int?, after: Position?) {
@@ -100,6 +101,29 @@ struct ListPager: Sendable {
             return item
         }
         return nil
+    }
+
+    /// The scanner the next item waits on, when the items of the scanner before were all
+    /// made (see ``ListStream/scannerAhead``); nil once the page is full.
+    var scannerAhead: String? {
+        if let limit, sent >= limit { return nil }
+        return stream.scannerAhead
+    }
+
+    /// The scanner the next item most likely comes from, for the group of threads a step runs in.
+    var scannerNext: String? { stream.scannerNext }
+
+    /// Passes over ``scannerAhead``, which did not answer within `timeout`, naming it among
+    /// this page's problems; false when there is none.
+    mutating func skipScannerAhead(after timeout: Duration) -> Bool {
+        guard scannerAhead != nil, let skipped = stream.skipScannerAhead() else { return false }
+        deep.append(
+            Wire.Container(
+                scanner: skipped, name: "", writable: false,
+                problem:
+                    "did not answer within \(RPCError.spoken(timeout)) (a keyring waiting for an unlock, a stopped process?), so the listing went on without it; list it on its own later"
+            ))
+        return true
     }
 
     /// What ``finish()`` would say if the listing stopped now, read from memory alone: the

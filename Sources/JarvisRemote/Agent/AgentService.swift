@@ -33,7 +33,7 @@ package final class AgentService: Sendable {
         self.requestTimeout = requestTimeout
         self.work = work
         // A third of the request's time: a watch is answered, its hung scanners aside.
-        engine = ChangeEngine(hub: hub, baselineWait: min(.seconds(5), requestTimeout / 3))
+        engine = ChangeEngine(hub: hub, baselineWait: Self.lookupWait(requestTimeout))
         self.identity = identity
         self.maxLineLength = maxLineLength
         self.audit = audit
@@ -122,6 +122,12 @@ package final class AgentService: Sendable {
                     ListAnswer(
                         id: answerID, pager: pager, storage: RPCError.storage(named: request.params), sending: sending,
                         finished: export?.finish))
+            }
+            if request.method == AgentMethod.containers.rawValue, request.id != nil,
+                try Wire.ContainersParams(params: request.params).scanner == nil
+            {
+                // Scanner by scanner, so one that hangs costs its own entry alone.
+                return .stream(ContainersAnswer(id: answerID, hub: hub))
             }
             let result = try handle(request, session: session)
             guard request.id != nil else { return nil }
@@ -220,7 +226,7 @@ package final class AgentService: Sendable {
         let capabilities = Wire.Capabilities(
             editing: configuration.editingEnabled, reveal: configuration.revealEnabled,
             production: configuration.isProduction, maxLineLength: maxLineLength, tcp: tcpEndpoint.current != nil,
-            auth: session.requiredToken == nil ? .none : .token)
+            auth: session.requiredToken == nil ? .none : .token, requestTimeout: requestTimeout)
         return Wire.HelloResult(
             agent: identity.name, pid: Int64(identity.pid), platform: identity.platform, capabilities: capabilities,
             scanners: hub.scanners().map(\.id)
@@ -257,17 +263,27 @@ package final class AgentService: Sendable {
         return (query, params)
     }
 
+    /// How long a request waits for one scanner's quick answer (a watch's first read, which
+    /// scanner holds a container) before it goes on without it: a third of the request
+    /// timeout, at most 5 s, so the request still answers in time.
+    static func lookupWait(_ requestTimeout: Duration) -> Duration {
+        min(.seconds(5), requestTimeout / 3)
+    }
+
     /// The address of a request (without `scanner`, the container must belong to exactly one)
     /// and, when finding its scanner meant looking the container up, the container as found
     /// (a write passes it on rather than asking again). `creating` is true for a `set` of a
-    /// whole key, which may create the container (``JarvisHub/owner(ofContainer:creating:)``).
-    func located(_ place: Wire.Place, creating: Bool = false) throws -> (
+    /// whole key, which may create the container (``JarvisHub/owner(ofContainer:creating:writing:wait:)``);
+    /// `writing` false for a read, which takes the one container found even when a scanner
+    /// did not answer in time. Each scanner is waited for as a watch's first reads are.
+    func located(_ place: Wire.Place, creating: Bool = false, writing: Bool = true) throws -> (
         address: PreferenceAddress, container: ContainerInfo?
     ) {
         if let scanner = place.scanner {
             return (PreferenceAddress(scanner: scanner, container: place.container, key: place.key), nil)
         }
-        let owner = try hub.owner(ofContainer: place.container, creating: creating)
+        let owner = try hub.owner(
+            ofContainer: place.container, creating: creating, writing: writing, wait: Self.lookupWait(requestTimeout))
         return (PreferenceAddress(scanner: owner.scanner, container: place.container, key: place.key), owner.container)
     }
 }

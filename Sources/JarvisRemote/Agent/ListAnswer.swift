@@ -46,7 +46,18 @@ struct ListAnswer: LineProducer {
         guard case .items(var first) = stage else { return true }
         var chunk: [PreferenceItem] = []
         defer { if let sending, !chunk.isEmpty { sending(chunk) } }
+        // A step asks at most one scanner it has not asked before, and ends before asking it
+        // once it made any item: what came before is sent while the next scanner is asked, and
+        // a scanner that never answers is its own step, passed over on its timeout.
+        var madeOrAsked = false
         while buffer.count < target {
+            if pager.scannerAhead != nil {
+                if madeOrAsked {
+                    stage = .items(first: first)
+                    return false
+                }
+                madeOrAsked = true
+            }
             guard let item = pager.next() else {
                 let end = pager.finish()
                 Self.append(#"],"problems":"#, to: &buffer)
@@ -71,11 +82,29 @@ struct ListAnswer: LineProducer {
             }
             if !first { buffer.append(UInt8(ascii: ",")) }
             first = false
+            madeOrAsked = true
             JSONWriter.write(WireItem.encode(item), into: &buffer)
             if sending != nil, item.value != nil { chunk.append(item) }
         }
         stage = .items(first: first)
         return false
+    }
+
+    var nextGroup: String? { pager.scannerNext }
+
+    func skipping(afterStepTimedOut timeout: Duration) -> (bytes: [UInt8], next: (any LineProducer)?)? {
+        // Only a step that began by asking a scanner it had not asked yet is passed over;
+        // one stuck inside a scanner's containers ends the answer (``rest(afterStepTimedOut:)``).
+        var next = self
+        guard next.pager.skipScannerAhead(after: timeout) else { return nil }
+        var bytes: [UInt8] = []
+        if case .start = stage {
+            Self.append(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
+            JSONWriter.write(id, into: &bytes)
+            Self.append(#","result":{"items":["#, to: &bytes)
+            next.stage = .items(first: true)
+        }
+        return (bytes, next)
     }
 
     func rest(afterStepTimedOut timeout: Duration) -> [UInt8] {

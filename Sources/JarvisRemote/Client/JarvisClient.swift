@@ -26,7 +26,11 @@ public final class JarvisClient: Sendable {
     ///   - endpoint: where the agent listens.
     ///   - clientName: how the agent's audit trail will name this client.
     ///   - token: the agent's token, needed on TCP (ignored by agents on a Unix socket).
-    ///   - timeout: how long to wait for the connection and for each answer.
+    ///   - timeout: how long to wait for the connection, for `hello` and for each answer. An
+    ///     agent that says how long a request may wait on its storage
+    ///     (``Wire/Capabilities/requestTimeout``) is given that and ``answerMargin`` at least,
+    ///     so its own error naming what did not answer (a hung keyring) arrives instead of
+    ///     this client giving up first with no reason and dropping the connection.
     /// - Throws: ``JarvisError`` when the agent cannot be reached, refuses the hello (wrong
     ///   token: `.unauthorized`), or speaks another major protocol version.
     public init(
@@ -37,7 +41,6 @@ public final class JarvisClient: Sendable {
         } catch {
             throw JarvisError(.unavailable, "cannot connect to the agent: \(error)")
         }
-        self.timeout = timeout
         let params = Wire.HelloParams(client: clientName, token: token)
         do throws(JarvisError) {
             let answer = try Self.exchange(
@@ -49,13 +52,26 @@ public final class JarvisClient: Sendable {
             try ProtocolVersion.checkAgent(object["protocolVersion"]?.stringValue)
             helloResult = try Wire.HelloResult(json: answer)
             hello = object
+            self.timeout = Self.answerWait(timeout, agentTimeout: helloResult.capabilities.requestTimeout)
         } catch {
             connection.close()
             throw error
         }
     }
 
+    /// How long each answer is waited for.
     private let timeout: Duration
+
+    /// What a client waits beyond the agent's own request timeout: the agent's clock starts
+    /// when it reads the request, and a loaded machine takes a moment to answer.
+    public static let answerMargin: Duration = .seconds(3)
+
+    /// The wait for each answer: `asked`, or longer when the agent's own request timeout
+    /// and ``answerMargin`` are longer.
+    static func answerWait(_ asked: Duration, agentTimeout: Duration?) -> Duration {
+        guard let agentTimeout else { return asked }
+        return max(asked, agentTimeout + answerMargin)
+    }
 
     /// The socket's descriptor, for a readiness source that waits without a thread
     /// (``ChangeStream``). Valid until the client is released.
@@ -116,7 +132,7 @@ public final class JarvisClient: Sendable {
         let line: [UInt8]?
         do {
             line = try connection.receiveLine(timeout: deadline.map { max(.zero, $0 - .now) })
-        } catch where error.errno == ETIMEDOUT {
+        } catch  where error.errno == ETIMEDOUT {
             return .timedOut
         } catch {
             throw JarvisError(.unavailable, "lost the connection to the agent: \(error)")

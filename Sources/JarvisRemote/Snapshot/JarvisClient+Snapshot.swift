@@ -34,11 +34,23 @@ extension JarvisClient {
         let canReveal = reveal
         var live: [PreferenceItem] = []
         for scanner in Set(snapshot.items.map(\.address.scanner)).sorted() {
+            let page: Wire.ListPage
             do {
-                live += try list(scanner: scanner, reveal: canReveal).items.filter { $0.layer == .stored }
+                page = try listing(Wire.ListParams(scanner: scanner, reveal: canReveal))
             } catch let error where error.code == .notFound {
                 continue  // The scanner is not here; its items will be refused one by one.
             }
+            // What a container holds now must be known before anything is written to it: a
+            // plan that took an unreadable container (or a scanner that did not answer) for
+            // empty would write without the revision guard and could not be put back.
+            let touched = Set(snapshot.items.filter { $0.address.scanner == scanner }.map(\.address.container))
+            if let problem = page.problems.first(where: { $0.name.isEmpty || touched.contains($0.name) }) {
+                let place = problem.name.isEmpty ? "scanner \(scanner)" : "\(scanner):\(problem.name)"
+                throw JarvisError(
+                    .unavailable,
+                    "cannot read what \(place) holds now (\(problem.problem ?? "unreadable")), so nothing was imported")
+            }
+            live += page.items.filter { $0.layer == .stored }
         }
         // A placeholder is what a scanner showed instead of a value it cannot represent: writing
         // it would store the stand-in (the string "null") where the real value was.

@@ -56,11 +56,15 @@ extension Wire {
         public var history: Bool
         /// Whether `list` takes `limit` and `cursor` (read as false from agents that do not say).
         public var paging: Bool
+        /// How long a request may wait on storage before the agent answers it with an
+        /// `unavailable` error naming what did not answer (`--request-timeout`); nil from
+        /// agents that do not say. A client waiting less would lose that reason.
+        public var requestTimeout: Duration?
 
         /// Capabilities as an agent reports them.
         public init(
             editing: Bool, reveal: Bool, production: Bool, maxLineLength: Int, tcp: Bool, auth: AuthMode,
-            history: Bool = true, paging: Bool = true
+            history: Bool = true, paging: Bool = true, requestTimeout: Duration? = nil
         ) {
             self.editing = editing
             self.reveal = reveal
@@ -70,15 +74,26 @@ extension Wire {
             self.auth = auth
             self.history = history
             self.paging = paging
+            self.requestTimeout = requestTimeout
         }
 
-        /// `{"editing","reveal","production","maxLineLength","tcp","auth","history","paging"}`
+        /// `{"editing","reveal","production","maxLineLength","tcp","auth","history","paging","requestTimeoutMs"?}`
         public var json: JSONValue {
-            .object([
+            var object: JSONObject = [
                 "editing": .bool(editing), "reveal": .bool(reveal), "production": .bool(production),
                 "maxLineLength": .integer(maxLineLength), "tcp": .bool(tcp), "auth": .string(auth.rawValue),
                 "history": .bool(history), "paging": .bool(paging),
-            ])
+            ]
+            object.setIfPresent("requestTimeoutMs", requestTimeout.map { .integer(Self.milliseconds($0)) })
+            return .object(object)
+        }
+
+        /// `duration` in whole milliseconds, rounded up so a client never waits less.
+        private static func milliseconds(_ duration: Duration) -> Int64 {
+            let (seconds, attoseconds) = duration.components
+            let fraction = attoseconds / 1_000_000_000_000_000
+            let rest = attoseconds % 1_000_000_000_000_000 > 0 ? 1 : 0
+            return seconds.multipliedReportingOverflow(by: 1000).partialValue + fraction + Int64(rest)
         }
 
         /// Reads the capabilities an agent sent; members added after 1.0 default to false.
@@ -92,6 +107,8 @@ extension Wire {
             auth = AuthMode(rawValue: try fields.optionalString("auth") ?? AuthMode.none.rawValue)
             history = try fields.optionalBool("history") ?? false
             paging = try fields.optionalBool("paging") ?? false
+            // A positive whole number of milliseconds; anything else is read as not said.
+            requestTimeout = fields["requestTimeoutMs"]?.int64Value.flatMap { $0 > 0 ? .milliseconds($0) : nil }
         }
     }
 

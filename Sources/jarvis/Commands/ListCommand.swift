@@ -65,7 +65,14 @@ enum ListCommand: Command {
             let pattern = container.map { GlobPattern($0) }
             let shown = Set(listing.items.map { "\($0.address.scanner):\($0.address.container)" })
                 .union(listing.problems.map { "\($0.scanner):\($0.name)" })
-            empty = try client.containers(scanner: scanner).filter {
+            // Asked scanner by scanner, leaving out those the listing found silent or broken
+            // as a whole: a keyring that never answered is not waited for twice.
+            let silent = Set(listing.problems.filter(\.name.isEmpty).map(\.scanner))
+            var known: [Wire.Container] = []
+            for id in scanner.map({ [$0] }) ?? client.helloResult.scanners where !silent.contains(id) {
+                known += try client.containers(scanner: id)
+            }
+            empty = known.filter {
                 !shown.contains("\($0.scanner):\($0.name)") && (pattern?.matches($0.name) ?? true)
             }
         }
@@ -128,7 +135,9 @@ enum ListCommand: Command {
         }
         // One line per problem, cut to the terminal's width (`--json` has the whole message).
         for problem in problems {
-            let line = Terminal.escaped("\(problem.scanner):\(problem.name): \(problem.problem ?? "cannot be read")")
+            // A problem of a scanner as a whole has no container name.
+            let place = problem.name.isEmpty ? problem.scanner : "\(problem.scanner):\(problem.name)"
+            let line = Terminal.escaped("\(place): \(problem.problem ?? "cannot be read")")
             Terminal.out(Terminal.red(Terminal.fit(line, Terminal.width)))
         }
         if items.isEmpty && empty.isEmpty && problems.isEmpty {

@@ -16,7 +16,8 @@ struct MCPResources: Sendable {
         for agent in agents {
             let label = MCPAgentBridge.label(of: agent, among: agents)
             guard let containers = try? agent.client.containers() else { continue }
-            for container in containers {
+            // An entry without a name is a scanner that did not answer, not a container to read.
+            for container in containers where !container.name.isEmpty {
                 let (scanner, name) = (container.scanner, container.name)
                 let uri = MCPResourceURI(agent: label, scanner: scanner, container: name)
                 // Names from storage are quoted as tool text quotes them (``MCPToolText/quoted(_:limit:)``).

@@ -47,11 +47,12 @@ import Testing
             Wire.HelloParams.init(params:))
         #expect(withToken.token == "3482b0a9")
         let result = try roundTripResult(
-            #"{"jsonrpc":"2.0","id":1,"result":{"protocol":"jarvis","protocolVersion":"1.0","agent":"jarvis-demo","pid":4242,"platform":"Linux","capabilities":{"editing":true,"reveal":false,"production":false,"maxLineLength":1048576,"tcp":false,"auth":"none","history":true,"paging":true},"scanners":["defaults"]}}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":{"protocol":"jarvis","protocolVersion":"1.0","agent":"jarvis-demo","pid":4242,"platform":"Linux","capabilities":{"editing":true,"reveal":false,"production":false,"maxLineLength":1048576,"tcp":false,"auth":"none","history":true,"paging":true,"requestTimeoutMs":15000},"scanners":["defaults"]}}"#,
             as: Wire.HelloResult.self)
         #expect(result.agent == "jarvis-demo" && result.pid == 4242 && result.scanners == ["defaults"])
         #expect(result.capabilities.editing && !result.capabilities.reveal)
         #expect(result.capabilities.maxLineLength == 1_048_576 && result.capabilities.auth == "none")
+        #expect(result.capabilities.requestTimeout == .seconds(15))
     }
 
     @Test func pingScannersAndContainers() throws {
@@ -61,7 +62,8 @@ import Testing
             as: Wire.ScannersResult.self)
         #expect(scanners.scanners.map(\.id) == ["defaults", "secrets", "flags"])
         #expect(scanners.scanners[1].reason == "no D-Bus session bus" && scanners.scanners[1].secret)
-        #expect(scanners.scanners[0].types == PreferenceType.allCases && scanners.scanners[1].types == [.string, .data])
+        #expect(
+            scanners.scanners[0].types == PreferenceType.allCases && scanners.scanners[1].types == [.string, .data])
         // Absent: a scanner that does not say (or an older agent) takes every type.
         #expect(scanners.scanners[2].types == nil)
         _ = try roundTripParams(
@@ -262,7 +264,9 @@ import Testing
                 "../../../docs/PROTOCOL.md"), encoding: .utf8)
         for line in lines { #expect(document.contains("\n" + line + "\n"), "PROTOCOL.md lacks \(line)") }
         // A restore names one point, not both or neither.
-        #expect(throws: RPCError.self) { try Wire.RestoreParams(params: ["toEntry": 1, "toTime": "2026-11-28T10:00:00Z"]) }
+        #expect(throws: RPCError.self) {
+            try Wire.RestoreParams(params: ["toEntry": 1, "toTime": "2026-11-28T10:00:00Z"])
+        }
         #expect(throws: RPCError.self) { try Wire.RestoreParams(params: [:]) }
         #expect(throws: RPCError.self) { try Wire.UndoParams(params: ["id": 0]) }
     }
