@@ -135,4 +135,30 @@ private final class GatedScanner: PreferenceScanner {
                 return written?["result"] != nil
             }, "\(String(describing: written))")
     }
+
+    /// A client that names no timeout waits as long as the agent said in `hello` (and a
+    /// margin), so the agent's reason arrives; one that names a timeout keeps to it.
+    @Test func aClientWaitsForTheAgentsReasonUnlessToldOtherwise() throws {
+        let fixture = try AgentFixture(tcp: false) { $0.requestTimeout = .seconds(2) }
+        let hung = GatedScanner(id: "hung", hangs: true)
+        fixture.agent.register(hung)
+        defer { for _ in 0..<4 { hung.gate.signal() } }
+        let patient = try JarvisClient(endpoint: fixture.unix)
+        defer { patient.close() }
+        #expect(patient.helloResult.capabilities.requestTimeout == .seconds(2))
+        do {
+            _ = try patient.containers(scanner: "hung")
+            Issue.record("a hung scanner answered")
+        } catch {
+            #expect(error.message.contains("(scanner hung) is not answering"), "\(error.message)")
+        }
+        let hasty = try JarvisClient(endpoint: fixture.unix, timeout: .milliseconds(200))
+        defer { hasty.close() }
+        do {
+            _ = try hasty.containers(scanner: "hung")
+            Issue.record("a hung scanner answered")
+        } catch {
+            #expect(error.message.contains("no reply in time"), "\(error.message)")
+        }
+    }
 }

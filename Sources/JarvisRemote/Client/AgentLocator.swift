@@ -89,7 +89,10 @@ extension AgentRecord {
     /// Records as aligned lines: pid, name, address, then device and bundle id where known.
     package static func table(_ records: [AgentRecord]) -> [String] {
         let rows = records.map { record in
-            [String(record.pid), record.name, record.endpoint?.target ?? "?", record.device ?? "", record.bundleID ?? ""]
+            [
+                String(record.pid), record.name, record.endpoint?.target ?? "?", record.device ?? "",
+                record.bundleID ?? "",
+            ]
         }
         var widths = [Int](repeating: 0, count: 5)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }

@@ -20,11 +20,11 @@ public final class AsyncJarvisClient: Sendable {
     private let endpoint: Endpoint
     private let clientName: String
     private let token: String?
-    private let timeout: Duration
+    private let timeout: Duration?
     private let queue: DispatchQueue
 
     private init(
-        client: JarvisClient, endpoint: Endpoint, clientName: String, token: String?, timeout: Duration,
+        client: JarvisClient, endpoint: Endpoint, clientName: String, token: String?, timeout: Duration?,
         queue: DispatchQueue
     ) {
         self.client = client
@@ -39,7 +39,7 @@ public final class AsyncJarvisClient: Sendable {
     /// - Parameters: as for ``JarvisClient/init(endpoint:clientName:token:timeout:)``.
     /// - Throws: ``JarvisError`` when the agent cannot be reached or refuses the hello.
     public static func connect(
-        to endpoint: Endpoint, clientName: String = "jarvis", token: String? = nil, timeout: Duration = .seconds(10)
+        to endpoint: Endpoint, clientName: String = "jarvis", token: String? = nil, timeout: Duration? = nil
     ) async throws(JarvisError) -> AsyncJarvisClient {
         let queue = DispatchQueue(label: "jarvis.client")
         let client = try await perform(on: queue) { () throws(JarvisError) in

@@ -26,25 +26,27 @@ public final class JarvisClient: Sendable {
     ///   - endpoint: where the agent listens.
     ///   - clientName: how the agent's audit trail will name this client.
     ///   - token: the agent's token, needed on TCP (ignored by agents on a Unix socket).
-    ///   - timeout: how long to wait for the connection, for `hello` and for each answer. An
-    ///     agent that says how long a request may wait on its storage
-    ///     (``Wire/Capabilities/requestTimeout``) is given that and ``answerMargin`` at least,
-    ///     so its own error naming what did not answer (a hung keyring) arrives instead of
-    ///     this client giving up first with no reason and dropping the connection.
+    ///   - timeout: how long to wait for the connection, for `hello` and for each answer; nil
+    ///     (the default) waits ``defaultTimeout`` for the connection and `hello`, and for each
+    ///     answer as long as the agent says a request may wait on its storage
+    ///     (``Wire/Capabilities/requestTimeout``) and ``answerMargin``, so its own error
+    ///     naming what did not answer (a hung keyring) arrives instead of this client giving
+    ///     up first with no reason and dropping the connection.
     /// - Throws: ``JarvisError`` when the agent cannot be reached, refuses the hello (wrong
     ///   token: `.unauthorized`), or speaks another major protocol version.
     public init(
-        endpoint: Endpoint, clientName: String = "jarvis", token: String? = nil, timeout: Duration = .seconds(10)
+        endpoint: Endpoint, clientName: String = "jarvis", token: String? = nil, timeout: Duration? = nil
     ) throws(JarvisError) {
+        let first = timeout ?? Self.defaultTimeout
         do {
-            connection = try LineClient(endpoint: endpoint, timeout: timeout)
+            connection = try LineClient(endpoint: endpoint, timeout: first)
         } catch {
             throw JarvisError(.unavailable, "cannot connect to the agent: \(error)")
         }
         let params = Wire.HelloParams(client: clientName, token: token)
         do throws(JarvisError) {
             let answer = try Self.exchange(
-                connection, inbox: inbox, nextID: nextID, timeout: timeout, params.json,
+                connection, inbox: inbox, nextID: nextID, timeout: first, params.json,
                 method: Wire.HelloParams.method)
             guard case .object(let object) = answer else {
                 throw JarvisError(.storage, "the agent answered hello with something other than an object")
@@ -52,7 +54,7 @@ public final class JarvisClient: Sendable {
             try ProtocolVersion.checkAgent(object["protocolVersion"]?.stringValue)
             helloResult = try Wire.HelloResult(json: answer)
             hello = object
-            self.timeout = Self.answerWait(timeout, agentTimeout: helloResult.capabilities.requestTimeout)
+            self.timeout = timeout ?? Self.answerWait(agentTimeout: helloResult.capabilities.requestTimeout)
         } catch {
             connection.close()
             throw error
@@ -66,11 +68,14 @@ public final class JarvisClient: Sendable {
     /// when it reads the request, and a loaded machine takes a moment to answer.
     public static let answerMargin: Duration = .seconds(3)
 
-    /// The wait for each answer: `asked`, or longer when the agent's own request timeout
-    /// and ``answerMargin`` are longer.
-    static func answerWait(_ asked: Duration, agentTimeout: Duration?) -> Duration {
-        guard let agentTimeout else { return asked }
-        return max(asked, agentTimeout + answerMargin)
+    /// How long a client that names no timeout waits for the connection and `hello`, and for
+    /// each answer of an agent that does not say its request timeout.
+    public static let defaultTimeout: Duration = .seconds(10)
+
+    /// The wait for each answer when the caller named none: the agent's own request timeout
+    /// and ``answerMargin``, or ``defaultTimeout`` from an agent that does not say.
+    static func answerWait(agentTimeout: Duration?) -> Duration {
+        agentTimeout.map { $0 + answerMargin } ?? defaultTimeout
     }
 
     /// The socket's descriptor, for a readiness source that waits without a thread
