@@ -902,11 +902,10 @@ def scenario_restart_under_tabs(playwright):
 
 
 def scenario_frozen_tab(playwright):
-    """A browser whose clock stops for longer than a minute (Playwright's clock is the whole
-    context's: every tab's `Date` and timers set since pause, the leader's too, so no tab
-    forgets another; a tab silent alone is day_tab) keeps its tabs in the shared live stream
-    and their pages open: once the clock runs again, a tab shows a change made meanwhile and
-    its edits work."""
+    """A browser whose clock stops for longer than a minute keeps its tabs in the shared live
+    stream and their pages open: once the clock runs again, a tab shows a change made
+    meanwhile and its edits work. (Playwright's clock is the whole context's: the leader's
+    `Date` stops too, so it forgets no tab. A tab silent alone is day_tab.)"""
     agent, path = files_agent()
     web = Web()
     browser, context = launch(playwright)
