@@ -89,8 +89,12 @@ import Testing
         try run("restart_under_tabs")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aTabFrozenInTheBackgroundStaysLiveAndOpen() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aBrowserWhoseClockStopsStaysLiveAndOpen() throws {
         try run("frozen_tab")
+    }
+
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aTabSilentForADayKeepsItsDraftSavesItAndMeetsAConflict() throws {
+        try run("day_tab")
     }
 
     @Test(.enabled(if: WebBrowser.shouldRun)) func everythingWorksFromTheKeyboard() throws {

@@ -40,6 +40,7 @@ import Testing
         #expect(WebRoute.match(["api", "pages", "P1", "intent"]).map { "\($0.route) \($0.page ?? "")" } == "intent P1")
         #expect(WebRoute.match(["api", "pages", "P1", "rows"])?.route == .rows)
         #expect(WebRoute.match(["api", "pages", "P1", "events"])?.route == .events)
+        #expect(WebRoute.match(["api", "pages", "P1", "close"]).map { "\($0.route) \($0.page ?? "")" } == "closePage P1")
         // Reading a view changed the page (it took the stream's news): it is no route.
         #expect(WebRoute.match(["api", "pages", "P1", "view"]) == nil)
         #expect(WebRoute.match(["api", "pages", "P1"]) == nil)

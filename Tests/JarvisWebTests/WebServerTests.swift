@@ -171,6 +171,34 @@ import Testing
 
     /// Pages on one agent share its listing (one session, one table of rows); it closes with
     /// the last of them, and the next page loads it again.
+    /// A silent page is kept a day (a tab the browser froze wakes with its draft), so a tab
+    /// that goes says so and its page closes at once; past a bound of silent pages, opening
+    /// one more closes the one silent longest.
+    @Test func aTabThatGoesClosesItsPageAndSilentPagesAreKeptUpToABound() throws {
+        let web = try WebFixture(contents: Self.contents)
+        let gone = try web.openPage().id
+        #expect(try web.intent(gone, ["intent": "filter", "text": "na"]).status == 200)
+        #expect(try web.request("POST", "api/pages/\(gone)/close").status == 204)
+        var answer = try web.intent(gone, ["intent": "filter", "text": ""])
+        #expect(answer.status == 404)
+        #expect(answer.json["error"] == "this page was closed; reload it")
+        // Asked again, or of a page that never was: the tab is gone either way.
+        #expect(try web.request("POST", "api/pages/\(gone)/close").status == 204)
+        #expect(try web.request("GET", "api/pages/\(gone)/close").status == 405)
+
+        let oldest = try web.openPage().id
+        var kept: [String] = []
+        for _ in 1..<WebServer.maxSilentPages { kept.append(try web.openPage().id) }
+        #expect(try web.intent(oldest, ["intent": "filter", "text": "na"]).status == 200)
+        // `oldest` was seen last now: the next one silent longest goes.
+        _ = try web.openPage()
+        answer = try web.intent(kept[0], ["intent": "filter", "text": "na"])
+        #expect(answer.status == 404)
+        #expect(try web.intent(oldest, ["intent": "filter", "text": ""]).status == 200)
+        #expect(try web.intent(kept[1], ["intent": "filter", "text": ""]).status == 200)
+        #expect(web.server.router.pages.current.count == WebServer.maxSilentPages)
+    }
+
     @Test func pagesOnOneAgentShareOneListingThatClosesWithTheLast() throws {
         let web = try WebFixture(contents: Self.many(100))
         let one = try web.openPage().id

@@ -902,10 +902,10 @@ def scenario_restart_under_tabs(playwright):
 
 
 def scenario_frozen_tab(playwright):
-    """A tab whose timers stop for longer than a minute (Chromium wakes the timers of a tab left
-    in the background at most once a minute, and a headless page is never hidden, so its clock
-    is paused here) stays in the shared live stream and its page stays open: once its timers
-    run again, it shows a change made meanwhile and its edits work."""
+    """A browser whose clock stops for longer than a minute keeps its tabs in the shared live
+    stream and their pages open: once the clock runs again, a tab shows a change made
+    meanwhile and its edits work. (Playwright's clock is the whole context's: the leader's
+    `Date` stops too, so it forgets no tab. A tab silent alone is day_tab.)"""
     agent, path = files_agent()
     web = Web()
     browser, context = launch(playwright)
@@ -919,9 +919,9 @@ def scenario_frozen_tab(playwright):
     frozen.goto(web.base)
     scope(frozen, "app.json")
     expect(grid_row(frozen, "name")).to_contain_text("Ada")
-    frozen.clock.pause_at(int(time.time() * 1000) + 1000)
-    # Longer than a throttled background tab waits between wake-ups, and than a tab silent
-    # for 30 s was once forgotten (its page then closed by the server 30 s later).
+    # (A number is Unix time in seconds in Playwright for Python.)
+    frozen.clock.pause_at(time.time() + 1)
+    # Longer than a throttled background tab waits between wake-ups.
     time.sleep(75)
     jarvis("set", "files:app.json", "name", "Grace")
     expect(grid_row(leader, "name")).to_contain_text("Grace")
@@ -932,6 +932,85 @@ def scenario_frozen_tab(playwright):
     detail(frozen).get_by_role("button", name="Toggle").click()
     wait_until(lambda: '"debug": false' in read(path), "the woken tab's edit to be saved")
     check(not frozen.errors, f"page errors: {frozen.errors}")
+
+
+# What a tab says to the other tabs goes nowhere while `self.asleep` (set by the scenario):
+# the tab stands for one whose timers a browser stopped (a background tab, a sleeping laptop).
+# (Playwright's clock is the whole context's, so pausing it pauses every tab's Date; and
+# Page.setWebLifecycleState "frozen" left the tab's timers and messages running here.)
+MUTED = """
+const post = BroadcastChannel.prototype.postMessage;
+BroadcastChannel.prototype.postMessage = function (message) { if (!self.asleep) post.call(this, message); };
+"""
+
+
+def sleep_tab(page, asleep):
+    """Silences a tab opened with MUTED, or wakes it as a browser does (a `resume` event)."""
+    page.evaluate("(asleep) => { self.asleep = asleep; if (!asleep) document.dispatchEvent(new Event('resume')); }", asleep)
+
+
+def scenario_day_tab(playwright):
+    """Tabs left open for a day with an edit in progress: frozen for longer than a silent page
+    was once kept on the server (forgotten by the shared stream after 30 s, closed 30 s
+    later), while another client changes the data. Woken, each shows the current data and
+    keeps its draft; the draft of another key saves, and the draft of the key that changed
+    meanwhile meets the conflict box, never overwriting. No tab asks to be reloaded."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    leader = open_page(context, web)
+    same, other = context.new_page(), context.new_page()
+    for tab in (same, other):
+        tab.errors = []
+        tab.on("pageerror", lambda error, tab=tab: tab.errors.append(str(error)))
+        PAGES.append(tab)
+        tab.add_init_script(MUTED)
+        tab.goto(web.base)
+        expect(tab.get_by_role("grid", name="Keys")).to_be_visible()
+    streams = []
+    leader.on("request", lambda request: streams.append(request.url) if "/api/stream" in request.url else None)
+    scope(leader, "app.json")
+    for tab in (same, other):
+        scope(tab, "app.json")
+    open_key(same, "name")
+    detail(same).get_by_role("button", name="Edit").click()
+    detail(same).get_by_label("Value", exact=True).fill("Mine")
+    open_key(other, "server")
+    detail(other).get_by_role("tree", name="Value tree").get_by_role("treeitem", name="port").locator(".tree-label").click()
+    expect(detail(other).locator(".detail-title")).to_have_text("server/port")
+    detail(other).get_by_role("button", name="Edit").click()
+    detail(other).get_by_label("Value", exact=True).fill("9090")
+    count = len(streams)
+    for tab in (same, other):
+        sleep_tab(tab, True)
+    # The shared stream lets the silent tabs go; then they stay silent for longer than the
+    # server once kept a page nobody held (a day, for a tab in a sleeping laptop).
+    # (Playwright tells of requests only while it is called: the condition waits through it.)
+    wait_until(lambda: leader.wait_for_timeout(100) or (len(streams) > count and "," not in streams[-1]),
+               "the shared stream to let the silent tabs go", seconds=60)
+    leader.wait_for_timeout(40_000)
+    jarvis("set", "files:app.json", "name", "Theirs")
+    expect(grid_row(leader, "name")).to_contain_text("Theirs")
+    for tab in (same, other):
+        sleep_tab(tab, False)
+    expect(detail(same).get_by_label("Value", exact=True)).to_have_value("Mine")
+    expect(detail(other).get_by_label("Value", exact=True)).to_have_value("9090")
+    detail(other).get_by_role("button", name="Save").click()
+    expect(other.get_by_role("status").filter(has_text="saved")).to_be_visible()
+    wait_until(lambda: '"port": 9090' in read(path), "the woken tab's draft of another key to be saved")
+    check('"Theirs"' in read(path), "saving another key undid the change made meanwhile")
+    for tab in (same, other):
+        expect(grid_row(tab, "name")).to_contain_text("Theirs")
+    detail(same).get_by_role("button", name="Save").click()
+    conflict = detail(same).get_by_role("alert", name="Conflict")
+    expect(conflict).to_contain_text("Theirs")
+    expect(conflict).to_contain_text("Mine")
+    check('"Theirs"' in read(path), "the woken tab's draft overwrote the change made meanwhile")
+    conflict.get_by_role("button", name="Write mine").click()
+    wait_until(lambda: '"Mine"' in read(path), "my value to be written after the conflict")
+    for tab in (leader, same, other):
+        check("reload" not in tab.locator("#message").inner_text(), f"a tab asks for a reload: {tab.locator('#message').inner_text()}")
+        check(not tab.errors, f"page errors: {tab.errors}")
 
 
 def scenario_keyboard(playwright):

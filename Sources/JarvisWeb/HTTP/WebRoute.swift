@@ -17,13 +17,15 @@ enum WebRoute: String, CaseIterable, Sendable {
     case rows
     /// The live stream of one page alone (a browser without BroadcastChannel or Web Locks).
     case events
+    /// Closes a page at once: its tab went (`pagehide`).
+    case closePage
 
     /// The methods the route answers; `HEAD` answers the head of a `GET` without its body.
     var methods: [String] {
         switch self {
         case .page, .file: ["GET", "HEAD"]
         case .stream, .rows, .events: ["GET"]
-        case .openPage, .intent: ["POST"]
+        case .openPage, .intent, .closePage: ["POST"]
         }
     }
 
@@ -37,6 +39,7 @@ enum WebRoute: String, CaseIterable, Sendable {
         case .intent: "/api/pages/{page}/intent"
         case .rows: "/api/pages/{page}/rows?from={n}&count={n}"
         case .events: "/api/pages/{page}/events"
+        case .closePage: "/api/pages/{page}/close"
         }
     }
 
@@ -53,6 +56,7 @@ enum WebRoute: String, CaseIterable, Sendable {
             case "intent": return (.intent, parts[2])
             case "rows": return (.rows, parts[2])
             case "events": return (.events, parts[2])
+            case "close": return (.closePage, parts[2])
             default: return nil
             }
         default: return nil

@@ -105,6 +105,10 @@ final class WebRouter: Sendable {
             // The page's files need no page and are answered at once; a page's work waits its turn.
             guard admit(connection) else { return }
             return openPage(on: connection)
+        case .closePage:
+            // Answered whether or not the page was still open: the tab is gone either way.
+            if let pageID { closePage(pageID) }
+            return Self.reply(.content([], type: "text/plain", status: 204), on: connection)
         case .intent, .rows, .events:
             guard admit(connection) else { return }
             guard let pageID, let page = pages.withLock({ $0[pageID] }) else {
@@ -151,11 +155,26 @@ final class WebRouter: Sendable {
         let page = WebPage(id: WebGuard.randomToken().prefix(24).description, options: options, lane: work.lane()) {
             [weak self] page in self?.scheduleIdleCheck(page)
         }
-        pages.withLock { $0[page.id] = page }
+        let evicted = pages.withLock { pages -> WebPage? in
+            pages[page.id] = page
+            let silent = pages.values.filter { !$0.isStreaming }
+            guard silent.count > WebServer.maxSilentPages,
+                let oldest = silent.min(by: { $0.lastSeen.current < $1.lastSeen.current })
+            else { return nil }
+            pages[oldest.id] = nil
+            return oldest
+        }
+        if let evicted { evicted.lane.submit { evicted.close() } }
         answer(on: page, connection) {
             page.connect(nil)
             return (WebEncoder.encode(WebOpened(page: page.id, view: page.view())), 200)
         }
+    }
+
+    /// Closes the page `id` names, if it is open (its tab went).
+    private func closePage(_ id: String) {
+        guard let page = pages.withLock({ $0.removeValue(forKey: id) }) else { return }
+        page.lane.submit { page.close() }
     }
 
     /// A connection ended: it no longer counts as served, and a page's live stream on it ends.
@@ -164,22 +183,22 @@ final class WebRouter: Sendable {
         for page in pages.withLock({ Array($0.values) }) { page.streamClosed(connection) }
     }
 
-    /// Closes `page` once nobody held it for ``WebServer/pageIdle``: asked when its last
-    /// request ended or its stream closed, and decided on its lane, after the work in hand (a
-    /// page busy for longer than it may idle is held, not idle).
-    func scheduleIdleCheck(_ page: WebPage) {
-        let wait = WebServer.pageIdle + .milliseconds(50)
-        DispatchQueue.global().asyncAfter(
-            deadline: .now() + .milliseconds(Int(clamping: wait.wholeMilliseconds(rounded: .up)))
-        ) {
-            [weak self, weak page] in
+    /// Closes `page` once nobody held it for ``WebServer/pageIdle``: asked when a request
+    /// ended or its stream closed, and decided on its lane, after the work in hand (a page busy
+    /// for longer than it may idle is held, not idle). One check waits per page, however many
+    /// requests asked: one seen meanwhile waits again for the rest of the time.
+    func scheduleIdleCheck(_ page: WebPage, after wait: Duration = WebServer.pageIdle) {
+        guard page.idleCheckWaits.withLock({ waits in defer { waits = true }; return !waits }) else { return }
+        let milliseconds = Int(clamping: (wait + .milliseconds(50)).wholeMilliseconds(rounded: .up))
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self, weak page] in
             guard let self, let page else { return }
             page.lane.submit { [self] in
-                guard !page.isStreaming, ContinuousClock.now - page.lastSeen.current > WebServer.pageIdle else {
-                    if !page.isStreaming { scheduleIdleCheck(page) }
-                    return
-                }
-                pages.withLock { $0[page.id] = nil }
+                page.idleCheckWaits.withLock { $0 = false }
+                // A stream that ends asks again.
+                guard !page.isStreaming else { return }
+                let silent = ContinuousClock.now - page.lastSeen.current
+                guard silent > WebServer.pageIdle else { return scheduleIdleCheck(page, after: WebServer.pageIdle - silent) }
+                pages.withLock { pages in if pages[page.id] === page { pages[page.id] = nil } }
                 page.close()
             }
         }

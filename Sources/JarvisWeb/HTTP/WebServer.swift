@@ -45,8 +45,14 @@ public final class WebServer: Sendable {
     /// How long a client has to send a whole request after connecting: a browser on the
     /// loopback sends it at once.
     static let requestTimeout: Duration = .seconds(3)
-    /// How long a page lives with no stream and no request.
-    static let pageIdle: Duration = .seconds(30)
+    /// How long a page lives with no stream and no request: a day. A tab the browser froze in
+    /// the background, or whose laptop slept overnight, is silent that long, and wakes with
+    /// its page (its draft, its place) still there; a tab that closes says so
+    /// (``WebRoute/closePage``) and its page goes at once.
+    static let pageIdle: Duration = .seconds(24 * 60 * 60)
+    /// The most pages kept with no live stream (a page costs some 40 KB beside its agent's
+    /// shared listing): opening one more closes the one silent longest.
+    static let maxSilentPages = 64
     /// The transport's limits for the page's server.
     static let limits = LineServerLimits(
         maxConnections: maxConnections + maxPending + 8, idleTimeout: nil,

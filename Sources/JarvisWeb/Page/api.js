@@ -11,6 +11,14 @@ export async function openPage() {
   return opened.view;
 }
 
+// A tab that goes says so, and its page closes at once: the server keeps a silent page for a
+// day, for a tab the browser froze or a laptop that slept. Back from the back-forward cache,
+// the tab's page is gone, so the tab loads again.
+addEventListener('pagehide', () => {
+  if (pageID) fetch(`api/pages/${pageID}/close`, { method: 'POST', keepalive: true }).catch(() => {});
+});
+addEventListener('pageshow', (event) => { if (event.persisted) location.reload(); });
+
 // Why the server refused: its `error`, or the plain text of a refusal before any page.
 async function refusal(response) {
   const text = await response.text();
@@ -71,6 +79,9 @@ export function live(onView, onDrop) {
   });
   announce();
   const announcing = setInterval(announce, announceEvery);
+  // A tab the browser froze, or that was hidden, is heard again at once when it wakes.
+  document.addEventListener('resume', announce);
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) announce(); });
   addEventListener('pagehide', () => {
     clearInterval(announcing);
     channel.postMessage({ bye: pageID });

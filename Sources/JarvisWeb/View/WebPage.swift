@@ -23,6 +23,8 @@ final class WebPage: Sendable {
     let changed: Locked<Bool>
     /// When a request or the stream last held the page: a page nobody holds is closed.
     let lastSeen = Locked(ContinuousClock.now)
+    /// Whether a check that closes the page once idle waits (see `WebRouter.scheduleIdleCheck`).
+    let idleCheckWaits = Locked(false)
     /// The live stream, if one is open (see `WebPage+Stream.swift`).
     let stream = Locked(LiveStream())
     /// Told when the live stream closed (the page may now idle).
