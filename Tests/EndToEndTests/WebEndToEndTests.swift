@@ -97,6 +97,10 @@ import Testing
         try run("day_tab")
     }
 
+    @Test(.enabled(if: WebBrowser.shouldRun)) func aTabWhosePageTheServerClosedSaysSoAndKeepsItsDraft() throws {
+        try run("closed_tab")
+    }
+
     @Test(.enabled(if: WebBrowser.shouldRun)) func everythingWorksFromTheKeyboard() throws {
         try run("keyboard")
     }

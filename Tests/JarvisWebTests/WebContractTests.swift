@@ -75,6 +75,7 @@ import Testing
         "WebMembers": Shape(keys: keys(WebMembers.CodingKeys.self), children: ["members": "[WebRow]"]),
         "WebOpened": Shape(keys: keys(WebOpened.CodingKeys.self), children: ["view": "WebView"]),
         "WebStreamEvent": Shape(keys: keys(WebStreamEvent.CodingKeys.self), children: ["view": "WebView"]),
+        "WebClosedEvent": Shape(keys: keys(WebClosedEvent.CodingKeys.self)),
         "WebFailure": Shape(keys: keys(WebFailure.CodingKeys.self)),
     ]
 
@@ -90,7 +91,7 @@ import Testing
         "bulk": ["WebBulk"], "add": ["WebAdd"], "entry": ["WebAddContainer", "WebSuggestion", "WebTimelineEntry"],
         "sort": ["WebSort"], "timeline": ["WebTimeline"],
         "suggestion": ["WebSuggestion"], "answer": ["WebRowsWindow", "WebMembers"], "opened": ["WebOpened"],
-        "sent": ["WebStreamEvent"], "failure": ["WebFailure"],
+        "sent": ["WebStreamEvent"], "closed": ["WebClosedEvent"], "failure": ["WebFailure"],
         "fleet": ["WebFleet"], "fleetLine": ["WebFleetLine"], "comparison": ["WebComparison"],
         "difference": ["WebDifference"], "compareOffer": ["WebCompareOffer"],
     ]

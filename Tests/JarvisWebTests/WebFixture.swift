@@ -122,6 +122,12 @@ final class WebStream {
 
     /// The data of the next `view` event, parsed; nil when none came before `deadline`.
     func nextView(until deadline: ContinuousClock.Instant) throws -> JSONValue? {
+        try next("view", until: deadline)
+    }
+
+    /// The data of the next event named `name`, parsed; nil when none came before `deadline`
+    /// or the stream ended.
+    func next(_ name: String, until deadline: ContinuousClock.Instant) throws -> JSONValue? {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             if !headRead, let end = find([13, 10, 13, 10]) {
@@ -131,7 +137,7 @@ final class WebStream {
             if headRead, let end = find([10, 10]) {
                 let event = String(decoding: pending[..<end], as: UTF8.self)
                 pending.removeFirst(end + 2)
-                guard event.hasPrefix("event: view") else { continue }
+                guard event.split(separator: "\n").first == "event: \(name)" else { continue }
                 let data = event.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst(6) ?? ""
                 return try JSONParser.parse(Array(data.utf8))
             }

@@ -199,6 +199,33 @@ import Testing
         #expect(web.server.router.pages.current.count == WebServer.maxSilentPages)
     }
 
+    /// A tab whose page the server closed hears it on the live stream: the shared stream
+    /// names the pages it was asked for that are not open in a `closed` event, first, and goes
+    /// on for the others (asked for closed pages alone, it says so and ends); a page's own
+    /// stream says its page is closed and ends.
+    @Test func aLiveStreamNamesThePagesThatAreNotOpen() throws {
+        let web = try WebFixture(contents: Self.contents)
+        let open = try web.openPage().id
+        let gone = try web.openPage().id
+        #expect(try web.request("POST", "api/pages/\(gone)/close").status == 204)
+        func closed(_ event: JSONValue?) -> [String]? { event?["pages"]?.arrayValue?.compactMap(\.stringValue) }
+
+        let shared = WebStream(try web.send("GET", "api/stream?pages=\(open),\(gone),never"))
+        #expect(closed(try shared.next("closed", until: .now + .seconds(20))) == [gone, "never"])
+        #expect(try shared.nextView(until: .now + .seconds(20))?["page"]?.stringValue == open)
+
+        for path in ["api/stream?pages=\(gone)", "api/pages/\(gone)/events"] {
+            let answer = try web.request("GET", path)
+            #expect(answer.status == 200, "\(path)")
+            #expect(answer.headers["content-type"]?.hasPrefix("text/event-stream") == true, "\(path)")
+            let ended = WebStream(try web.send("GET", path))
+            #expect(closed(try ended.next("closed", until: .now + .seconds(20))) == [gone], "\(path)")
+            let deadline = ContinuousClock.now + .seconds(20)
+            #expect(try ended.nextView(until: deadline) == nil, "\(path)")
+            #expect(ContinuousClock.now < deadline, "\(path) did not end")
+        }
+    }
+
     @Test func pagesOnOneAgentShareOneListingThatClosesWithTheLast() throws {
         let web = try WebFixture(contents: Self.many(100))
         let one = try web.openPage().id

@@ -949,6 +949,32 @@ def sleep_tab(page, asleep):
     page.evaluate("(asleep) => { self.asleep = asleep; if (!asleep) document.dispatchEvent(new Event('resume')); }", asleep)
 
 
+def muted_tab(context, web):
+    """A tab opened with MUTED, awake, its table shown and its page errors collected."""
+    tab = context.new_page()
+    tab.errors = []
+    tab.on("pageerror", lambda error: tab.errors.append(str(error)))
+    PAGES.append(tab)
+    tab.add_init_script(MUTED)
+    tab.goto(web.base)
+    expect(tab.get_by_role("grid", name="Keys")).to_be_visible()
+    return tab
+
+
+def watch_streams(leader):
+    """The addresses of the shared streams `leader` opens from now on."""
+    streams = []
+    leader.on("request", lambda request: streams.append(request.url) if "/api/stream" in request.url else None)
+    return streams
+
+
+def wait_until_let_go(leader, streams, count):
+    """Waits until the leader opened a stream for its page alone after the first `count`."""
+    # (Playwright tells of requests only while it is called: the condition waits through it.)
+    wait_until(lambda: leader.wait_for_timeout(100) or (len(streams) > count and "," not in streams[-1]),
+               "the shared stream to let the silent tabs go", seconds=60)
+
+
 def scenario_day_tab(playwright):
     """Tabs left open for a day with an edit in progress: frozen for longer than a silent page
     was once kept on the server (forgotten by the shared stream after 30 s, closed 30 s
@@ -959,16 +985,8 @@ def scenario_day_tab(playwright):
     web = Web()
     browser, context = launch(playwright)
     leader = open_page(context, web)
-    same, other = context.new_page(), context.new_page()
-    for tab in (same, other):
-        tab.errors = []
-        tab.on("pageerror", lambda error, tab=tab: tab.errors.append(str(error)))
-        PAGES.append(tab)
-        tab.add_init_script(MUTED)
-        tab.goto(web.base)
-        expect(tab.get_by_role("grid", name="Keys")).to_be_visible()
-    streams = []
-    leader.on("request", lambda request: streams.append(request.url) if "/api/stream" in request.url else None)
+    same, other = muted_tab(context, web), muted_tab(context, web)
+    streams = watch_streams(leader)
     scope(leader, "app.json")
     for tab in (same, other):
         scope(tab, "app.json")
@@ -985,9 +1003,7 @@ def scenario_day_tab(playwright):
         sleep_tab(tab, True)
     # The shared stream lets the silent tabs go; then they stay silent for longer than the
     # server once kept a page nobody held (a day, for a tab in a sleeping laptop).
-    # (Playwright tells of requests only while it is called: the condition waits through it.)
-    wait_until(lambda: leader.wait_for_timeout(100) or (len(streams) > count and "," not in streams[-1]),
-               "the shared stream to let the silent tabs go", seconds=60)
+    wait_until_let_go(leader, streams, count)
     leader.wait_for_timeout(40_000)
     jarvis("set", "files:app.json", "name", "Theirs")
     expect(grid_row(leader, "name")).to_contain_text("Theirs")
@@ -1011,6 +1027,53 @@ def scenario_day_tab(playwright):
     for tab in (leader, same, other):
         check("reload" not in tab.locator("#message").inner_text(), f"a tab asks for a reload: {tab.locator('#message').inner_text()}")
         check(not tab.errors, f"page errors: {tab.errors}")
+
+
+def scenario_closed_tab(playwright):
+    """A tab whose page the server closed while the tab was open: it slept long enough for
+    the shared stream to let it go, and meanwhile 64 other pages were opened, so its page was
+    the one silent longest and went. Woken, the tab says on its own that its page was closed
+    and must be reloaded, never "live"; the draft typed in it stays in its field, and a Save
+    sends nothing and says to reload. The other tab stays live."""
+    agent, path = files_agent()
+    web = Web()
+    browser, context = launch(playwright)
+    leader = open_page(context, web)
+    tab = muted_tab(context, web)
+    # A request refused (a 404 of a closed page) is a console error too: none may be sent.
+    tab.on("console", lambda message: tab.errors.append(message.text) if message.type == "error" else None)
+    streams = watch_streams(leader)
+    for page in (leader, tab):
+        scope(page, "app.json")
+    expect(tab.locator("#live")).to_have_text("● live")
+    open_key(tab, "name")
+    detail(tab).get_by_role("button", name="Edit").click()
+    detail(tab).get_by_label("Value", exact=True).fill("Mine")
+    count = len(streams)
+    sleep_tab(tab, True)
+    wait_until_let_go(leader, streams, count)
+    cookie = next(f"{c['name']}={c['value']}" for c in context.cookies())
+    own = f"127.0.0.1:{web.port}"
+    headers = {"Host": own, "Cookie": cookie, "Origin": f"http://{own}", "Content-Type": "application/json"}
+    for _ in range(64):
+        status, _, _ = request(web.port, "POST", web.root + "api/pages", headers, b"{}")
+        check(status == 200, f"opening a page got {status}")
+    sleep_tab(tab, False)
+    expect(tab.locator("#live")).to_have_text(re.compile("closed"))
+    expect(tab.get_by_role("alert").filter(has_text="reload")).to_be_visible()
+    field = detail(tab).get_by_label("Value", exact=True)
+    expect(field).to_have_value("Mine")
+    detail(tab).get_by_role("button", name="Save").click()
+    expect(tab.locator("#message")).to_contain_text("reload")
+    expect(field).to_have_value("Mine")
+    check("Mine" not in read(path), "the closed tab's draft was saved")
+    check("live" not in tab.locator("#live").inner_text(), "the closed tab says it is live")
+    jarvis("set", "files:app.json", "name", "Grace")
+    expect(grid_row(leader, "name")).to_contain_text("Grace")
+    expect(leader.locator("#live")).to_have_text("● live")
+    check("," not in streams[-1], f"the shared stream still asks for the closed page: {streams[-1]}")
+    check(not tab.errors, f"page errors: {tab.errors}")
+    check(not leader.errors, f"page errors: {leader.errors}")
 
 
 def scenario_keyboard(playwright):

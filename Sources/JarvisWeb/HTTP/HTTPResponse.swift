@@ -88,6 +88,17 @@ struct HTTPResponse: Sendable {
         Array("event: \(name)\ndata: \(data.replacingOccurrences(of: "\n", with: "\\n"))\n\n".utf8)
     }
 
+    /// The `closed` event naming `pages` (``WebClosedEvent``).
+    static func closedEvent(_ pages: [String]) -> [UInt8] {
+        event("closed", JSONWriter.string(WebEncoder.encode(WebClosedEvent(pages: pages))))
+    }
+
+    /// A live stream asked for pages none of which is open: it says so (``closedEvent(_:)``)
+    /// and ends, and the browser's `EventSource` hears why instead of a bare failure.
+    static func closed(_ pages: [String]) -> HTTPResponse {
+        content(closedEvent(pages), type: "text/event-stream; charset=utf-8")
+    }
+
     static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"

@@ -93,12 +93,15 @@ final class WebRouter: Sendable {
             // One live stream for every page of a browser (see `WebPage+Stream.swift`).
             let ids = (request.query["pages"] ?? "").split(separator: ",").prefix(Self.maxPagesPerStream).map(
                 String.init)
-            let streamed = pages.withLock { pages in ids.compactMap { pages[$0] } }
-            guard !streamed.isEmpty else {
-                return Self.reply(.failure(404, "these pages were closed; reload them"), on: connection)
+            let (streamed, closed) = pages.withLock { pages in
+                (ids.compactMap { pages[$0] }, ids.filter { pages[$0] == nil })
             }
+            guard !ids.isEmpty else { return Self.reply(.failure(400, "name the pages: ?pages=ID,ID"), on: connection) }
+            // A tab whose page was closed hears it here, and nowhere else before its next request.
+            guard !streamed.isEmpty else { return Self.reply(.closed(closed), on: connection) }
             guard admit(connection) else { return }
             connection.send(raw: HTTPResponse.eventStreamHead())
+            if !closed.isEmpty { connection.send(raw: HTTPResponse.closedEvent(closed)) }
             for page in streamed { page.attachStream(connection) }
             return
         case .openPage:
@@ -112,6 +115,7 @@ final class WebRouter: Sendable {
         case .intent, .rows, .events:
             guard admit(connection) else { return }
             guard let pageID, let page = pages.withLock({ $0[pageID] }) else {
+                if route == .events, let pageID { return Self.reply(.closed([pageID]), on: connection) }
                 return Self.reply(.failure(404, "this page was closed; reload it"), on: connection)
             }
             page.touch()

@@ -40,19 +40,26 @@ export function intent(name, fields = {}) {
   return posted;
 }
 
+// The server closed this page: it was silent for a day, or 64 pages opened since it was
+// last heard. Only a reload gives the tab a page again.
+export class PageClosed extends Error {
+  constructor() { super('jarvis web closed this page; reload the page'); }
+}
+
 async function post(name, fields) {
   const response = await fetch(`api/pages/${pageID}/intent`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ intent: name, ...fields }),
   });
-  if (response.status === 404) throw new Error('this page was closed by the server; reload the page');
+  if (response.status === 404) throw new PageClosed();
   if (!response.ok) throw new Error(await refusal(response));
   return response.json();
 }
 
 export async function rows(from, count) {
   const response = await fetch(`api/pages/${pageID}/rows?from=${from}&count=${count}`);
+  if (response.status === 404) throw new PageClosed();
   if (!response.ok) throw new Error(await refusal(response));
   return response.json();
 }
@@ -61,17 +68,27 @@ export async function rows(from, count) {
 // HTTP/1.1 connections to a server, and a stream held by each tab would take them all. The
 // tab holding the `jarvis-live` lock (Web Locks) is the leader: it opens one stream for the
 // pages every tab of this server announces on a BroadcastChannel and hands each tab its
-// views; when it closes, another tab takes the lock and opens the stream again.
+// views; when it closes, another tab takes the lock and opens the stream again. A stream
+// opened for pages the server closed names them in a `closed` event; the leader tells their
+// tabs (`onClosed`), which then stop announcing themselves.
 const announceEvery = 10_000;
 const forgetAfter = 30_000;
 
-export function live(onView, onDrop) {
-  if (!('BroadcastChannel' in self) || !navigator.locks) return ownStream(onView, onDrop);
+export function live(onView, onDrop, onClosed) {
+  if (!('BroadcastChannel' in self) || !navigator.locks) return ownStream(onView, onDrop, onClosed);
   const channel = new BroadcastChannel('jarvis-live');
-  const announce = () => channel.postMessage({ hello: pageID });
+  let shut = false;
+  const announce = () => { if (!shut) channel.postMessage({ hello: pageID }); };
+  const pageClosed = () => {
+    if (shut) return;
+    shut = true;
+    clearInterval(announcing);
+    onClosed();
+  };
   let leader = null;
   channel.addEventListener('message', ({ data }) => {
     if (data.page === pageID && data.view) onView(data.view);
+    if (data.closed?.includes(pageID)) pageClosed();
     if (data.who) announce();
     if (leader && data.hello) leader.heard(data.hello);
     if (leader && data.bye) leader.forget(data.bye);
@@ -87,31 +104,37 @@ export function live(onView, onDrop) {
     channel.postMessage({ bye: pageID });
   });
   navigator.locks.request('jarvis-live', () => new Promise(() => {
-    leader = new Leader(channel, onView, onDrop);
+    leader = new Leader(channel, onView, onDrop, pageClosed);
     channel.postMessage({ who: true });
   }));
   return channel;
 }
 
 // A stream of this tab's page alone (a browser without BroadcastChannel or Web Locks).
-function ownStream(onView, onDrop) {
+function ownStream(onView, onDrop, onClosed) {
   const source = new EventSource(`api/pages/${pageID}/events`);
   source.addEventListener('view', (event) => {
     const sent = JSON.parse(event.data);
     onView(sent.view);
+  });
+  source.addEventListener('closed', () => {
+    source.close();
+    onClosed();
   });
   source.addEventListener('error', () => onDrop(source));
   return source;
 }
 
 // The leader's stream: the pages heard lately, one EventSource for them, opened again (the
-// new one first) when the set changes.
+// new one first) when the set changes. A page the server closed is never asked for again.
 class Leader {
-  constructor(channel, onView, onDrop) {
+  constructor(channel, onView, onDrop, onClosed) {
     this.channel = channel;
     this.onView = onView;
     this.onDrop = onDrop;
+    this.onClosed = onClosed;
     this.pages = new Map([[pageID, Infinity]]);
+    this.closedPages = new Set();
     this.source = null;
     this.timer = null;
     this.reopen();
@@ -119,6 +142,7 @@ class Leader {
   }
 
   heard(page) {
+    if (this.closedPages.has(page)) return;
     const known = this.pages.has(page);
     if (page !== pageID) this.pages.set(page, Date.now());
     if (!known) this.reopen();
@@ -145,12 +169,29 @@ class Leader {
 
   open() {
     const older = this.source;
+    if (!this.pages.size) {
+      if (older) older.close();
+      this.source = null;
+      return;
+    }
     const source = new EventSource(`api/stream?pages=${[...this.pages.keys()].join(',')}`);
     this.source = source;
     source.addEventListener('open', () => { if (older) older.close(); });
     source.addEventListener('view', (event) => {
       const sent = JSON.parse(event.data);
       if (sent.page === pageID) this.onView(sent.view); else this.channel.postMessage({ page: sent.page, view: sent.view });
+    });
+    // Sent first, when some of the pages asked for are not open (alone, the stream then ends).
+    source.addEventListener('closed', (event) => {
+      const closed = JSON.parse(event.data);
+      for (const page of closed.pages) {
+        this.closedPages.add(page);
+        this.pages.delete(page);
+      }
+      if (closed.pages.includes(pageID)) this.onClosed();
+      this.channel.postMessage({ closed: closed.pages });
+      clearTimeout(this.timer);
+      this.open();
     });
     source.addEventListener('error', () => {
       if (source !== this.source) return;

@@ -63,14 +63,35 @@ class App {
 
   connect() {
     this.stream = api.live((view) => this.draw(view), (source) => {
-      if (source.readyState === EventSource.CLOSED) {
+      if (source.readyState === EventSource.CLOSED && !this.closed) {
         this.say('the connection to jarvis web was lost; is it still running? Reload the page when it is.', 'error');
         $('live').textContent = 'disconnected';
       }
-    });
+    }, () => this.pageClosed());
+  }
+
+  // The server closed this page (silent for a day, or 64 pages opened since it was heard):
+  // nothing here is live any more and nothing more is sent or drawn, so what the person typed
+  // stays in its field, to copy before reloading.
+  pageClosed() {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.filterTimer);
+    this.filterTimer = null;
+    $('live').textContent = 'closed';
+    $('live').dataset.state = 'closed';
+    const gone = $('gone');
+    gone.hidden = false;
+    gone.textContent = 'jarvis web closed this page (it was not used for a long time, or many pages were opened since). '
+      + 'Reload the page to go on; copy what you typed first.';
+    document.body.classList.add('is-gone');
   }
 
   async send(intent, fields = {}, { quiet = false } = {}) {
+    if (this.closed) {
+      if (!quiet) this.say('jarvis web closed this page; nothing was sent. Copy what you typed, then reload the page.', 'error');
+      return null;
+    }
     if (intent === 'edit' || intent === 'addCreate' || intent === 'addElement') fields = { zone: browserZone(), ...fields };
     if (this.filterTimer && intent !== 'filter') {
       // What was typed in the filter goes first, so the next answer does not undo it.
@@ -83,6 +104,7 @@ class App {
       this.draw(view);
       return view;
     } catch (error) {
+      if (error instanceof api.PageClosed) this.pageClosed();
       if (!quiet) this.say(String(error.message || error), 'error');
       return null;
     }
@@ -97,7 +119,7 @@ class App {
   }
 
   draw(view) {
-    if (!view || (this.view && view.version < this.view.version)) return;
+    if (this.closed || !view || (this.view && view.version < this.view.version)) return;
     const previous = this.view;
     this.view = view;
     $('agent-name').textContent = view.agent ? `${view.agent.name} · pid ${view.agent.pid} · ${view.agent.platform}` : 'no agent';

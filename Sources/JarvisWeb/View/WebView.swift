@@ -482,6 +482,14 @@ struct WebStreamEvent: Encodable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable { case page, view }
 }
 
+/// The `closed` event of a live stream: the pages it was asked for that are not open (the
+/// server closed them, or they never were), whose tabs must reload.
+struct WebClosedEvent: Encodable, Sendable {
+    var pages: [String]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case pages }
+}
+
 /// A refusal of a page's request (status 400 or 404).
 struct WebFailure: Encodable, Sendable {
     var error: String
