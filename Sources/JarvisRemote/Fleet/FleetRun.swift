@@ -17,7 +17,8 @@ public enum FleetRun {
     ///   - bound: how long the whole fan-out may take; each agent has until `now + bound`.
     ///   - clientName: how each agent's audit trail names the connection.
     ///   - writes: whether `body` writes: an agent that did not answer in time is then also
-    ///     said to maybe apply a write it was already sent, once it runs again.
+    ///     said to maybe apply a write it was already sent, once it runs again, if it answered
+    ///     its hello (`body` had begun); one that never did is said to have been sent no write.
     ///   - keepingConnections: leave each connection open once `body` returned in time (a
     ///     watch goes on reading it); the caller's body then owns it.
     ///   - body: what to do on one agent, given its record and a connection that said hello.
@@ -45,10 +46,11 @@ public enum FleetRun {
         }
         _ = group.wait(timeout: DispatchTime.now() + .nanoseconds(Int(clamping: bound.nanoseconds)))
         // What has not finished by now is cut off: its connection closed, its result fixed.
-        let (results, stragglers) = state.withLock { state -> ([FleetOutcome.Result?], [JarvisClient]) in
+        let (results, stragglers, greeted) = state.withLock {
+            state -> ([FleetOutcome.Result?], [JarvisClient], Set<Int>) in
             state.closed = true
             let open = state.clients.filter { state.results[$0.key] == nil }.map(\.value)
-            return (state.results, open)
+            return (state.results, open, Set(state.clients.keys))
         }
         for client in stragglers { client.close() }
         let labels = labels(for: agents)
@@ -57,9 +59,7 @@ public enum FleetRun {
             let result =
                 results[index].flatMap { $0.status == .noAnswer ? nil : $0 }
                 ?? FleetOutcome.Result(
-                    .noAnswer,
-                    reason: "no answer within \(seconds(bound)) (stopped or busy?)"
-                        + (writes ? "; a write already sent to it may still apply when it runs again" : ""))
+                    .noAnswer, reason: silentReason(bound, writes: writes, greeted: greeted.contains(index)))
             return FleetOutcome(
                 agent: labels[index], pid: agents[index].pid, identity: agents[index].identity, status: result.status,
                 value: result.value, reason: result.reason, detail: result.detail)
@@ -71,6 +71,17 @@ public enum FleetRun {
                     reason: unmatchedReason(term)))
         }
         return FleetReport(outcomes)
+    }
+
+    /// Why an agent cut off at the bound has no result; for a write, whether one may have been
+    /// sent to it: only an agent that answered its hello (`greeted`) was given any.
+    private static func silentReason(_ bound: Duration, writes: Bool, greeted: Bool) -> String {
+        let reason = "no answer within \(seconds(bound)) (stopped or busy?)"
+        guard writes else { return reason }
+        return reason
+            + (greeted
+                ? "; a write already sent to it may still apply when it runs again"
+                : "; it never answered its hello, so no write was sent to it")
     }
 
     /// Why a term of `--agents` has no outcome of its own: it matched no running agent.
@@ -89,7 +100,8 @@ public enum FleetRun {
         }
     }
 
-    /// What the runner tracks while agents work: the results so far and the open connections.
+    /// What the runner tracks while agents work: the results so far and the connections that
+    /// said hello (those whose `body` began).
     private struct State {
         var results: [FleetOutcome.Result?]
         var clients: [Int: JarvisClient] = [:]
