@@ -146,8 +146,10 @@ extension SyscallTrace {
         return result
     }
 
-    /// Calls a thread makes to start, wait or wake, whatever it serves.
-    private static let machinery = ["epoll", "mmap", "munmap", "mprotect", "madvise", "eventfd"]
+    /// Calls a thread makes to start, wait or wake, whatever it serves. `timerfd` is Dispatch
+    /// arming its one timer: a request's deadline needs it only when no earlier deadline is
+    /// pending, which depends on when the requests before it came, not on the name.
+    private static let machinery = ["epoll", "mmap", "munmap", "mprotect", "madvise", "eventfd", "timerfd"]
 
     private static func requestID(_ call: String) -> Int? {
         guard let range = call.range(of: #"\"id\":"#) else { return nil }
