@@ -1649,7 +1649,12 @@ def scenario_help_and_way_up(playwright):
     web = Web()
     browser, context = launch(playwright)
     page = open_page(context, web)
-    page.get_by_role("grid", name="Keys").focus()
+    # The page's first view drawn and the table focused before the key is pressed: on a loaded
+    # machine the grid shows before the first view, and a key pressed then was once lost.
+    expect(page.locator(".viewport .row")).to_have_count(3)
+    grid = page.get_by_role("grid", name="Keys")
+    grid.focus()
+    expect(grid).to_be_focused()
     page.keyboard.press("?")
     shortcuts = page.get_by_role("dialog", name="Keyboard shortcuts")
     expect(shortcuts).to_be_visible()
