@@ -274,7 +274,7 @@ public final class JarvisHub: Sendable {
         let silence =
             silent.isEmpty
             ? ""
-            : "scanner\(silent.count == 1 ? "" : "s") \(silent.joined(separator: ", ")) did not answer within \(Self.spoken(wait)) (a keyring waiting for an unlock, a stopped process?)"
+            : "scanner\(silent.count == 1 ? "" : "s") \(silent.joined(separator: ", ")) \(wait.silence)"
         switch owners.count {
         case 1 where silent.isEmpty || !writing:
             return owners[0]
@@ -302,12 +302,6 @@ public final class JarvisHub: Sendable {
                 "container '\(name)' exists in scanners \(owners.map(\.0).sorted().joined(separator: ", ")); add \"scanner\""
             )
         }
-    }
-
-    /// `wait` as a person reads it: `5 s`, `500 ms`.
-    private static func spoken(_ wait: Duration) -> String {
-        let milliseconds = wait.wholeMilliseconds(rounded: .up)
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 
     func read(_ address: PreferenceAddress, scanner: any PreferenceScanner) throws(JarvisError) -> ScannedEntry? {

@@ -10,6 +10,25 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
+    /// The duration as a person reads it: whole seconds as `15 s`, other times over a second as
+    /// `1.5 s`, shorter ones as `500 ms` (rounded up to the millisecond, so never `0`).
+    public var spoken: String {
+        let milliseconds = wholeMilliseconds(rounded: .up)
+        // Past what a millisecond count holds (millions of years), the seconds alone.
+        guard milliseconds < .max else { return "\(inSeconds) s" }
+        if milliseconds < 1000 { return "\(max(milliseconds, 1)) ms" }
+        let (whole, part) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        guard part > 0 else { return "\(whole) s" }
+        var fraction = String(part + 1000).dropFirst()
+        while fraction.hasSuffix("0") { fraction = fraction.dropLast() }
+        return "\(whole).\(fraction) s"
+    }
+
+    /// What every answer says of storage that did not answer within this duration.
+    package var silence: String {
+        "did not answer within \(spoken) (a keyring waiting for an unlock, a stopped process?)"
+    }
+
     /// The duration in milliseconds, fraction included (as closely as a `Double` holds it).
     public var inMilliseconds: Double {
         let (seconds, attoseconds) = components

@@ -121,7 +121,7 @@ struct ListPager: Sendable {
             Wire.Container(
                 scanner: skipped, name: "", writable: false,
                 problem:
-                    "did not answer within \(RPCError.spoken(timeout)) (a keyring waiting for an unlock, a stopped process?), so the listing went on without it; list it on its own later"
+                    "\(timeout.silence), so the listing went on without it; list it on its own later"
             ))
         return true
     }
@@ -136,7 +136,7 @@ struct ListPager: Sendable {
             Wire.Container(
                 scanner: reading?.scanner ?? "", name: reading?.container ?? "", writable: false,
                 problem:
-                    "did not answer within \(RPCError.spoken(timeout)) (a keyring waiting for an unlock, a stopped process?), so the listing stops here; list other scanners or containers on their own"
+                    "\(timeout.silence), so the listing stops here; list other scanners or containers on their own"
             ))
         return (problems, isFirstPage ? stream.hiddenSystemContainers : 0)
     }

@@ -70,7 +70,7 @@ struct ContainersAnswer: LineProducer {
         Wire.Container(
             scanner: scanner, name: "", writable: false,
             problem:
-                "did not answer within \(RPCError.spoken(timeout)) (a keyring waiting for an unlock, a stopped process?); ask for its containers on their own later"
+                "\(timeout.silence); ask for its containers on their own later"
         )
     }
 

@@ -38,9 +38,7 @@ struct ListAnswer: LineProducer {
     mutating func produce(into buffer: inout [UInt8], size: Int) -> Bool {
         let target = buffer.count + size
         if case .start = stage {
-            Self.append(#"{"jsonrpc":"2.0","id":"#, to: &buffer)
-            JSONWriter.write(id, into: &buffer)
-            Self.append(#","result":{"items":["#, to: &buffer)
+            open(&buffer)
             stage = .items(first: true)
         }
         guard case .items(var first) = stage else { return true }
@@ -99,9 +97,7 @@ struct ListAnswer: LineProducer {
         guard next.pager.skipScannerAhead(after: timeout) else { return nil }
         var bytes: [UInt8] = []
         if case .start = stage {
-            Self.append(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
-            JSONWriter.write(id, into: &bytes)
-            Self.append(#","result":{"items":["#, to: &bytes)
+            open(&bytes)
             next.stage = .items(first: true)
         }
         return (bytes, next)
@@ -122,6 +118,13 @@ struct ListAnswer: LineProducer {
         }
         Self.append("}}", to: &buffer)
         return buffer
+    }
+
+    /// The answer's opening bytes, up to its first item.
+    private func open(_ buffer: inout [UInt8]) {
+        Self.append(#"{"jsonrpc":"2.0","id":"#, to: &buffer)
+        JSONWriter.write(id, into: &buffer)
+        Self.append(#","result":{"items":["#, to: &buffer)
     }
 
     private static func append(_ text: StaticString, to buffer: inout [UInt8]) {

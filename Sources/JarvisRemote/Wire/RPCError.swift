@@ -76,19 +76,8 @@ package struct RPCError: Error, Sendable, Hashable {
         }
     }
 
-    /// A timeout as a person reads it: whole seconds as `15 s`, other times over a second as
-    /// `1.5 s`, shorter ones as `500 ms` (rounded up to the millisecond, so never `0`).
-    static func spoken(_ timeout: Duration) -> String {
-        let milliseconds = timeout.wholeMilliseconds(rounded: .up)
-        // Past what a millisecond count holds (millions of years), the seconds alone.
-        guard milliseconds < .max else { return "\(timeout.inSeconds) s" }
-        if milliseconds < 1000 { return "\(max(milliseconds, 1)) ms" }
-        let (whole, part) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        guard part > 0 else { return "\(whole) s" }
-        var fraction = String(part + 1000).dropFirst()
-        while fraction.hasSuffix("0") { fraction = fraction.dropLast() }
-        return "\(whole).\(fraction) s"
-    }
+    /// A timeout as a person reads it (``Duration/spoken``).
+    static func spoken(_ timeout: Duration) -> String { timeout.spoken }
 
     /// An answer of `size` bytes, more than the output the agent may still queue for its
     /// clients (`limit` bytes for all of them together): refused rather than held in memory.
