@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test(.enabled(if: WebBrowser.shouldRun)) func aTabWhosePageTheServerClosedSaysSoAndKeepsItsDraft() throws {
-        try run("closed_tab")
+        try run("closed_tab", ["SCREENSHOTS": screenshotFolder.path])
     }
 
     @Test(.enabled(if: WebBrowser.shouldRun)) func everythingWorksFromTheKeyboard() throws {

@@ -1068,6 +1068,10 @@ def scenario_closed_tab(playwright):
     detail(tab).get_by_role("button", name="Save").click()
     expect(tab.locator("#message")).to_contain_text("reload")
     expect(field).to_have_value("Mine")
+    if os.environ.get("SCREENSHOTS"):
+        os.makedirs(os.environ["SCREENSHOTS"], exist_ok=True)
+        tab.set_viewport_size({"width": 1280, "height": 800})
+        tab.screenshot(path=os.path.join(os.environ["SCREENSHOTS"], "web-closed-light.png"))
     check("Mine" not in read(path), "the closed tab's draft was saved")
     check("live" not in tab.locator("#live").inner_text(), "the closed tab says it is live")
     jarvis("set", "files:app.json", "name", "Grace")
@@ -1720,12 +1724,12 @@ def check_inside(page, width, what):
 
 
 def scenario_layout(playwright):
-    """From a phone to a wide screen: one column with a way back at 390 px, values with room at 1400 px; pictures at 390, 800 and 1400 px, light and dark."""
+    """From a phone to a wide screen: one column with a way back at 390 px, values with room at 1280 px and wider; pictures at 390, 800, 1280 and 1400 px, light and dark."""
     folder = os.environ.get("SCREENSHOTS")
     agent = Agent("--demo", "--allow-reveal", "--name", "jarvis-demo")
     web = Web()
     for scheme, page in pages_light_and_dark(playwright, web):
-        for width in (390, 800, 1400):
+        for width in (390, 800, 1280, 1400):
             page.set_viewport_size({"width": width, "height": 800 if width > 390 else 844})
             expect(page.get_by_role("grid", name="Keys")).to_be_visible()
             scope(page, "com.example.demo.prefs")
