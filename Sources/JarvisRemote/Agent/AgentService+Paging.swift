@@ -68,9 +68,10 @@ struct ListPager: Sendable {
     private let isFirstPage: Bool
     private var sent = 0
     private var last: PreferenceAddress?
-    /// Items of this page too deep to serve, reported as problems (see `PreferenceItem.depthProblem`),
-    /// and scanners this page passed over because they did not answer in time.
-    private var deep: [Wire.Container] = []
+    /// The problems this page met, reported with it whatever page it is: items too deep to
+    /// serve (see `PreferenceItem.depthProblem`) and scanners passed over because they did not
+    /// answer in time.
+    private var pageProblems: [Wire.Container] = []
 
     init(stream: ListStream, limit: Int?, after: Position?) {
         self.stream = stream
@@ -91,7 +92,7 @@ struct ListPager: Sendable {
                 after = nil
             }
             if let reason = item.depthProblem {
-                deep.append(
+                pageProblems.append(
                     Wire.Container(
                         scanner: item.address.scanner, name: item.address.container, writable: false, problem: reason))
                 continue
@@ -117,7 +118,7 @@ struct ListPager: Sendable {
     /// this page's problems; false when there is none.
     mutating func skipScannerAhead(after timeout: Duration) -> Bool {
         guard scannerAhead != nil, let skipped = stream.skipScannerAhead() else { return false }
-        deep.append(
+        pageProblems.append(
             Wire.Container(
                 scanner: skipped, name: "", writable: false,
                 problem:
@@ -130,7 +131,7 @@ struct ListPager: Sendable {
     /// problems met so far and one for the storage a step waited on for `timeout` (the
     /// listing ends there, without a cursor), for an answer that must end without it.
     func stopped(after timeout: Duration) -> (problems: [Wire.Container], hiddenSystemContainers: Int) {
-        var problems = (isFirstPage ? stream.problems.map(Wire.Container.init) : []) + deep
+        var problems = (isFirstPage ? stream.problems.map(Wire.Container.init) : []) + pageProblems
         let reading = stream.progress.reading
         problems.append(
             Wire.Container(
@@ -141,18 +142,17 @@ struct ListPager: Sendable {
         return (problems, isFirstPage ? stream.hiddenSystemContainers : 0)
     }
 
-    /// What follows the items: the problems (the containers', with the first page only, for
-    /// the whole listing; the too-deep items', with the page that met them), the cursor of the
-    /// next page when more items remain, and (first page only) how many system containers
+    /// What follows the items: the problems (the containers', for the whole listing, with the
+    /// first page only; ``pageProblems`` with every page), the cursor of the next page when more items remain, and (first page only) how many system containers
     /// were hidden.
     mutating func finish() -> (problems: [Wire.Container], nextCursor: ListCursor?, hiddenSystemContainers: Int) {
         var nextCursor: ListCursor?
         if let limit, sent >= limit, let last, stream.next() != nil {
             nextCursor = ListCursor(last)
         }
-        guard isFirstPage else { return (deep, nextCursor, 0) }
+        guard isFirstPage else { return (pageProblems, nextCursor, 0) }
         stream.finishProblems()
-        return (stream.problems.map(Wire.Container.init) + deep, nextCursor, stream.hiddenSystemContainers)
+        return (stream.problems.map(Wire.Container.init) + pageProblems, nextCursor, stream.hiddenSystemContainers)
     }
 }
 
