@@ -115,6 +115,49 @@ final class Sandbox {
         throw HarnessError("jarvis-agent did not publish its discovery file within 20 s")
     }
 
+    /// The sandbox's journal folder (`$XDG_STATE_HOME/jarvis/journal`).
+    var journalFolder: URL { root.appendingPathComponent("state/jarvis/journal") }
+
+    /// The journal files in the sandbox's state folder (not those set aside, nor locks).
+    func journalFiles() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: journalFolder.path)) ?? []
+        return names.filter { $0.hasSuffix(".journal") }.sorted().map { journalFolder.appendingPathComponent($0) }
+    }
+
+    /// The journal file an agent started with `arguments` keeps: the agent is started, waited
+    /// for until its file is made, and stopped. The file is chosen by what the agent serves,
+    /// so a test that plants a journal asks the agent where it goes.
+    func journalFile(serving arguments: [String]) throws -> URL {
+        let before = Set(journalFiles())
+        let process = try startAgent(arguments)
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let made = journalFiles().first(where: { !before.contains($0) }) { return made }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw HarnessError("jarvis-agent made no journal file within 20 s")
+    }
+
+    /// Writes `lines` as the journal an agent started with `arguments` keeps (as an earlier run
+    /// left it), owner-only. The agent that finds the file's name runs without a session bus,
+    /// so a test's own bus sees nobody before the agent under test.
+    func plantJournal(serving arguments: [String], lines: [String]) throws {
+        let bus = environmentOverrides["DBUS_SESSION_BUS_ADDRESS"]
+        environmentOverrides["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + root.appendingPathComponent("no-bus").path
+        defer { environmentOverrides["DBUS_SESSION_BUS_ADDRESS"] = bus }
+        let file = try journalFile(serving: arguments)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        chmod(file.path, 0o600)
+    }
+
+    /// The place a journal entry of the Secret Service records (what `jarvis-agent
+    /// --secret-service` serves a keyring container from).
+    static var secretServicePlace: String { "secret-service of uid \(getuid())" }
+
     /// Starts `jarvis` with `arguments` in the background (`jarvis watch`), its output on the
     /// returned pipe, its errors dropped; the caller ends it.
     func startJarvis(_ arguments: [String]) throws -> (process: Process, output: Pipe) {

@@ -178,20 +178,14 @@ final class LoopMovesBytesEndToEndTests {
     /// The agent's journal file as an earlier run left it: a set of `secrets:github.com ada`
     /// (entry 1), a set of `grace` (2) and its undo (3).
     private func plantJournal() throws {
-        let state = sandbox.root.appendingPathComponent("state")
-        let folder = state.appendingPathComponent("jarvis/journal")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for path in [state.path, state.appendingPathComponent("jarvis").path, folder.path] { chmod(path, 0o700) }
-        let place = #""scanner":"secrets","container":"github.com""#
+        let place = #""scanner":"secrets","container":"github.com","place":"\#(Sandbox.secretServicePlace)""#
         let lines = [
             #"{"jarvisJournal":1}"#,
             #"{"id":1,"time":"2026-01-01T00:00:00Z","action":"set",\#(place),"key":"ada","after":{"type":"string","value":"x"},"afterRevision":"1111111111111111"}"#,
             #"{"id":2,"time":"2026-01-01T00:00:01Z","action":"set",\#(place),"key":"grace","after":{"type":"string","value":"y"},"afterRevision":"2222222222222222"}"#,
             #"{"id":3,"time":"2026-01-01T00:00:02Z","action":"undo",\#(place),"key":"grace","before":{"type":"string","value":"y"},"beforeRevision":"2222222222222222","reverts":2}"#,
         ]
-        let file = folder.appendingPathComponent("jarvis-agent.journal")
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-        chmod(file.path, 0o600)
+        try sandbox.plantJournal(serving: ["--secret-service", "--defaults-dir", suites.path], lines: lines)
     }
 
     /// Sends `request` on one client while another's ping, hello and get must be answered;

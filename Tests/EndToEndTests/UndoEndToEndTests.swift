@@ -24,8 +24,9 @@ import Testing
         try Data(Self.original.utf8).write(to: file)
     }
 
-    private var journalFolder: URL { sandbox.root.appendingPathComponent("state/jarvis/journal") }
-    private var journalFile: URL { journalFolder.appendingPathComponent("jarvis-agent.journal") }
+    private var journalFolder: URL { sandbox.journalFolder }
+    /// The one journal file the agents of a test keep (they all serve the same folder).
+    private var journalFile: URL { sandbox.journalFiles().first ?? journalFolder.appendingPathComponent("missing") }
 
     private func text() throws -> String { try String(contentsOf: file, encoding: .utf8) }
 
@@ -150,10 +151,7 @@ import Testing
     }
 
     @Test func aDamagedOrLinkedJournalIsSetAsideNeverTrusted() throws {
-        try FileManager.default.createDirectory(at: journalFolder, withIntermediateDirectories: true)
-        chmod(sandbox.root.appendingPathComponent("state").path, 0o700)
-        chmod(sandbox.root.appendingPathComponent("state/jarvis").path, 0o700)
-        chmod(journalFolder.path, 0o700)
+        let journalFile = try sandbox.journalFile(serving: ["--files", folder.path])
         try Data("{\"jarvisJournal\":1}\nnot json\n".utf8).write(to: journalFile)
         chmod(journalFile.path, 0o600)
         let log = sandbox.root.appendingPathComponent("agent.log")
@@ -161,7 +159,7 @@ import Testing
         let history = try sandbox.jarvis("history")
         #expect(history.stderr.contains("set aside") && history.stderr.contains("damaged"), "\(history.stderr)")
         let aside = try FileManager.default.contentsOfDirectory(atPath: journalFolder.path)
-        #expect(aside.contains { $0.hasPrefix("jarvis-agent.journal.set-aside-") }, "\(aside)")
+        #expect(aside.contains { $0.hasPrefix(journalFile.lastPathComponent + ".set-aside-") }, "\(aside)")
         #expect(try sandbox.jarvis("set", "app.json", "theme", "light").status == 0)
         #expect(try sandbox.jarvis("undo").status == 0, "a fresh journal works")
         process.terminate()
@@ -343,8 +341,13 @@ import Testing
         let outside = try #require(entries.last)
         #expect(outside["before"]?["value"]?.stringValue == "light" && outside["after"]?["value"]?.stringValue == "neon")
         #expect(outside["undoable"] == .bool(true))
-        // It is the newest change: a plain undo takes it back to what the agent had set.
-        let undone = try sandbox.jarvis("undo")
+        // A plain undo takes back a change made through Jarvis, never the program's own: here
+        // the set, which the outside change came after (a conflict, nothing written).
+        let plain = try sandbox.jarvis("undo", "--dry-run", "--json")
+        #expect(try JSONParser.parse(Array(plain.stdout.utf8))["undone"]?["action"]?.stringValue == "set", "\(plain.stdout)")
+        // By its id, the outside change goes back to what the agent had set.
+        let id = try #require(outside["id"]?.int64Value)
+        let undone = try sandbox.jarvis("undo", String(id))
         #expect(undone.status == 0, "\(undone.stderr)")
         #expect(try text().contains(#""theme": "light""#))
         // Reading again hears nothing new.

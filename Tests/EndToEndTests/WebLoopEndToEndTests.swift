@@ -127,7 +127,7 @@ final class WebLoopEndToEndTests {
     /// Two pages on an agent whose desktop keyring never answers: the pages open with the
     /// keyring named as a problem and every other scanner's keys (the containers of every
     /// scanner, asked at once, timed out whole, so no page opened). Then one page's Undo waits
-    /// on the keyring (the journal's newest change is a keyring key's), and meanwhile the
+    /// on the keyring (the journal's newest change, made by a page, is a keyring key's), and meanwhile the
     /// other page edits and saves a key, opens it with its history, reverts that change and
     /// reads rows, each answered before the waiting Undo is (both pages share one session on
     /// the agent, whose calls went over one connection, one at a time); then the Undo is
@@ -135,18 +135,12 @@ final class WebLoopEndToEndTests {
     @Test func onePageWaitingOnAHungKeyringHoldsUpNoOtherPage() throws {
         let bus = try SilentListener(path: sandbox.root.appendingPathComponent("bus").path)
         sandbox.environmentOverrides["DBUS_SESSION_BUS_ADDRESS"] = bus.busAddress
-        let state = sandbox.root.appendingPathComponent("state")
-        let folder = state.appendingPathComponent("jarvis/journal")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for path in [state.path, state.appendingPathComponent("jarvis").path, folder.path] { chmod(path, 0o700) }
         // As an earlier run of the agent left it: a set of a keyring key.
         let journal = [
             #"{"jarvisJournal":1}"#,
-            #"{"id":1,"time":"2026-01-01T00:00:00Z","action":"set","scanner":"secrets","container":"github.com","key":"ada","after":{"type":"string","value":"x"},"afterRevision":"2222222222222222"}"#,
+            #"{"id":1,"time":"2026-01-01T00:00:00Z","action":"set","scanner":"secrets","container":"github.com","key":"ada","after":{"type":"string","value":"x"},"afterRevision":"2222222222222222","transport":"unix","client":"jarvis-web","place":"\#(Sandbox.secretServicePlace)"}"#,
         ]
-        let file = folder.appendingPathComponent("jarvis-agent.journal")
-        try Data((journal.joined(separator: "\n") + "\n").utf8).write(to: file)
-        chmod(file.path, 0o600)
+        try sandbox.plantJournal(serving: ["--secret-service", "--defaults-dir", suites.path], lines: journal)
 
         let agent = try AgentProcess(
             sandbox, ["--secret-service", "--defaults-dir", suites.path, "--request-timeout", "10"])

@@ -26,8 +26,15 @@ import Testing
             client: AuditRecord.Client(transport: .unix, peer: "p", name: "n"), isSecret: secret)
     }
 
-    private func opened(budget: Int = 1 << 20) -> JournalFile.Opened {
-        JournalFile.load(folder: folder, agent: "app", budget: budget)
+    private static let places = ["files=/projects/a"]
+
+    private func opened(budget: Int = 1 << 20, places: [String] = places) -> JournalFile.Opened {
+        JournalFile.load(folder: folder, agent: "app", places: places, budget: budget)
+    }
+
+    /// The journal file's path for the default places.
+    private var path: String {
+        folder.appendingPathComponent(JournalFile.fileName(for: "app", places: Self.places)).path
     }
 
     @Test func entriesComeBackAfterARestartAndASecretsValuesNever() throws {
@@ -38,7 +45,7 @@ import Testing
         journal.record(entry("token", "hunter2", before: "swordfish", secret: true))
         first.file?.close()
         first = opened()
-        let text = try String(contentsOf: folder.appendingPathComponent("app.journal"), encoding: .utf8)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!text.contains("hunter2") && !text.contains("swordfish"), "\(text)")
         #expect(first.problems.isEmpty && first.entries.count == 2)
         #expect(first.entries[0].after == .date(Date(timeIntervalSince1970: 1_700_000_000.25)))
@@ -56,8 +63,7 @@ import Testing
         journal.open(budget: budget, store: first.file, entries: [], problems: [])
         for round in 0..<100 {
             journal.record(entry("k", .string(String(repeating: "v", count: 900 + round))))
-            let size = try FileManager.default.attributesOfItem(
-                atPath: folder.appendingPathComponent("app.journal").path)[.size] as? Int ?? 0
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
             #expect(size <= budget)
         }
         first.file?.close()
@@ -68,7 +74,7 @@ import Testing
 
     @Test(arguments: ["foreign", "loose", "large"]) func anUntrustedFileIsSetAside(_ kind: String) throws {
         opened().file?.close()
-        let path = folder.appendingPathComponent("app.journal").path
+        let path = self.path
         switch kind {
         case "foreign":
             guard geteuid() == 0 else { return }  // only root can give a file away
@@ -79,7 +85,82 @@ import Testing
         let again = opened(budget: 1024)
         #expect(again.problems.first?.contains("set aside") == true, "\(again.problems)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(names.contains { $0.hasPrefix("app.journal.set-aside-") }, "\(names)")
+        #expect(names.contains { $0.contains(".journal.set-aside-") }, "\(names)")
+        again.file?.close()
+    }
+
+    /// Two agents of one name serving different places keep different files, at once and in
+    /// turn; the same places find their own entries again.
+    @Test func theFileIsChosenByThePlacesServed() throws {
+        let projectA = opened(places: ["files=/projects/a"])
+        let projectB = opened(places: ["files=/projects/b"])
+        #expect(projectA.file != nil && projectB.file != nil, "\(projectA.problems) \(projectB.problems)")
+        #expect(projectA.file?.path != projectB.file?.path)
+        let journal = ChangeJournal()
+        journal.open(budget: 1 << 20, store: projectA.file, entries: [], problems: [])
+        journal.record(entry("debug", .boolean(true), before: .boolean(false)))
+        projectA.file?.close()
+        projectB.file?.close()
+        #expect(opened(places: ["files=/projects/b"]).entries.isEmpty)
+        let again = opened(places: ["files=/projects/a"])
+        #expect(again.entries.map(\.address.key) == ["debug"])
+        again.file?.close()
+        // Order of the scanners does not matter; their places do.
+        #expect(
+            JournalFile.fileName(for: "app", places: ["a=1", "b=2"])
+                == JournalFile.fileName(for: "app", places: ["b=2", "a=1"]))
+    }
+
+    /// A file swapped for a link, loosened or given away while the agent runs is set aside at
+    /// the next write, never written through; the journal goes on in memory with a problem.
+    @Test(arguments: ["link", "loose", "hardlink"]) func aFileChangedWhileRunningIsSetAside(_ kind: String) throws {
+        let first = opened()
+        let journal = ChangeJournal()
+        journal.open(budget: 1 << 20, store: first.file, entries: [], problems: [])
+        journal.record(entry("a", "one"))
+        let victim = folder.deletingLastPathComponent().appendingPathComponent("victim-\(UUID().uuidString)")
+        try Data("precious\n".utf8).write(to: victim)
+        #expect(chmod(victim.path, 0o644) == 0)
+        switch kind {
+        case "link":
+            #expect(unlink(path) == 0)
+            #expect(symlink(victim.path, path) == 0)
+        case "loose": #expect(chmod(path, 0o666) == 0)
+        default: #expect(link(path, victim.path + ".second") == 0)
+        }
+        journal.record(entry("b", "two"))
+        journal.record(entry("c", "three"))
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "precious\n", "the link's target is untouched")
+        var info = stat()
+        #expect(stat(victim.path, &info) == 0 && info.st_mode & 0o777 == 0o644, "its mode too")
+        #expect(journal.problems.contains { $0.contains("set aside") && $0.contains("memory only") }, "\(journal.problems)")
+        #expect(journal.entries().map(\.address.key) == ["a", "b", "c"], "the journal goes on in memory")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.contains { $0.contains(".journal.set-aside-") }, "\(names)")
+        first.file?.close()
+        unlink(victim.path + ".second")
+        unlink(victim.path)
+    }
+
+    /// Ids near `Int64.max` in a file are numbered again: the agent starts and writes on.
+    @Test(arguments: [Int64.max, Int64.max - 1]) func idsNearTheEndAreNumberedAgain(_ id: Int64) throws {
+        var crafted = entry("a", "one")
+        crafted.id = id
+        var undo = entry("a", "old", before: "one")
+        undo.id = id - 1
+        undo.action = .undo
+        undo.reverts = id
+        let first = opened()
+        _ = first.file?.append([undo, crafted], keeping: { [] })
+        first.file?.close()
+        let again = opened()
+        let journal = ChangeJournal()
+        journal.open(budget: 1 << 20, store: again.file, entries: again.entries, problems: again.problems)
+        let recorded = journal.record(entry("b", "two"))
+        #expect(recorded.id == 3, "\(journal.entries().map(\.id))")
+        #expect(journal.entries().map(\.id) == [1, 2, 3])
+        #expect(journal.entries()[0].reverts == 2, "an undo still names the entry it took back")
+        #expect(journal.problems.contains { $0.contains("numbered again") }, "\(journal.problems)")
         again.file?.close()
     }
 }

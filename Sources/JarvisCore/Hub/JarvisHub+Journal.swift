@@ -5,7 +5,7 @@ import Foundation
 /// reports only what the configuration shows.
 extension JarvisHub {
     /// Records what one write transaction changed. Called under the container's write lock.
-    func journal(_ outcome: WriteOutcome, edit: Edit, origin: WriteOrigin, secret: Bool) {
+    func journal(_ outcome: WriteOutcome, edit: Edit, origin: WriteOrigin, secret: Bool, place: String?) {
         let action: JournalEntry.Action
         var pointer: JSONPointer?
         switch edit {
@@ -21,7 +21,7 @@ extension JarvisHub {
                     action: origin.action ?? action, address: change.address, pointer: pointer,
                     before: change.beforeValue, after: change.afterValue,
                     beforeRevision: change.before?.revision, afterRevision: change.afterValue == nil ? nil : change.after?.revision,
-                    client: origin.client, isSecret: secret, reverts: origin.reverts)
+                    client: origin.client, isSecret: secret, reverts: origin.reverts, place: place)
             entry.undoHint = change.undoHint
             return entry
         }
@@ -46,8 +46,10 @@ extension JarvisHub {
         let scanner = rules.id
         let secret = rules.scanner.info.isSecret
         var heard: [JournalEntry] = []
+        let place = rules.scanner.location(of: container.name)
         let known = journal.newestAfterRevisions(
-            at: Set(changes.map { PreferenceAddress(scanner: scanner, container: container.name, key: $0.key) }))
+            at: Set(changes.map { PreferenceAddress(scanner: scanner, container: container.name, key: $0.key) }),
+            place: place)
         for change in changes {
             let address = PreferenceAddress(scanner: scanner, container: container.name, key: change.key)
             guard rules.shows(key: change.key, in: container.name) else { continue }
@@ -60,7 +62,8 @@ extension JarvisHub {
             heard.append(
                 JournalEntry(
                     action: .outside, address: address, before: old?.value, after: new?.value,
-                    beforeRevision: oldRevision, afterRevision: newRevision, client: nil, isSecret: secret))
+                    beforeRevision: oldRevision, afterRevision: newRevision, client: nil, isSecret: secret,
+                    place: place))
         }
         journal.record(heard)
     }
@@ -84,6 +87,7 @@ extension JarvisHub {
         let name = stored ?? address
         writes.withLock(Self.writeKey(address.scanner, address.container)) {
             guard let rules = visibility(of: address.scanner), rules.isEnabled else { return }
+            let place = rules.scanner.location(of: address.container)
             let entry: ScannedEntry?
             do {
                 entry = try rules.scanner.read(key: name.key, in: name.container)
@@ -93,7 +97,8 @@ extension JarvisHub {
             let value = entry?.layer == .stored ? entry?.value : nil
             journal.heard(
                 address, stored: value,
-                revision: value.map { revision(of: $0, at: address, secret: rules.scanner.info.isSecret) })
+                revision: value.map { revision(of: $0, at: address, secret: rules.scanner.info.isSecret) },
+                place: place)
         }
     }
 

@@ -69,7 +69,13 @@ extension JarvisHub {
         // Each key's first change since the point holds the value it had then.
         var first: [PreferenceAddress: JournalEntry] = [:]
         var order: [PreferenceAddress] = []
+        // Only entries made where their container lives now: another place's history is not
+        // this one's (two projects served under one agent name, a suite moved).
+        var here: [PreferenceAddress: String?] = [:]
         for entry in since where matches(entry.address, containers) && first[entry.address] == nil {
+            let place = here[entry.address] ?? location(of: entry.address)
+            here[entry.address] = .some(place)
+            guard entry.place == place else { continue }
             first[entry.address] = entry
             order.append(entry.address)
         }

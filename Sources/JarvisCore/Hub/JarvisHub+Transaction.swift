@@ -123,6 +123,10 @@ extension JarvisHub {
         // One container's writes in order; other containers' writes go on meanwhile.
         let container = Self.writeKey(target.scanner.id, address.container)
         return try writes.withLock(container) { () throws(JarvisError) -> WriteOutcome in
+            let place = target.scanner.location(of: address.container)
+            if let required = origin.place, required.place != place {
+                throw Self.elsewhere(required, container: address, now: place)
+            }
             let outcome: WriteOutcome
             if case .deleteKeys(let selection, let dryRun) = edit {
                 outcome = try removeKeys(selection, dryRun: dryRun, target: target, wrote: &wrote)
@@ -131,9 +135,20 @@ extension JarvisHub {
                     edit, expectedRevision: expectedRevision, target: target, undoHint: origin.undoHint, wrote: &wrote)
             }
             // Under the container's lock, so the journal orders a key's entries as it was written.
-            if wrote { journal(outcome, edit: edit, origin: origin, secret: target.info.isSecret) }
+            if wrote { journal(outcome, edit: edit, origin: origin, secret: target.info.isSecret, place: place) }
             return outcome
         }
+    }
+
+    /// The refusal of a write that takes back an entry made where the container no longer lives.
+    static func elsewhere(_ required: WriteOrigin.Place, container address: PreferenceAddress, now: String?)
+        -> JarvisError
+    {
+        let then = required.place ?? "this program's own values"
+        let here = now ?? "this program's own values"
+        return JarvisError(
+            .conflict,
+            "entry \(required.entry) changed \(address.scanner):\(address.container) at \(then), but this agent serves it at \(here); an entry is only taken back where it was made, so nothing was written")
     }
 
     /// The key of a container's write lock in ``writes``.

@@ -18,8 +18,22 @@ extension JarvisHub {
         package var dryRun = false
         /// Write even if the key changed since, provided it is now at this revision.
         package var forceAt: Revision?
+        /// Without an id: only an entry of this key.
+        package var key: String?
+        /// Without an id: only an entry of a container this names (`scanner:container` or a
+        /// container alone).
+        package var container: String?
+        /// Without an id: only an entry made by a client of this name (a face's own changes);
+        /// `.some(nil)` for a client that gave no name.
+        package var client: String??
 
-        package init(id: Int64? = nil, redo: Bool = false, dryRun: Bool = false, forceAt: Revision? = nil) {
+        package init(
+            id: Int64? = nil, redo: Bool = false, dryRun: Bool = false, forceAt: Revision? = nil, key: String? = nil,
+            container: String? = nil, client: String?? = nil
+        ) {
+            self.key = key
+            self.container = container
+            self.client = client
             self.id = id
             self.redo = redo
             self.dryRun = dryRun
@@ -82,7 +96,9 @@ extension JarvisHub {
         do {
             let written = try write(
                 address, edit, expectedRevision: expected,
-                origin: WriteOrigin(client: client, action: action, reverts: entry.id, undoHint: entry.undoHint))
+                origin: WriteOrigin(
+                    client: client, action: action, reverts: entry.id, undoHint: entry.undoHint,
+                    place: WriteOrigin.Place(entry: entry.id, place: entry.place)))
             outcome.current = written.changes.first?.after
         } catch where error.code == .conflict {
             outcome.current = storedItem(address)
@@ -115,7 +131,13 @@ extension JarvisHub {
             }
             entry = found
         } else {
-            guard let found = request.redo ? journal.newestRedoable() : journal.newestUndoable() else {
+            let accepts = { (entry: JournalEntry) -> Bool in
+                self.isHere(entry) && (request.key.map { $0 == entry.address.key } ?? true)
+                    && (request.container.map { $0 == entry.address.container || $0 == "\(entry.address.scanner):\(entry.address.container)" } ?? true)
+                    && (request.client.map { $0 == entry.client?.name } ?? true)
+            }
+            let found = request.redo ? journal.newestRedoable(where: accepts) : journal.newestUndoable(where: accepts)
+            guard let found else {
                 throw JarvisError(
                     .notFound, request.redo ? "nothing to redo: no undo is left to take back" : "nothing to undo: the journal holds no change still standing")
             }
@@ -125,6 +147,11 @@ extension JarvisHub {
             throw JarvisError(
                 .conflict,
                 "entry \(entry.id) was already taken back by entry \(by); `jarvis \(entry.isUndo ? "undo" : "redo")` puts it back; nothing was written")
+        }
+        if !isHere(entry) {
+            throw Self.elsewhere(
+                WriteOrigin.Place(entry: entry.id, place: entry.place), container: entry.address,
+                now: location(of: entry.address))
         }
         guard entry.valuesKept else {
             throw entry.isSecret
@@ -136,6 +163,17 @@ extension JarvisHub {
                     "entry \(entry.id) was larger than the journal's budget, so its values were not kept and it cannot be \(word)ne; nothing was written")
         }
         return entry
+    }
+
+    /// Whether `entry` was made where its container lives now (``JournalEntry/place``).
+    package func isHere(_ entry: JournalEntry) -> Bool {
+        location(of: entry.address) == entry.place
+    }
+
+    /// Where the container of `address` lives now; nil for a scanner whose values live in the
+    /// program (or one no longer registered).
+    package func location(of address: PreferenceAddress) -> String? {
+        visibility(of: address.scanner)?.scanner.location(of: address.container)
     }
 
     /// The stored item at `address` as a write answers it (masked); nil when nothing is stored.

@@ -89,6 +89,13 @@ public final class JarvisHub: Sendable {
         }
     }
 
+    /// What the journal kept across restarts is chosen by: each registered scanner's id and
+    /// place (``PreferenceScanner/location``; `program` for one whose values live in the
+    /// program), enabled or not, so other hide rules after a restart find the same journal.
+    package func journalPlaces(program: String) -> [String] {
+        state.withLock { $0.scanners }.map { scanner in "\(scanner.id)=\(scanner.location ?? "program \(program)")" }
+    }
+
     /// The ids of the enabled scanners, in order, asking none of them anything.
     package func scannerIDs() -> [String] {
         enabledRules().map(\.id)

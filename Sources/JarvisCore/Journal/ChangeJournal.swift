@@ -60,7 +60,14 @@ package final class ChangeJournal: Sendable {
             state.problems = problems
             var byID: [Int64: JournalEntry] = [:]
             for entry in entries { byID[entry.id] = entry }
-            let sorted = (state.entries + byID.values).sorted { $0.id < $1.id }
+            var sorted = (state.entries + byID.values).sorted { $0.id < $1.id }
+            if let last = sorted.last, last.id > Self.largestID {
+                // A file's ids so near the end of Int64 that the next ones would overflow:
+                // renumbered from 1 in their order, so no file can stop the agent.
+                sorted = Self.renumbered(sorted)
+                state.problems.append(
+                    "the journal's entry ids reached \(last.id), past the \(Self.largestID) it allows; its \(sorted.count) entries were numbered again from 1")
+            }
             state.entries = []
             state.bytes = 0
             state.latest = [:]
@@ -72,6 +79,22 @@ package final class ChangeJournal: Sendable {
                 Self.mark(entry, in: &state)
             }
             state.nextID = max(state.nextID, (state.entries.last?.id ?? 0) + 1)
+        }
+    }
+
+    /// The largest id a journal takes from a file: far from `Int64.max`, so ids always carry on.
+    package static let largestID: Int64 = 1 << 53
+
+    /// `entries` (in id order) numbered 1, 2, …, each `reverts` following its entry (dropped
+    /// where that entry is not among them).
+    private static func renumbered(_ entries: [JournalEntry]) -> [JournalEntry] {
+        var new: [Int64: Int64] = [:]
+        for (index, entry) in entries.enumerated() { new[entry.id] = Int64(index + 1) }
+        return entries.map { entry in
+            var entry = entry
+            entry.id = new[entry.id] ?? entry.id
+            entry.reverts = entry.reverts.flatMap { new[$0] }
+            return entry
         }
     }
 
@@ -102,7 +125,8 @@ package final class ChangeJournal: Sendable {
             for entry in entries {
                 // The key is not where its newest entry left it: an outside change came first.
                 if let heard = Self.outsideChange(
-                    at: entry.address, to: entry.before, revision: entry.beforeRevision, time: entry.time, in: state)
+                    at: entry.address, to: entry.before, revision: entry.beforeRevision, place: entry.place,
+                    time: entry.time, in: state)
                 {
                     stored.append(Self.insertNext(heard, into: &state))
                 }
@@ -112,17 +136,28 @@ package final class ChangeJournal: Sendable {
             }
             return (own, stored, state.store)
         }
-        store?.append(stored) { [self] in self.entries() }
+        keep(stored, in: store)
         return own
     }
 
     /// Whether `address` holds an entry whose revision is not `revision` (nil: absent), so a
     /// reader should look again (``heard(_:stored:revision:)``): one lookup, no allocation.
+    /// Wherever that entry was made: ``heard(_:stored:revision:place:)`` compares places.
     package func differs(at address: PreferenceAddress, revision: Revision?) -> Bool {
         loading.wait()
         return state.withLock { state in
             guard !state.latest.isEmpty else { return false }
-            return Self.driftedEntry(at: address, revision: revision, in: state) != nil
+            return Self.driftedEntry(at: address, revision: revision, place: nil, anyPlace: true, in: state) != nil
+        }
+    }
+
+    /// Hands entries to the store, outside the lock; a store that stopped (its file set aside)
+    /// is dropped, and its problem shown with the journal's.
+    private func keep(_ entries: [JournalEntry], in store: (any JournalStore)?) {
+        guard let store, let problem = store.append(entries, keeping: { [self] in self.entries() }) else { return }
+        state.withLock { state in
+            state.store = nil
+            state.problems.append(problem)
         }
     }
 
@@ -135,37 +170,47 @@ package final class ChangeJournal: Sendable {
     /// - Parameters:
     ///   - value: the stored value now; nil when the key is absent or only a default applies.
     ///   - revision: its revision as a client sees it (a secret's keyed one); nil when absent.
-    package func heard(_ address: PreferenceAddress, stored value: PreferenceValue?, revision: Revision?) {
+    ///   - place: where the container lives now: the change is recorded against that place
+    ///     only, so a value seen in one project is never taken for a change of another's.
+    package func heard(
+        _ address: PreferenceAddress, stored value: PreferenceValue?, revision: Revision?, place: String?
+    ) {
         loading.wait()
         let (stored, store) = state.withLock { state -> ([JournalEntry], (any JournalStore)?) in
             guard !state.latest.isEmpty,
-                let heard = Self.outsideChange(at: address, to: value, revision: revision, time: Date(), in: state)
+                let heard = Self.outsideChange(
+                    at: address, to: value, revision: revision, place: place, time: Date(), in: state)
             else { return ([], nil) }
             return ([Self.insertNext(heard, into: &state)], state.store)
         }
         guard !stored.isEmpty else { return }
-        store?.append(stored) { [self] in self.entries() }
+        keep(stored, in: store)
     }
 
     /// The outside change that took `address` from what its newest entry left to `value`;
     /// nil when nothing changed, or the journal cannot say what was there.
     private static func outsideChange(
-        at address: PreferenceAddress, to value: PreferenceValue?, revision: Revision?, time: Date, in state: State
+        at address: PreferenceAddress, to value: PreferenceValue?, revision: Revision?, place: String?, time: Date,
+        in state: State
     ) -> JournalEntry? {
-        guard let index = driftedEntry(at: address, revision: revision, in: state) else { return nil }
+        guard let index = driftedEntry(at: address, revision: revision, place: place, in: state) else { return nil }
         let last = state.entries[index]
         return JournalEntry(
             time: time, action: .outside, address: address, before: last.after, after: value,
             beforeRevision: last.afterRevision, afterRevision: revision, client: nil, isSecret: last.isSecret,
-            valuesKept: last.valuesKept)
+            valuesKept: last.valuesKept, place: place)
     }
 
     /// The index of `address`'s newest entry when it left another revision than `revision`
-    /// and its revisions can be compared (not a secret's from before a restart).
-    private static func driftedEntry(at address: PreferenceAddress, revision: Revision?, in state: State) -> Int? {
+    /// and its revisions can be compared (not a secret's from before a restart), made at `place`.
+    private static func driftedEntry(
+        at address: PreferenceAddress, revision: Revision?, place: String?, anyPlace: Bool = false, in state: State
+    ) -> Int? {
         guard let id = state.latest[address], let index = index(of: id, in: state) else { return nil }
         let last = state.entries[index]
-        guard last.afterRevision != revision, !(last.isSecret && !last.valuesKept) else { return nil }
+        guard anyPlace || last.place == place, last.afterRevision != revision, !(last.isSecret && !last.valuesKept) else {
+            return nil
+        }
         return index
     }
 
@@ -197,25 +242,30 @@ package final class ChangeJournal: Sendable {
         return state.withLock { $0.entries.first?.id }
     }
 
-    /// The newest entry that an undo without an id takes back: not an undo, not undone.
-    package func newestUndoable() -> JournalEntry? {
+    /// The newest entry that an undo without an id takes back: a change made through Jarvis
+    /// (not an outside one, not an undo), not undone, that `accepts` takes (its place, key, face).
+    package func newestUndoable(where accepts: (JournalEntry) -> Bool = { _ in true }) -> JournalEntry? {
         loading.wait()
-        return state.withLock { state in state.entries.last { !$0.isUndo && $0.undoneBy == nil } }
+        let entries = state.withLock { $0.entries }
+        return entries.last { $0.action != .outside && !$0.isUndo && $0.undoneBy == nil && accepts($0) }
     }
 
-    /// The newest undo not yet redone: what a redo without an id takes back.
-    package func newestRedoable() -> JournalEntry? {
+    /// The newest undo not yet redone that `accepts` takes: what a redo without an id takes back.
+    package func newestRedoable(where accepts: (JournalEntry) -> Bool = { _ in true }) -> JournalEntry? {
         loading.wait()
-        return state.withLock { state in state.entries.last { $0.isUndo && $0.undoneBy == nil } }
+        let entries = state.withLock { $0.entries }
+        return entries.last { $0.isUndo && $0.undoneBy == nil && accepts($0) }
     }
 
     /// For each of `addresses` the journal holds an entry of, the revision its newest entry
-    /// left (nil: absent); one pass over the journal.
-    package func newestAfterRevisions(at addresses: Set<PreferenceAddress>) -> [PreferenceAddress: Revision?] {
+    /// left (nil: absent), counting only entries made at `place`; one pass over the journal.
+    package func newestAfterRevisions(
+        at addresses: Set<PreferenceAddress>, place: String?
+    ) -> [PreferenceAddress: Revision?] {
         loading.wait()
         return state.withLock { state in
             var found: [PreferenceAddress: Revision?] = [:]
-            for entry in state.entries where addresses.contains(entry.address) {
+            for entry in state.entries where entry.place == place && addresses.contains(entry.address) {
                 found[entry.address] = .some(entry.afterRevision)
             }
             return found

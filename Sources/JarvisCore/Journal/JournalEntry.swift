@@ -59,12 +59,19 @@ package struct JournalEntry: Sendable, Hashable {
     package var undoneBy: Int64?
     /// For a removal: the scanner's hint to put the key back exactly (``WriteResult/undoHint``).
     package var undoHint: [UInt8]?
+    /// Where the container lived when the change was made (``PreferenceScanner/location(of:)``:
+    /// a file's resolved path, a suite's domain and app); nil for a scanner whose values live in
+    /// the program itself. An undo, redo or restore writes only where the container still
+    /// lives there.
+    package var place: String?
 
     package init(
         id: Int64 = 0, time: Date = Date(), action: Action, address: PreferenceAddress, pointer: JSONPointer? = nil,
         before: PreferenceValue?, after: PreferenceValue?, beforeRevision: Revision?, afterRevision: Revision?,
-        client: AuditRecord.Client?, isSecret: Bool, valuesKept: Bool = true, reverts: Int64? = nil
+        client: AuditRecord.Client?, isSecret: Bool, valuesKept: Bool = true, reverts: Int64? = nil,
+        place: String? = nil
     ) {
+        self.place = place
         self.id = id
         self.time = time
         self.action = action

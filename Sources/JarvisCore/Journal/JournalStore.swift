@@ -8,5 +8,7 @@ package protocol JournalStore: Sendable {
     /// calls may overlap: implementations serialize their own I/O.
     /// - Parameter keeping: the journal's entries now, oldest first, for a store that must
     ///   rewrite itself to stay within its budget.
-    func append(_ entries: [JournalEntry], keeping: () -> [JournalEntry])
+    /// - Returns: nil, or why the store stopped keeping entries (a file found to be a link or
+    ///   another user's): the journal then goes on in memory only and shows the problem.
+    func append(_ entries: [JournalEntry], keeping: () -> [JournalEntry]) -> String?
 }

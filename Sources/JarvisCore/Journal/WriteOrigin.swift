@@ -9,10 +9,28 @@ package struct WriteOrigin: Sendable, Hashable {
     package var reverts: Int64?
     /// For an undo of a removal: the scanner's hint to put the key back exactly.
     package var undoHint: [UInt8]?
+    /// For a write that takes back an entry: where the entry was made. The write goes through
+    /// only while the container still lives there (checked under the container's write lock).
+    package var place: Place?
+
+    /// Where the entry a write takes back was made.
+    package struct Place: Sendable, Hashable {
+        /// The entry taken back.
+        package var entry: Int64
+        /// Its ``JournalEntry/place``.
+        package var place: String?
+
+        package init(entry: Int64, place: String?) {
+            self.entry = entry
+            self.place = place
+        }
+    }
 
     package init(
-        client: AuditRecord.Client, action: JournalEntry.Action? = nil, reverts: Int64? = nil, undoHint: [UInt8]? = nil
+        client: AuditRecord.Client, action: JournalEntry.Action? = nil, reverts: Int64? = nil, undoHint: [UInt8]? = nil,
+        place: Place? = nil
     ) {
+        self.place = place
         self.client = client
         self.action = action
         self.reverts = reverts

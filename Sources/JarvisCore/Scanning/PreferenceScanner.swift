@@ -129,6 +129,20 @@ public protocol PreferenceScanner: Sendable {
     /// whose changes it hears may trust them instead of asking the kernel. The default asks
     /// ``storedNames(container:key:)``.
     func storedNames(container: String, key: String?, checkpoint: ChangeCheckpoint) -> StoredNames
+
+    /// Where this scanner's containers live, the same across runs: a folder's resolved path, a
+    /// suite's domain and the app's bundle id, a keyring collection. The agent picks the
+    /// journal it keeps across restarts by what its scanners serve, so two agents of one name
+    /// serving different folders never share one. Nil, the default, for a scanner whose values
+    /// live in the program itself (the program then names the place).
+    var location: String? { get }
+
+    /// Where one container lives, the same across runs (a file's resolved path; a suite's
+    /// file, or its domain and the app's bundle id; a device, app and suite). Every journal
+    /// entry records it, and an undo, redo or restore writes only where the container still
+    /// lives there. Answer from names and cheap file metadata only. The default is
+    /// ``location``.
+    func location(of container: String) -> String?
 }
 
 // MARK: - Default implementations
@@ -183,6 +197,12 @@ extension PreferenceScanner {
 
     /// Plain names: no aliases, case-sensitive, nothing of the system's.
     public func storedNames(container: String, key: String?) -> StoredNames { StoredNames() }
+
+    /// Nil: the scanner's values live in the program itself.
+    public var location: String? { nil }
+
+    /// The scanner's ``location``.
+    public func location(of container: String) -> String? { location }
 
     /// What ``storedNames(container:key:)`` answers, whatever the checkpoint.
     public func storedNames(container: String, key: String?, checkpoint: ChangeCheckpoint) -> StoredNames {

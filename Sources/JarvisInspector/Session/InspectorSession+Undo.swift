@@ -15,8 +15,8 @@ extension InspectorSession {
         guard state.canEdit else { throw JarvisError(.readOnly, Self.readOnlyMessage(state)) }
         let result =
             redo
-            ? try source.call(Wire.RedoParams(), expecting: Wire.UndoResult.self)
-            : try source.call(Wire.UndoParams(), expecting: Wire.UndoResult.self)
+            ? try source.call(Wire.RedoParams(params: Wire.UndoParams(mine: true)), expecting: Wire.UndoResult.self)
+            : try source.call(Wire.UndoParams(mine: true), expecting: Wire.UndoResult.self)
         let entry = result.undone
         _ = try refresh(entry.address)
         return InspectorMessage.undone(result, redo: redo)

@@ -17,7 +17,9 @@ extension AgentService {
                 && (key?.matches(entry.address.key) ?? true)
         }
         return Wire.JournalPage(
-            entries: matching.suffix(params.limit ?? 100).map(Wire.JournalEntry.init),
+            entries: matching.suffix(params.limit ?? 100).map { entry in
+                Wire.JournalEntry(entry, elsewhere: hub.isHere(entry) ? nil : .some(hub.location(of: entry.address)))
+            },
             bytes: Int64(journal.bytes), budget: Int64(journal.budget), problems: journal.problems
         ).json
     }
@@ -28,7 +30,9 @@ extension AgentService {
     func undo(_ raw: JSONObject, redo: Bool, session: AgentSessionState) throws -> JSONValue {
         let params = try Wire.UndoParams(params: raw, method: redo ? .redo : .undo)
         let request = JarvisHub.UndoRequest(
-            id: params.id, redo: redo, dryRun: params.dryRun, forceAt: params.forceAt.map(Revision.init))
+            id: params.id, redo: redo, dryRun: params.dryRun, forceAt: params.forceAt.map(Revision.init),
+            key: params.key, container: params.container,
+            client: params.mine ? .some(session.auditClient.name) : nil)
         let outcome = try hub.undo(request, origin: session.auditClient)
         let restore = outcome.restoring.map { Wire.JournalValue($0, secret: outcome.entry.isSecret) }
         if outcome.isConflict && !params.dryRun {
@@ -44,7 +48,7 @@ extension AgentService {
         }
         let undone = hub.journal.entry(outcome.entry.id) ?? outcome.entry
         return Wire.UndoResult(
-            undone: Wire.JournalEntry(undone), entry: outcome.recorded.map(Wire.JournalEntry.init),
+            undone: Wire.JournalEntry(undone), entry: outcome.recorded.map { Wire.JournalEntry($0) },
             dryRun: params.dryRun, conflict: outcome.isConflict, restore: restore, item: outcome.current
         ).json
     }

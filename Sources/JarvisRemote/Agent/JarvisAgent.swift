@@ -58,7 +58,8 @@ public final class JarvisAgent: Sendable {
         /// Where the journal file is kept across restarts; nil, the default, is the state folder
         /// (`$XDG_STATE_HOME/jarvis/journal` or `~/.local/state/jarvis/journal` on Linux,
         /// `Application Support/Jarvis/journal` on Apple platforms). The file is named after
-        /// the agent and readable by its owner only.
+        /// the agent and a digest of the places its scanners serve (two agents of one name
+        /// serving different folders keep different journals), and readable by its owner only.
         public var journalFolder: URL?
         /// Where a short private socket folder is made when the runtime folder's path is too
         /// long for a socket; tests point it at a folder that refuses one, to reach loopback TCP.
@@ -219,10 +220,11 @@ public final class JarvisAgent: Sendable {
         hub.journal.beginLoading()
         let folder = options.journalFolder ?? JournalFile.defaultFolder()
         let (journalBytes, name, slot) = (options.journalBytes, identity.name, journalFile)
+        let places = hub.journalPlaces(program: identity.program)
         DispatchQueue.global(qos: .utility).async {
             let journal =
                 journalBytes > 0
-                ? JournalFile.load(folder: folder, agent: name, budget: journalBytes)
+                ? JournalFile.load(folder: folder, agent: name, places: places, budget: journalBytes)
                 : JournalFile.Opened(file: nil, entries: [], problems: [])
             hub.journal.open(
                 budget: journalBytes, store: journal.file, entries: journal.entries, problems: journal.problems)

@@ -23,6 +23,13 @@ extension JarvisClient {
         try call(Wire.UndoParams(id: id, dryRun: dryRun, forceAt: forceAt))
     }
 
+    /// Takes back the entry `params` choose: by id, or the newest change of a key, a container
+    /// or this client's own (see `undo` in `docs/PROTOCOL.md`); with `redo`, an undo.
+    /// - Throws: as ``undo(_:dryRun:forceAt:)``.
+    public func undo(_ params: Wire.UndoParams, redo: Bool = false) throws(JarvisError) -> Wire.UndoResult {
+        redo ? try call(Wire.RedoParams(params: params)) : try call(params)
+    }
+
     /// Takes back an undo: puts back what it took (see ``undo(_:dryRun:forceAt:)``).
     /// - Parameter id: the undo's entry; nil takes the newest undo not yet taken back.
     public func redo(_ id: Int64? = nil, dryRun: Bool = false, forceAt: String? = nil) throws(JarvisError)

@@ -78,17 +78,8 @@ package enum PrivatePath {
         guard fstat(descriptor, &info) == 0, UInt32(info.st_mode) & UInt32(S_IFMT) == UInt32(S_IFREG),
             UInt32(info.st_uid) == userID, UInt32(info.st_mode) & 0o022 == 0, Int(info.st_size) <= limit
         else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                SystemCall.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
-            }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += read
-        }
-        return Array(bytes.prefix(count))
+        let bytes = SystemCall.read(descriptor, upTo: Int(info.st_size))
+        return bytes
     }
 
     /// Whether `path` is a Unix socket owned by this user (not a link, a file or a folder).

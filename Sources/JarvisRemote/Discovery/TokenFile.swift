@@ -56,18 +56,9 @@ package enum TokenFile {
         let permissions = UInt32(info.st_mode) & 0o777
         guard permissions & 0o077 == 0 else { return .failure(.loosePermissions(permissions)) }
         guard Int(info.st_size) <= limit else { return .failure(.tooLarge) }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                SystemCall.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
-            }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += read
-        }
-        guard count <= limit else { return .failure(.tooLarge) }
-        let token = String(decoding: bytes.prefix(count), as: UTF8.self).trimmingWhiteSpace
+        let bytes = SystemCall.read(descriptor, upTo: limit + 1)
+        guard bytes.count <= limit else { return .failure(.tooLarge) }
+        let token = String(decoding: bytes, as: UTF8.self).trimmingWhiteSpace
         guard !token.isEmpty else { return .failure(.empty) }
         return .success(token)
     }

@@ -28,6 +28,7 @@ extension JournalFile {
             object.setIfPresent("client", client.name.map(JSONValue.string))
         }
         object.setIfPresent("reverts", entry.reverts.map(JSONValue.integer))
+        object.setIfPresent("place", entry.place.map(JSONValue.string))
         if !entry.isSecret, let hint = entry.undoHint { object["hint"] = .string(Data(hint).base64EncodedString()) }
         return JSONWriter.bytes(.object(object)) + [10]
     }
@@ -85,7 +86,7 @@ extension JournalFile {
             address: PreferenceAddress(scanner: scanner, container: container, key: key), pointer: pointer,
             before: before, after: after, beforeRevision: object["beforeRevision"]?.stringValue.map(Revision.init),
             afterRevision: object["afterRevision"]?.stringValue.map(Revision.init), client: client, isSecret: secret,
-            valuesKept: kept, reverts: object["reverts"]?.int64Value)
+            valuesKept: kept, reverts: object["reverts"]?.int64Value, place: object["place"]?.stringValue)
         if let hint = object["hint"]?.stringValue {
             guard let bytes = Data(base64Encoded: hint) else { return nil }
             entry.undoHint = Array(bytes)

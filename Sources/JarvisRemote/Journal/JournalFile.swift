@@ -12,28 +12,39 @@ import JarvisSystem
 
 /// The agent's journal kept on disk, so it survives a restart: one owner-only file of JSON
 /// lines in the state folder (`$XDG_STATE_HOME/jarvis/journal` on Linux, else
-/// `~/.local/state/jarvis/journal`; Application Support on Apple platforms), named after the
-/// agent, bounded in bytes (rewritten with the newest entries when an append would pass the
-/// budget).
+/// `~/.local/state/jarvis/journal`; Application Support on Apple platforms), bounded in bytes
+/// (rewritten with the newest entries when an append would pass the budget).
 ///
-/// A secret's values are never written. A file that is a link, another user's, open to
-/// others, larger than the budget or not a journal is set aside (renamed, never read or
-/// written) with a problem. Only one agent keeps a file at a time: a second agent of the
-/// same name (a lock file says so) keeps its journal in memory only.
+/// The file is chosen by what the agent serves, not by its name alone: its name is the agent's
+/// name and a digest of its scanners' places (``PreferenceScanner/location``), so two agents of
+/// one name serving different folders keep different journals, and the same program restarted
+/// finds its own.
+///
+/// Every open, append and rewrite goes through a descriptor of the journal folder, never
+/// through a link: before each write the file is checked on the open descriptor (a regular
+/// file of this user, mode 0600 or tighter, one link). A file that is a link, another user's,
+/// open to others or not a journal is set aside (renamed, never written through) with a
+/// problem, at start or while the agent runs; the journal then goes on in memory only. A
+/// secret's values are never written. Only one agent keeps a file at a time: a second agent
+/// serving the same places (a lock file says so) keeps its journal in memory only.
 package final class JournalFile: JournalStore {
-    /// The journal file's path.
+    /// The journal file's path, for messages.
     package let path: String
+    /// The file's name in its folder.
+    let name: String
     /// The most bytes the file may hold.
     package let budget: Int
-    /// The lock file's descriptor, held while the agent runs; guards the file's size too.
-    private let state: Locked<(lock: Int32, size: Int)>
+    /// The folder's and the lock file's descriptors, held while the agent runs (both -1 once
+    /// closed or set aside); the lock guards the file's size too.
+    private let state: Locked<(folder: Int32, lock: Int32, size: Int)>
 
     static let header: [UInt8] = Array(#"{"jarvisJournal":1}"#.utf8) + [10]
 
-    private init(path: String, budget: Int, lock: Int32, size: Int) {
+    private init(path: String, name: String, budget: Int, folder: Int32, lock: Int32, size: Int) {
         self.path = path
+        self.name = name
         self.budget = budget
-        state = Locked((lock, size))
+        state = Locked((folder, lock, size))
     }
 
     /// What opening the journal found.
@@ -62,86 +73,119 @@ package final class JournalFile: JournalStore {
         #endif
     }
 
-    /// A file name for an agent's name: letters, digits, `.`, `-` and `_` kept, the rest `_`.
-    static func fileName(for agent: String) -> String {
+    /// The file name for an agent's name and the places it serves: the name's letters, digits,
+    /// `.`, `-` and `_` (the rest `_`), then the first 16 hex digits of a SHA-256 of the places.
+    static func fileName(for agent: String, places: [String]) -> String {
         let kept = agent.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
                 ? Character(scalar) : "_"
         }
         let name = String(kept).trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        return (name.isEmpty ? "agent" : String(name.prefix(100))) + ".journal"
+        let digest = SHA256.hash(Array(places.sorted().joined(separator: "\n").utf8)).prefix(8)
+        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        return (name.isEmpty ? "agent" : String(name.prefix(100))) + "-" + hex + ".journal"
     }
 
-    /// Opens (or creates) the journal of the agent named `agent` in `folder`.
-    package static func load(folder: URL, agent: String, budget: Int) -> Opened {
-        var problems: [String] = []
+    /// Opens (or creates) the journal of the agent named `agent` serving `places` in `folder`.
+    /// - Parameter places: one line per scanner (its id and place): what the file is chosen by.
+    package static func load(folder: URL, agent: String, places: [String], budget: Int) -> Opened {
         let folderPath = folder.path
-        guard makeFolders(folderPath) else {
+        guard makeFolders(folderPath), let directory = JournalFolder.open(folderPath) else {
             return Opened(
                 file: nil, entries: [],
                 problems: [
                     "the journal folder \(folderPath) could not be made or is not a private folder of this user (mode 0700); the journal is kept in memory only"
                 ])
         }
-        let path = folder.appendingPathComponent(fileName(for: agent)).path
-        let lock = openLockFile(path + ".lock")
+        let name = fileName(for: agent, places: places)
+        let path = folder.appendingPathComponent(name).path
+        let lock = directory.openLock(name + ".lock")
         guard lock >= 0 else {
+            directory.close()
             return Opened(
                 file: nil, entries: [],
                 problems: ["the journal's lock file \(path).lock could not be opened; the journal is kept in memory only"])
         }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            closeFile(lock)
+            JournalFolder.closeDescriptor(lock)
+            directory.close()
             return Opened(
                 file: nil, entries: [],
                 problems: [
-                    "another agent named '\(agent)' keeps the journal \(path); this one keeps its journal in memory only"
+                    "another agent named '\(agent)' serving the same places keeps the journal \(path); this one keeps its journal in memory only"
                 ])
         }
+        var problems: [String] = []
         var entries: [JarvisCore.JournalEntry] = []
         var size = 0
-        if let refusal = refusal(path, budget: budget) {
-            problems.append(setAside(path, because: refusal))
-        } else if PrivatePath.exists(path) {
-            if let bytes = PrivatePath.readOwnedFile(path, limit: budget), let read = decode(bytes) {
+        switch directory.read(name, limit: budget) {
+        case .missing: break
+        case .refused(let reason):
+            problems.append(directory.setAside(name, path: path, because: reason) + "; a new journal was started")
+        case .read(let bytes):
+            if let read = decode(bytes) {
                 entries = read
                 size = bytes.count
             } else {
-                problems.append(setAside(path, because: "it is not a journal Jarvis can read (damaged)"))
+                problems.append(
+                    directory.setAside(name, path: path, because: "it is not a journal Jarvis can read (damaged)")
+                        + "; a new journal was started")
             }
         }
         if size == 0 {
             do {
-                try PrivatePath.replaceFile(path, with: header, mode: 0o600)
+                try directory.replace(name, with: header)
                 size = header.count
             } catch {
-                closeFile(lock)
+                JournalFolder.closeDescriptor(lock)
+                directory.close()
                 problems.append("the journal \(path) could not be written (\(error.message)); it is kept in memory only")
                 return Opened(file: nil, entries: entries, problems: problems)
             }
         }
-        return Opened(file: JournalFile(path: path, budget: budget, lock: lock, size: size), entries: entries, problems: problems)
+        let file = JournalFile(
+            path: path, name: name, budget: budget, folder: directory.descriptor, lock: lock, size: size)
+        return Opened(file: file, entries: entries, problems: problems)
     }
 
-    /// Releases the file for the next agent of the same name.
+    /// Releases the file for the next agent serving the same places.
     package func close() {
-        state.withLock { state in
-            guard state.lock >= 0 else { return }
-            closeFile(state.lock)
-            state.lock = -1
-        }
+        state.withLock { state in Self.release(&state) }
     }
 
-    package func append(_ entries: [JarvisCore.JournalEntry], keeping: () -> [JarvisCore.JournalEntry]) {
+    private static func release(_ state: inout (folder: Int32, lock: Int32, size: Int)) {
+        if state.lock >= 0 { JournalFolder.closeDescriptor(state.lock) }
+        if state.folder >= 0 { JournalFolder.closeDescriptor(state.folder) }
+        state.lock = -1
+        state.folder = -1
+    }
+
+    package func append(_ entries: [JarvisCore.JournalEntry], keeping: () -> [JarvisCore.JournalEntry]) -> String? {
         // An entry whose line alone passes the budget is kept in memory only.
         let line = entries.map(Self.line).filter { $0.count <= budget }.flatMap { $0 }
-        guard !line.isEmpty else { return }
+        guard !line.isEmpty else { return nil }
         // One writer at a time: the lock guards the size, and keeps appends and rewrites apart.
-        state.withLock { state in
-            guard state.lock >= 0 else { return }
-            if state.size + line.count <= budget, Self.appendBytes(line, to: path) {
-                state.size += line.count
-                return
+        return state.withLock { state -> String? in
+            guard state.lock >= 0 else { return nil }
+            let directory = JournalFolder(descriptor: state.folder, path: (path as NSString).deletingLastPathComponent)
+            // Checked at every write: a link, another owner or a loosened mode found now sets
+            // the file aside, and the journal goes on in memory.
+            if let reason = directory.folderProblem() ?? directory.problem(of: name) {
+                let problem = directory.setAside(name, path: path, because: reason)
+                Self.release(&state)
+                return problem + " while the agent ran; the journal is kept in memory only from now on"
+            }
+            if state.size + line.count <= budget {
+                switch directory.append(line, to: name) {
+                case .written:
+                    state.size += line.count
+                    return nil
+                case .refused(let reason):
+                    let problem = directory.setAside(name, path: path, because: reason)
+                    Self.release(&state)
+                    return problem + " while the agent ran; the journal is kept in memory only from now on"
+                case .failed: break
+                }
             }
             // Past the budget (or the append failed): the newest entries, up to half the budget,
             // so the next rewrite is far off.
@@ -155,38 +199,13 @@ package final class JournalFile: JournalStore {
                 total += bytes.count
             }
             do {
-                try PrivatePath.replaceFile(path, with: Self.header + kept.reversed().flatMap { $0 }, mode: 0o600)
+                try directory.replace(name, with: Self.header + kept.reversed().flatMap { $0 })
                 state.size = total
             } catch {
                 // The file stays as it was: entries past it are kept in memory only.
             }
+            return nil
         }
-    }
-
-    /// Why the file at `path` must not be trusted; nil when it is missing or may be read.
-    private static func refusal(_ path: String, budget: Int) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        let type = UInt32(info.st_mode) & UInt32(S_IFMT)
-        if type == UInt32(S_IFLNK) { return "it is a symbolic link" }
-        guard type == UInt32(S_IFREG) else { return "it is not a regular file" }
-        guard UInt32(info.st_uid) == PrivatePath.userID else { return "it belongs to another user (uid \(info.st_uid))" }
-        guard UInt32(info.st_mode) & 0o077 == 0 else {
-            return "others may read or write it (mode \(String(UInt32(info.st_mode) & 0o777, radix: 8)))"
-        }
-        guard Int(info.st_size) <= budget else { return "it holds \(info.st_size) bytes, more than the journal's budget of \(budget)" }
-        return nil
-    }
-
-    /// Renames the file out of the way; returns the problem to report.
-    private static func setAside(_ path: String, because reason: String) -> String {
-        let stamp = DateText.format(Date()).replacingOccurrences(of: ":", with: "-")
-        let aside = "\(path).set-aside-\(stamp)"
-        if rename(path, aside) == 0 {
-            return "the journal \(path) was set aside as \(aside): \(reason); a new journal was started"
-        }
-        PrivatePath.removeEntry(path)
-        return "the journal \(path) was removed: \(reason), and it could not be renamed; a new journal was started"
     }
 
     private static func makeFolders(_ path: String) -> Bool {
@@ -199,29 +218,4 @@ package final class JournalFile: JournalStore {
         for folder in parents.reversed() { PrivatePath.makeFolder(folder) }
         return PrivatePath.folderProblem(path) == nil
     }
-
-    private static func appendBytes(_ bytes: [UInt8], to path: String) -> Bool {
-        let descriptor = openForAppend(path)
-        guard descriptor >= 0 else { return false }
-        defer { closeFile(descriptor) }
-        do {
-            try AtomicFile.writeAll(bytes, to: descriptor, name: path)
-            return true
-        } catch {
-            return false
-        }
-    }
-}
-
-// Outside the type, whose own `close()` would hide the C library's.
-private func openLockFile(_ path: String) -> Int32 {
-    open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-}
-
-private func openForAppend(_ path: String) -> Int32 {
-    open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
-}
-
-private func closeFile(_ descriptor: Int32) {
-    _ = close(descriptor)
 }

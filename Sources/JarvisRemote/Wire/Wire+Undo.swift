@@ -92,9 +92,15 @@ extension Wire {
         public var reverts: Int64?
         /// The undo or redo that took this entry back.
         public var undoneBy: Int64?
+        /// Where the container lived when the change was made (a file's resolved path, a
+        /// suite's domain and app); nil for a scanner whose values live in the program.
+        public var place: String?
 
         /// An entry as the agent sends it: a secret's values left out.
-        package init(_ entry: JarvisCore.JournalEntry) {
+        /// - Parameter elsewhere: where the container lives now, when that is not where the
+        ///   entry was made (then it cannot be undone here).
+        package init(_ entry: JarvisCore.JournalEntry, elsewhere: String?? = nil) {
+            place = entry.place
             id = entry.id
             time = entry.time
             action = entry.action.rawValue
@@ -112,6 +118,9 @@ extension Wire {
             undoneBy = entry.undoneBy
             if let by = entry.undoneBy {
                 reason = "taken back by entry \(by)"
+            } else if let now = elsewhere {
+                reason =
+                    "made at \(entry.place ?? "the program's own values"); this agent serves it at \(now ?? "the program's own values")"
             } else if !entry.valuesKept {
                 reason =
                     entry.isSecret
@@ -120,7 +129,7 @@ extension Wire {
             undoable = reason == nil
         }
 
-        /// `{"id","time","action","scanner","container","key","pointer"?,"before"?,"after"?,"beforeRevision"?,"afterRevision"?,"transport"?,"client"?,"secret"?,"undoable","reason"?,"reverts"?,"undoneBy"?}`
+        /// `{"id","time","action","scanner","container","key","pointer"?,"before"?,"after"?,"beforeRevision"?,"afterRevision"?,"transport"?,"client"?,"secret"?,"undoable","reason"?,"reverts"?,"undoneBy"?,"place"?}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "id": .integer(id), "time": .string(DateText.format(time)), "action": .string(action),
@@ -139,6 +148,7 @@ extension Wire {
             object.setIfPresent("reason", reason.map(JSONValue.string))
             object.setIfPresent("reverts", reverts.map(JSONValue.integer))
             object.setIfPresent("undoneBy", undoneBy.map(JSONValue.integer))
+            object.setIfPresent("place", place.map(JSONValue.string))
             return .object(object)
         }
 
@@ -166,6 +176,7 @@ extension Wire {
             reason = try fields.optionalString("reason")
             reverts = fields["reverts"]?.int64Value
             undoneBy = fields["undoneBy"]?.int64Value
+            place = try fields.optionalString("place")
         }
     }
 
@@ -264,26 +275,44 @@ extension Wire {
         public var dryRun: Bool
         /// Write even though the key changed since the entry, provided it is at this revision now.
         public var forceAt: String?
+        /// Without an id: only a change of this key.
+        public var key: String?
+        /// Without an id: only a change in this container (`scanner:container`, or a container
+        /// alone).
+        public var container: String?
+        /// Without an id: only a change made by a client of this connection's name (the name
+        /// its `hello` gave): a face takes back what it did itself.
+        public var mine: Bool
 
         /// Params for one undo or redo.
-        public init(id: Int64? = nil, dryRun: Bool = false, forceAt: String? = nil) {
+        public init(
+            id: Int64? = nil, dryRun: Bool = false, forceAt: String? = nil, key: String? = nil,
+            container: String? = nil, mine: Bool = false
+        ) {
             self.id = id
             self.dryRun = dryRun
             self.forceAt = forceAt
+            self.key = key
+            self.container = container
+            self.mine = mine
         }
 
-        /// `{"id"?,"dryRun"?,"forceAt"?}`
+        /// `{"id"?,"dryRun"?,"forceAt"?,"key"?,"container"?,"mine"?}`
         public var json: JSONObject {
             var object = JSONObject()
             object.setIfPresent("id", id.map(JSONValue.integer))
             if dryRun { object["dryRun"] = .bool(true) }
             object.setIfPresent("forceAt", forceAt.map(JSONValue.string))
+            object.setIfPresent("key", key.map(JSONValue.string))
+            object.setIfPresent("container", container.map(JSONValue.string))
+            if mine { object["mine"] = .bool(true) }
             return object
         }
 
         /// Reads the params as the agent receives them, for `undo` or `redo`.
         package init(params raw: JSONObject, method: AgentMethod = .undo) throws(RPCError) {
-            let params = try WireFields(params: raw, method: method, allowed: ["id", "dryRun", "forceAt"])
+            let params = try WireFields(
+                params: raw, method: method, allowed: ["id", "dryRun", "forceAt", "key", "container", "mine"])
             if let raw = params["id"] {
                 guard let id = raw.int64Value, id > 0 else {
                     throw RPCError.invalidParams("id must be a journal entry's id, a whole number from 1 (see `journal`)")
@@ -292,6 +321,12 @@ extension Wire {
             }
             dryRun = try params.optionalBool("dryRun") ?? false
             forceAt = try params.optionalString("forceAt")
+            key = try params.optionalString("key")
+            container = try params.optionalString("container")
+            mine = try params.optionalBool("mine") ?? false
+            if id != nil, key != nil || container != nil || mine {
+                throw RPCError.invalidParams("key, container and mine choose an entry when no id is given; send one or the other")
+            }
         }
     }
 
@@ -305,6 +340,11 @@ extension Wire {
         /// Params for one redo (see ``UndoParams``).
         public init(id: Int64? = nil, dryRun: Bool = false, forceAt: String? = nil) {
             params = UndoParams(id: id, dryRun: dryRun, forceAt: forceAt)
+        }
+
+        /// Params for one redo that chooses its undo as ``UndoParams`` does (key, container, mine).
+        public init(params: UndoParams) {
+            self.params = params
         }
 
         /// As ``UndoParams/json``.

@@ -26,6 +26,12 @@ public struct DefaultsScanner: PreferenceScanner {
     /// The store's name, and why it cannot work (a missing folder) when it cannot.
     public var info: ScannerInfo { store.info }
 
+    /// Where the suites live: a folder's resolved path, or the program's own domains.
+    public var location: String? { store.location }
+
+    /// Where one suite lives: its file's resolved path, or its domain and the app.
+    public func location(of container: String) -> String? { store.location(of: container) }
+
     /// Every property-list type.
     public var valueTypes: [PreferenceType]? { PreferenceType.allCases }
 

@@ -11,6 +11,12 @@ protocol DefaultsStore: Sendable {
     /// How the scanner presents itself with this store.
     var info: ScannerInfo { get }
 
+    /// Where the store's suites live, the same across runs (``PreferenceScanner/location``).
+    var location: String? { get }
+
+    /// Where one suite lives, the same across runs (``PreferenceScanner/location(of:)``).
+    func location(of suite: String) -> String?
+
     /// The suites that exist now.
     func containers() throws -> [ContainerInfo]
 

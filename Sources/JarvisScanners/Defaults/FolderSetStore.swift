@@ -31,6 +31,14 @@ final class FolderSetStore: DefaultsStore {
         return result
     }
 
+    /// Every folder's resolved path, in order.
+    var location: String? { stores.compactMap(\.location).joined(separator: "\n") }
+
+    /// The file of the folder that holds the suite (or would create it).
+    func location(of suite: String) -> String? {
+        (try? owner(of: suite))?.location(of: suite)
+    }
+
     func container(named name: String) throws -> ContainerInfo? {
         try owner(of: name).container(named: name)
     }

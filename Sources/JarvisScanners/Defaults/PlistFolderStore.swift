@@ -51,6 +51,14 @@ final class PlistFolderStore: DefaultsStore {
         }
     }
 
+    /// The folder's resolved path.
+    var location: String? { served.currentRealPath }
+
+    /// The suite's file, as resolved from the folder's real path.
+    func location(of suite: String) -> String? {
+        served.location(of: served.storedSpelling(of: suite + ".plist"))
+    }
+
     init(folder: URL, includeSystemDomains: Bool, ignoresCase: Bool? = nil) {
         self.folder = folder
         self.includeSystemDomains = includeSystemDomains

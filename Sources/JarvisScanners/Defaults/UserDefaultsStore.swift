@@ -22,6 +22,32 @@ struct UserDefaultsStore: DefaultsStore {
 
     var info: ScannerInfo { ScannerInfo(displayName: "Defaults suites", isWritable: true) }
 
+    /// The program's defaults: its domains on Apple platforms (named by the app's bundle id),
+    /// the folder Foundation keeps them in elsewhere.
+    var location: String? { Self.domainsPlace }
+
+    /// One suite of the program: its domain and the app's bundle id on Apple platforms, its
+    /// file elsewhere.
+    func location(of suite: String) -> String? {
+        #if canImport(Darwin)
+            return "domain \(suite) of \(Self.domainsPlace)"
+        #else
+            return Self.domainsPlace + "/" + suite + ".plist"
+        #endif
+    }
+
+    /// Where the program's domains are: the app (its bundle id, else its executable) on Apple
+    /// platforms; Foundation's folder for them elsewhere (`$XDG_CONFIG_HOME`, else `~/.config`).
+    private static var domainsPlace: String {
+        #if canImport(Darwin)
+            return Bundle.main.bundleIdentifier ?? Bundle.main.executablePath ?? ProcessInfo.processInfo.processName
+        #else
+            let environment = ProcessInfo.processInfo.environment
+            if let folder = environment["XDG_CONFIG_HOME"], folder.hasPrefix("/") { return folder }
+            return (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        #endif
+    }
+
     func container(named name: String) throws -> ContainerInfo? {
         guard DefaultsSuite.isCreatable(name) else { return nil }
         return try containers().first { $0.name == name } ?? ContainerInfo(name, exists: false)

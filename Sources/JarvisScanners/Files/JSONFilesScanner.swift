@@ -46,6 +46,18 @@ public struct JSONFilesScanner: PreferenceScanner {
     public static let defaultPatterns: [GlobPattern] = ["*.json", "*.jsonc"]
     /// The folders with the symbolic-link policy every file-backed scanner follows.
     let served: [ServedFolder]
+
+    /// Every folder's resolved path, in order.
+    public var location: String? { served.map(\.currentRealPath).joined(separator: "\n") }
+
+    /// The file's resolved path: in the first folder that holds it (or would create it).
+    public func location(of container: String) -> String? {
+        let name = storedSpelling(of: container)
+        let folder =
+            served.count == 1
+            ? served.first : served.first(where: { $0.place(of: name) != .missing }) ?? served.first
+        return folder?.location(of: name)
+    }
     private let writes = KeyedLock()
     // Parsed files by path, kept while the file's stamp is unchanged: a listing asks for each
     // file's problem and then its entries, and every `get` reads one file.

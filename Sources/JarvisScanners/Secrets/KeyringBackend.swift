@@ -30,6 +30,9 @@ struct KeyringBackend: SecretBackend {
     }
 
     var name: String { store.name }
+
+    /// The keyring and this user: one user's keyring is the same across runs.
+    var location: String { "\(store.name) of uid \(getuid())" }
     var unavailableReason: String? { store.unavailableReason }
     var createsContainers: Bool { store.createsItems }
 

@@ -35,6 +35,10 @@ protocol SecretBackend: Sendable {
     /// Stores or removes one secret and returns what its key holds now, from what was
     /// stored (nothing is read back); returns once it is stored.
     func store(_ request: WriteRequest) throws -> WriteResult
+
+    /// Where its secrets live, the same across runs: a folder's resolved path, or the keyring
+    /// and whose it is.
+    var location: String { get }
 }
 
 /// How secret bytes become values and back, the same way for every backend.

@@ -25,6 +25,9 @@ struct SecretFilesBackend: SecretBackend {
         served = ServedFolder(folder, ignoresCase: ignoresCase)
     }
 
+    /// The folder's resolved path.
+    var location: String { served.currentRealPath }
+
     /// The one container's name.
     var containerName: String { folder.standardizedFileURL.lastPathComponent }
 

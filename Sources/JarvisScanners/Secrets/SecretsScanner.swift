@@ -44,6 +44,16 @@ public struct SecretsScanner: PreferenceScanner {
     /// A secret holds text or bytes, in every backend.
     public var valueTypes: [PreferenceType]? { [.string, .data] }
 
+    /// Every backend's place, in order.
+    public var location: String? { backends.map(\.location).joined(separator: "\n") }
+
+    /// The place of the first backend that could hold the container, told from its name alone
+    /// (a keyring is never asked: one that hangs must not stop an undo from saying why).
+    public func location(of container: String) -> String? {
+        let backend = backends.count == 1 ? backends.first : backends.first { $0.couldHave(container: container) }
+        return backend?.location ?? location
+    }
+
     private var unavailableReason: String? {
         if backends.isEmpty {
             return "no secret store to serve: give it folders of secret files, or enable the keyring"

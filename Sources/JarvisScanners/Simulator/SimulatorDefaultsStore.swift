@@ -178,6 +178,15 @@ final class SimulatorDefaultsStore: DefaultsStore {
         return names
     }
 
+    /// The Simulator's devices folder.
+    var location: String? { simulators.devicesFolder.path }
+
+    /// The suite's file in its app's (or group's) container on its device.
+    func location(of name: String) -> String? {
+        guard let (owner, suite) = try? locate(name) else { return nil }
+        return folderStore(for: owner).location(of: suite)
+    }
+
     private func folderStore(for owner: SimulatorSuiteTable.Owner) -> PlistFolderStore {
         let folder = owner.container.preferencesFolder
         return state.withLock { state in

@@ -71,6 +71,12 @@ struct ServedFolder: Sendable {
         FileManager.default.fileExists(atPath: realPath) ? realPath : (Self.realPath(url.path) ?? realPath)
     }
 
+    /// Where `relative` lives, the same across runs: the folder's real path and the name.
+    func location(of relative: String) -> String {
+        let real = currentRealPath
+        return (real.hasSuffix("/") ? real : real + "/") + relative
+    }
+
     /// The path of `relative` in the folder as configured, joined as text: `URL`'s
     /// `appendingPathComponent` asks the file system whether it names a folder, a `stat` on
     /// every call.

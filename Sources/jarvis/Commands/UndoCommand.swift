@@ -8,11 +8,14 @@ enum UndoCommand: Command {
     static let name = "undo"
     static let summary = "take back the newest change (or entry ID) if nothing changed the key\nsince; again steps further back"
     static let usage = """
-        jarvis undo [ID] [--dry-run] [--force-at REVISION]
+        jarvis undo [ID | CONTAINER] [--key KEY] [--dry-run] [--force-at REVISION]
 
-          ID                    a journal entry (`jarvis history` shows them); without
-                                it, the newest change not yet taken back. Run again to
-                                step further back.
+          ID                    a journal entry (`jarvis history` shows them), an outside
+                                change included; without it, the newest change made
+                                through Jarvis not yet taken back (never the program's
+                                own write). Run again to step further back.
+          CONTAINER             only a change in this container (or SCANNER:CONTAINER)
+          --key KEY             only a change of this key
           --dry-run             say what would be written, and write nothing
           --force-at REVISION   write even though the key changed since the entry,
                                 provided it is at REVISION now (a refused undo names it)
@@ -33,10 +36,12 @@ enum RedoCommand: Command {
     static let name = "redo"
     static let summary = "put back what the last undo took (or undo entry ID)"
     static let usage = """
-        jarvis redo [ID] [--dry-run] [--force-at REVISION]
+        jarvis redo [ID | CONTAINER] [--key KEY] [--dry-run] [--force-at REVISION]
 
           ID                    an undo's journal entry; without it, the newest undo
                                 not yet taken back
+          CONTAINER             only an undo in this container (or SCANNER:CONTAINER)
+          --key KEY             only an undo of this key
           --dry-run             say what would be written, and write nothing
           --force-at REVISION   write even though the key changed since the undo,
                                 provided it is at REVISION now
@@ -52,16 +57,25 @@ enum UndoRun {
     static func run(_ arguments: inout Arguments, context: Context, redo: Bool, command: String) throws {
         let dryRun = arguments.flag("--dry-run")
         let forceAt = arguments.option("--force-at")
+        let key = arguments.option("--key")
         try arguments.finish(maxPositionals: 1, command: command)
         var id: Int64?
+        var container: String?
         if let text = arguments.positionals.first {
-            guard let number = Int64(text), number > 0 else {
-                throw UsageError("ID is a journal entry's number, as `jarvis history` shows it", command: command)
+            if let number = Int64(text) {
+                guard number > 0 else {
+                    throw UsageError("ID is a journal entry's number, as `jarvis history` shows it", command: command)
+                }
+                guard key == nil else {
+                    throw UsageError("--key chooses the newest change of a key; an ID names its entry already", command: command)
+                }
+                id = number
+            } else {
+                container = text
             }
-            id = number
         }
         if let fleet = try context.fleet() {
-            guard id == nil, forceAt == nil else {
+            guard id == nil, forceAt == nil, key == nil, container == nil else {
                 throw UsageError(
                     "entry IDs and revisions belong to one agent; with --agents, \(command) takes back each agent's newest \(redo ? "undo" : "change")",
                     command: command)
@@ -69,8 +83,8 @@ enum UndoRun {
             FleetWrites.undo(fleet, redo: redo, dryRun: dryRun, context: context)
         }
         let client = try context.connect()
-        let result = try redo
-            ? client.redo(id, dryRun: dryRun, forceAt: forceAt) : client.undo(id, dryRun: dryRun, forceAt: forceAt)
+        let result = try client.undo(
+            Wire.UndoParams(id: id, dryRun: dryRun, forceAt: forceAt, key: key, container: container), redo: redo)
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(result.json) + [0x0A])
         } else {
