@@ -17,7 +17,7 @@ import Testing
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(agent.pid)/task").count) ?? -1
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task")))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs /proc (Linux): it counts the process's threads there"))
     func sixtyFourIdleClientsCostAHandfulOfThreads() throws {
         let suites = sandbox.root.appendingPathComponent("prefs")
         try sandbox.writeSuite("com.example.app", in: suites, ["name": "Ada"])

@@ -26,6 +26,19 @@ import Testing
             "\(json.stdout)")
         let clean = try sandbox.jarvis("--agent", String(agent.pid), "check", "no.such.container.*")
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
-        #expect(clean.stdout.contains("nothing found"))
+        #expect(clean.stdout.contains("nothing found: every key is as the key catalog says"), "\(clean.stdout)")
+    }
+
+    /// An agent whose host gave no key catalog: nothing is claimed about a catalog.
+    @Test func anAgentWithoutACatalogSaysOnlySizesWereChecked() throws {
+        let folder = sandbox.root.appendingPathComponent("files")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"debug": true}"#.utf8).write(to: folder.appendingPathComponent("app.json"))
+        let agent = try AgentProcess(sandbox, ["--files", folder.path])
+        let answer = try sandbox.jarvis("--agent", String(agent.pid), "check")
+        #expect(answer.status == 0, "\(answer.stdout)\(answer.stderr)")
+        #expect(answer.stdout == "nothing found: the host gave no key catalog, so only container sizes were checked\n")
+        let json = try sandbox.jarvis("--agent", String(agent.pid), "check", "--json")
+        #expect(json.stdout.contains(#""catalog":false"#), "\(json.stdout)")
     }
 }

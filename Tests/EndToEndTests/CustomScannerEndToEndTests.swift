@@ -32,7 +32,8 @@ import Testing
         let sandbox = try Sandbox()
         let flags = FeatureFlags()
         let agent = try JarvisAgent.start(
-            scanners: [flags], options: .init(name: "custom-host", runtimeDirectory: sandbox.runtime))
+            scanners: [flags],
+            options: .init(name: "custom-host", runtimeDirectory: sandbox.runtime, journalFolder: sandbox.journalFolder))
         defer { agent.stop() }
 
         let listing = try sandbox.jarvis("ls")
@@ -68,7 +69,8 @@ import Testing
     @Test func aScannerWithoutWriteIsReadOnlyEverywhere() throws {
         let sandbox = try Sandbox()
         let agent = try JarvisAgent.start(
-            scanners: [ReadOnlyFlags()], options: .init(name: "read-only-host", runtimeDirectory: sandbox.runtime))
+            scanners: [ReadOnlyFlags()],
+            options: .init(name: "read-only-host", runtimeDirectory: sandbox.runtime, journalFolder: sandbox.journalFolder))
         defer { agent.stop() }
         let listing = try sandbox.jarvis("ls", "--json")
         #expect(listing.stdout.contains(#""readOnly":true"#), "\(listing.stdout)")

@@ -26,7 +26,7 @@ import Testing
     @Test func aHostStartsTheAgentWithTheDefaultScannersWithoutNamingThem() throws {
         let sandbox = try Sandbox()
         let agent = try JarvisAgent.start(
-            configuration: .debug, options: JarvisAgent.Options(name: "host", runtimeDirectory: sandbox.runtime))
+            configuration: .debug, options: JarvisAgent.Options(name: "host", runtimeDirectory: sandbox.runtime, journalFolder: sandbox.journalFolder))
         defer { agent.stop() }
         let client = try JarvisClient(endpoint: .unix(path: agent.socketPath))
         defer { client.close() }

@@ -118,7 +118,7 @@ final class StuckStorageEndToEndTests {
     /// share of the pool (half of it), the rest wait in line, requests to other storage still
     /// get a thread, and the agent's threads stay a few beyond the cores (the pool let slow
     /// calls grow it to 20 work threads before).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task")))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs /proc (Linux): it counts the process's threads there"))
     func manyStuckCallsHoldHalfOfABoundedPool() throws {
         let agent = try startAgent(timeout: "8")
         var warm = try RawAgentClient(agent)

@@ -9,127 +9,127 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func browseAndFilterWithKeysShownAsText() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func browseAndFilterWithKeysShownAsText() throws {
         try run("browse")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aSuiteOverHalfAMegabyteIsNamedInTheSidebar() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aSuiteOverHalfAMegabyteIsNamedInTheSidebar() throws {
         try run("large_suite")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aNestedLeafOfAJSONFileIsEditedInItsLineOnly() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aNestedLeafOfAJSONFileIsEditedInItsLineOnly() throws {
         try run("nested_edit")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aChangeMadeWithJarvisSetAppearsWithoutAReload() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aChangeMadeWithJarvisSetAppearsWithoutAReload() throws {
         try run("live")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func tenTabsOfOneServerLoadActAndStayLive() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func tenTabsOfOneServerLoadActAndStayLive() throws {
         try run("tabs")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func cookiesAnotherLocalServerSetNeverKeepThePageOut() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func cookiesAnotherLocalServerSetNeverKeepThePageOut() throws {
         try run("foreign_cookies")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func doubleClickingARowEditsIt() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func doubleClickingARowEditsIt() throws {
         try run("double_click")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func everyChangeOffersUndoAndAnUndoOffersRedo() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func everyChangeOffersUndoAndAnUndoOffersRedo() throws {
         try run("undo")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aKeysHistoryListsItsChangesAndRevertTakesOneBack() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aKeysHistoryListsItsChangesAndRevertTakesOneBack() throws {
         try run("timeline")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aConflictShowsBaseTheirsAndYoursAndKeepsTheDraft() throws {
         try run("conflict")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func toggleNextChoiceAndAddElementForwardTheModelsQuickEdits() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func toggleNextChoiceAndAddElementForwardTheModelsQuickEdits() throws {
         try run("quick_edits")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func agentsThatStartAndStopComeAndGoInTheSidebar() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func agentsThatStartAndStopComeAndGoInTheSidebar() throws {
         try run("agents_come_and_go")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func productionShowsNoEditControlAnywhere() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func productionShowsNoEditControlAnywhere() throws {
         try run("production")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aMaskedSecretReachesThePageOnlyAfterAConsentedReveal() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aMaskedSecretReachesThePageOnlyAfterAConsentedReveal() throws {
         try run("secret")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aMaskedSecretIsReplacedOnlyByAConfirmedReplaceSecret() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aMaskedSecretIsReplacedOnlyByAConfirmedReplaceSecret() throws {
         try run("replace_secret")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func editorsFitDatesJSONAndNumbers() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func editorsFitDatesJSONAndNumbers() throws {
         try run("editors")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aHugeADeepAndAWideValueNeverFreezeThePage() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aHugeADeepAndAWideValueNeverFreezeThePage() throws {
         try run("limits")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aContainerOf100000KeysOpensScrollsToItsEndAndFilters() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aContainerOf100000KeysOpensScrollsToItsEndAndFilters() throws {
         try run("many_keys")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentRestartedUnderThePageIsFoundAgainByName() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func anAgentRestartedUnderThePageIsFoundAgainByName() throws {
         try run("restart")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentRestartedUnderTenTabsIsFoundAgainByEveryTab() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func anAgentRestartedUnderTenTabsIsFoundAgainByEveryTab() throws {
         try run("restart_under_tabs")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aBrowserWhoseClockStopsStaysLiveAndOpen() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aBrowserWhoseClockStopsStaysLiveAndOpen() throws {
         try run("frozen_tab")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aTabSilentForADayKeepsItsDraftSavesItAndMeetsAConflict() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aTabSilentForADayKeepsItsDraftSavesItAndMeetsAConflict() throws {
         try run("day_tab")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aTabWhosePageTheServerClosedSaysSoAndKeepsItsDraft() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aTabWhosePageTheServerClosedSaysSoAndKeepsItsDraft() throws {
         try run("closed_tab", ["SCREENSHOTS": screenshotFolder.path])
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func everythingWorksFromTheKeyboard() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func everythingWorksFromTheKeyboard() throws {
         try run("keyboard")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func foreignHostsAndOriginsAreRefused() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func foreignHostsAndOriginsAreRefused() throws {
         try run("security")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func theBrowserGetsAPrivateFileAndTheSecretIsInNoCommandLine() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func theBrowserGetsAPrivateFileAndTheSecretIsInNoCommandLine() throws {
         try run("launch_file")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func anotherServerOnTheLoopbackNeverReceivesTheCookie() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func anotherServerOnTheLoopbackNeverReceivesTheCookie() throws {
         try run("cookie_scope")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentOverTCPIsListedBrowsedAndSwitchedToWithoutItsToken() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func anAgentOverTCPIsListedBrowsedAndSwitchedToWithoutItsToken() throws {
         try run("network_agent")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func anAgentOfThisComputerNamedByItsTCPAddressIsListedOnce() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func anAgentOfThisComputerNamedByItsTCPAddressIsListedOnce() throws {
         try run("local_tcp_agent")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func simulatorAppsAreListedByDeviceAndOpened() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func simulatorAppsAreListedByDeviceAndOpened() throws {
         try run("simulator_agents")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func anotherUserHoldingConnectionsDoesNotKeepThePageOut() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func anotherUserHoldingConnectionsDoesNotKeepThePageOut() throws {
         try run("crowd")
     }
 
@@ -137,7 +137,7 @@ import Testing
     /// they show the page as it is. They are written to docs/images only when
     /// `JARVIS_WRITE_SCREENSHOTS=1` asks (`JARVIS_WRITE_SCREENSHOTS=1 swift test --filter Screenshots`,
     /// or `--filter layout…` for the widths): a plain test run leaves the checkout as it was.
-    @Test(.enabled(if: WebBrowser.shouldRun)) func screenshotsLightAndDark() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func screenshotsLightAndDark() throws {
         try run("screenshots", ["SCREENSHOTS": screenshotFolder.path])
     }
 
@@ -148,28 +148,28 @@ import Testing
             : sandbox.root.appendingPathComponent("screenshots")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func headersSortByKeyTypeAndValueAsTheModelDecides() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func headersSortByKeyTypeAndValueAsTheModelDecides() throws {
         try run("sort")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func questionMarkListsEveryKeyAndTheDetailShowsItsWayUp() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func questionMarkListsEveryKeyAndTheDetailShowsItsWayUp() throws {
         try run("help_and_way_up")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func severalAgentsGiveAChooserNeverTheCommandLinesText() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func severalAgentsGiveAChooserNeverTheCommandLinesText() throws {
         try run("agent_chooser")
     }
 
     /// The pictures of docs/images/web-{390,800,1400}-{light,dark}.png come from here.
-    @Test(.enabled(if: WebBrowser.shouldRun)) func theLayoutFitsAPhoneAWindowAndAWideScreen() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func theLayoutFitsAPhoneAWindowAndAWideScreen() throws {
         try run("layout", ["SCREENSHOTS": screenshotFolder.path])
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func hiddenCharactersShowCopyKeyIsRealAndTheJSONViewIsJSON() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func hiddenCharactersShowCopyKeyIsRealAndTheJSONViewIsJSON() throws {
         try run("hidden_text")
     }
 
-    @Test(.enabled(if: WebBrowser.shouldRun)) func aKeyIsComparedOnEveryAgentAndAContainerWithAnotherAgentOrASnapshot() throws {
+    @Test(.enabled(if: WebBrowser.shouldRun, WebBrowser.skipHint)) func aKeyIsComparedOnEveryAgentAndAContainerWithAnotherAgentOrASnapshot() throws {
         try run("fleet_compare")
     }
 
@@ -208,6 +208,14 @@ enum WebBrowser {
     static var shouldRun: Bool {
         (FileManager.default.isExecutableFile(atPath: python.path)
             && FileManager.default.isExecutableFile(atPath: chromium)) || OptionalTool.inCI
+    }
+
+    /// What a skipped browser scenario prints: what to install, as `.ci/run` does.
+    static var skipHint: Comment {
+        Comment(
+            rawValue:
+                "needs Chromium at \(chromium) and Playwright for Python at \(python.path): apt-get install chromium; python3 -m venv .build/web-venv && .build/web-venv/bin/pip install playwright (as .ci/run does; never `playwright install`), or set CHROMIUM and JARVIS_WEB_PYTHON"
+        )
     }
 
     static func interpreter() throws -> URL {

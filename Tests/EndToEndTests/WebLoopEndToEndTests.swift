@@ -11,7 +11,7 @@ import Testing
 /// The real `jarvis web` on the transport's loop and work pool: connections dripping large
 /// bodies cost CPU in proportion to their bytes, and page requests waiting on a stopped agent
 /// hold a few pool threads, not a thread each.
-@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task")))
+@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs /proc (Linux): it counts the process's threads there"))
 final class WebLoopEndToEndTests {
     let sandbox: Sandbox
     let suites: URL

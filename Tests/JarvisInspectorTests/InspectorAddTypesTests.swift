@@ -45,7 +45,8 @@ import Testing
         chmod(runtime.path, 0o700)
         let agent = try JarvisAgent.start(
             configuration: InspectorFixture.configuration(), scanners: fixture.scanners + [FlagsScanner(), QuietScanner()],
-            options: .init(name: "inspector-test", runtimeDirectory: runtime))
+            options: .init(
+                name: "inspector-test", runtimeDirectory: runtime, journalFolder: runtime.appendingPathComponent("journal")))
         let session = InspectorSession(source: try kind.source(agent))
         defer { session.close(); agent.stop() }
         try session.load()

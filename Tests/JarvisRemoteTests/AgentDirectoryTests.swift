@@ -29,7 +29,7 @@ import JarvisTestSupport
         let folder = try TemporaryFolder()
         let runtime = folder.path + "/deep/run"
         let agent = try JarvisAgent.start(
-            scanners: [], options: .init(name: "private", runtimeDirectory: URL(fileURLWithPath: runtime)))
+            scanners: [], options: .init(name: "private", runtimeDirectory: URL(fileURLWithPath: runtime), journalFolder: URL(fileURLWithPath: runtime + "/journal")))
         defer { agent.stop() }
         #expect(PrivatePath.folderProblem(runtime) == nil)
         let records = try AgentDirectory.running(environment: environment(runtime, home: folder.path))
@@ -42,7 +42,7 @@ import JarvisTestSupport
         try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: false)
         chmod(loose, 0o755)
         let refused = #expect(throws: JarvisError.self) {
-            try JarvisAgent.start(scanners: [], options: .init(runtimeDirectory: URL(fileURLWithPath: loose)))
+            try JarvisAgent.start(scanners: [], options: .init(runtimeDirectory: URL(fileURLWithPath: loose), journalFolder: URL(fileURLWithPath: loose + "/journal")))
         }
         #expect(refused?.message.contains("\(loose) has mode 0755") == true)
         #expect(refused?.message.contains("chmod 700 \(loose)") == true)
@@ -56,7 +56,7 @@ import JarvisTestSupport
         let link = folder.path + "/link"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         let linked = #expect(throws: JarvisError.self) {
-            try JarvisAgent.start(scanners: [], options: .init(runtimeDirectory: URL(fileURLWithPath: link)))
+            try JarvisAgent.start(scanners: [], options: .init(runtimeDirectory: URL(fileURLWithPath: link), journalFolder: URL(fileURLWithPath: link + "/journal")))
         }
         #expect(linked?.message.contains("\(link) is a symbolic link") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
@@ -72,7 +72,7 @@ import JarvisTestSupport
         PrivatePath.makeFolder(foreign)
         chown(foreign, Self.stranger.uid, Self.stranger.gid)
         let refused = #expect(throws: JarvisError.self) {
-            try JarvisAgent.start(scanners: [], options: .init(runtimeDirectory: URL(fileURLWithPath: foreign)))
+            try JarvisAgent.start(scanners: [], options: .init(runtimeDirectory: URL(fileURLWithPath: foreign), journalFolder: URL(fileURLWithPath: foreign + "/journal")))
         }
         #expect(refused?.message.contains("belongs to uid 65534, not to you") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: foreign).isEmpty)

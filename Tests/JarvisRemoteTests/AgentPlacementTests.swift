@@ -24,7 +24,9 @@ import JarvisTestSupport
         let runtime = try Self.longRuntime(in: folder)
         let agent = try JarvisAgent.start(
             scanners: [MemoryScanner(id: "memory", contents: ["app": ["k": .integer(1)]])],
-            options: .init(name: "long-\(UUID().uuidString.prefix(6))", runtimeDirectory: URL(fileURLWithPath: runtime))
+            options: .init(
+                name: "long-\(UUID().uuidString.prefix(6))", runtimeDirectory: URL(fileURLWithPath: runtime),
+                journalFolder: URL(fileURLWithPath: runtime + "/journal"))
         )
         let shortFolder = (agent.socketPath as NSString).deletingLastPathComponent
         #expect(agent.socketPath.hasPrefix("/tmp/jarvis-\(getuid())."))
@@ -44,6 +46,7 @@ import JarvisTestSupport
         let runtime = try Self.longRuntime(in: folder)
         var options = JarvisAgent.Options(name: "loop-\(UUID().uuidString.prefix(6))")
         options.runtimeDirectory = URL(fileURLWithPath: runtime)
+        options.journalFolder = URL(fileURLWithPath: runtime + "/journal")
         options.shortSocketParent = folder.path + "/missing"
         let agent = try JarvisAgent.start(
             scanners: [MemoryScanner(id: "memory", contents: ["app": ["k": .integer(1)]])], options: options)

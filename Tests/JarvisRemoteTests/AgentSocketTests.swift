@@ -19,6 +19,7 @@ import JarvisTestSupport
         scanner = MemoryScanner(id: "memory", contents: ["app": ["name": "Ada", "count": 3]])
         var options = JarvisAgent.Options(name: "socket-test", maxLineLength: 4096)
         options.runtimeDirectory = URL(fileURLWithPath: folder.path)
+        options.journalFolder = URL(fileURLWithPath: folder.path + "/journal")
         agent = try JarvisAgent.start(scanners: [scanner], options: options)
     }
 

@@ -55,7 +55,9 @@ final class CountedMemoryScanner: PreferenceScanner {
         let bystander = CountedMemoryScanner(id: "bystander", contents: ["other": ["x": 1]])
         let agent = try JarvisAgent.start(
             scanners: [owner, bystander],
-            options: .init(name: "counting", runtimeDirectory: URL(fileURLWithPath: folder.path)))
+            options: .init(
+                name: "counting", runtimeDirectory: URL(fileURLWithPath: folder.path),
+                journalFolder: URL(fileURLWithPath: folder.path + "/journal")))
         defer { agent.stop() }
         let client = try LineClient(endpoint: .unix(path: agent.socketPath), timeout: .seconds(10))
         try client.send(
@@ -83,7 +85,10 @@ final class CountedMemoryScanner: PreferenceScanner {
             id: "quiet",
             contents: ["app": ["profile": .dictionary(["tags": .array(["a"])]), "w_1": 1, "w_2": 2, "name": "Ada"]])
         let agent = try JarvisAgent.start(
-            scanners: [scanner], options: .init(name: "quiet", runtimeDirectory: URL(fileURLWithPath: folder.path)))
+            scanners: [scanner],
+            options: .init(
+                name: "quiet", runtimeDirectory: URL(fileURLWithPath: folder.path),
+                journalFolder: URL(fileURLWithPath: folder.path + "/journal")))
         defer { agent.stop() }
         let watcher = try JarvisClient(endpoint: .unix(path: agent.socketPath))
         _ = try watcher.watch(scanner: "quiet")
@@ -122,7 +127,9 @@ final class CountedMemoryScanner: PreferenceScanner {
             configuration.catalog = [KeyDefinition("token", in: "*.json", scanner: "files", type: .string)]
             return try JarvisAgent.start(
                 configuration: configuration, scanners: [JSONFilesScanner.jsonFiles(in: [files])],
-                options: .init(name: "twin", runtimeDirectory: URL(fileURLWithPath: "\(folder.path)/run-\(name)")))
+                options: .init(
+                    name: "twin", runtimeDirectory: URL(fileURLWithPath: "\(folder.path)/run-\(name)"),
+                    journalFolder: URL(fileURLWithPath: "\(folder.path)/journal-\(name)")))
         }
         let hiding = try agent("hiding", withSecret: true)
         defer { hiding.stop() }

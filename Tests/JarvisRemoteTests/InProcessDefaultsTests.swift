@@ -17,6 +17,7 @@ import JarvisTestSupport
         host.set("Ada", forKey: "user_name")
         var options = JarvisAgent.Options(name: "in-process")
         options.runtimeDirectory = URL(fileURLWithPath: folder.path)
+        options.journalFolder = URL(fileURLWithPath: folder.path + "/journal")
         let agent = try JarvisAgent.start(scanners: [DefaultsScanner.defaults(suites: [suite])], options: options)
         defer { agent.stop() }
         let client = try JarvisClient(endpoint: .unix(path: agent.socketPath))
@@ -53,6 +54,7 @@ import JarvisTestSupport
         host.set(1, forKey: "launch_count")
         var options = JarvisAgent.Options(name: "in-process-watch")
         options.runtimeDirectory = URL(fileURLWithPath: folder.path)
+        options.journalFolder = URL(fileURLWithPath: folder.path + "/journal")
         let agent = try JarvisAgent.start(scanners: [DefaultsScanner.defaults(suites: [suite])], options: options)
         defer { agent.stop() }
         let client = try JarvisClient(endpoint: .unix(path: agent.socketPath))

@@ -87,7 +87,7 @@ import Testing
     }
 
     /// Each waiting stream is a readiness source, not a thread parked in `poll`.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task")))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs /proc (Linux): it counts the process's threads there"))
     func waitingStreamsParkNoThreads() async throws {
         let client = try await AsyncJarvisClient.connect(to: fixture.unix)
         defer { client.close() }

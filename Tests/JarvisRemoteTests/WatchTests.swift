@@ -56,7 +56,9 @@ struct JSONFolderScanner: PreferenceScanner {
         agent = try JarvisAgent.start(
             configuration: configuration,
             scanners: [memory, JSONFolderScanner(folder: folder.path + "/json")],
-            options: .init(runtimeDirectory: URL(fileURLWithPath: folder.path + "/run")))
+            options: .init(
+                runtimeDirectory: URL(fileURLWithPath: folder.path + "/run"),
+                journalFolder: URL(fileURLWithPath: folder.path + "/journal")))
     }
 
     private func client() throws -> JarvisClient {

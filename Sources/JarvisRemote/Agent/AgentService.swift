@@ -187,7 +187,7 @@ package final class AgentService: Sendable {
             case .check:
                 let params = try Wire.CheckParams(params: request.params)
                 let findings = try hub.check(container: params.container.map { GlobPattern($0) })
-                return Wire.CheckResult(findings.map(Wire.CheckFinding.init)).json
+                return Wire.CheckResult(findings.map(Wire.CheckFinding.init), catalog: !hub.configuration.catalog.isEmpty).json
             }
         } catch {
             throw Self.rpcError(error)

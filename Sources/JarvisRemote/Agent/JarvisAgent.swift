@@ -74,7 +74,8 @@ public final class JarvisAgent: Sendable {
             name: String? = nil, maxLineLength: Int = 1 << 20, maxConnections: Int = 64, runtimeDirectory: URL? = nil,
             tcp: Endpoint? = nil, idleTimeout: Duration? = nil, tcpIdleTimeout: Duration? = .seconds(600),
             maxPendingOutputBytes: Int = 8 << 20, auditCapacity: Int = 1000,
-            tcpAuthenticationTimeout: Duration = .seconds(5), maxUnauthenticatedConnections: Int = 16
+            tcpAuthenticationTimeout: Duration = .seconds(5), maxUnauthenticatedConnections: Int = 16,
+            journalFolder: URL? = nil
         ) {
             self.name = name
             self.maxLineLength = maxLineLength
@@ -87,6 +88,7 @@ public final class JarvisAgent: Sendable {
             self.auditCapacity = auditCapacity
             self.tcpAuthenticationTimeout = tcpAuthenticationTimeout
             self.maxUnauthenticatedConnections = maxUnauthenticatedConnections
+            self.journalFolder = journalFolder
         }
     }
 

@@ -63,18 +63,35 @@ extension Wire {
         /// What was found, by scanner, container and key.
         public var findings: [CheckFinding]
 
+        /// Whether the host gave a key catalog: false when only container sizes could be
+        /// checked; nil from an agent older than this field.
+        public var catalog: Bool?
+
         /// An answer with these findings.
-        public init(_ findings: [CheckFinding]) {
+        public init(_ findings: [CheckFinding], catalog: Bool? = nil) {
             self.findings = findings
+            self.catalog = catalog
         }
 
-        /// `{"findings":[…]}`
-        public var json: JSONValue { .object(["findings": .array(findings.map(\.json))]) }
+        /// `{"findings":[…],"catalog":true}`
+        public var json: JSONValue {
+            var object: JSONObject = ["findings": .array(findings.map(\.json))]
+            if let catalog { object["catalog"] = .bool(catalog) }
+            return .object(object)
+        }
 
         /// Reads the answer an agent sent.
         public init(json: JSONValue) throws(JarvisError) {
             let fields = try WireFields(json, "a check answer")
             findings = try fields.list("findings", CheckFinding.init(json:))
+            catalog = try fields.optionalBool("catalog")
+        }
+
+        /// The sentence a face shows when nothing was found: what was compared with what.
+        public var nothingFound: String {
+            catalog == false
+                ? "nothing found: the host gave no key catalog, so only container sizes were checked"
+                : "nothing found: every key is as the key catalog says"
         }
     }
 }

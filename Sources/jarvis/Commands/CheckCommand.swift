@@ -26,7 +26,7 @@ enum CheckCommand: Command {
         if context.json {
             Terminal.outBytes(JSONWriter.bytes(result.json) + [0x0A])
         } else if result.findings.isEmpty {
-            Terminal.out("nothing found: every key is as the key catalog says")
+            Terminal.out(result.nothingFound)
         } else {
             for finding in result.findings.map(\.finding) {
                 let place = [finding.container, finding.key].compactMap { $0 }.joined(separator: " ")

@@ -49,9 +49,11 @@ enum DemoCommand: Command {
             (add --agent \(record.pid) when other agents run too)
             Stop the demo with `jarvis demo --stop`.
             """)
-        if let folder = Bundle.main.executableURL?.deletingLastPathComponent().path,
-            !(ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains(Substring(folder))
+        if let executable = Bundle.main.executableURL,
+            !CommandOnPath.finds(
+                "jarvis", executable: executable, path: ProcessInfo.processInfo.environment["PATH"] ?? "")
         {
+            let folder = executable.deletingLastPathComponent().path
             Terminal.out(
                 Terminal.dim("(jarvis is not on your PATH: use `swift run jarvis …`, or add \(folder) to PATH)"))
         }

@@ -9,8 +9,8 @@ enum MCPCommand: Command {
         jarvis mcp [--agent NAME|PID] [--allow-reveal]
 
           An MCP server on standard input and output (newline-delimited JSON-RPC 2.0,
-          protocol revisions 2025-06-18 and 2025-11-25), meant to be started by an MCP
-          client. It offers the tools list_agents, list_preferences, get_preference,
+          protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28), meant to be started
+          by an MCP client. It offers the tools list_agents, list_preferences, get_preference,
           set_preference, delete_preference, reset_preference, preference_history,
           undo_change, restore_preferences, check, export_snapshot and diff_snapshots,
           and each container as the resource

@@ -199,7 +199,7 @@ struct MCPToolRunner: Sendable {
         }
         let text =
             lines.isEmpty
-            ? "Nothing found: every key is as the key catalog says."
+            ? result.nothingFound.prefix(1).uppercased() + result.nothingFound.dropFirst() + "."
             : "\(lines.count) finding(s):\n" + lines.joined(separator: "\n")
         return MCPToolResult(text: text, structured: result.json)
     }

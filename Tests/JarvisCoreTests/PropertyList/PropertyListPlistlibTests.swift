@@ -94,7 +94,10 @@ struct PropertyListPlistlibTests {
 /// `JARVIS_REAL_PLISTS` naming a folder, every `*.plist` in it must read to what `plistlib`
 /// reads, and write back in its own format byte for byte when Apple's or plistlib's writer
 /// made it (files with other layouts are reported, not failed).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["JARVIS_REAL_PLISTS"] != nil && PlistlibProcess.runs))
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["JARVIS_REAL_PLISTS"] != nil && PlistlibProcess.runs,
+        "set JARVIS_REAL_PLISTS to a folder of real .plist files (and have python3) to compare them with plistlib"))
 struct RealPropertyListTests {
     @Test func realFilesReadAsPlistlibReadsThem() throws {
         let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["JARVIS_REAL_PLISTS"] ?? "")

@@ -274,12 +274,17 @@ import Testing
     @Test func checkAndItsFindings() throws {
         let lines = [
             #"{"jsonrpc":"2.0","id":50,"method":"check","params":{"container":"app.json"}}"#,
-            #"{"jsonrpc":"2.0","id":50,"result":{"findings":[{"kind":"equalsDefault","scanner":"files","container":"app.json","key":"debug","message":"stored with its default value: storing it changes nothing (jarvis reset removes it)"}]}}"#,
+            #"{"jsonrpc":"2.0","id":50,"result":{"findings":[{"kind":"equalsDefault","scanner":"files","container":"app.json","key":"debug","message":"stored with its default value: storing it changes nothing (jarvis reset removes it)"}],"catalog":true}}"#,
         ]
         let params = try roundTripParams(lines[0]) { (raw) throws(RPCError) in try Wire.CheckParams(params: raw) }
         #expect(params.container == "app.json")
         let result = try roundTripResult(lines[1], as: Wire.CheckResult.self)
         #expect(result.findings.first?.finding.kind == .equalsDefault && result.findings.first?.finding.key == "debug")
+        #expect(result.catalog == true)
+        // An agent older than `catalog` leaves it out; a host without a catalog says false.
+        #expect(try Wire.CheckResult(json: ["findings": .array([])]).catalog == nil)
+        #expect(Wire.CheckResult([], catalog: false).nothingFound.contains("no key catalog"))
+        #expect(Wire.CheckResult([], catalog: nil).nothingFound.contains("as the key catalog says"))
         #expect(throws: RPCError.self) { try Wire.CheckParams(params: ["key": "x"]) }
         let document = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
