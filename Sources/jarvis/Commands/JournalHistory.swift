@@ -2,7 +2,7 @@ import Foundation
 import JarvisCore
 import JarvisRemote
 
-/// `jarvis history` without `--audit`: the journal's entries, one line each within 80 columns
+/// `jarvis history` without `--audit`: the journal's entries, one line each within the terminal's width
 /// (`ID  TIME  KEY  OLD → NEW  WHO  STATE`), under a line naming each container.
 enum JournalHistory {
     static func run(container: String?, scanner: String?, key: String?, limit: String?, context: Context) throws {
@@ -37,18 +37,15 @@ enum JournalHistory {
         }
     }
 
-    /// One entry's line, at most 80 columns.
-    static func line(_ entry: Wire.JournalEntry) -> String {
+    /// One entry's line, within `width` columns (80 at the least): the key whole where it
+    /// fits, the values sharing what is left, each cut around where they differ.
+    static func line(_ entry: Wire.JournalEntry, width: Int = HistoryText.width) -> String {
+        let width = max(80, width)
         let id = fit(String(entry.id), 4, right: true)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "HH:mm:ss"
         let time = formatter.string(from: entry.time)
-        let key = fit(Terminal.escaped(entry.address.key + (entry.pointer ?? "")), 17)
-        let old = fit(HistoryText.value(entry.before, limit: 10), 10)
-        let new = fit(HistoryText.value(entry.after, limit: 10), 10)
-        let who = fit(
-            entry.transport == nil ? "outside" : Terminal.escaped(entry.client ?? entry.transport ?? ""), 10)
         let state: String
         if let by = entry.undoneBy {
             state = "undone #\(by)"
@@ -57,7 +54,19 @@ enum JournalHistory {
         } else {
             state = "final"
         }
-        return "\(id) \(time)  \(key) \(old) → \(new) \(who) \(Terminal.dim(state))"
+        let name = Terminal.escaped(entry.address.key + (entry.pointer ?? ""))
+        let client = entry.transport == nil ? "outside" : Terminal.escaped(entry.client ?? entry.transport ?? "")
+        let whoWidth = min(max(10, client.count), 10 + (width - 80) / 8)
+        // id, time, the spaces and arrow between the columns, and the widest state.
+        let fixed = 4 + 1 + 8 + 2 + 1 + 3 + 1 + whoWidth + 1 + 11
+        let room = width - fixed
+        // The key takes what it needs up to half the room; the values share the rest.
+        let keyWidth = min(max(17, name.count), max(17, room / 2))
+        let valueWidth = max(10, (room - 1 - keyWidth) / 2)
+        let (before, after) = HistoryText.pair(entry.before, entry.after, limit: valueWidth)
+        let key = fit(name, keyWidth)
+        let who = fit(client, whoWidth)
+        return "\(id) \(time)  \(key) \(fit(before, valueWidth)) → \(fit(after, valueWidth)) \(who) \(Terminal.dim(state))"
     }
 
     /// `text` cut (with `…`) or padded to exactly `width` characters.

@@ -49,12 +49,14 @@ enum RestoreCommand: Command {
         for change in result.changes {
             let place = Terminal.escaped("\(change.address.scanner):\(change.address.container) \(change.address.key)")
             let what: String
+            // What the line leaves for values once the place is shown whole.
+            let room = max(20, HistoryText.width - 14 - place.count)
             switch change.kind {
-            case "added": what = "added    \(place) = \(HistoryText.value(change.then, limit: 30))"
-            case "removed": what = "removed  \(place) (was \(HistoryText.value(change.now, limit: 30)))"
+            case "added": what = "added    \(place) = \(HistoryText.value(change.then, limit: room))"
+            case "removed": what = "removed  \(place) (was \(HistoryText.value(change.now, limit: room - 6)))"
             default:
-                what =
-                    "changed  \(place): \(HistoryText.value(change.now, limit: 20)) → \(HistoryText.value(change.then, limit: 20))"
+                let (now, then) = HistoryText.pair(change.now, change.then, limit: max(10, (room - 3) / 2))
+                what = "changed  \(place): \(now) → \(then)"
             }
             Terminal.out("  " + what)
         }

@@ -97,8 +97,9 @@ enum UndoRun {
         let entry = result.undone
         let place = Terminal.escaped(
             "\(entry.address.scanner):\(entry.address.container) \(entry.address.key)\(entry.pointer ?? "")")
-        let what = result.restore.map { "\(place) back to \(HistoryText.value($0))" } ?? "\(place) removed again"
-        let now = result.item.map { ValueText.preview($0, limit: 40) } ?? "absent"
+        let room = max(24, (HistoryText.width - 40 - place.count) / 2)
+        let what = result.restore.map { "\(place) back to \(HistoryText.value($0, limit: room))" } ?? "\(place) removed again"
+        let now = result.item.map { ValueText.preview($0, limit: max(40, room)) } ?? "absent"
         if result.dryRun {
             if result.conflict {
                 return

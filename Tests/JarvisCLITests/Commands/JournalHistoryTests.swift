@@ -33,10 +33,40 @@ import Testing
             try entry(key: "t", before: Wire.JournalValue(type: .string, value: nil), after: nil, client: "cli"),
         ]
         for entry in cases {
-            let line = JournalHistory.line(entry)
-            #expect(line.count <= 80, "\(line.count): \(line)")
+            for width in [80, 120, 160] {
+                let line = JournalHistory.line(entry, width: width)
+                #expect(line.count <= width, "\(line.count): \(line)")
+            }
         }
-        #expect(JournalHistory.line(cases[1]).contains("outside"))
-        #expect(JournalHistory.line(cases[2]).contains("••••"), "a secret's value is masked")
+        #expect(JournalHistory.line(cases[1], width: 80).contains("outside"))
+        #expect(JournalHistory.line(cases[2], width: 80).contains("••••"), "a secret's value is masked")
+    }
+
+    /// In a wide terminal the key shows whole, and two long values show where they differ.
+    @Test func aWideLineShowsTheKeyWholeAndWhereTheValuesDiffer() throws {
+        func record(_ count: Int) -> Wire.JournalValue {
+            let fields = (0..<12).map { "\"field\($0)\": \"some text \($0)\"" }.joined(separator: ", ")
+            return Wire.JournalValue(type: .string, value: .string("{\(fields), \"count\": \(count), \"tail\": \"end of it\"}"))
+        }
+        let change = try entry(key: "workout_2024-01-15_morning", before: record(3), after: record(4), client: "jarvis-cli")
+        let wide = JournalHistory.line(change, width: 160)
+        #expect(wide.contains("workout_2024-01-15_morning"), "\(wide)")
+        #expect(wide.contains("\"count\": 3") && wide.contains("\"count\": 4"), "\(wide)")
+        #expect(wide.count <= 160)
+        let narrow = JournalHistory.line(change, width: 80)
+        // Ten columns a value: still the digits that changed, not the values' shared start.
+        #expect(narrow.contains("3") && narrow.contains("4") && !narrow.contains("field0"), "\(narrow)")
+        #expect(narrow.count <= 80)
+    }
+
+    /// Short values stay whole; a long value beside a short one is cut, never the short one.
+    @Test func pairsKeepWhatFits() {
+        let short = Wire.JournalValue(type: .boolean, value: .boolean(false))
+        let long = Wire.JournalValue(type: .string, value: .string(String(repeating: "x", count: 300)))
+        let (a, b) = HistoryText.pair(short, long, limit: 20)
+        #expect(a == "false")
+        #expect(b.count <= 20)
+        let (c, d) = HistoryText.pair(nil, short, limit: 20)
+        #expect(c == "(absent)" && d == "false")
     }
 }
