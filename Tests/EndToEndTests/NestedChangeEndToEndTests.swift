@@ -17,20 +17,11 @@ import Testing
         #expect(export.status == 0, "\(export.stderr)")
 
         // watch, as a client reading its line output.
-        let (watch, output) = try sandbox.startJarvis(["watch", "com.example.app"])
+        let (watch, seen) = try sandbox.startJarvisGathering(["watch", "com.example.app"])
         defer {
             kill(watch.processIdentifier, SIGKILL)
             watch.waitUntilExit()
         }
-        let seen = Locked("")
-        let reader = Thread {
-            while true {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { return }
-                seen.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
-        reader.start()
         // The watch may not be subscribed yet: change the leaf until a change is printed.
         let deadline = Date().addingTimeInterval(30)
         var value = "rust"

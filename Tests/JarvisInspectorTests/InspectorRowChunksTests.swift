@@ -31,4 +31,21 @@ import Testing
         let literal: InspectorRowChunks = [Self.row(1), Self.row(2)]
         #expect(literal.map(\.title) == ["k1", "k2"])
     }
+
+    /// A position outside the rows is a row that offers nothing when read, and changes
+    /// nothing when written: the app embedding the inspector never traps.
+    @Test func aPositionOutsideTheRowsNeitherTrapsNorChangesAnything() {
+        let size = InspectorRowChunks.chunkSize
+        var rows = InspectorRowChunks((0..<(size + 3)).map(Self.row))
+        for position in [-1, size + 3, 5 * size, Int.min, Int.max] {
+            let missing = rows[position]
+            #expect(missing.problem == "row \(position) does not exist: the table has \(size + 3) rows")
+            #expect(!missing.isOpenable && !missing.isEditable && !missing.isDeletable && !missing.isRevealable)
+            rows[position] = Self.row(99)
+        }
+        #expect(rows.count == size + 3)
+        #expect(rows.map(\.title) == (0..<(size + 3)).map { "k\($0)" })
+        let empty = InspectorRowChunks()
+        #expect(empty[0].problem == "row 0 does not exist: the table has 0 rows")
+    }
 }

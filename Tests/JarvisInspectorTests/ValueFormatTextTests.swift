@@ -53,3 +53,19 @@ struct ValueFormatTextTests {
         #expect(try JSONParser.parse(Array(json.utf8)) == ["k\u{202E}": "v\u{FEFF}"])
     }
 }
+
+/// A date or real the wire cannot spell (a date of NaN) reads as its type and problem in every
+/// view, and the JSON view stays JSON.
+@Suite struct ValueFormatUnrepresentableTests {
+    @Test func aDateOfNaNShowsItsProblemAndTheJSONViewStaysJSON() throws {
+        let nan = PreferenceValue.date(Date(timeIntervalSinceReferenceDate: .nan))
+        #expect(ValueFormat.preview(nan, limit: 200).hasPrefix("<unrepresentable date: a date of NaN seconds"))
+        #expect(ValueFormat.full(nan).contains("NaN seconds from 2001-01-01"))
+        let odd = PreferenceValue.real(Double(bitPattern: 0x7FF8_0000_0000_0001))
+        #expect(ValueFormat.full(odd).hasPrefix("<unrepresentable real: a NaN whose bits (7FF8000000000001)"))
+        let text = ValueFormat.full(.dictionary(["when": nan, "ratio": odd, "name": "Ada"]), limit: .max)
+        let parsed = try JSONParser.parse(Array(text.utf8))
+        #expect(parsed["when"]?.stringValue?.hasPrefix("<unrepresentable date") == true, "\(text)")
+        #expect(parsed["name"]?.stringValue == "Ada", "\(text)")
+    }
+}

@@ -10,6 +10,7 @@ import Foundation
 /// | real | a number with a fraction: `0.5`; whole or non-finite: `{"$real":1}`, `{"$real":"NaN"}`; beyond `Double`: `{"$real":"1e400"}` |
 /// | date | `{"$date":"2024-01-15T10:00:00.250Z"}` (plus `"$reference"` seconds if no text is exact) |
 /// | data | `{"$data":"<base64>"}` |
+/// | a date or real no text above reads back exactly (a date of NaN) | `{"$unrepresentable":"date","$bytes":"<base64 of 8 bytes>","$problem":"…"}` |
 /// | array | an array |
 /// | dictionary | an object; `{"$dictionary":{…}}` when one of its keys starts with `$` |
 ///
@@ -26,6 +27,7 @@ extension PreferenceValue {
         case .integer(let number):
             return .number(JSONNumber(number))
         case .real(let number):
+            if let unrepresentable = unrepresentableJSON { return unrepresentable }
             if number.isFinite, number.rounded() != number, let literal = JSONNumber(number) {
                 return .number(literal)
             }
@@ -34,9 +36,11 @@ extension PreferenceValue {
         case .boolean(let flag):
             return .bool(flag)
         case .date(let date):
+            if let unrepresentable = unrepresentableJSON { return unrepresentable }
             if let text = DateText.exactText(date) { return .object(["$date": .string(text)]) }
-            let reference = date.timeIntervalSinceReferenceDate
-            guard let seconds = JSONNumber(reference) else { return .object(["$date": .string(DateText.format(date))]) }
+            guard let seconds = JSONNumber(date.timeIntervalSinceReferenceDate) else {
+                return .object(["$date": .string(DateText.format(date))])
+            }
             return .object(["$date": .string(DateText.format(date)), "$reference": .number(seconds)])
         case .data(let data):
             return .object(["$data": .string(data.base64EncodedString())])
@@ -154,6 +158,9 @@ extension PreferenceValue {
             }
             return .date(date)
         }
+        if keys == ["$unrepresentable", "$bytes"] || keys == ["$unrepresentable", "$bytes", "$problem"] {
+            return try unrepresentable(object, place: place)
+        }
         if keys == ["$data"] {
             guard let text = object["$data"]?.stringValue, let data = Data(base64Encoded: text) else {
                 throw JarvisError(.typeMismatch, "$data\(place) must be a base64 string")
@@ -198,7 +205,7 @@ extension PreferenceValue {
         }
         throw JarvisError(
             .typeMismatch,
-            "object\(place) with keys \(object.keys.sorted()) is not a value: '$' objects must be one of $date, $data, $real, $integer, $dictionary"
+            "object\(place) with keys \(object.keys.sorted()) is not a value: '$' objects must be one of $date, $data, $real, $integer, $dictionary, $unrepresentable"
         )
     }
 

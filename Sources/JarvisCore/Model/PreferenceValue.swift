@@ -39,9 +39,9 @@ public enum PreferenceValue: Sendable, Hashable {
         switch self {
         case .string(let value): text = value
         case .integer(let value): text = String(value)
-        case .real(let value): text = String(value)
+        case .real(let value): text = unrepresentableText ?? String(value)
         case .boolean(let value): text = value ? "true" : "false"
-        case .date(let value): text = DateText.format(value)
+        case .date(let value): text = unrepresentableText ?? DateText.format(value)
         case .data(let value): text = "<\(value.count) bytes>"
         case .array(let values): text = "[\(values.count) item\(values.count == 1 ? "" : "s")]"
         case .dictionary(let values): text = "{\(values.count) key\(values.count == 1 ? "" : "s")}"

@@ -31,8 +31,8 @@ public enum ValueFormat {
         case .string(let text):
             output.append(text)
             output.replaceText(VisibleText.escapedLines(output.text))
-        case .date(let date): output.append(DateText.format(date))
-        case .real(let number): output.append(realText(number))
+        case .date(let date): output.append(value.unrepresentableText ?? DateText.format(date))
+        case .real(let number): output.append(value.unrepresentableText ?? realText(number))
         case .data(let data):
             // Only the bytes that can show are encoded: a 10 MB blob costs the limit.
             // (A caller may pass Int.max for no limit: the arithmetic must not overflow.)
@@ -85,9 +85,9 @@ public enum ValueFormat {
         switch value {
         case .string(let text): return text
         case .integer(let number): return String(number)
-        case .real(let number): return realText(number)
+        case .real(let number): return value.unrepresentableText ?? realText(number)
         case .boolean(let flag): return flag ? "true" : "false"
-        case .date(let date): return DateText.format(date)
+        case .date(let date): return value.unrepresentableText ?? DateText.format(date)
         case .data(let data): return data.base64EncodedString()
         case .bigNumber(let number): return number.literal
         case .array, .dictionary:
@@ -111,6 +111,10 @@ public enum ValueFormat {
             let room = output.room
             output.append(quoted(text.utf8.count > room ? String(text.prefix(room)) : text))
         case .integer(let number): output.append(String(number))
+        // Inside JSON, a string, so the text stays JSON.
+        case .date where value.unrepresentableText != nil, .real where value.unrepresentableText != nil:
+            let shown = value.unrepresentableText ?? ""
+            output.append(pretty ? quoted(shown) : shown)
         // JSON has no NaN or infinity: in the JSON view, the wire's `$real` strings.
         case .real(let number) where pretty && !number.isFinite:
             output.append(number.isNaN ? #""NaN""# : (number < 0 ? #""-Infinity""# : #""Infinity""#))

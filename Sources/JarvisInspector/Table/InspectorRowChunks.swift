@@ -41,14 +41,27 @@ public struct InspectorRowChunks: RandomAccessCollection, MutableCollection, Exp
     public var endIndex: Int { count }
 
     /// The row at `position`.
+    ///
+    /// A position outside `0..<count` never traps the app that embeds the inspector (a
+    /// miscounted index is a bug to test, not a crash to ship): reading it gives
+    /// ``missingRow(_:of:)``, a row that offers nothing, and writing it changes nothing.
     public subscript(position: Int) -> InspectorRow {
         get {
-            precondition(position >= 0 && position < count, "row \(position) of \(count)")
+            guard indices.contains(position) else { return Self.missingRow(position, of: count) }
             return chunks[position / Self.chunkSize][position % Self.chunkSize]
         }
         set {
-            precondition(position >= 0 && position < count, "row \(position) of \(count)")
+            guard indices.contains(position) else { return }
             chunks[position / Self.chunkSize][position % Self.chunkSize] = newValue
         }
+    }
+
+    /// What reading past the rows gives: a row that names the position asked for in its
+    /// problem and cannot be opened, edited, deleted or revealed.
+    public static func missingRow(_ position: Int, of count: Int) -> InspectorRow {
+        InspectorRow(
+            target: .scanner(""), title: "", subtitle: nil, type: nil, preview: "", count: nil, flags: [],
+            problem: "row \(position) does not exist: the table has \(count) row\(count == 1 ? "" : "s")",
+            isOpenable: false, isEditable: false, isDeletable: false, isRevealable: false)
     }
 }

@@ -55,7 +55,9 @@ private struct SortValue {
         case .integer(let integer)?: (kind, number, text) = (1, Double(integer), "")
         case .real(let real)?: (kind, number, text) = (1, real.isNaN ? -.infinity : real, "")
         case .bigNumber(let big)?: (kind, number, text) = (1, Double(big.literal) ?? 0, "")
-        case .date(let date)?: (kind, number, text) = (2, date.timeIntervalSince1970, "")
+        case .date(let date)?:
+            let seconds = date.timeIntervalSince1970
+            (kind, number, text) = (2, seconds.isNaN ? -.infinity : seconds, "")
         case .string(let string)?: (kind, number, text) = (3, 0, string)
         case .data(let data)?: (kind, number, text) = (4, Double(data.count), "")
         case .array(let elements)?: (kind, number, text) = (5, Double(elements.count), "")

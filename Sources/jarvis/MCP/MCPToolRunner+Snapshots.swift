@@ -99,7 +99,10 @@ extension MCPToolRunner {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var count = 0
         while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let start = buffer.baseAddress else { return 0 }
+                return read(descriptor, start + count, buffer.count - count)
+            }
             guard got > 0 else { break }
             count += got
         }
