@@ -88,11 +88,17 @@ import Testing
         let client = try JarvisClient(
             endpoint: .unix(path: sandbox.runtime.appendingPathComponent("\(agent.processIdentifier).sock").path))
         _ = try client.watch(container: "com.example.nan")
-        // Another process rewrites the file with the NaN unchanged and one real change.
-        try sandbox.writeSuite("com.example.nan", in: suites, ["ratio": Double.nan, "count": 2])
+        // Another process rewrites the file (in one rename, so no half-written file is ever
+        // read) with the NaN unchanged and one real change.
+        func rewrite(_ count: Int) throws {
+            let data = try PropertyListSerialization.data(
+                fromPropertyList: ["ratio": Double.nan, "count": count], format: .xml, options: 0)
+            try data.write(to: suites.appendingPathComponent("com.example.nan.plist"), options: .atomic)
+        }
+        try rewrite(2)
         let seen = try #require(try client.nextChange(timeout: .seconds(10)))
         #expect(seen.changes.map(\.address.key) == ["count"])
-        try sandbox.writeSuite("com.example.nan", in: suites, ["ratio": Double.nan, "count": 2])
+        try rewrite(2)
         #expect(try client.nextChange(timeout: .seconds(2)) == nil)
     }
 
