@@ -95,10 +95,10 @@ extension JarvisHub {
                 return
             }
             let value = entry?.layer == .stored ? entry?.value : nil
+            let secret = rules.scanner.info.isSecret
             journal.heard(
-                address, stored: value,
-                revision: value.map { revision(of: $0, at: address, secret: rules.scanner.info.isSecret) },
-                place: place)
+                address, stored: value, revision: value.map { revision(of: $0, at: address, secret: secret) },
+                place: place, secret: secret)
         }
     }
 

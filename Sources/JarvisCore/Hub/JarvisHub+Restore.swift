@@ -49,19 +49,20 @@ extension JarvisHub {
                 ? JarvisError(.readOnly, "editing is disabled: this agent runs the production configuration, so nothing can be restored")
                 : JarvisError(.readOnly, "editing is disabled in this agent's configuration, so nothing can be restored")
         }
-        let all = journal.entries()
+        // Only what the configuration shows now: a hidden key is never restored, nor named.
+        let all = shownJournal()
         let since = all.filter { entry in
             switch point {
             case .entry(let id): entry.id >= id
             case .time(let date): entry.time > date
             }
         }
-        if case .entry(let id) = point, journal.entry(id) == nil {
+        if case .entry(let id) = point, shownEntry(id) == nil {
             throw JarvisError(.notFound, "no entry \(id) in the journal (see `jarvis history`); nothing was written")
         }
         // Entries older than the journal's first may have fallen out (its ids start at 1): it
         // cannot say what every key held before them.
-        if case .time(let date) = point, let oldest = all.first, oldest.id != 1, oldest.time > date {
+        if case .time(let date) = point, let oldest = journal.entries().first, oldest.id != 1, oldest.time > date {
             throw JarvisError(
                 .notFound,
                 "the journal reaches back only to \(DateText.format(oldest.time)) (entry \(oldest.id)); nothing was written")

@@ -116,7 +116,8 @@ extension JarvisHub {
         let word = request.redo ? "redo" : "undo"
         let entry: JournalEntry
         if let id = request.id {
-            guard let found = journal.entry(id) else {
+            // A hidden entry is refused as an id never used, word for word.
+            guard let found = shownEntry(id) else {
                 if let oldest = journal.oldestID, id < oldest {
                     throw JarvisError(
                         .notFound,
@@ -131,12 +132,15 @@ extension JarvisHub {
             }
             entry = found
         } else {
+            var shown = ShownEntries(hub: self)
             let accepts = { (entry: JournalEntry) -> Bool in
                 self.isHere(entry) && (request.key.map { $0 == entry.address.key } ?? true)
                     && (request.container.map { $0 == entry.address.container || $0 == "\(entry.address.scanner):\(entry.address.container)" } ?? true)
                     && (request.client.map { $0 == entry.client?.name } ?? true)
             }
-            let found = request.redo ? journal.newestRedoable(where: accepts) : journal.newestUndoable(where: accepts)
+            let candidate = { (entry: JournalEntry) -> Bool in accepts(entry) && shown.entry(entry) != nil }
+            let picked = request.redo ? journal.newestRedoable(where: candidate) : journal.newestUndoable(where: candidate)
+            let found = picked.flatMap { shown.entry($0) }
             guard let found else {
                 throw JarvisError(
                     .notFound, request.redo ? "nothing to redo: no undo is left to take back" : "nothing to undo: the journal holds no change still standing")
