@@ -76,17 +76,20 @@ extension JarvisHub {
         let entry = try undoTarget(request)
         let address = entry.address
         let restoring = entry.memberBefore
-        let expected = request.forceAt ?? entry.afterRevision ?? .absent
-        var outcome = UndoOutcome(entry: entry, restoring: restoring, expected: expected)
+        var expected = request.forceAt ?? entry.afterRevision ?? .absent
         let edit: Edit
-        if let pointer = entry.pointer, !pointer.isWhole, request.forceAt != nil {
-            // Forced over a later change: only the member this entry changed goes back.
+        if let pointer = entry.pointer, !pointer.isWhole, let member = memberGuard(entry, pointer, forced: request.forceAt) {
+            // Only the member this entry changed goes back: forced over a later change, or the
+            // member is as the entry left it while a sibling changed since (guarded by the
+            // key's revision now, so a change in between is still refused).
+            expected = member
             edit = restoring.map { .setInside(pointer, $0) } ?? .deleteInside(pointer)
         } else {
             // At the revision the entry left, the whole value before is that value with the
             // member restored, exactly (an array element removed comes back in its place).
             edit = entry.before.map { .set($0) } ?? .delete
         }
+        var outcome = UndoOutcome(entry: entry, restoring: restoring, expected: expected)
         if request.dryRun {
             outcome.current = storedItem(address)
             outcome.isConflict = (outcome.current?.revision ?? .absent) != expected
@@ -167,6 +170,17 @@ extension JarvisHub {
                     "entry \(entry.id) was larger than the journal's budget, so its values were not kept and it cannot be \(word)ne; nothing was written")
         }
         return entry
+    }
+
+    /// The revision a member-only undo of a nested edit is guarded by: `forced`, or, when the
+    /// key changed since the entry but the member is still what the entry left, the key's
+    /// revision now; nil when the whole value goes back (the key is as the entry left it) or
+    /// the member itself changed since (the undo is then a conflict).
+    private func memberGuard(_ entry: JournalEntry, _ pointer: JSONPointer, forced: Revision?) -> Revision? {
+        if let forced { return forced }
+        guard let now = storedRaw(entry.address), now.revision != entry.afterRevision else { return nil }
+        let member = try? pointer.value(in: now.value)
+        return member == entry.memberAfter ? now.revision : nil
     }
 
     /// Whether `entry` was made where its container lives now (``JournalEntry/place``).
