@@ -107,13 +107,25 @@ import Testing
         _ = try AgentProcess(sandbox, ["--files", folder.path])
         #expect(try sandbox.jarvis("set", "app.json", "/nested/x/0", "7").status == 0)
         #expect(try sandbox.jarvis("set", "app.json", "/nested/y", "new").status == 0)
-        let refused = try sandbox.jarvis("undo", "1")
-        #expect(refused.status == 1)
-        let revision = try #require(
-            refused.stderr.range(of: "--force-at ").map { String(refused.stderr[$0.upperBound...].prefix(16)) })
-        #expect(try sandbox.jarvis("undo", "1", "--force-at", revision).status == 0)
+        // A sibling changed since: the undo checks and restores the member it changed only.
+        let dry = try sandbox.jarvis("undo", "1", "--dry-run")
+        #expect(dry.status == 0, "\(dry.stdout) \(dry.stderr)")
+        let undone = try sandbox.jarvis("undo", "1")
+        #expect(undone.status == 0, "\(undone.stdout) \(undone.stderr)")
         let value = try sandbox.jarvis("get", "app.json", "nested", "--json")
         #expect(value.stdout.contains(#""x":[1,2]"#) && value.stdout.contains(#""y":"new""#), "\(value.stdout)")
+        // The member itself changed since: refused, nothing written, and forced it goes back.
+        #expect(try sandbox.jarvis("set", "app.json", "/nested/x/1", "8").status == 0)
+        #expect(try sandbox.jarvis("set", "app.json", "/nested/x/1", "9").status == 0)
+        let before = try text()
+        let refused = try sandbox.jarvis("undo", "4")
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(try text() == before, "nothing written")
+        let revision = try #require(
+            refused.stderr.range(of: "--force-at ").map { String(refused.stderr[$0.upperBound...].prefix(16)) })
+        #expect(try sandbox.jarvis("undo", "4", "--force-at", revision).status == 0)
+        let forced = try sandbox.jarvis("get", "app.json", "nested", "--json")
+        #expect(forced.stdout.contains(#""x":[1,2]"#) && forced.stdout.contains(#""y":"new""#), "\(forced.stdout)")
     }
 
     @Test func theJournalSurvivesARestartOfTheAgent() throws {

@@ -4,7 +4,8 @@ import Foundation
 /// change engine heard. Hidden keys never reach it: writes never touch them, and the engine
 /// reports only what the configuration shows.
 extension JarvisHub {
-    /// Records what one write transaction changed. Called under the container's write lock.
+    /// Records what one write transaction changed (a key written with the value it held is left
+    /// out). Called under the container's write lock.
     func journal(_ outcome: WriteOutcome, edit: Edit, origin: WriteOrigin, secret: Bool, place: String?) {
         let action: JournalEntry.Action
         var pointer: JSONPointer?
@@ -16,7 +17,12 @@ extension JarvisHub {
             action = .set
             pointer = outcome.item?.pointer
         }
-        let entries = outcome.changes.map { change in
+        // A write of the value (and type) already stored changed nothing: nothing to take back.
+        // An undo or redo is always recorded, so the entry it takes back is marked.
+        let changed = outcome.changes.filter { change in
+            origin.reverts != nil || change.beforeValue != change.afterValue
+        }
+        let entries = changed.map { change in
             var entry = JournalEntry(
                     action: origin.action ?? action, address: change.address, pointer: pointer,
                     before: change.beforeValue, after: change.afterValue,
@@ -95,10 +101,10 @@ extension JarvisHub {
                 return
             }
             let value = entry?.layer == .stored ? entry?.value : nil
+            let secret = rules.scanner.info.isSecret
             journal.heard(
-                address, stored: value,
-                revision: value.map { revision(of: $0, at: address, secret: rules.scanner.info.isSecret) },
-                place: place)
+                address, stored: value, revision: value.map { revision(of: $0, at: address, secret: secret) },
+                place: place, secret: secret)
         }
     }
 

@@ -6,7 +6,8 @@ import Foundation
 extension JarvisHub {
     /// Where a restore goes back to.
     package enum RestorePoint: Sendable, Hashable {
-        /// Just before this journal entry.
+        /// Every key as this journal entry left it: the entries after it are taken back, it
+        /// stays. 0 is before the journal's first entry, while the journal reaches back to it.
         case entry(Int64)
         /// This moment.
         case time(Date)
@@ -49,19 +50,24 @@ extension JarvisHub {
                 ? JarvisError(.readOnly, "editing is disabled: this agent runs the production configuration, so nothing can be restored")
                 : JarvisError(.readOnly, "editing is disabled in this agent's configuration, so nothing can be restored")
         }
-        let all = journal.entries()
+        // Only what the configuration shows now: a hidden key is never restored, nor named.
+        let all = shownJournal()
         let since = all.filter { entry in
             switch point {
-            case .entry(let id): entry.id >= id
+            case .entry(let id): entry.id > id
             case .time(let date): entry.time > date
             }
         }
-        if case .entry(let id) = point, journal.entry(id) == nil {
-            throw JarvisError(.notFound, "no entry \(id) in the journal (see `jarvis history`); nothing was written")
+        if case .entry(let id) = point, id == 0 ? journal.oldestID.map({ $0 != 1 }) ?? false : shownEntry(id) == nil {
+            throw id == 0
+                ? JarvisError(
+                    .notFound,
+                    "the journal no longer reaches back to its first entry, so it cannot say what every key held before it (see `jarvis history`); nothing was written")
+                : JarvisError(.notFound, "no entry \(id) in the journal (see `jarvis history`); nothing was written")
         }
         // Entries older than the journal's first may have fallen out (its ids start at 1): it
         // cannot say what every key held before them.
-        if case .time(let date) = point, let oldest = all.first, oldest.id != 1, oldest.time > date {
+        if case .time(let date) = point, let oldest = journal.entries().first, oldest.id != 1, oldest.time > date {
             throw JarvisError(
                 .notFound,
                 "the journal reaches back only to \(DateText.format(oldest.time)) (entry \(oldest.id)); nothing was written")

@@ -76,17 +76,20 @@ extension JarvisHub {
         let entry = try undoTarget(request)
         let address = entry.address
         let restoring = entry.memberBefore
-        let expected = request.forceAt ?? entry.afterRevision ?? .absent
-        var outcome = UndoOutcome(entry: entry, restoring: restoring, expected: expected)
+        var expected = request.forceAt ?? entry.afterRevision ?? .absent
         let edit: Edit
-        if let pointer = entry.pointer, !pointer.isWhole, request.forceAt != nil {
-            // Forced over a later change: only the member this entry changed goes back.
+        if let pointer = entry.pointer, !pointer.isWhole, let member = memberGuard(entry, pointer, forced: request.forceAt) {
+            // Only the member this entry changed goes back: forced over a later change, or the
+            // member is as the entry left it while a sibling changed since (guarded by the
+            // key's revision now, so a change in between is still refused).
+            expected = member
             edit = restoring.map { .setInside(pointer, $0) } ?? .deleteInside(pointer)
         } else {
             // At the revision the entry left, the whole value before is that value with the
             // member restored, exactly (an array element removed comes back in its place).
             edit = entry.before.map { .set($0) } ?? .delete
         }
+        var outcome = UndoOutcome(entry: entry, restoring: restoring, expected: expected)
         if request.dryRun {
             outcome.current = storedItem(address)
             outcome.isConflict = (outcome.current?.revision ?? .absent) != expected
@@ -116,7 +119,8 @@ extension JarvisHub {
         let word = request.redo ? "redo" : "undo"
         let entry: JournalEntry
         if let id = request.id {
-            guard let found = journal.entry(id) else {
+            // A hidden entry is refused as an id never used, word for word.
+            guard let found = shownEntry(id) else {
                 if let oldest = journal.oldestID, id < oldest {
                     throw JarvisError(
                         .notFound,
@@ -131,12 +135,15 @@ extension JarvisHub {
             }
             entry = found
         } else {
+            var shown = ShownEntries(hub: self)
             let accepts = { (entry: JournalEntry) -> Bool in
                 self.isHere(entry) && (request.key.map { $0 == entry.address.key } ?? true)
                     && (request.container.map { $0 == entry.address.container || $0 == "\(entry.address.scanner):\(entry.address.container)" } ?? true)
                     && (request.client.map { $0 == entry.client?.name } ?? true)
             }
-            let found = request.redo ? journal.newestRedoable(where: accepts) : journal.newestUndoable(where: accepts)
+            let candidate = { (entry: JournalEntry) -> Bool in accepts(entry) && shown.entry(entry) != nil }
+            let picked = request.redo ? journal.newestRedoable(where: candidate) : journal.newestUndoable(where: candidate)
+            let found = picked.flatMap { shown.entry($0) }
             guard let found else {
                 throw JarvisError(
                     .notFound, request.redo ? "nothing to redo: no undo is left to take back" : "nothing to undo: the journal holds no change still standing")
@@ -163,6 +170,17 @@ extension JarvisHub {
                     "entry \(entry.id) was larger than the journal's budget, so its values were not kept and it cannot be \(word)ne; nothing was written")
         }
         return entry
+    }
+
+    /// The revision a member-only undo of a nested edit is guarded by: `forced`, or, when the
+    /// key changed since the entry but the member is still what the entry left, the key's
+    /// revision now; nil when the whole value goes back (the key is as the entry left it) or
+    /// the member itself changed since (the undo is then a conflict).
+    private func memberGuard(_ entry: JournalEntry, _ pointer: JSONPointer, forced: Revision?) -> Revision? {
+        if let forced { return forced }
+        guard let now = storedRaw(entry.address), now.revision != entry.afterRevision else { return nil }
+        let member = try? pointer.value(in: now.value)
+        return member == entry.memberAfter ? now.revision : nil
     }
 
     /// Whether `entry` was made where its container lives now (``JournalEntry/place``).

@@ -126,7 +126,7 @@ package final class ChangeJournal: Sendable {
                 // The key is not where its newest entry left it: an outside change came first.
                 if let heard = Self.outsideChange(
                     at: entry.address, to: entry.before, revision: entry.beforeRevision, place: entry.place,
-                    time: entry.time, in: state)
+                    secret: entry.isSecret, time: entry.time, in: state)
                 {
                     stored.append(Self.insertNext(heard, into: &state))
                 }
@@ -172,14 +172,18 @@ package final class ChangeJournal: Sendable {
     ///   - revision: its revision as a client sees it (a secret's keyed one); nil when absent.
     ///   - place: where the container lives now: the change is recorded against that place
     ///     only, so a value seen in one project is never taken for a change of another's.
+    ///   - secret: whether the key's scanner keeps secrets: the scanner says, never an entry
+    ///     (one read back from a file may lie).
     package func heard(
-        _ address: PreferenceAddress, stored value: PreferenceValue?, revision: Revision?, place: String?
+        _ address: PreferenceAddress, stored value: PreferenceValue?, revision: Revision?, place: String?,
+        secret: Bool
     ) {
         loading.wait()
         let (stored, store) = state.withLock { state -> ([JournalEntry], (any JournalStore)?) in
             guard !state.latest.isEmpty,
                 let heard = Self.outsideChange(
-                    at: address, to: value, revision: revision, place: place, time: Date(), in: state)
+                    at: address, to: value, revision: revision, place: place, secret: secret, time: Date(),
+                    in: state)
             else { return ([], nil) }
             return ([Self.insertNext(heard, into: &state)], state.store)
         }
@@ -190,14 +194,16 @@ package final class ChangeJournal: Sendable {
     /// The outside change that took `address` from what its newest entry left to `value`;
     /// nil when nothing changed, or the journal cannot say what was there.
     private static func outsideChange(
-        at address: PreferenceAddress, to value: PreferenceValue?, revision: Revision?, place: String?, time: Date,
-        in state: State
+        at address: PreferenceAddress, to value: PreferenceValue?, revision: Revision?, place: String?, secret: Bool,
+        time: Date, in state: State
     ) -> JournalEntry? {
         guard let index = driftedEntry(at: address, revision: revision, place: place, in: state) else { return nil }
         let last = state.entries[index]
+        // A secret's earlier value is compared only with what this run kept of it.
+        if secret && !last.isSecret { return nil }
         return JournalEntry(
             time: time, action: .outside, address: address, before: last.after, after: value,
-            beforeRevision: last.afterRevision, afterRevision: revision, client: nil, isSecret: last.isSecret,
+            beforeRevision: last.afterRevision, afterRevision: revision, client: nil, isSecret: secret,
             valuesKept: last.valuesKept, place: place)
     }
 

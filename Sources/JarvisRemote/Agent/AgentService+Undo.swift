@@ -11,7 +11,8 @@ extension AgentService {
         let container = params.container.map { GlobPattern($0) }
         let key = params.key.map { GlobPattern($0) }
         let journal = hub.journal
-        let matching = journal.entries().filter { entry in
+        // What the configuration hides now is left out, as if never seen (``JarvisHub/shownJournal()``).
+        let matching = hub.shownJournal().filter { entry in
             (scanner?.matches(entry.address.scanner) ?? true)
                 && (container?.matches(entry.address.container) ?? true)
                 && (key?.matches(entry.address.key) ?? true)
@@ -46,7 +47,7 @@ extension AgentService {
             record.reverts = outcome.entry.id
             audit.record(record)
         }
-        let undone = hub.journal.entry(outcome.entry.id) ?? outcome.entry
+        let undone = hub.shownEntry(outcome.entry.id) ?? outcome.entry
         return Wire.UndoResult(
             undone: Wire.JournalEntry(undone), entry: outcome.recorded.map { Wire.JournalEntry($0) },
             dryRun: params.dryRun, conflict: outcome.isConflict, restore: restore, item: outcome.current

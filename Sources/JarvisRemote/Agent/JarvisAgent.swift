@@ -229,7 +229,8 @@ public final class JarvisAgent: Sendable {
                 ? JournalFile.load(folder: folder, agent: name, places: places, budget: journalBytes)
                 : JournalFile.Opened(file: nil, entries: [], problems: [])
             hub.journal.open(
-                budget: journalBytes, store: journal.file, entries: journal.entries, problems: journal.problems)
+                budget: journalBytes, store: journal.file, entries: hub.trusted(journal.entries),
+                problems: journal.problems)
             let kept = slot.withLock { slot -> Bool in
                 guard !slot.stopped else { return false }
                 slot.file = journal.file

@@ -7,7 +7,8 @@ extension Wire {
     public struct RestoreParams: WireParams {
         /// The method name on the wire.
         public static let method = AgentMethod.restore.rawValue
-        /// Go back to just before this journal entry.
+        /// Leave every key as this journal entry left it (the entries after it are taken back;
+        /// it stays); 0 goes back to before the journal's first entry.
         public var toEntry: Int64?
         /// Go back to this moment (ISO 8601).
         public var toTime: Date?
@@ -39,8 +40,9 @@ extension Wire {
             let params = try WireFields(
                 params: raw, method: .restore, allowed: ["toEntry", "toTime", "containers", "dryRun"])
             if let raw = params["toEntry"] {
-                guard let id = raw.int64Value, id > 0 else {
-                    throw RPCError.invalidParams("toEntry must be a journal entry's id, a whole number from 1")
+                guard let id = raw.int64Value, id >= 0 else {
+                    throw RPCError.invalidParams(
+                        "toEntry must be a journal entry's id (every later change is taken back), or 0 for before the first")
                 }
                 toEntry = id
             }

@@ -9,8 +9,9 @@ enum RestoreCommand: Command {
     static let usage = """
         jarvis restore --to TIME|ID [CONTAINER...] [--dry-run]
 
-          --to TIME|ID   a journal entry's ID (`jarvis history`: it and every later
-                         change are taken back), an ISO 8601 time
+          --to TIME|ID   a journal entry's ID (`jarvis history`): every key is left as
+                         that entry left it (every later change is taken back, the
+                         entry stays; 0 takes back every entry), an ISO 8601 time
                          (2026-11-28T10:00:00Z), or how long ago: 30s, 10m, 2h, 1d
           CONTAINER      only these containers (globs, optionally SCANNER:CONTAINER)
           --dry-run      list what would be added, changed and removed, and write
@@ -28,7 +29,7 @@ enum RestoreCommand: Command {
         }
         try arguments.finish(maxPositionals: 64, command: name)
         var params = Wire.RestoreParams(containers: arguments.positionals, dryRun: dryRun)
-        if let id = Int64(to), id > 0 {
+        if let id = Int64(to), id >= 0 {
             params.toEntry = id
         } else if let date = DateText.parse(to) ?? ago(to) {
             params.toTime = date

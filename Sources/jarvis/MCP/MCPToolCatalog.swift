@@ -148,9 +148,9 @@ enum MCPToolCatalog {
             MCPTool(
                 name: "restore_preferences", title: "Restore preferences to an earlier moment",
                 description:
-                    "Puts every key changed since a journal entry (`toEntry`, from preference_history) or a time (`toTime`, ISO 8601) back as it was then, as one change: if any write is refused, what went through is put back. Use `dryRun` first: it lists what would be added, changed and removed.",
+                    "Leaves every key as a journal entry left it (`toEntry`, from preference_history: every later change is taken back, the entry itself stays; 0 takes back every entry) or as it was at a time (`toTime`, ISO 8601), as one change: if any write is refused, what went through is put back. Use `dryRun` first: it lists what would be added, changed and removed.",
                 input: MCPSchema.input([
-                    agent, ("toEntry", MCPSchema.integer("take back this entry and every later one", minimum: 1, maximum: Int.max)),
+                    agent, ("toEntry", MCPSchema.integer("leave every key as this entry left it: every later one is taken back", minimum: 0, maximum: Int.max)),
                     ("toTime", MCPSchema.string("go back to this ISO 8601 time")),
                     ("containers", MCPSchema.array(of: MCPSchema.string("a container name or glob"))),
                     ("dryRun", MCPSchema.boolean("list what would change, and write nothing")),

@@ -238,7 +238,7 @@ import Testing
             #"{"jsonrpc":"2.0","id":41,"method":"undo"}"#,
             #"{"jsonrpc":"2.0","id":41,"result":{"undone":{"id":7,"time":"2026-11-28T10:00:00.125Z","action":"set","scanner":"files","container":"app.json","key":"theme","before":{"type":"string","value":"dark"},"after":{"type":"string","value":"light"},"beforeRevision":"9cf7efc4b7ad6e44","afterRevision":"d52b68f67d5a5795","transport":"unix","client":"jarvis-cli","undoable":false,"reason":"taken back by entry 8","undoneBy":8},"entry":{"id":8,"time":"2026-11-28T10:00:05Z","action":"undo","scanner":"files","container":"app.json","key":"theme","before":{"type":"string","value":"light"},"after":{"type":"string","value":"dark"},"beforeRevision":"d52b68f67d5a5795","afterRevision":"9cf7efc4b7ad6e44","transport":"unix","client":"jarvis-cli","undoable":true,"reverts":7},"dryRun":false,"restore":{"type":"string","value":"dark"},"item":{"scanner":"files","container":"app.json","key":"theme","type":"string","value":"dark","revision":"9cf7efc4b7ad6e44"}}}"#,
             #"{"jsonrpc":"2.0","id":42,"error":{"code":-32004,"message":"'theme' in 'app.json' changed since entry 7 (which left revision d52b68f67d5a5795); nothing was written. The undo would restore \"dark\"; it holds \"blue\" now (revision 3c9d2b1a0f8e7d6c). To write anyway, send forceAt 3c9d2b1a0f8e7d6c (jarvis undo 7 --force-at 3c9d2b1a0f8e7d6c)","data":{"code":"conflict","entry":7,"currentRevision":"3c9d2b1a0f8e7d6c","restore":{"type":"string","value":"dark"},"current":{"scanner":"files","container":"app.json","key":"theme","type":"string","value":"blue","revision":"3c9d2b1a0f8e7d6c"}}}}"#,
-            #"{"jsonrpc":"2.0","id":43,"method":"restore","params":{"toEntry":7,"dryRun":true}}"#,
+            #"{"jsonrpc":"2.0","id":43,"method":"restore","params":{"toEntry":6,"dryRun":true}}"#,
             #"{"jsonrpc":"2.0","id":43,"result":{"dryRun":true,"changes":[{"kind":"changed","scanner":"files","container":"app.json","key":"theme","now":{"type":"string","value":"light"},"then":{"type":"string","value":"dark"}}]}}"#,
         ]
         let journal = try roundTripParams(lines[0]) { (raw) throws(RPCError) in try Wire.JournalParams(params: raw) }
@@ -255,7 +255,7 @@ import Testing
         }
         #expect(RPCError(try Wire.ErrorObject(json: conflict.json)).jarvisError.code == .conflict)
         let restore = try roundTripParams(lines[5]) { (raw) throws(RPCError) in try Wire.RestoreParams(params: raw) }
-        #expect(restore.toEntry == 7 && restore.dryRun)
+        #expect(restore.toEntry == 6 && restore.dryRun)
         let restored = try roundTripResult(lines[6], as: Wire.RestoreResult.self)
         #expect(restored.changes.first?.then?.value == .string("dark"))
         // Exactly as docs/PROTOCOL.md shows them.
