@@ -68,3 +68,5 @@ extension ScannedEntry {
     /// (``PreferenceValue/weight``) and a fixed overhead.
     var weight: Int { 64 + key.utf8.count + value.weight }
 }
+
+extension ParsedCache: Sendable where Key: Sendable, Value: Sendable {}
