@@ -37,6 +37,8 @@ struct AgentCommandLine {
     var requestTimeout: Duration?
     /// `--journal-bytes`: the journal's byte budget, in memory and on disk.
     var journalBytes: Int?
+    /// `--cache-bytes`: what each scanner's parsed files kept between reads may take.
+    var cacheBytes: Int?
 
     static let usage = """
         jarvis-agent: serve the preferences of a program that does not embed Jarvis.
@@ -111,6 +113,9 @@ struct AgentCommandLine {
           --journal-bytes N    the most bytes the journal of changes (what `jarvis undo`
                                takes back) holds, in memory and in its file in the
                                state folder (default 16777216; 0 keeps no journal)
+          --cache-bytes N      the most bytes the parsed suites and JSON files kept
+                               between reads take, per folder scanner (default
+                               33554432); the files parsed longest ago go first
           -h, --help           this help
 
         The agent runs until it receives SIGINT or SIGTERM, and prints how to connect.
@@ -120,7 +125,7 @@ struct AgentCommandLine {
     static let valued: Set<String> = [
         "--defaults-dir", "--files", "--exclude", "--hide-container", "--hide-key", "--secrets-dir", "--name",
         "--listen", "--max-connections", "--idle-timeout", "--device", "--app", "--token-file", "--auth-timeout",
-        "--request-timeout", "--journal-bytes",
+        "--request-timeout", "--journal-bytes", "--cache-bytes",
     ]
 
     /// The tool as its usage errors and `--help` name it.
@@ -176,6 +181,8 @@ struct AgentCommandLine {
         }
         journalBytes = try arguments.option(
             "--journal-bytes", expecting: "a number of bytes, 0 for no journal", { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
+        cacheBytes = try arguments.option(
+            "--cache-bytes", expecting: "a number of bytes", { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
         if listen == nil && (advertise || tokenFile != nil) {
             throw UsageError("--advertise and --token-file are about TCP; add --listen [HOST:]PORT")
         }

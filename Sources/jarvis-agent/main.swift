@@ -73,9 +73,14 @@ options.secretsDirectories.forEach { requireFolder($0, option: "--secrets-dir") 
 let defaultsFolders = (demo.map { [$0.defaultsFolder] } ?? []) + options.defaultsDirectories
 let fileFolders = (demo.map { [$0.filesFolder] } ?? []) + options.filesDirectories
 let secretFolders = (demo.map { [$0.secretsFolder] } ?? []) + options.secretsDirectories
-if !defaultsFolders.isEmpty { scanners.append(DefaultsScanner.defaults(folders: defaultsFolders)) }
+if !defaultsFolders.isEmpty {
+    scanners.append(DefaultsScanner.defaults(folders: defaultsFolders, cacheBytes: options.cacheBytes))
+}
 if options.simulator { scanners.append(simulatorScanner(device: options.device, apps: options.apps)) }
-if !fileFolders.isEmpty { scanners.append(JSONFilesScanner.jsonFiles(in: fileFolders, exclude: options.excluded)) }
+if !fileFolders.isEmpty {
+    scanners.append(
+        JSONFilesScanner.jsonFiles(in: fileFolders, exclude: options.excluded, cacheBytes: options.cacheBytes))
+}
 if !secretFolders.isEmpty || options.secretService {
     scanners.append(SecretsScanner(folders: secretFolders, systemKeyring: options.secretService))
 }

@@ -3,8 +3,10 @@
 /// The trailer's sizes and counts are checked against the file before anything is read;
 /// every offset must point into the object area, every reference must be a known object,
 /// and a container that contains itself is refused as a cycle instead of being followed.
-/// An object reached through many references is charged against
-/// ``PropertyListLimits/maxBytes`` every time, so a small file cannot expand into a huge value.
+/// Before any value is made, what it expands to in memory is measured
+/// (``PropertyListLimits/expandedSize(ofPayload:)``: an object reached through many references
+/// counts every time it is reached) and the file is refused, naming that size, when it passes
+/// the read's budget; so a small file cannot expand into a huge value.
 struct BinaryPropertyListReader {
     private let bytes: [UInt8]
     private let limits: PropertyListLimits
@@ -14,11 +16,14 @@ struct BinaryPropertyListReader {
     private var tableOffset = 0
     /// The containers being read, by object number: one met again inside itself is a cycle.
     private var open: [UInt64]
-    private var spent = 0
+    /// What each container measured expands to, by object number; -1 while it is measured.
+    private var measured: [Int: Int] = [:]
     /// What the values may take: ``PropertyListLimits/maxBytes``, and no more than a few times
     /// the file (``PropertyListLimits/budget(for:)``), so a small file that refers to one object
     /// millions of times is refused after little work.
     private let budget: Int
+    /// What the value last read takes in memory, as measured before it was made.
+    private(set) var expandedSize = 0
 
     /// The 8 bytes every binary property list starts with.
     static let magic: [UInt8] = Array("bplist00".utf8)
@@ -34,6 +39,7 @@ struct BinaryPropertyListReader {
     /// Reads the whole property list.
     mutating func read() throws(PropertyListError) -> PropertyList {
         let top = try readTrailer()
+        try measure(top, depth: 0)
         return try object(top, depth: 0)
     }
 
@@ -48,6 +54,7 @@ struct BinaryPropertyListReader {
         let references = try referenceList(start: start, count: 2 * count, at: offset)
         let ascii = key.utf8.allSatisfy { $0 < 0x80 } ? Array(key.utf8) : nil
         for index in 0..<count where try isKey(references[index], key, ascii: ascii) {
+            try measure(references[count + index], depth: 1)
             return try object(references[count + index], depth: 1)
         }
         return nil
@@ -75,9 +82,11 @@ struct BinaryPropertyListReader {
         let trailer = bytes.count - Self.trailerSize
         offsetSize = Int(bytes[trailer + 6])
         referenceSize = Int(bytes[trailer + 7])
-        guard [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(referenceSize) else {
+        // Any width from 1 to 8, as CoreFoundation, plistlib and libplist read (writers pick
+        // 1, 2, 4 or 8, but a 3-byte width is as readable).
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
             throw damaged(
-                "its trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes (1, 2, 4 or 8 are allowed)",
+                "its trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes (1 to 8 are allowed)",
                 at: trailer + 6)
         }
         let count = Self.unsigned(bytes, at: trailer + 8, size: 8)
@@ -165,14 +174,70 @@ struct BinaryPropertyListReader {
 
     // MARK: - Objects
 
-    private mutating func charge(_ bytes: Int, at offset: Int) throws(PropertyListError) {
-        spent += bytes + PropertyListLimits.objectCost
-        guard spent <= budget else {
+    // MARK: - Measuring
+
+    /// Measures what object `number` expands to and refuses it, naming that size, when it
+    /// passes the budget; nothing is made. Linear in the objects and references of the file:
+    /// each container is measured once, however often it is referred to.
+    private mutating func measure(_ number: Int, depth: Int) throws(PropertyListError) {
+        measured = [:]
+        defer { measured = [:] }
+        let size = try expandedSize(number, depth: depth)
+        guard size <= budget else {
+            let what = size == Int.max ? "more than \(Self.spoken(budget))" : Self.spoken(size)
             throw PropertyListError(
                 .tooLarge,
-                "the property list expands to more than \(budget >> 20) MB in memory (objects referred to many times count each time); Jarvis does not read it",
-                offset: offset)
+                "the property list would expand to \(what) in memory (objects referred to many times count each time it is), past the \(Self.spoken(budget)) a file of \(bytes.count) bytes may take; Jarvis does not read it",
+                offset: tableOffset)
         }
+        expandedSize = size
+    }
+
+    /// What object `number` takes in memory once made, every reference expanded; `Int.max`
+    /// when past counting.
+    private mutating func expandedSize(_ number: Int, depth: Int) throws(PropertyListError) -> Int {
+        let offset = try objectOffset(number)
+        let marker = bytes[offset]
+        let kind = marker >> 4
+        guard kind == 0xA || kind == 0xD else { return try scalarSize(marker, at: offset) }
+        if let known = measured[number] {
+            guard known >= 0 else { throw cycle(number, at: offset) }
+            return known
+        }
+        guard depth < limits.maxDepth else { throw tooDeep(at: offset) }
+        // Each container measured counts at least its own cost: past this many, the value is
+        // past the budget whatever the rest holds (and the table of sizes stays bounded).
+        guard measured.count < budget / PropertyListLimits.objectCost else { return Int.max }
+        measured[number] = -1
+        let (count, start) = try count(marker, at: offset)
+        let references = try referenceList(start: start, count: kind == 0xA ? count : 2 * count, at: offset)
+        var total = PropertyListLimits.expandedSize(ofPayload: (kind == 0xA ? 8 : 24) * count)
+        for reference in references {
+            let (sum, overflow) = total.addingReportingOverflow(try expandedSize(reference, depth: depth + 1))
+            total = overflow ? Int.max : sum
+            if total == Int.max { break }
+        }
+        measured[number] = total
+        return total
+    }
+
+    /// What a scalar object takes in memory: its payload (text and data by their bytes) and
+    /// the cost of any value.
+    private func scalarSize(_ marker: UInt8, at offset: Int) throws(PropertyListError) -> Int {
+        switch marker >> 4 {
+        case 0x4, 0x5: return PropertyListLimits.expandedSize(ofPayload: try count(marker, at: offset).0)
+        case 0x6:
+            let (units, overflow) = try count(marker, at: offset).0.multipliedReportingOverflow(by: 4)
+            return overflow ? Int.max : PropertyListLimits.expandedSize(ofPayload: units)
+        default: return PropertyListLimits.expandedSize(ofPayload: 0)
+        }
+    }
+
+    /// A size as a person reads it: MiB with one decimal, or KiB below one MiB.
+    private static func spoken(_ size: Int) -> String {
+        guard size >= 1 << 20 else { return "\(max(1, size >> 10)) KiB" }
+        let tenths = size / (1 << 20 / 10)
+        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 
     /// A dictionary key: a string object.
@@ -188,30 +253,19 @@ struct BinaryPropertyListReader {
         let offset = try objectOffset(number)
         let kind = bytes[offset] >> 4
         guard kind == 0xA || kind == 0xD else { return try scalar(at: offset, number: number) }
-        guard depth < limits.maxDepth else {
-            throw PropertyListError(
-                .tooDeep,
-                "arrays and dictionaries nest deeper than \(limits.maxDepth) levels, which Jarvis does not read",
-                offset: offset)
-        }
-        guard !open.contains(UInt64(number)) else {
-            throw PropertyListError(
-                .cycle, "object \(number) contains itself (a cycle of references), which no property list may hold",
-                offset: offset)
-        }
+        guard depth < limits.maxDepth else { throw tooDeep(at: offset) }
+        guard !open.contains(UInt64(number)) else { throw cycle(number, at: offset) }
         open.append(UInt64(number))
         defer { open.removeLast() }
         let (count, start) = try count(bytes[offset], at: offset)
         if kind == 0xA {
             let references = try referenceList(start: start, count: count, at: offset)
-            try charge(8 * count, at: offset)
             var elements: [PropertyList] = []
             elements.reserveCapacity(count)
             for reference in references { elements.append(try object(reference, depth: depth + 1)) }
             return .array(elements)
         }
         let references = try referenceList(start: start, count: 2 * count, at: offset)
-        try charge(24 * count, at: offset)
         var members: [PropertyList.Member] = []
         members.reserveCapacity(count)
         var seen = Set<String>(minimumCapacity: count)
@@ -246,7 +300,6 @@ struct BinaryPropertyListReader {
             guard low <= 4 else { throw damaged("an integer of 2^\(low) bytes", at: offset) }
             let size = 1 << low
             _ = try checked(offset + 1, size, "an integer")
-            try charge(0, at: offset)
             if size == 16 {
                 let high = Self.unsigned(bytes, at: offset + 1, size: 8)
                 let value = Self.unsigned(bytes, at: offset + 9, size: 8)
@@ -260,23 +313,19 @@ struct BinaryPropertyListReader {
         case 0x2:
             guard low == 2 || low == 3 else { throw damaged("a real of 2^\(low) bytes", at: offset) }
             _ = try checked(offset + 1, 1 << low, "a real")
-            try charge(0, at: offset)
             let bits = Self.unsigned(bytes, at: offset + 1, size: 1 << low)
             return .real(low == 2 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits))
         case 0x3:
             guard marker == 0x33 else { throw damaged("a date that is not 8 bytes", at: offset) }
             _ = try checked(offset + 1, 8, "a date")
-            try charge(0, at: offset)
             return .date(Double(bitPattern: Self.unsigned(bytes, at: offset + 1, size: 8)))
         case 0x4:
             let (length, start) = try count(marker, at: offset)
             _ = try checked(start, length, "data")
-            try charge(length, at: offset)
             return .data(Array(bytes[start..<(start + length)]))
         case 0x5:
             let (length, start) = try count(marker, at: offset)
             _ = try checked(start, length, "a string")
-            try charge(length, at: offset)
             let slice = bytes[start..<(start + length)]
             guard slice.allSatisfy({ $0 < 0x80 }) else {
                 throw damaged("an ASCII string holds a byte above 0x7F", at: start)
@@ -287,12 +336,10 @@ struct BinaryPropertyListReader {
             let (size, overflow) = length.multipliedReportingOverflow(by: 2)
             guard !overflow else { throw damaged("a string's length overflows", at: offset) }
             _ = try checked(start, size, "a string")
-            try charge(size * 2, at: offset)
             return .string(try utf16(start: start, units: length))
         case 0x8:
             guard low <= 7 else { throw damaged("a UID of \(low + 1) bytes", at: offset) }
             _ = try checked(offset + 1, low + 1, "a UID")
-            try charge(0, at: offset)
             return .uid(Self.unsigned(bytes, at: offset + 1, size: low + 1))
         case 0xC:
             throw PropertyListError(
@@ -331,6 +378,18 @@ struct BinaryPropertyListReader {
     private func hex(_ byte: UInt8) -> String {
         let text = String(byte, radix: 16, uppercase: true)
         return byte < 0x10 ? "0" + text : text
+    }
+
+    private func tooDeep(at offset: Int) -> PropertyListError {
+        PropertyListError(
+            .tooDeep, "arrays and dictionaries nest deeper than \(limits.maxDepth) levels, which Jarvis does not read",
+            offset: offset)
+    }
+
+    private func cycle(_ number: Int, at offset: Int) -> PropertyListError {
+        PropertyListError(
+            .cycle, "object \(number) contains itself (a cycle of references), which no property list may hold",
+            offset: offset)
     }
 
     private func damaged(_ what: String, at offset: Int) -> PropertyListError {

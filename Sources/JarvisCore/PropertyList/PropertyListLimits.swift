@@ -26,11 +26,21 @@ package struct PropertyListLimits: Sendable, Hashable {
     /// 512 MB (a 64 MB file, the largest a scanner reads, expands to a few times its size).
     package static let standard = PropertyListLimits(depth: PreferenceValue.maxDepth, bytes: 512 << 20)
 
-    /// What a binary file of `size` bytes may expand to: ``maxBytes``, and at most 16 MB plus
-    /// 32 bytes for each byte of the file (real suites take a few times their size).
+    /// What a file of `size` bytes may expand to in memory, shared objects counted each time
+    /// they are reached: ``maxBytes``, and at most 4 MiB plus 32 bytes for each byte of the
+    /// file (real suites take a few times their size; a writer's sharing of equal strings and
+    /// numbers stays far below 32). A 61 KB file that refers to one 60 KB object 270 times
+    /// (16 MiB) is refused.
     package func budget(for size: Int) -> Int {
         let (scaled, overflow) = size.multipliedReportingOverflow(by: 32)
-        return overflow ? maxBytes : min(maxBytes, (16 << 20) + scaled)
+        return overflow ? maxBytes : min(maxBytes, (4 << 20) + scaled)
+    }
+
+    /// What one value of `payload` bytes of its own (text or data by their bytes, a
+    /// container's references) takes in memory.
+    static func expandedSize(ofPayload payload: Int) -> Int {
+        let (size, overflow) = payload.addingReportingOverflow(objectCost)
+        return overflow ? Int.max : size
     }
 
     /// What a value costs against ``maxBytes`` besides its payload: about one enum case with

@@ -149,15 +149,26 @@ extension PreferenceScanner where Self == DefaultsScanner {
     /// file's format and permissions; a file that does not parse is listed with its problem
     /// and never overwritten.
     /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
-    public static func defaults(folder: URL, includeSystemDomains: Bool = false) -> DefaultsScanner {
-        DefaultsScanner(store: PlistFolderStore(folder: folder, includeSystemDomains: includeSystemDomains))
+    /// - Parameter cacheBytes: what the parsed suites kept between reads may take in memory,
+    ///   the suites parsed longest ago going first; nil for 32 MiB. (A file whose value would
+    ///   expand past a few times its size is refused as a problem, whatever this says.)
+    public static func defaults(folder: URL, includeSystemDomains: Bool = false, cacheBytes: Int? = nil)
+        -> DefaultsScanner
+    {
+        defaults(folders: [folder], includeSystemDomains: includeSystemDomains, cacheBytes: cacheBytes)
     }
 
     /// The `*.plist` files of several folders as one scanner: a suite found in more than one
     /// folder is the first folder's, and a new suite is created in the first folder.
     /// - Parameter includeSystemDomains: also list Apple's `com.apple.*` and global domains.
-    public static func defaults(folders: [URL], includeSystemDomains: Bool = false) -> DefaultsScanner {
-        let stores = folders.map { PlistFolderStore(folder: $0, includeSystemDomains: includeSystemDomains) }
+    /// - Parameter cacheBytes: what each folder's parsed suites kept between reads may take in
+    ///   memory (see ``defaults(folder:includeSystemDomains:cacheBytes:)``); nil for 32 MiB.
+    public static func defaults(folders: [URL], includeSystemDomains: Bool = false, cacheBytes: Int? = nil)
+        -> DefaultsScanner
+    {
+        let stores = folders.map {
+            PlistFolderStore(folder: $0, includeSystemDomains: includeSystemDomains, cacheBytes: cacheBytes)
+        }
         if stores.count == 1, let only = stores.first { return DefaultsScanner(store: only) }
         return DefaultsScanner(store: FolderSetStore(stores: stores))
     }

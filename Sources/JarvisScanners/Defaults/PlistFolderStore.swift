@@ -12,20 +12,21 @@ import JarvisSystem
 /// one key in the file as read (an XML file in place, so the rest stays byte for byte; a binary
 /// one rewritten with every other value as it was), keeps its format and permissions, and
 /// replaces it atomically; a file that does not parse is reported as a problem and never
-/// overwritten.
+/// overwritten. The parsed suites kept are bounded in bytes (``ParsedCache``): a folder of
+/// many large suites costs the bound, not the sum of what they expand to.
 final class PlistFolderStore: DefaultsStore {
     let folder: URL
     let includeSystemDomains: Bool
     /// The folder with the symbolic-link policy every file-backed scanner follows.
     let served: ServedFolder
     // Parsed suites by name, replaced whenever the file's signature changes.
-    private let cache = Locked(SuiteCache())
+    private let cache: Locked<SuiteCache>
 
     /// The parsed suites. A suite found a plain, unchanged file at a change count of the
     /// folder (``FolderChanges``, which this process's own writes move too) is taken to be
     /// unchanged while the count stays.
     private struct SuiteCache {
-        private(set) var suites: [String: CachedSuite] = [:]
+        private(set) var suites: ParsedCache<String, CachedSuite>
         /// The last suite found with a quiet mark: requests in a row mostly ask for one suite,
         /// and comparing its name costs less than hashing it again for every look.
         private var lastQuietSuite: String?
@@ -41,9 +42,18 @@ final class PlistFolderStore: DefaultsStore {
             return cached
         }
 
-        /// Replaces (or, nil, forgets) a suite's cached version.
+        init(byteBudget: Int) {
+            suites = ParsedCache(byteBudget: byteBudget)
+        }
+
+        /// Replaces (or, nil, forgets) a suite's cached version; the suites cached longest ago
+        /// go while the cache is over its budget.
         mutating func set(_ suite: String, _ cached: CachedSuite?) {
-            suites[suite] = cached
+            suites.set(suite, cached, weight: cached?.weight ?? 0)
+            if let lastQuietSuite, suites[lastQuietSuite] == nil {
+                self.lastQuietSuite = nil
+                lastQuiet = nil
+            }
             if lastQuietSuite == suite {
                 lastQuietSuite = nil
                 lastQuiet = nil
@@ -59,7 +69,10 @@ final class PlistFolderStore: DefaultsStore {
         served.location(of: served.storedSpelling(of: suite + ".plist"))
     }
 
-    init(folder: URL, includeSystemDomains: Bool, ignoresCase: Bool? = nil) {
+    /// - Parameter cacheBytes: what the parsed suites kept may take in memory
+    ///   (``ParsedCache/defaultBytes`` unless given).
+    init(folder: URL, includeSystemDomains: Bool, ignoresCase: Bool? = nil, cacheBytes: Int? = nil) {
+        cache = Locked(SuiteCache(byteBudget: cacheBytes ?? ParsedCache<String, CachedSuite>.defaultBytes))
         self.folder = folder
         self.includeSystemDomains = includeSystemDomains
         served = ServedFolder(folder, ignoresCase: ignoresCase, hearsChanges: true)
@@ -357,16 +370,31 @@ final class PlistFolderStore: DefaultsStore {
         let contents: Contents
         /// The folder's change count when the file was last found plain and unchanged.
         let quietAt: UInt64?
+        /// What the suite holds in memory: the file's bytes, its entries and the document's
+        /// members (as large as the entries they were made from).
+        let weight: Int
 
-        init(signature: FileStamp, contents: Contents, quietAt: UInt64? = nil) {
+        convenience init(signature: FileStamp, contents: Contents, quietAt: UInt64? = nil) {
+            let weight: Int
+            switch contents {
+            case .parsed(let entries, let document):
+                weight = document.bytes.count + 2 * entries.sorted.reduce(0) { $0 + $1.weight }
+            case .unreadable(let problem): weight = 64 + problem.utf8.count
+            }
+            self.init(signature: signature, contents: contents, quietAt: quietAt, weight: weight)
+        }
+
+        private init(signature: FileStamp, contents: Contents, quietAt: UInt64?, weight: Int) {
             self.signature = signature
             self.contents = contents
             self.quietAt = quietAt
+            self.weight = weight
         }
 
         /// The same version of the file, found plain and unchanged at `quietAt`.
         func marked(_ quietAt: UInt64?) -> CachedSuite {
-            quietAt == self.quietAt ? self : CachedSuite(signature: signature, contents: contents, quietAt: quietAt)
+            quietAt == self.quietAt
+                ? self : CachedSuite(signature: signature, contents: contents, quietAt: quietAt, weight: weight)
         }
     }
 

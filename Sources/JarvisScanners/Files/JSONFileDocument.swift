@@ -21,6 +21,9 @@ struct JSONFileDocument {
     /// is inexact but still writable here: the hub keeps its stand-in from being stored, and
     /// lets the member be replaced whole or removed.
     let entries: [ScannedEntry]
+    /// What the document holds in memory, roughly: its entries and the members they were
+    /// made from (as large).
+    let weight: Int
 
     /// Parses file contents.
     /// - Throws: ``JarvisError`` `.storage` with the parse error and its line, or when the top
@@ -35,6 +38,7 @@ struct JSONFileDocument {
         }
         self.object = object
         entries = object.map(Self.entry).sorted { $0.key < $1.key }
+        weight = 2 * entries.reduce(0) { $0 + $1.weight }
     }
 
     /// The entry of one top-level member, as ``entries`` holds it; nil when there is none.

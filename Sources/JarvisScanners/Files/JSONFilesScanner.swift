@@ -60,15 +60,22 @@ public struct JSONFilesScanner: PreferenceScanner {
     }
     private let writes = KeyedLock()
     // Parsed files by path, kept while the file's stamp is unchanged: a listing asks for each
-    // file's problem and then its entries, and every `get` reads one file.
-    private let parsed = Locked<[String: (stamp: FileStamp, document: Result<JSONFileDocument, JarvisError>)]>([:])
+    // file's problem and then its entries, and every `get` reads one file. Bounded in bytes:
+    // the files parsed longest ago go first.
+    private let parsed: Locked<ParsedCache<String, (stamp: FileStamp, document: Result<JSONFileDocument, JarvisError>)>>
     /// Called just before the final check of a write; tests use it to race the write.
     package var beforeCommit: (@Sendable () -> Void)?
 
     /// Creates a scanner over the JSON files under `folders`, recursively.
     /// - Parameter pattern: which files count; nil for ``defaultPatterns``.
     /// - Parameter exclude: files and folders to leave out besides ``skippedFolders``.
-    public init(id: String = "files", folders: [URL], pattern: GlobPattern? = nil, exclude: [GlobPattern] = []) {
+    /// - Parameter cacheBytes: what the parsed files kept between reads may take in memory, the
+    ///   files parsed longest ago going first; nil for 32 MiB.
+    public init(
+        id: String = "files", folders: [URL], pattern: GlobPattern? = nil, exclude: [GlobPattern] = [],
+        cacheBytes: Int? = nil
+    ) {
+        parsed = Locked(ParsedCache(byteBudget: cacheBytes ?? ParsedCache<String, Never>.defaultBytes))
         self.excluded = exclude
         self.id = id
         self.folders = folders
@@ -151,7 +158,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     {
         let path = folder.path(of: name)
         guard let stamp = known ?? FileStamp.of(path) else {
-            parsed.withLock { $0[path] = nil }
+            parsed.withLock { $0.set(path, nil, weight: 0) }
             return .failure(JarvisError(.storage, "cannot read \(name): it no longer exists"))
         }
         if let cached = parsed.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
@@ -165,8 +172,16 @@ public struct JSONFilesScanner: PreferenceScanner {
             if let read = snapshot.stamp { stored = read }
             return try JSONFileDocument(bytes: bytes)
         }
-        parsed.withLock { $0[path] = (stored, document) }
+        parsed.withLock { $0.set(path, (stored, document), weight: Self.weight(of: document)) }
         return document
+    }
+
+    /// What a parsed file (or the problem kept in its place) holds in memory.
+    private static func weight(of document: Result<JSONFileDocument, JarvisError>) -> Int {
+        switch document {
+        case .success(let document): document.weight
+        case .failure(let error): 64 + error.message.utf8.count
+        }
     }
 
     /// Sets or removes one top-level key and replaces the file atomically.
@@ -241,7 +256,7 @@ public struct JSONFilesScanner: PreferenceScanner {
         }
         let document = try JSONFileDocument(bytes: written.bytes)
         if let stamp = written.stamp {
-            parsed.withLock { $0[path] = (stamp, .success(document)) }
+            parsed.withLock { $0.set(path, (stamp, .success(document)), weight: document.weight) }
         }
         // Written through the slot, so it leads nowhere outside the folder.
         var result = WriteResult(entry: document.entry(request.key))
@@ -401,9 +416,12 @@ extension PreferenceScanner where Self == JSONFilesScanner {
     /// ```swift
     /// agent.register(.jsonFiles(in: [URL(fileURLWithPath: "config")]))
     /// ```
+    /// - Parameter cacheBytes: what the parsed files kept between reads may take in memory;
+    ///   nil for 32 MiB.
     public static func jsonFiles(
-        in folders: [URL], pattern: GlobPattern? = nil, exclude: [GlobPattern] = [], id: String = "files"
+        in folders: [URL], pattern: GlobPattern? = nil, exclude: [GlobPattern] = [], id: String = "files",
+        cacheBytes: Int? = nil
     ) -> JSONFilesScanner {
-        JSONFilesScanner(id: id, folders: folders, pattern: pattern, exclude: exclude)
+        JSONFilesScanner(id: id, folders: folders, pattern: pattern, exclude: exclude, cacheBytes: cacheBytes)
     }
 }

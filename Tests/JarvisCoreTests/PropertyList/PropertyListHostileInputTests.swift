@@ -82,6 +82,29 @@ import Testing
         #expect(try reader.read() == .array([.string("a"), .string("a")]))
     }
 
+    /// Issue 47 item 1: a 61 KB file whose array refers to one 60 KB data object 270 times
+    /// expands to 15.8 MiB (270 × (61,440 + 32) + 32 + 8 × 270 bytes); it is refused before
+    /// anything is made, the message naming that size. The same object referred to twice is read.
+    @Test func aReferenceBombIsRefusedNamingItsExpandedSize() throws {
+        func file(references: Int) -> [UInt8] {
+            let data: [UInt8] = [0x4F, 0x11, 0xF0, 0x00] + [UInt8](repeating: 0xAB, count: 61_440)
+            let array: [UInt8] = [0xAF, 0x11, UInt8(references >> 8), UInt8(references & 0xFF)]
+            return Self.binary([array + (0..<references).flatMap { _ in [0, 1] as [UInt8] }, data])
+        }
+        let bomb = file(references: 270)
+        #expect(bomb.count < 63_000)
+        do {
+            _ = try PropertyListCodec.read(bomb)
+            Issue.record("a 61 KB file that expands to 15.8 MiB was read")
+        } catch {
+            #expect(error.code == .tooLarge)
+            #expect(error.message.contains("would expand to 15.8 MiB"), "\(error.message)")
+        }
+        let shared = try PropertyListCodec.read(file(references: 2)).value
+        guard case .array(let elements) = shared else { throw PropertyListError(.damaged, "not an array") }
+        #expect(elements.count == 2 && elements.allSatisfy { $0 == .data([UInt8](repeating: 0xAB, count: 61_440)) })
+    }
+
     @Test func depthIsBounded() throws {
         func nested(_ depth: Int) -> [UInt8] {
             Array(
@@ -107,7 +130,7 @@ import Testing
         bytes[bytes.count - 32 - 8 + 3] = UInt8(bytes.count - 40)
         expectFailure(bytes, .damaged)
         // Offset and reference sizes the format does not have.
-        for (offsetSize, referenceSize) in [(3, 2), (4, 0), (16, 2), (0, 1)] {
+        for (offsetSize, referenceSize) in [(9, 2), (4, 0), (16, 2), (0, 1)] {
             bytes = good
             bytes[bytes.count - 26] = UInt8(offsetSize)
             bytes[bytes.count - 25] = UInt8(referenceSize)
@@ -128,6 +151,25 @@ import Testing
         expectFailure(Self.binary([[0x61, 0xD8, 0x00]]), .damaged)
         expectFailure(Self.binary([[0xC0]]), .unsupported)
         expectFailure(Self.binary([[0x00]]), .unsupported)
+    }
+
+    /// Issue 45 item 7: offsets and references of any width from 1 to 8 bytes are read, as
+    /// CoreFoundation, plistlib and libplist read them (libplist's own `off3bytes.bplist` …
+    /// `dictref7bytes.bplist` are such files: `{A: B}` with 3-, 5-, 6- and 7-byte widths).
+    @Test(arguments: 1...8) func everyWidthFromOneToEightIsRead(width: Int) throws {
+        func reference(_ number: Int, _ size: Int) -> [UInt8] {
+            (0..<size).map { UInt8(truncatingIfNeeded: number >> (8 * (size - 1 - $0))) }
+        }
+        for (offsetSize, referenceSize) in [(width, 1), (1, width), (width, width)] {
+            let objects = [[0xD1] + reference(1, referenceSize) + reference(2, referenceSize), [0x51, 0x41], [0x51, 0x42]]
+            let bytes = Self.binary(objects, offsetSize: UInt8(offsetSize), referenceSize: UInt8(referenceSize))
+            #expect(
+                try PropertyListCodec.read(bytes).value == .dictionary([PropertyList.Member("A", .string("B"))]),
+                "offsets of \(offsetSize) bytes, references of \(referenceSize)")
+            // The top-level key alone, through the offset table, as a write's check reads it.
+            var reader = BinaryPropertyListReader(bytes, limits: .standard)
+            #expect(try reader.value(forKey: "A") == .string("B"))
+        }
     }
 
     @Test func brokenXMLIsDamage() {

@@ -78,6 +78,22 @@ struct PropertyListPlistlibTests {
         #expect(back == file)
     }
 
+    /// plistlib writes offsets and references in the fewest bytes that hold them (1, 2 or 4
+    /// here): a file of each width it picks reads to the values it was given (issue 45 item 7).
+    @Test(arguments: [(10, 16, 1, 1), (300, 70_000, 4, 2), (70_000, 0, 4, 4)])
+    func offsetAndReferenceWidthsPlistlibPicksAreRead(strings: Int, blob: Int, offsetWidth: Int, referenceWidth: Int)
+        throws
+    {
+        let file = try PlistlibProcess.run(
+            "open(sys.argv[2], 'wb').write(plistlib.dumps({'items': ['item %d' % i for i in range(\(strings))], 'blob': b'\\xab' * \(blob)}, fmt=plistlib.FMT_BINARY))"
+        )
+        #expect(file.count > 32)
+        #expect(Int(file[file.count - 26]) == offsetWidth && Int(file[file.count - 25]) == referenceWidth)
+        let document = try PropertyListDocument(file)
+        #expect(document.value(forKey: "items") == .array((0..<strings).map { .string("item \($0)") }))
+        #expect(document.value(forKey: "blob") == .data([UInt8](repeating: 0xAB, count: blob)))
+    }
+
     @Test func uidsAreKeptAsFound() throws {
         let file = try PlistlibProcess.run(
             "open(sys.argv[2], 'wb').write(plistlib.dumps({'$objects': ['$null', {'ref': plistlib.UID(1)}], 'big': plistlib.UID(70000)}, fmt=plistlib.FMT_BINARY))"
