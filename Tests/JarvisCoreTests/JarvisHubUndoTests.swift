@@ -183,8 +183,10 @@ import Testing
         #expect(entries.map(\.action) == [.set, .outside], "\(entries)")
         #expect(entries[1].before == "light" && entries[1].after == "neon" && entries[1].client == nil)
         #expect(entries[1].beforeRevision == Revision(of: "light") && entries[1].afterRevision == Revision(of: "neon"))
-        // It is the newest change: undo takes it back, guarded as any other.
-        _ = try hub.undo(.init(), origin: Self.client)
+        // Plain undo never picks the program's own write; by its id it is taken back,
+        // guarded as any other.
+        #expect(try hub.undo(.init(dryRun: true), origin: Self.client).entry.id == entries[0].id)
+        _ = try hub.undo(.init(id: entries[1].id), origin: Self.client)
         #expect(try hub.get(address("theme")).value == "light")
         // A change made outside and then overwritten by a write with no read between: the
         // write's transaction hears it first.

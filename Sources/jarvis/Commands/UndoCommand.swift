@@ -8,17 +8,17 @@ enum UndoCommand: Command {
     static let name = "undo"
     static let summary = "take back the newest change (or entry ID) if nothing changed the key\nsince; again steps further back"
     static let usage = """
-        jarvis undo [ID | CONTAINER] [--key KEY] [--dry-run] [--force-at REVISION]
+        jarvis undo [ID | CONTAINER] [--key KEY] [--dry-run] [--force-at REV]
 
-          ID                    a journal entry (`jarvis history` shows them), an outside
-                                change included; without it, the newest change made
-                                through Jarvis not yet taken back (never the program's
-                                own write). Run again to step further back.
+          ID                    a journal entry (`jarvis history` shows them), an
+                                outside change included; without it, the newest change
+                                made through Jarvis not yet taken back (never the
+                                program's own write). Run again to step further back.
           CONTAINER             only a change in this container (or SCANNER:CONTAINER)
           --key KEY             only a change of this key
           --dry-run             say what would be written, and write nothing
-          --force-at REVISION   write even though the key changed since the entry,
-                                provided it is at REVISION now (a refused undo names it)
+          --force-at REV        write even though the key changed since the entry,
+                                provided it is at REV now (a refused undo names it)
 
         The earlier value is written only if the key still has the revision the entry
         left; otherwise nothing is written, the values on both sides are shown and the
@@ -36,15 +36,15 @@ enum RedoCommand: Command {
     static let name = "redo"
     static let summary = "put back what the last undo took (or undo entry ID)"
     static let usage = """
-        jarvis redo [ID | CONTAINER] [--key KEY] [--dry-run] [--force-at REVISION]
+        jarvis redo [ID | CONTAINER] [--key KEY] [--dry-run] [--force-at REV]
 
           ID                    an undo's journal entry; without it, the newest undo
                                 not yet taken back
           CONTAINER             only an undo in this container (or SCANNER:CONTAINER)
           --key KEY             only an undo of this key
           --dry-run             say what would be written, and write nothing
-          --force-at REVISION   write even though the key changed since the undo,
-                                provided it is at REVISION now
+          --force-at REV        write even though the key changed since the undo,
+                                provided it is at REV now
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {

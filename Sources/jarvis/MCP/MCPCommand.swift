@@ -10,10 +10,10 @@ enum MCPCommand: Command {
 
           An MCP server on standard input and output (newline-delimited JSON-RPC 2.0,
           protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28), meant to be started
-          by an MCP client. It offers the tools list_agents, list_preferences, get_preference,
-          set_preference, delete_preference, reset_preference, preference_history,
-          undo_change, restore_preferences, check, export_snapshot and diff_snapshots,
-          and each container as the resource
+          by an MCP client. It offers the tools list_agents, list_preferences,
+          get_preference, set_preference, delete_preference, reset_preference,
+          preference_history, undo_change, restore_preferences, check, export_snapshot
+          and diff_snapshots, and each container as the resource
           jarvis://AGENT/SCANNER/CONTAINER (subscriptions follow the agent's watch).
 
           --agent NAME|PID   the agent tools use by default; without it, every running
