@@ -1,5 +1,6 @@
 import Foundation
 import JarvisCore
+import JarvisSystem
 
 extension JarvisAgent {
     /// Advertises this agent on the local network with Bonjour (`_jarvis._tcp`), so that
@@ -34,13 +35,11 @@ extension JarvisAgent {
         // whoever reads the app's console must learn which name to use, or that it is gone.
         let advertisement = try NetworkAdvertisement(serviceName: requested, port: port, advert: advert) { status in
             guard let message = status.message(requested: requested) else { return }
-            FileHandle.standardError.write(Data("Jarvis: \(message)\n".utf8))
+            QuietWrite.standardError("Jarvis: \(message)\n")
         }
         guard printsToken else { return advertisement }
-        FileHandle.standardError.write(
-            Data(
-                "Jarvis: '\(record.name)' is advertised on the local network (_jarvis._tcp, port \(port)); token: \(token)\n"
-                    .utf8))
+        QuietWrite.standardError(
+            "Jarvis: '\(record.name)' is advertised on the local network (_jarvis._tcp, port \(port)); token: \(token)\n")
         return advertisement
     }
 }
