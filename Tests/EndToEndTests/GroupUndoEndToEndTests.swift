@@ -100,4 +100,43 @@ import Testing
         #expect(undone.status == 0, "\(undone.stderr)")
         #expect(try text("a.json") == original, "one undo put all three keys back: \(undone.stdout)")
     }
+
+    /// A snapshot of every file as it is now (`k` = 1 each).
+    private func snapshot() throws -> String {
+        let file = sandbox.root.appendingPathComponent("snapshot.json").path
+        let exported = try sandbox.jarvis("export", "*.json", "--output", file)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        return file
+    }
+
+    @Test func oneUndoTakesBackAWholeImport() throws {
+        _ = try AgentProcess(sandbox, ["--files", folder.path])
+        let file = try snapshot()
+        try setAll()
+        let imported = try sandbox.jarvis("import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try Self.names.map(k) == [1, 1, 1])
+        let undone = try sandbox.jarvis("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(try Self.names.map(k) == [2, 2, 2], "one undo took back every key of the import: \(undone.stdout)")
+    }
+
+    @Test func anImportWhoseMiddleWriteFailsLeavesNothingForTheNextUndo() throws {
+        let agent = try AgentProcess(sandbox, ["--files", folder.path])
+        let file = try snapshot()
+        try setAll()
+        let before = try text("a.json")
+        // b.json's key, the import's second, can no longer be written (its file is gone).
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("b.json"))
+        let refused = try sandbox.jarvis("import", file)
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stdout.contains("the import was undone"), "\(refused.stdout)")
+        #expect(try text("a.json") == before, "a.json, imported first, was put back")
+        let undone = try sandbox.jarvis("undo", "--json")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        let answer = try JSONParser.parse(Array(undone.stdout.utf8))
+        #expect(answer["undone"]?["container"]?.stringValue == "c.json", "\(undone.stdout)")
+        #expect(try k("a.json") == 2, "the refused import is not re-applied")
+        #expect(agent.process.isRunning)
+    }
 }
