@@ -13,7 +13,7 @@ package struct JournalEntry: Sendable, Hashable {
 
         /// A client stored a value.
         package static let set = Action(rawValue: "set")
-        /// A client removed a value (a bulk delete writes one entry per key).
+        /// A client removed a value (a bulk delete writes one entry per key, sharing a ``JournalEntry/group``).
         package static let delete = Action(rawValue: "delete")
         /// A client reset a key to its default.
         package static let reset = Action(rawValue: "reset")
