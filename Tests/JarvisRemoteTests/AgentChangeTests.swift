@@ -53,6 +53,18 @@ import Testing
         #expect(try ["a", "b", "c"].map(value) == [1, 1, 1])
     }
 
+    @Test func aKeyWrittenTwiceInOneChangeGoesBackToWhatItHeldBefore() throws {
+        defer { agent.stop() }
+        _ = try set("a", 2, change: "twice")
+        _ = try set("b", 2, change: "twice")
+        _ = try set("a", 3, change: "twice")
+        let undone = try client.undo(Wire.UndoParams())
+        #expect(undone.undoneGroup.count == 3)
+        #expect(try ["a", "b"].map(value) == [1, 1])
+        _ = try client.undo(Wire.UndoParams(), redo: true)
+        #expect(try ["a", "b"].map(value) == [3, 2])
+    }
+
     @Test func aRollbackPutsBackOnlyWhatThisConnectionsWriteReplaced() throws {
         defer { agent.stop() }
         _ = try set("a", 2, change: "import-2")

@@ -39,8 +39,13 @@ extension JarvisHub {
         var outcome = UndoOutcome(
             entry: members[0], restoring: members[0].before, expected: members[0].afterRevision ?? .absent)
         outcome.group = members
-        // Every key first: each as its entry left it, or nothing is written.
-        for member in members where (storedRaw(member.address)?.revision ?? .absent) != (member.afterRevision ?? .absent) {
+        // Every key first: each as its newest entry in the change left it, or nothing is written.
+        var newest: [PreferenceAddress: Int64] = [:]
+        for member in members { newest[member.address] = member.id }
+        for member in members
+        where newest[member.address] == member.id
+            && (storedRaw(member.address)?.revision ?? .absent) != (member.afterRevision ?? .absent)
+        {
             outcome.entry = member
             outcome.restoring = member.before
             outcome.expected = member.afterRevision ?? .absent
@@ -114,7 +119,7 @@ extension JarvisHub {
     {
         var lost: [String] = []
         for member in written.reversed() {
-            let undo = group.entry(at: member.address)
+            let undo = group.entry(reverting: member.id)
             do {
                 _ = try write(
                     member.address, member.after.map { .set($0) } ?? .delete,

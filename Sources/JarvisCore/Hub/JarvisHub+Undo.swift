@@ -82,6 +82,12 @@ extension JarvisHub {
         }
         let entry = try undoTarget(request)
         if let group = entry.group {
+            // Whole or not at all: a change whose first entries fell out cannot be taken back whole.
+            guard journal.entry(group) != nil else {
+                throw JarvisError(
+                    .unavailable,
+                    "entry \(entry.id) is one key of a change (entry \(group)) whose first entries fell out of the journal, which keeps the newest changes within \(journal.budget) bytes; it can no longer be taken back whole, so nothing was written")
+            }
             let members = journal.standing(inGroup: group)
             if members.count > 1 { return try undoGroup(entry, members: members, request: request, origin: client) }
         }

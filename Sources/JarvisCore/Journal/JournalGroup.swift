@@ -29,6 +29,12 @@ package final class JournalGroup: Sendable, Hashable {
         state.withLock { state in state.entries.last { $0.address == address } }
     }
 
+    /// The entry recorded in the group that takes back entry `id` (an undo's, a redo's); nil
+    /// when none does.
+    package func entry(reverting id: Int64) -> JournalEntry? {
+        state.withLock { state in state.entries.last { $0.reverts == id } }
+    }
+
     /// The group's id, taking `next` (the id the journal gives the entry it records now) when
     /// the group has none yet. Called by the journal under its own lock.
     func id(claiming next: Int64) -> Int64 {
