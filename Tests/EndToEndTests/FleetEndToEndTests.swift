@@ -276,6 +276,41 @@ import Testing
         #expect(list.stdout.contains("u-a  files:app.json  port  1") && list.stdout.contains("u-b  files:app.json  port  1"), "\(list.stdout)")
     }
 
+    /// One agent's part of a fan-out of several keys (a bulk delete, an import) is one change
+    /// there: one `jarvis undo --agents` takes each agent's part back whole (issue 43 item 3).
+    @Test func eachAgentsPartOfAFanOutIsOneUndo() throws {
+        let original = "{\n  \"port\": 1,\n  \"x\": 1,\n  \"y\": 1\n}\n"
+        for name in ["g-a", "g-b"] {
+            try FileManager.default.createDirectory(at: files(name), withIntermediateDirectories: true)
+            try Data(original.utf8).write(to: files(name).appendingPathComponent("app.json"))
+            _ = try AgentProcess(sandbox, ["--files", files(name).path, "--name", name])
+        }
+        func text(_ name: String) throws -> String {
+            try String(contentsOf: files(name).appendingPathComponent("app.json"), encoding: .utf8)
+        }
+        let removed = try jarvis("rm", "app.json", "--match", "*", "--agents", "all")
+        #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+        #expect(try port("g-a") == nil && port("g-b") == nil)
+        let undone = try jarvis("undo", "--agents", "all")
+        #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
+        #expect(try text("g-a") == original && text("g-b") == original, "\(undone.stdout)")
+
+        let folder = sandbox.root.appendingPathComponent("group-snapshots")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(try jarvis("export", "--agents", "all", "--output", folder.path).status == 0)
+        for key in ["port", "x", "y"] {
+            #expect(try jarvis("set", "app.json", key, "2", "--agents", "all").status == 0)
+        }
+        let imported = try jarvis("import", folder.appendingPathComponent("jarvis-agent_g-a.json").path, "--agents", "all")
+        #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+        #expect(try port("g-b") == .integer(1))
+        #expect(try jarvis("undo", "--agents", "all").status == 0)
+        for name in ["g-a", "g-b"] {
+            let values = try JSONParser.parse(Data(text(name).utf8))
+            #expect(["port", "x", "y"].map { values[$0]?.int64Value } == [2, 2, 2], "\(name): one undo took the import back")
+        }
+    }
+
     @Test func watchFollowsEveryAgentNamedEachLineNamingItsAgent() throws {
         try agent("w-a", port: 1)
         try agent("w-b", port: 2)

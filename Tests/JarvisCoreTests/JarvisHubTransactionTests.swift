@@ -13,6 +13,7 @@ final class CountingScanner: PreferenceScanner {
     private let store: Locked<[String: [String: PreferenceValue]]>
     private let counts = Locked<(containers: Int, reads: Int, writes: Int)>((0, 0, 0))
     private let failing = Locked(false)
+    private let failingKey = Locked<String?>(nil)
 
     init(id: String, contents: [String: [String: PreferenceValue]]) {
         self.id = id
@@ -25,6 +26,9 @@ final class CountingScanner: PreferenceScanner {
 
     /// The next writes throw until set back.
     func failWrites(_ on: Bool) { failing.withLock { $0 = on } }
+
+    /// Writes of this key throw until set back to nil; other keys' go through.
+    func failWrites(toKey key: String?) { failingKey.withLock { $0 = key } }
 
     func containers() throws -> [ContainerInfo] {
         counts.withLock { $0.containers += 1 }
@@ -45,7 +49,7 @@ final class CountingScanner: PreferenceScanner {
 
     func store(_ request: WriteRequest) throws -> WriteResult {
         counts.withLock { $0.writes += 1 }
-        if failing.current { throw JarvisError(.storage, "the disk is full") }
+        if failing.current || failingKey.current == request.key { throw JarvisError(.storage, "the disk is full") }
         return store.withLock { store in
             switch request.change {
             case .set(let value):

@@ -146,6 +146,23 @@ import Testing
         #expect(stored["launch_count"] as? NSNumber == 3)
     }
 
+    /// Delete filtered is one change: one undo (the page's, the panel's) puts every key back.
+    @Test(arguments: Kind.allCases) func oneUndoPutsBackEveryKeyABulkDeleteRemoved(_ kind: Kind) throws {
+        let fixture = try InspectorFixture()
+        try fixture.writeSuite(suite.1, ["tmp_a": "1", "tmp_b": "2", "tmp_c": "3", "keep": "x"])
+        let (session, agent) = try InspectorSessionTests().session(kind, fixture)
+        defer { session.close(); agent.stop() }
+        let shown = session.state.rows(.keys(scanner: suite.0, container: suite.1), filter: InspectorFilter("tmp"))
+        let outcome = try session.delete(session.state.deletion(of: shown))
+        #expect(outcome.deleted.count == 3)
+        #expect(try fixture.readSuite(suite.1)["tmp_a"] == nil)
+        let message = try session.undo()
+        #expect(message.text.contains("3 keys as one change"), "\(message.text)")
+        let stored = try fixture.readSuite(suite.1)
+        #expect(stored["tmp_a"] as? String == "1" && stored["tmp_b"] as? String == "2" && stored["tmp_c"] as? String == "3")
+        #expect(session.state.items[address("tmp_b")]?.value == "2", "the session read every key again")
+    }
+
     @Test(arguments: Kind.allCases) func messagesAreTheModels(_ kind: Kind) throws {
         let fixture = try InspectorFixture()
         let (session, agent) = try InspectorSessionTests().session(kind, fixture)

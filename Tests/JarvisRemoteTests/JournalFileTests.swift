@@ -163,4 +163,39 @@ import Testing
         #expect(journal.problems.contains { $0.contains("numbered again") }, "\(journal.problems)")
         again.file?.close()
     }
+
+    @Test func aGroupAndARollbackComeBackAfterARestartAndAnOldFileStillLoads() throws {
+        var first = opened()
+        let journal = ChangeJournal()
+        journal.open(budget: 1 << 20, store: first.file, entries: first.entries, problems: first.problems)
+        let group = JournalGroup()
+        var restore = entry("a", "new")
+        restore.action = .restore
+        journal.record([restore], group: group)
+        restore.address.key = "b"
+        let second = journal.record([restore], group: group)[0]
+        var rollback = entry("b", "old", before: "new")
+        rollback.action = .rollback
+        rollback.reverts = second.id
+        journal.record([rollback], group: group)
+        journal.record(entry("c", "plain"))
+        first.file?.close()
+        first = opened()
+        #expect(first.problems.isEmpty, "\(first.problems)")
+        #expect(first.entries.map(\.group) == [1, 1, 1, nil])
+        let again = ChangeJournal()
+        again.open(budget: 1 << 20, store: nil, entries: first.entries, problems: [])
+        #expect(again.entry(2)?.isRolledBack == true && again.entry(1)?.undoneBy == nil)
+        #expect(again.standing(inGroup: 1).map(\.id) == [1], "b's entry was rolled back; the rollback never stands")
+        #expect(again.newestUndoable()?.id == 4)
+        first.file?.close()
+        // A line written before groups existed reads as a change of one key.
+        var plain = entry("d", "x")
+        plain.id = 1
+        let old = JournalFile.line(plain).filter { $0 != 10 }
+        let text = String(decoding: old, as: UTF8.self)
+        #expect(!text.contains("group"))
+        let decoded = JournalFile.decode(JournalFile.header + old + [10])
+        #expect(decoded?.count == 1 && decoded?[0].group == nil)
+    }
 }

@@ -4,8 +4,9 @@ extension JarvisHub {
     /// Removes every stored, visible key of one container whose name matches `pattern`.
     ///
     /// Hidden keys are never matched, and a hidden container answers as one that does not
-    /// exist: nothing matches. The writes are one transaction, but each key is removed by its
-    /// own scanner write: if one fails, the keys before it are gone and the error says how many.
+    /// exist: nothing matches. The writes are one transaction and one journal entry group (one
+    /// undo takes them all back), each key removed by its own scanner write: if one fails, the
+    /// keys removed before it are put back and the error says so.
     /// - Parameter dryRun: list what would go and change nothing.
     /// - Returns: the matched items as they were, in key order.
     /// - Throws: ``JarvisError`` `.readOnly` (before anything is removed) when a matched key

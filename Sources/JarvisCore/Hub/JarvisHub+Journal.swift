@@ -31,7 +31,8 @@ extension JarvisHub {
             entry.undoHint = change.undoHint
             return entry
         }
-        journal.record(entries)
+        // A bulk delete is one change, however many keys it removed.
+        journal.record(entries, group: origin.group ?? (edit.isBulk && entries.count > 1 ? JournalGroup() : nil))
     }
 
     /// Records the changes an outside writer made to one container, as the change engine read

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Restoring to a moment: every key the journal saw change since then goes back to the value
-/// it had, as one change. Each write is guarded by the revision the key has when the restore
-/// reads it; if any is refused, the keys already written are put back, as an import does.
+/// it had, as one change (one journal entry group, which one undo takes back whole). Each write
+/// is guarded by the revision the key has when the restore reads it; if any is refused, the
+/// keys already written are put back, each a rollback entry that no undo or redo picks.
 extension JarvisHub {
     /// Where a restore goes back to.
     package enum RestorePoint: Sendable, Hashable {
@@ -103,39 +104,37 @@ extension JarvisHub {
                     revision: now?.revision ?? .absent, undoHint: entry.after == nil ? entry.undoHint : nil))
         }
         guard !dryRun else { return changes }
-        var done: [RestoreChange] = []
-        for change in changes {
-            do {
+        // One change: every key's entry shares the group, and one undo takes them all back.
+        let group = JournalGroup()
+        try allOrNone(
+            changes, done: "restored",
+            write: { change throws(JarvisError) in
                 _ = try write(
                     change.address, change.then.map { .set($0) } ?? .delete, expectedRevision: change.revision,
-                    origin: WriteOrigin(client: client, action: .restore, undoHint: change.undoHint))
-                done.append(change)
-            } catch {
-                let failures = rollBack(done, origin: client)
-                let back =
-                    done.isEmpty
-                    ? "nothing was written"
-                    : failures.isEmpty
-                        ? "the \(done.count) key(s) already restored were put back"
-                        : "the keys already restored were put back except \(failures.joined(separator: ", "))"
-                throw JarvisError(
+                    origin: WriteOrigin(client: client, action: .restore, undoHint: change.undoHint, group: group))
+            },
+            rollBack: { done in rollBack(done, group: group, origin: client) },
+            refused: { change, error, back in
+                JarvisError(
                     error.code,
                     "restoring '\(change.address.key)' in '\(change.address.container)' was refused: \(error.message); \(back)")
-            }
-        }
+            })
         return changes
     }
 
-    /// Writes back what a failed restore had written, newest first; returns the keys that
-    /// could not be put back.
-    private func rollBack(_ done: [RestoreChange], origin client: AuditRecord.Client) -> [String] {
+    /// Writes back what a failed restore had written, newest first, each a ``JournalEntry/Action/rollback``
+    /// of the key's entry in `group` (so no undo or redo takes any of it back); returns the keys
+    /// that could not be put back.
+    private func rollBack(_ done: [RestoreChange], group: JournalGroup, origin client: AuditRecord.Client) -> [String] {
         var failures: [String] = []
         for change in done.reversed() {
             let written = change.then.map { revision(of: $0, at: change.address, secret: change.isSecret) } ?? .absent
+            let entry = group.entry(at: change.address)
             do {
                 _ = try write(
                     change.address, change.now.map { .set($0) } ?? .delete, expectedRevision: written,
-                    origin: WriteOrigin(client: client, action: .restore))
+                    origin: WriteOrigin(
+                        client: client, action: .rollback, reverts: entry?.id, undoHint: entry?.undoHint, group: group))
             } catch {
                 failures.append("'\(change.address.key)' (\(error.message))")
             }

@@ -406,15 +406,33 @@ extension JarvisHub {
             do {
                 let stored = try perform(WriteRequest(container: name, key: entry.key, change: .delete), on: target.scanner)
                 outcome.changes[done].undoHint = stored.undoHint
-                wrote = true
             } catch {
-                throw JarvisError(
-                    error.code,
-                    "\(error.message) (removing '\(entry.key)'; \(done) of \(matched.count) keys were removed before it)"
-                )
+                // One change or none: the keys already removed go back, under the same lock.
+                let lost = putBack(Array(zip(matched, outcome.changes).prefix(done)), target: target)
+                wrote = !lost.isEmpty
+                let back = Self.putBack(done, lost: lost, done: "removed", none: "nothing was removed")
+                throw JarvisError(error.code, "\(error.message) (removing '\(entry.key)'; \(back))")
             }
         }
+        wrote = !matched.isEmpty
         return outcome
+    }
+
+    /// Writes back the keys a bulk delete removed before it was refused, newest first; returns
+    /// those that could not be put back.
+    private func putBack(_ removed: [(ScannedEntry, KeyChange)], target: WriteTarget) -> [String] {
+        var lost: [String] = []
+        for (entry, change) in removed.reversed() {
+            var request = WriteRequest(
+                container: target.address.container, key: entry.key, change: .set(entry.value), encoding: entry.encoding)
+            request.undoHint = change.undoHint
+            do {
+                _ = try perform(request, on: target.scanner)
+            } catch {
+                lost.append("'\(entry.key)' (\(error.message))")
+            }
+        }
+        return lost
     }
 
     /// An item as every write answers it: never revealed.

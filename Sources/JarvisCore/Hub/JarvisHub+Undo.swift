@@ -56,6 +56,13 @@ extension JarvisHub {
         package var current: PreferenceItem?
         /// The key changed since the entry: nothing was written.
         package var isConflict = false
+        /// For a change of several keys (``JournalEntry/group``): every entry taken back (or that
+        /// would be), oldest first; `entry` is the first, or on a conflict the one whose key
+        /// changed since. Empty for a change of one key.
+        package var group: [JournalEntry] = []
+        /// For a change of several keys: every entry the undo wrote, oldest first (its keys
+        /// taken back newest first); `recorded` is the one of `entry`'s key.
+        package var recordedGroup: [JournalEntry] = []
     }
 
     /// Takes back one journal entry (see the type's rules).
@@ -74,6 +81,16 @@ extension JarvisHub {
                 : JarvisError(.readOnly, "editing is disabled in this agent's configuration, so nothing can be undone")
         }
         let entry = try undoTarget(request)
+        if let group = entry.group {
+            // Whole or not at all: a change whose first entries fell out cannot be taken back whole.
+            guard journal.entry(group) != nil else {
+                throw JarvisError(
+                    .unavailable,
+                    "entry \(entry.id) is one key of a change (entry \(group)) whose first entries fell out of the journal, which keeps the newest changes within \(journal.budget) bytes; it can no longer be taken back whole, so nothing was written")
+            }
+            let members = journal.standing(inGroup: group)
+            if members.count > 1 { return try undoGroup(entry, members: members, request: request, origin: client) }
+        }
         let address = entry.address
         let restoring = entry.memberBefore
         var expected = request.forceAt ?? entry.afterRevision ?? .absent
@@ -115,7 +132,7 @@ extension JarvisHub {
     }
 
     /// The entry an undo request names, checked that it can still be taken back.
-    private func undoTarget(_ request: UndoRequest) throws(JarvisError) -> JournalEntry {
+    func undoTarget(_ request: UndoRequest) throws(JarvisError) -> JournalEntry {
         let word = request.redo ? "redo" : "undo"
         let entry: JournalEntry
         if let id = request.id {
@@ -149,6 +166,16 @@ extension JarvisHub {
                     .notFound, request.redo ? "nothing to redo: no undo is left to take back" : "nothing to undo: the journal holds no change still standing")
             }
             entry = found
+        }
+        if entry.isRollback {
+            throw JarvisError(
+                .invalidParams,
+                "entry \(entry.id) put back a key of a change that was refused part way (entry \(entry.reverts ?? entry.id)); that change never took effect, so there is nothing to \(word); nothing was written")
+        }
+        if let by = entry.undoneBy, entry.isRolledBack {
+            throw JarvisError(
+                .conflict,
+                "entry \(entry.id) was one key of a change that was refused part way and put back (entry \(by)); it never took effect, so there is nothing to \(word); nothing was written")
         }
         if let by = entry.undoneBy {
             throw JarvisError(

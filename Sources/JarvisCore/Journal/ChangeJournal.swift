@@ -73,6 +73,7 @@ package final class ChangeJournal: Sendable {
             state.latest = [:]
             for var entry in sorted {
                 entry.undoneBy = nil
+                entry.isRolledBack = false
                 Self.insert(entry, into: &state)
             }
             for entry in state.entries where entry.reverts != nil {
@@ -94,6 +95,7 @@ package final class ChangeJournal: Sendable {
             var entry = entry
             entry.id = new[entry.id] ?? entry.id
             entry.reverts = entry.reverts.flatMap { new[$0] }
+            entry.group = entry.group.flatMap { new[$0] }
             return entry
         }
     }
@@ -115,8 +117,10 @@ package final class ChangeJournal: Sendable {
     /// key is not where the key's newest entry left it (`before` differs) is preceded by an
     /// `outside` entry for the change nobody reported (see ``heard(_:stored:revision:)``).
     /// - Returns: the entries as stored, one for each given.
+    /// - Parameter group: the change of several keys these entries belong to: each is given its
+    ///   id (``JournalEntry/group``; the first entry's when it has none yet); nil for none.
     @discardableResult
-    package func record(_ entries: [JournalEntry]) -> [JournalEntry] {
+    package func record(_ entries: [JournalEntry], group: JournalGroup? = nil) -> [JournalEntry] {
         guard !entries.isEmpty else { return [] }
         loading.wait()
         let (own, stored, store) = state.withLock { state -> ([JournalEntry], [JournalEntry], (any JournalStore)?) in
@@ -130,7 +134,10 @@ package final class ChangeJournal: Sendable {
                 {
                     stored.append(Self.insertNext(heard, into: &state))
                 }
+                var entry = entry
+                if let group { entry.group = group.id(claiming: state.nextID) }
                 let kept = Self.insertNext(entry, into: &state)
+                group?.keep(kept)
                 own.append(kept)
                 stored.append(kept)
             }
@@ -253,7 +260,9 @@ package final class ChangeJournal: Sendable {
     package func newestUndoable(where accepts: (JournalEntry) -> Bool = { _ in true }) -> JournalEntry? {
         loading.wait()
         let entries = state.withLock { $0.entries }
-        return entries.last { $0.action != .outside && !$0.isUndo && $0.undoneBy == nil && accepts($0) }
+        return entries.last {
+            $0.action != .outside && !$0.isUndo && !$0.isRollback && $0.undoneBy == nil && accepts($0)
+        }
     }
 
     /// The newest undo not yet redone that `accepts` takes: what a redo without an id takes back.
@@ -261,6 +270,17 @@ package final class ChangeJournal: Sendable {
         loading.wait()
         let entries = state.withLock { $0.entries }
         return entries.last { $0.isUndo && $0.undoneBy == nil && accepts($0) }
+    }
+
+    /// The entries of the change `group` names (``JournalEntry/group``) that still stand: not
+    /// taken back, not a rollback; oldest first.
+    package func standing(inGroup group: Int64) -> [JournalEntry] {
+        loading.wait()
+        return state.withLock { state in
+            // A group's entries follow its first (which may have fallen out).
+            let start = Self.index(of: group, in: state) ?? 0
+            return state.entries[start...].filter { $0.group == group && $0.undoneBy == nil && !$0.isRollback }
+        }
     }
 
     /// For each of `addresses` the journal holds an entry of, the revision its newest entry
@@ -312,6 +332,14 @@ package final class ChangeJournal: Sendable {
         // A redo marks only the undo it took back: the change that undo took back stays marked,
         // so a later undo takes back the redo itself and never toggles.
         state.entries[index].undoneBy = entry.id
+        guard entry.isRollback else { return }
+        state.entries[index].isRolledBack = true
+        // A rolled-back undo or redo never happened: what it took back stands again.
+        if let earlier = state.entries[index].reverts, let before = Self.index(of: earlier, in: state),
+            state.entries[before].undoneBy == reverts
+        {
+            state.entries[before].undoneBy = nil
+        }
     }
 
     private static func index(of id: Int64, in state: State) -> Int? {

@@ -13,7 +13,7 @@ package struct JournalEntry: Sendable, Hashable {
 
         /// A client stored a value.
         package static let set = Action(rawValue: "set")
-        /// A client removed a value (a bulk delete writes one entry per key).
+        /// A client removed a value (a bulk delete writes one entry per key, sharing a ``JournalEntry/group``).
         package static let delete = Action(rawValue: "delete")
         /// A client reset a key to its default.
         package static let reset = Action(rawValue: "reset")
@@ -27,6 +27,10 @@ package struct JournalEntry: Sendable, Hashable {
         package static let redo = Action(rawValue: "redo")
         /// One key of a restore to an earlier moment.
         package static let restore = Action(rawValue: "restore")
+        /// One key of a change refused part way (a restore, an undo of several keys), put back
+        /// as it was before that change: `reverts` names the entry it put back. Neither undo nor
+        /// redo ever takes it (or the entry it put back) back: the change never happened.
+        package static let rollback = Action(rawValue: "rollback")
     }
 
     /// Increasing across agent runs (the journal file carries it on).
@@ -64,6 +68,13 @@ package struct JournalEntry: Sendable, Hashable {
     /// the program itself. An undo, redo or restore writes only where the container still
     /// lives there.
     package var place: String?
+    /// For one key of a change of several (a restore, a bulk delete, an import, an undo of
+    /// such a change): the id of the change's first entry, which every entry of it shares. An
+    /// undo or redo takes back every entry of a group, or none. Nil for a change of one key.
+    package var group: Int64?
+    /// Whether `undoneBy` names a ``Action/rollback``: this entry's change was refused part way
+    /// and put back. Derived from the journal's entries, never kept in the file.
+    package var isRolledBack = false
 
     package init(
         id: Int64 = 0, time: Date = Date(), action: Action, address: PreferenceAddress, pointer: JSONPointer? = nil,
@@ -95,6 +106,10 @@ package struct JournalEntry: Sendable, Hashable {
     /// Whether undo or redo may pick this entry without an id: it is not itself an undo.
     package var isUndo: Bool { action == .undo }
 
+    /// Whether this entry put back one key of a change refused part way (``Action/rollback``):
+    /// no undo or redo takes it back, with or without an id.
+    package var isRollback: Bool { action == .rollback }
+
     private static func member(_ pointer: JSONPointer?, of value: PreferenceValue?) -> PreferenceValue? {
         guard let value else { return nil }
         guard let pointer, !pointer.isWhole else { return value }
@@ -105,7 +120,7 @@ package struct JournalEntry: Sendable, Hashable {
     /// the names, revisions and client.
     package var weight: Int {
         var bytes = 256 + address.scanner.utf8.count + address.container.utf8.count + address.key.utf8.count
-        bytes += (undoHint?.count ?? 0) * 4 / 3 + (pointer?.description.utf8.count ?? 0) + (client?.peer.utf8.count ?? 0) + (client?.name?.utf8.count ?? 0)
+        bytes += (group == nil ? 0 : 8) + (undoHint?.count ?? 0) * 4 / 3 + (pointer?.description.utf8.count ?? 0) + (client?.peer.utf8.count ?? 0) + (client?.name?.utf8.count ?? 0)
         for value in [before, after] {
             if let value { bytes += value.minimumJSONBytes(countingPast: Int.max) }
         }

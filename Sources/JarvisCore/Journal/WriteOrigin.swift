@@ -12,6 +12,8 @@ package struct WriteOrigin: Sendable, Hashable {
     /// For a write that takes back an entry: where the entry was made. The write goes through
     /// only while the container still lives there (checked under the container's write lock).
     package var place: Place?
+    /// The change of several keys this write is one of: its journal entries join the group.
+    package var group: JournalGroup?
 
     /// Where the entry a write takes back was made.
     package struct Place: Sendable, Hashable {
@@ -28,8 +30,9 @@ package struct WriteOrigin: Sendable, Hashable {
 
     package init(
         client: AuditRecord.Client, action: JournalEntry.Action? = nil, reverts: Int64? = nil, undoHint: [UInt8]? = nil,
-        place: Place? = nil
+        place: Place? = nil, group: JournalGroup? = nil
     ) {
+        self.group = group
         self.place = place
         self.client = client
         self.action = action

@@ -1,3 +1,4 @@
+import Foundation
 import JarvisCore
 import JarvisRemote
 
@@ -201,11 +202,13 @@ extension InspectorSession {
         let state = self.state
         guard state.canEdit else { throw Self.readOnly(state) }
         var outcome = InspectorDeletion.Outcome()
+        // One change in the agent's journal, where it takes one: one undo puts every key back.
+        let change = Wire.ChangeParams(change: source.hello.capabilities.changes ? "delete-\(UUID().uuidString)" : nil)
         for entry in deletion.entries {
             do {
-                _ = try source.call(
-                    Wire.DeleteParams(Wire.Place(entry.address), expectedRevision: entry.revision),
-                    expecting: Wire.ItemResult.self)
+                var params = Wire.DeleteParams(Wire.Place(entry.address), expectedRevision: entry.revision)
+                params.change = change
+                _ = try source.call(params, expecting: Wire.ItemResult.self)
                 outcome.deleted.append(entry.address)
             } catch  where error.code == .conflict {
                 outcome.changed.append(entry.address)

@@ -17,9 +17,15 @@ extension InspectorSession {
             redo
             ? try source.call(Wire.RedoParams(params: Wire.UndoParams(mine: true)), expecting: Wire.UndoResult.self)
             : try source.call(Wire.UndoParams(mine: true), expecting: Wire.UndoResult.self)
-        let entry = result.undone
-        _ = try refresh(entry.address)
+        try refresh(after: result)
         return InspectorMessage.undone(result, redo: redo)
+    }
+
+    /// Reads again every key an undo or redo wrote (each of a change of several).
+    private func refresh(after result: Wire.UndoResult) throws(JarvisError) {
+        for entry in result.undoneGroup.isEmpty ? [result.undone] : result.undoneGroup {
+            _ = try refresh(entry.address)
+        }
     }
 }
 
@@ -56,7 +62,7 @@ extension InspectorSession {
             entry.revertIsRedo
             ? try source.call(Wire.RedoParams(id: entry.id), expecting: Wire.UndoResult.self)
             : try source.call(Wire.UndoParams(id: entry.id), expecting: Wire.UndoResult.self)
-        _ = try refresh(result.undone.address)
+        try refresh(after: result)
         return InspectorMessage.undone(result, redo: entry.revertIsRedo)
     }
 }
@@ -65,6 +71,14 @@ extension InspectorMessage {
     /// What an undo or redo did: `undid #7: theme back to "dark" (Z redoes)`.
     public static func undone(_ result: Wire.UndoResult, redo: Bool) -> InspectorMessage {
         let entry = result.undone
+        let group = result.undoneGroup
+        if group.count > 1 {
+            let keys = Array(Set(group.map(\.address.key))).sorted()
+            let named = keys.prefix(3).joined(separator: ", ") + (keys.count > 3 ? ", …" : "")
+            return InspectorMessage(
+                "\(redo ? "redid" : "undid") #\(group[0].group ?? group[0].id): \(group.count) keys as one change (\(named)) (\(redo ? "z undoes" : "Z redoes"))",
+                offer: redo ? .undo : .redo)
+        }
         let name = entry.address.key + (entry.pointer ?? "")
         let value: String
         if let restore = result.restore {

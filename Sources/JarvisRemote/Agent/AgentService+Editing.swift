@@ -74,8 +74,9 @@ extension AgentService {
         let value = try params.decodedValue()
         try value.checkDepth(below: params.place.pointer?.tokens.count ?? 0)
         let edit: JarvisHub.Edit = params.place.pointer.map { .setInside($0, value) } ?? .set(value)
+        let origin = try writeOrigin(params.change, at: address, putting: value, session: session)
         let outcome = try hub.write(
-            address, edit, expectedRevision: params.expectedRevision, known: known, origin: session.writeOrigin)
+            address, edit, expectedRevision: params.expectedRevision, known: known, origin: origin)
         record(outcome, as: .set, session: session, pointer: params.place.pointer)
         let stored = try JarvisHub.answer(outcome.item, for: address)
         return Wire.ItemResult(stored.noting(roundingOf: value)).json
@@ -85,7 +86,8 @@ extension AgentService {
         let params = try WireFields(
             params: raw, method: .delete,
             allowed: [
-                "scanner", "container", "key", "pointer", "match", "undeclared", "dryRun", "expectedRevision",
+                "scanner", "container", "key", "pointer", "match", "undeclared", "dryRun", "expectedRevision", "change",
+                "rollback",
             ])
         let undeclared = try params.optionalBool("undeclared") ?? false
         if params["match"] != nil || undeclared {
@@ -99,11 +101,44 @@ extension AgentService {
         let (address, known) = try located(single.place)
         // Removing inside a value changes it: recorded as a set of the whole key.
         let pointer = single.place.pointer
+        let origin = try writeOrigin(single.change, at: address, putting: nil, session: session)
         let outcome = try hub.write(
             address, pointer.map { .deleteInside($0) } ?? .delete, expectedRevision: single.expectedRevision,
-            known: known, origin: session.writeOrigin)
+            known: known, origin: origin)
         record(outcome, as: pointer == nil ? .delete : .set, session: session, pointer: pointer)
         return Wire.ItemResult(try JarvisHub.answer(outcome.item, for: address)).json
+    }
+
+    /// Who a write is from, for the journal, and the change of several writes it belongs to:
+    /// with `rollback`, it must put back (`value`; nil for a removal) this connection's write
+    /// of the key in that change, which then stands as never made.
+    private func writeOrigin(
+        _ change: Wire.ChangeParams, at address: PreferenceAddress, putting value: PreferenceValue?,
+        session: AgentSessionState
+    ) throws -> WriteOrigin {
+        var origin = session.writeOrigin
+        guard let name = change.change else { return origin }
+        guard change.rollback else {
+            origin.group = session.changes.group(named: name)
+            return origin
+        }
+        let place = "'\(address.key)' in '\(address.container)'"
+        guard let group = session.changes.existing(named: name),
+            let entry = group.entry(at: address), !entry.isRollback,
+            hub.journal.entry(entry.id).map({ $0.undoneBy == nil }) ?? false
+        else {
+            throw RPCError.invalidParams(
+                "rollback puts back this connection's write of \(place) in change '\(name)', and that change holds none still standing; nothing was written")
+        }
+        guard entry.pointer == nil, entry.before == value else {
+            throw RPCError.invalidParams(
+                "rollback puts \(place) back as it was before this connection's write in change '\(name)' (entry \(entry.id)); \(value == nil ? "removing it" : "this value") is not that; nothing was written")
+        }
+        origin.group = group
+        origin.action = .rollback
+        origin.reverts = entry.id
+        origin.undoHint = entry.undoHint
+        return origin
     }
 
     func reset(_ raw: JSONObject, session: AgentSessionState) throws -> JSONValue {

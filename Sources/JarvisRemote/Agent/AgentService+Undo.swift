@@ -39,19 +39,23 @@ extension AgentService {
         if outcome.isConflict && !params.dryRun {
             throw Self.undoConflict(outcome, restore: restore)
         }
-        if let recorded = outcome.recorded {
+        let recorded = outcome.recordedGroup.isEmpty ? outcome.recorded.map { [$0] } ?? [] : outcome.recordedGroup
+        for entry in recorded {
             var record = AuditRecord(
                 action: redo || outcome.entry.isUndo ? .redo : .undo, client: session.auditClient,
-                address: recorded.address, oldRevision: recorded.beforeRevision, newRevision: recorded.afterRevision)
-            record.pointer = recorded.pointer
-            record.reverts = outcome.entry.id
+                address: entry.address, oldRevision: entry.beforeRevision, newRevision: entry.afterRevision)
+            record.pointer = entry.pointer
+            record.reverts = entry.reverts ?? outcome.entry.id
             audit.record(record)
         }
-        let undone = hub.shownEntry(outcome.entry.id) ?? outcome.entry
-        return Wire.UndoResult(
-            undone: Wire.JournalEntry(undone), entry: outcome.recorded.map { Wire.JournalEntry($0) },
-            dryRun: params.dryRun, conflict: outcome.isConflict, restore: restore, item: outcome.current
-        ).json
+        let hub = hub
+        let shown = { (entry: JarvisCore.JournalEntry) in Wire.JournalEntry(hub.shownEntry(entry.id) ?? entry) }
+        var result = Wire.UndoResult(
+            undone: shown(outcome.entry), entry: outcome.recorded.map { Wire.JournalEntry($0) },
+            dryRun: params.dryRun, conflict: outcome.isConflict, restore: restore, item: outcome.current)
+        result.undoneGroup = outcome.group.map(shown)
+        result.entries = outcome.recordedGroup.map { Wire.JournalEntry($0) }
+        return result.json
     }
 
     /// `restore`: every key changed since a moment put back, as one change; each key written is
@@ -90,7 +94,9 @@ extension AgentService {
         let would = restore.map { "restore \(preview($0.value, type: $0.type))" } ?? "remove it"
         let there = now.map { "it holds \(preview($0.value, type: $0.type)) now (revision \($0.revision))" } ?? "it is absent now"
         let message =
-            "\(place) changed since entry \(entry.id) (which left revision \(entry.afterRevision?.text ?? "absent")); nothing was written. The undo would \(would); \(there). To write anyway, send forceAt \(revision) (jarvis undo \(entry.id) --force-at \(revision))"
+            outcome.group.count > 1
+            ? "\(place) changed since entry \(entry.id) (which left revision \(entry.afterRevision?.text ?? "absent")), one key of a change of \(outcome.group.count) keys (entry \(entry.group ?? entry.id)) that is taken back whole or not at all; nothing was written. The undo would \(would); \(there)"
+            : "\(place) changed since entry \(entry.id) (which left revision \(entry.afterRevision?.text ?? "absent")); nothing was written. The undo would \(would); \(there). To write anyway, send forceAt \(revision) (jarvis undo \(entry.id) --force-at \(revision))"
         var details: JSONObject = ["entry": .integer(entry.id), "currentRevision": .string(revision.text)]
         details.setIfPresent("restore", restore?.json)
         details.setIfPresent("current", now.map(WireItem.encode))

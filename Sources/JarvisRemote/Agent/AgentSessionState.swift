@@ -31,6 +31,8 @@ package final class AgentSessionState: Sendable {
     package let requiredToken: AgentToken?
     /// The connection's subscriptions and where their notifications go.
     package let watch = WatchSession()
+    /// The changes of several writes this connection named (`change` on `set` and `delete`).
+    package let changes = SessionChanges()
 
     package init(transport: AuditRecord.Transport, peer: String, requiredToken: AgentToken? = nil) {
         self.transport = transport

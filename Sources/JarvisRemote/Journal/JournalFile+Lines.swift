@@ -29,6 +29,7 @@ extension JournalFile {
         }
         object.setIfPresent("reverts", entry.reverts.map(JSONValue.integer))
         object.setIfPresent("place", entry.place.map(JSONValue.string))
+        object.setIfPresent("group", entry.group.map(JSONValue.integer))
         if !entry.isSecret, let hint = entry.undoHint { object["hint"] = .string(Data(hint).base64EncodedString()) }
         return JSONWriter.bytes(.object(object)) + [10]
     }
@@ -87,6 +88,8 @@ extension JournalFile {
             before: before, after: after, beforeRevision: object["beforeRevision"]?.stringValue.map(Revision.init),
             afterRevision: object["afterRevision"]?.stringValue.map(Revision.init), client: client, isSecret: secret,
             valuesKept: kept, reverts: object["reverts"]?.int64Value, place: object["place"]?.stringValue)
+        // A group is named by its first entry: never a later one (a file's other ids are ignored).
+        if let group = object["group"]?.int64Value, group > 0, group <= id { entry.group = group }
         if let hint = object["hint"]?.stringValue {
             guard let bytes = Data(base64Encoded: hint) else { return nil }
             entry.undoHint = Array(bytes)

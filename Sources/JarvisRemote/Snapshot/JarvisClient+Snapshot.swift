@@ -64,11 +64,15 @@ extension JarvisClient {
 
     /// Applies a plan item by item, each write sending the revision the plan saw.
     ///
+    /// The writes are one change in the agent's journal (one `undo` takes them all back), where
+    /// the agent takes `change` (``Wire/Capabilities/changes``).
     /// - Parameter atomic: on the first refusal, stop and put back what was already changed
     ///   (each undo sends the revision its write returned, so it never overwrites a change
-    ///   somebody else made meanwhile); false applies what it can and keeps it.
+    ///   somebody else made meanwhile, and is journaled as a rollback that no undo or redo
+    ///   takes); false applies what it can and keeps it.
     /// - Returns: what was changed, skipped, refused and, after a refusal, restored.
     public func apply(_ plan: SnapshotImport.Plan, atomic: Bool = true) -> SnapshotImport.Report {
+        let change = helloResult.capabilities.changes ? "import-\(UUID().uuidString)" : nil
         var report = SnapshotImport.Report()
         report.unchanged = plan.diff.unchanged.map(\.address)
         report.skipped = plan.placeholders.map(\.address)
@@ -80,7 +84,10 @@ extension JarvisClient {
         for (index, step) in steps.enumerated() {
             guard let value = step.item.value else { continue }
             do {
-                let written = try set(step.item.address, to: value, expectedRevision: step.before?.revision)
+                var params = Wire.SetParams(
+                    Wire.Place(step.item.address), value: value, expectedRevision: step.before?.revision)
+                params.change = Wire.ChangeParams(change: change)
+                let written = try call(params, expecting: Wire.ItemResult.self).item
                 done.append((step.before, written))
                 if step.before == nil {
                     report.added.append(written.address)
@@ -91,7 +98,7 @@ extension JarvisClient {
                 report.refused.append(.init(address: step.item.address, error: error))
                 if atomic {
                     report.notAttempted = steps[(index + 1)...].map(\.item.address)
-                    rollBack(done, into: &report)
+                    rollBack(done, change: change, into: &report)
                     return report
                 }
             }
@@ -100,9 +107,11 @@ extension JarvisClient {
     }
 
     private func rollBack(
-        _ done: [(before: PreferenceItem?, after: PreferenceItem)], into report: inout SnapshotImport.Report
+        _ done: [(before: PreferenceItem?, after: PreferenceItem)], change: String?,
+        into report: inout SnapshotImport.Report
     ) {
         report.rolledBack = true
+        let rollback = Wire.ChangeParams(change: change, rollback: change != nil)
         for step in done.reversed() {
             let address = step.after.address
             do throws(JarvisError) {
@@ -110,9 +119,13 @@ extension JarvisClient {
                     guard let value = before.value else {
                         throw JarvisError(.unauthorized, "the old value is a masked secret this agent did not reveal")
                     }
-                    try set(address, to: value, expectedRevision: step.after.revision)
+                    var params = Wire.SetParams(Wire.Place(address), value: value, expectedRevision: step.after.revision)
+                    params.change = rollback
+                    _ = try call(params, expecting: Wire.ItemResult.self)
                 } else {
-                    try delete(address, expectedRevision: step.after.revision)
+                    var params = Wire.DeleteParams(Wire.Place(address), expectedRevision: step.after.revision)
+                    params.change = rollback
+                    _ = try call(params, expecting: Wire.ItemResult.self)
                 }
                 report.restored.append(address)
             } catch {

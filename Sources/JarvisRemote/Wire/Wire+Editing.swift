@@ -140,6 +140,8 @@ extension Wire {
         public var value: JSONValue
         /// Write only if the stored value still has this revision.
         public var expectedRevision: Revision?
+        /// The change of several writes this one belongs to (``ChangeParams``).
+        public var change = ChangeParams()
 
         /// Params storing `value` at `place`, with its type.
         public init(_ place: Place, value: PreferenceValue, expectedRevision: Revision? = nil) {
@@ -154,13 +156,14 @@ extension Wire {
             self.expectedRevision = expectedRevision
         }
 
-        /// `{"scanner"?,"container","key","pointer"?,"type"?,"value","expectedRevision"?}`
+        /// `{"scanner"?,"container","key","pointer"?,"type"?,"value","expectedRevision"?,"change"?,"rollback"?}`
         public var json: JSONObject {
             var object = JSONObject()
             place.write(into: &object)
             object.setIfPresent("type", type.map { .string($0.rawValue) })
             object["value"] = value
             object.setIfPresent("expectedRevision", expectedRevision.map { .string($0.text) })
+            change.write(into: &object)
             return object
         }
 
@@ -175,7 +178,7 @@ extension Wire {
         package init(params raw: JSONObject) throws(RPCError) {
             let params = try WireFields(
                 params: raw, method: .set,
-                allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision"])
+                allowed: ["scanner", "container", "key", "pointer", "type", "value", "expectedRevision", "change", "rollback"])
             place = try Place(params)
             guard let value = params["value"] else {
                 throw RPCError.invalidParams("set needs the param 'value'")
@@ -183,6 +186,7 @@ extension Wire {
             self.value = value
             type = try params.type("type")
             expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
+            change = try ChangeParams(params, pointer: place.pointer != nil)
         }
     }
 
@@ -194,6 +198,8 @@ extension Wire {
         public var place: Place
         /// Remove only if the stored value still has this revision.
         public var expectedRevision: Revision?
+        /// The change of several writes this one belongs to (``ChangeParams``).
+        public var change = ChangeParams()
 
         /// Params removing `place`.
         public init(_ place: Place, expectedRevision: Revision? = nil) {
@@ -201,11 +207,12 @@ extension Wire {
             self.expectedRevision = expectedRevision
         }
 
-        /// `{"scanner"?,"container","key","pointer"?,"expectedRevision"?}`
+        /// `{"scanner"?,"container","key","pointer"?,"expectedRevision"?,"change"?,"rollback"?}`
         public var json: JSONObject {
             var object = JSONObject()
             place.write(into: &object)
             object.setIfPresent("expectedRevision", expectedRevision.map { .string($0.text) })
+            change.write(into: &object)
             return object
         }
 
@@ -213,6 +220,7 @@ extension Wire {
         package init(_ params: WireFields<RPCError>) throws(RPCError) {
             place = try Place(params)
             expectedRevision = try params.optionalString("expectedRevision").map(Revision.init)
+            change = try ChangeParams(params, pointer: place.pointer != nil)
         }
     }
 

@@ -60,12 +60,16 @@ extension Wire {
         /// `unavailable` error naming what did not answer (`--request-timeout`); nil from
         /// agents that do not say. A client waiting less would lose that reason.
         public var requestTimeout: Duration?
+        /// Whether `set` and `delete` take `change` and `rollback`, so that several writes are one
+        /// change in the journal (read as false from agents that do not say).
+        public var changes: Bool
 
         /// Capabilities as an agent reports them.
         public init(
             editing: Bool, reveal: Bool, production: Bool, maxLineLength: Int, tcp: Bool, auth: AuthMode,
-            history: Bool = true, paging: Bool = true, requestTimeout: Duration? = nil
+            history: Bool = true, paging: Bool = true, requestTimeout: Duration? = nil, changes: Bool = true
         ) {
+            self.changes = changes
             self.editing = editing
             self.reveal = reveal
             self.production = production
@@ -77,7 +81,7 @@ extension Wire {
             self.requestTimeout = requestTimeout
         }
 
-        /// `{"editing","reveal","production","maxLineLength","tcp","auth","history","paging","requestTimeoutMs"?}`
+        /// `{"editing","reveal","production","maxLineLength","tcp","auth","history","paging","requestTimeoutMs"?,"changes"}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "editing": .bool(editing), "reveal": .bool(reveal), "production": .bool(production),
@@ -85,6 +89,7 @@ extension Wire {
                 "history": .bool(history), "paging": .bool(paging),
             ]
             object.setIfPresent("requestTimeoutMs", requestTimeout.map { .integer(Self.milliseconds($0)) })
+            object["changes"] = .bool(changes)
             return .object(object)
         }
 
@@ -107,6 +112,7 @@ extension Wire {
             auth = AuthMode(rawValue: try fields.optionalString("auth") ?? AuthMode.none.rawValue)
             history = try fields.optionalBool("history") ?? false
             paging = try fields.optionalBool("paging") ?? false
+            changes = try fields.optionalBool("changes") ?? false
             // A positive whole number of milliseconds; anything else is read as not said.
             requestTimeout = fields["requestTimeoutMs"]?.int64Value.flatMap { $0 > 0 ? .milliseconds($0) : nil }
         }

@@ -64,7 +64,8 @@ extension Wire {
         public var id: Int64
         /// When the change was made or seen.
         public var time: Date
-        /// `set`, `delete`, `reset`, `outside`, `undo`, `redo` or `restore`; others may come later.
+        /// `set`, `delete`, `reset`, `outside`, `undo`, `redo`, `restore` or `rollback`; others may
+        /// come later.
         public var action: String
         /// The key.
         public var address: PreferenceAddress
@@ -95,6 +96,11 @@ extension Wire {
         /// Where the container lived when the change was made (a file's resolved path, a
         /// suite's domain and app); nil for a scanner whose values live in the program.
         public var place: String?
+        /// For one key of a change of several (a restore, an import, a bulk delete, an undo of
+        /// one of those): the id of the change's first entry, shared by all of them; `undo` and
+        /// `redo` take back the whole group or nothing. Added in protocol 1.x; older agents
+        /// never send it.
+        public var group: Int64?
 
         /// An entry as the agent sends it: a secret's values left out.
         /// - Parameter elsewhere: where the container lives now, when that is not where the
@@ -116,7 +122,12 @@ extension Wire {
             secret = entry.isSecret
             reverts = entry.reverts
             undoneBy = entry.undoneBy
-            if let by = entry.undoneBy {
+            group = entry.group
+            if entry.isRollback {
+                reason = "put back a key of a change refused part way (entry \(entry.reverts ?? entry.id))"
+            } else if let by = entry.undoneBy, entry.isRolledBack {
+                reason = "refused part way and put back by entry \(by): it never took effect"
+            } else if let by = entry.undoneBy {
                 reason = "taken back by entry \(by)"
             } else if let now = elsewhere {
                 reason =
@@ -129,7 +140,7 @@ extension Wire {
             undoable = reason == nil
         }
 
-        /// `{"id","time","action","scanner","container","key","pointer"?,"before"?,"after"?,"beforeRevision"?,"afterRevision"?,"transport"?,"client"?,"secret"?,"undoable","reason"?,"reverts"?,"undoneBy"?,"place"?}`
+        /// `{"id","time","action","scanner","container","key","pointer"?,"before"?,"after"?,"beforeRevision"?,"afterRevision"?,"transport"?,"client"?,"secret"?,"undoable","reason"?,"reverts"?,"undoneBy"?,"place"?,"group"?}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "id": .integer(id), "time": .string(DateText.format(time)), "action": .string(action),
@@ -149,6 +160,7 @@ extension Wire {
             object.setIfPresent("reverts", reverts.map(JSONValue.integer))
             object.setIfPresent("undoneBy", undoneBy.map(JSONValue.integer))
             object.setIfPresent("place", place.map(JSONValue.string))
+            object.setIfPresent("group", group.map(JSONValue.integer))
             return .object(object)
         }
 
@@ -177,6 +189,7 @@ extension Wire {
             reverts = fields["reverts"]?.int64Value
             undoneBy = fields["undoneBy"]?.int64Value
             place = try fields.optionalString("place")
+            group = fields["group"]?.int64Value
         }
     }
 
@@ -366,12 +379,22 @@ extension Wire {
         public var restore: JournalValue?
         /// The key now (after the undo, or as it is for a dry run); nil when nothing is stored.
         public var item: PreferenceItem?
+        /// For a change of several keys (entries sharing a `group`): every entry taken back (or
+        /// that would be), oldest first, `undone` being the first. Empty for one key's change.
+        /// Added in protocol 1.x; older agents never send it.
+        public var undoneGroup: [JournalEntry] = []
+        /// For a change of several keys: every entry the undo wrote, oldest first (the keys are
+        /// taken back newest first), `entry` being the one of `undone`'s key. Added in protocol
+        /// 1.x; older agents never send it.
+        public var entries: [JournalEntry] = []
 
         /// An answer.
         public init(
             undone: JournalEntry, entry: JournalEntry?, dryRun: Bool, conflict: Bool, restore: JournalValue?,
-            item: PreferenceItem?
+            item: PreferenceItem?, undoneGroup: [JournalEntry] = [], entries: [JournalEntry] = []
         ) {
+            self.undoneGroup = undoneGroup
+            self.entries = entries
             self.undone = undone
             self.entry = entry
             self.dryRun = dryRun
@@ -380,10 +403,12 @@ extension Wire {
             self.item = item
         }
 
-        /// `{"undone":{…},"entry"?:{…},"dryRun","conflict"?,"restore"?:{…},"item"?:{…}}`
+        /// `{"undone":{…},"entry"?:{…},"dryRun","conflict"?,"restore"?:{…},"item"?:{…},"undoneGroup"?:[…],"entries"?:[…]}`
         public var json: JSONValue {
             var object: JSONObject = ["undone": undone.json]
             object.setIfPresent("entry", entry?.json)
+            if !undoneGroup.isEmpty { object["undoneGroup"] = .array(undoneGroup.map(\.json)) }
+            if !entries.isEmpty { object["entries"] = .array(entries.map(\.json)) }
             object["dryRun"] = .bool(dryRun)
             if conflict { object["conflict"] = .bool(true) }
             object.setIfPresent("restore", restore?.json)
@@ -403,6 +428,9 @@ extension Wire {
             conflict = try fields.optionalBool("conflict") ?? false
             restore = try fields["restore"].map { raw throws(JarvisError) in try JournalValue(json: raw, "restore") }
             item = try fields["item"].map { raw throws(JarvisError) in try WireItem.decode(raw) }
+            let entry = { (raw: JSONValue) throws(JarvisError) in try JournalEntry(json: raw) }
+            undoneGroup = fields["undoneGroup"] == nil ? [] : try fields.list("undoneGroup", entry)
+            entries = fields["entries"] == nil ? [] : try fields.list("entries", entry)
         }
     }
 }

@@ -27,14 +27,77 @@ enum JournalHistory {
             return
         }
         var place = ""
-        for entry in page.entries {
+        for row in rows(page.entries) {
+            let entry = row[0]
             let here = Terminal.escaped("\(entry.address.scanner):\(entry.address.container)")
             if here != place {
                 Terminal.out(Terminal.bold(here))
                 place = here
             }
-            Terminal.out(line(entry))
+            Terminal.out(row.count > 1 ? line(group: row) : line(entry))
         }
+    }
+
+    /// The page's rows: each entry alone, except a change of several keys (entries sharing a
+    /// `group`), which is one row where its first entry stands.
+    static func rows(_ entries: [Wire.JournalEntry]) -> [[Wire.JournalEntry]] {
+        var members: [Int64: [Wire.JournalEntry]] = [:]
+        for entry in entries { if let group = entry.group { members[group, default: []].append(entry) } }
+        var rows: [[Wire.JournalEntry]] = []
+        var shown: Set<Int64> = []
+        for entry in entries {
+            guard let group = entry.group, let all = members[group], all.count > 1 else {
+                rows.append([entry])
+                continue
+            }
+            if shown.insert(group).inserted { rows.append(all) }
+        }
+        return rows
+    }
+
+    /// The keys of a group's entries, each once, within `limit` characters: `key` alone when
+    /// they share one container, `container key` otherwise.
+    static func keys(_ group: [Wire.JournalEntry], limit: Int) -> String {
+        let oneContainer = Set(group.map { "\($0.address.scanner):\($0.address.container)" }).count == 1
+        var seen: Set<String> = []
+        let names = group.compactMap { entry -> String? in
+            let name = oneContainer ? entry.address.key : "\(entry.address.container) \(entry.address.key)"
+            return seen.insert(name).inserted ? Terminal.escaped(name) : nil
+        }
+        return fit(names.joined(separator: ", "), limit).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A change of several keys in one line, within `width` columns (80 at the least):
+    /// `ID  TIME  ACTION N keys: KEYS…  WHO  STATE`, the state of the change as a whole.
+    static func line(group: [Wire.JournalEntry], width: Int = HistoryText.width) -> String {
+        let width = max(80, width)
+        let first = group[0]
+        let id = fit(String(first.id), 4, right: true)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss"
+        let time = formatter.string(from: first.time)
+        // The change's own entries (a refused one's rollbacks left out) count its keys.
+        let own = group.filter { $0.action != "rollback" }
+        let rolledBack = own.contains { $0.reason?.hasPrefix("refused part way") == true }
+        let state: String
+        if rolledBack {
+            state = "refused"
+        } else if let by = own.compactMap(\.undoneBy).min(), own.allSatisfy({ $0.undoneBy != nil }) {
+            // The undo's first entry, which its own line shows.
+            state = "undone #\(by)"
+        } else if own.contains(where: \.undoable) {
+            state = first.action == "undo" ? "can redo" : "can undo"
+        } else {
+            state = "final"
+        }
+        let client = first.transport == nil ? "outside" : Terminal.escaped(first.client ?? first.transport ?? "")
+        let whoWidth = min(max(10, client.count), 10 + (width - 80) / 8)
+        let head = "\(first.action) \(own.count) key\(own.count == 1 ? "" : "s"): "
+        // id, time, the spaces between the columns, and the widest state.
+        let room = width - (4 + 1 + 8 + 2 + 1 + whoWidth + 1 + 11)
+        let what = fit(head + keys(own, limit: max(10, room - head.count)), room)
+        return "\(id) \(time)  \(what) \(fit(client, whoWidth)) \(Terminal.dim(state))"
     }
 
     /// One entry's line, within `width` columns (80 at the least): the key whole where it

@@ -84,7 +84,7 @@ enum RemoveCommand: Command {
         if dryRun {
             Terminal.out("would remove \(count) from \(place) (dry run: nothing was changed)")
         } else {
-            Terminal.out("removed \(count) from \(place) (jarvis undo, once per key)")
+            Terminal.out("removed \(count) from \(place) as one change (one jarvis undo puts them back)")
         }
     }
 }

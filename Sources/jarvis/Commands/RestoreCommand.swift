@@ -19,7 +19,7 @@ enum RestoreCommand: Command {
 
         Each key goes back to the value it had then, written only if nobody changed it
         while the restore runs; if any write is refused, the keys already written are
-        put back and the exit status is 1.
+        put back and the exit status is 1. One `jarvis undo` takes it all back.
         """
 
     static func run(_ arguments: inout Arguments, context: Context) throws {
@@ -63,7 +63,7 @@ enum RestoreCommand: Command {
         }
         let count = result.changes.count == 1 ? "1 key" : "\(result.changes.count) keys"
         Terminal.out(
-            dryRun ? "would restore \(count) (dry run: nothing was changed)" : "restored \(count) (jarvis undo, once per key)")
+            dryRun ? "would restore \(count) (dry run: nothing was changed)" : "restored \(count) as one change (one jarvis undo takes it back)")
     }
 
     /// `30s`, `10m`, `2h`, `1d` before now.

@@ -94,6 +94,7 @@ enum UndoRun {
     }
 
     static func describe(_ result: Wire.UndoResult, redo: Bool) -> String {
+        if result.undoneGroup.count > 1 { return describeGroup(result, redo: redo) }
         let entry = result.undone
         let place = Terminal.escaped(
             "\(entry.address.scanner):\(entry.address.container) \(entry.address.key)\(entry.pointer ?? "")")
@@ -109,5 +110,27 @@ enum UndoRun {
         }
         let next = redo ? "jarvis undo takes it back again" : "jarvis redo puts it back"
         return "\(redo ? "redid" : "undid") entry \(entry.id): \(what) (entry \(result.entry?.id ?? 0); \(next))"
+    }
+
+    /// A change of several keys taken back whole: one line naming them.
+    private static func describeGroup(_ result: Wire.UndoResult, redo: Bool) -> String {
+        let word = redo ? "redo" : "undo"
+        let group = result.undoneGroup
+        let first = group[0]
+        let keys = JournalHistory.keys(group, limit: max(30, HistoryText.width - 50))
+        let article = first.action.hasPrefix("u") ? "an" : "a"
+        let change = "entry \(first.group ?? first.id), \(article) \(first.action) of \(group.count) keys (\(keys))"
+        if result.dryRun {
+            if result.conflict {
+                let entry = result.undone
+                let place = Terminal.escaped("\(entry.address.scanner):\(entry.address.container) \(entry.address.key)")
+                return "would not \(word) \(change): \(place) changed since (now revision \(result.item?.revision.text ?? "absent")); nothing of it would be written"
+            }
+            return "would \(word) \(change); dry run: nothing was changed"
+        }
+        let next = redo ? "jarvis undo takes it back again" : "jarvis redo puts it back"
+        let written = result.entries.map(\.id)
+        let span = written.count > 1 ? "entries \(written[0])–\(written[written.count - 1])" : "entry \(written.first ?? 0)"
+        return "\(redo ? "redid" : "undid") \(change) as one change (\(span); \(next))"
     }
 }

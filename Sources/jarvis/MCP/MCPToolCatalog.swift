@@ -132,7 +132,7 @@ enum MCPToolCatalog {
             MCPTool(
                 name: "undo_change", title: "Undo a change",
                 description:
-                    "Takes back one change from the journal (preference_history's `entries`): without `id`, the newest change not yet undone; called again, it steps further back. It writes the earlier value only if the key still holds what that change left; otherwise nothing is written and the error shows both values and the revision to pass as `forceAt` to write anyway. An undo entry's id redoes it. Use `dryRun` to see what would be written.",
+                    "Takes back one change from the journal (preference_history's `entries`): without `id`, the newest change not yet undone; called again, it steps further back. It writes the earlier value only if the key still holds what that change left; otherwise nothing is written and the error shows both values and the revision to pass as `forceAt` to write anyway. An undo entry's id redoes it. A change of several keys (entries sharing a `group`: a restore, an import, a bulk delete) is taken back whole or not at all, `undoneGroup` and `entries` listing its keys. Use `dryRun` to see what would be written.",
                 input: MCPSchema.input([
                     agent, ("id", MCPSchema.integer("the journal entry to take back", minimum: 1, maximum: Int.max)),
                     ("dryRun", MCPSchema.boolean("say what would be written, and write nothing")),
@@ -143,6 +143,8 @@ enum MCPToolCatalog {
                         ("undone", MCPSchema.journalEntry), ("entry", MCPSchema.journalEntry),
                         ("dryRun", ["type": "boolean"]), ("conflict", ["type": "boolean"]),
                         ("restore", ["type": "object"]), ("item", MCPSchema.item),
+                        ("undoneGroup", MCPSchema.array(of: MCPSchema.journalEntry)),
+                        ("entries", MCPSchema.array(of: MCPSchema.journalEntry)),
                     ], required: ["undone", "dryRun"]),
                 writes: true, destructive: true, idempotent: false),
             MCPTool(

@@ -69,4 +69,40 @@ import Testing
         let (c, d) = HistoryText.pair(nil, short, limit: 20)
         #expect(c == "(absent)" && d == "false")
     }
+
+    /// A change of several keys (entries sharing a `group`) is one row, where its first entry
+    /// stands, naming its keys within the width; a refused one says so.
+    @Test func aGroupIsOneLineNamingItsKeys() throws {
+        func member(_ id: Int64, _ key: String, action: String = "restore", group: Int64? = 10, extra: JSONObject = [:])
+            throws -> Wire.JournalEntry
+        {
+            var object: JSONObject = [
+                "id": .integer(id), "time": "2026-11-28T10:00:00Z", "action": .string(action), "scanner": "files",
+                "container": "app.json", "key": .string(key), "undoable": true, "transport": "unix",
+                "client": "jarvis-cli",
+            ]
+            if let group { object["group"] = .integer(group) }
+            for (name, value) in extra { object[name] = value }
+            return try Wire.JournalEntry(json: .object(object))
+        }
+        let long = String(repeating: "k", count: 120)
+        let entries = [
+            try member(9, "alone", action: "set", group: nil), try member(10, "theme"), try member(11, long),
+            try member(12, "other", action: "set", group: nil), try member(13, "volume"),
+        ]
+        let rows = JournalHistory.rows(entries)
+        #expect(rows.map { $0.map(\.id) } == [[9], [10, 11, 13], [12]])
+        for width in [80, 120, 200] {
+            let line = JournalHistory.line(group: rows[1], width: width)
+            #expect(line.count <= width, "\(line.count): \(line)")
+            #expect(line.contains("restore 3 keys: theme, kkk") && line.contains("can undo"), "\(line)")
+        }
+        #expect(JournalHistory.line(group: rows[1], width: 200).contains("volume"))
+        let refused = [
+            try member(20, "theme", group: 20, extra: ["undoable": false, "undoneBy": 21, "reason": "refused part way and put back by entry 21: it never took effect"]),
+            try member(21, "theme", action: "rollback", group: 20, extra: ["undoable": false, "reverts": 20]),
+        ]
+        let line = JournalHistory.line(group: refused, width: 80)
+        #expect(line.contains("restore 1 key: theme") && line.contains("refused"), "\(line)")
+    }
 }

@@ -47,12 +47,12 @@ import Testing
             Wire.HelloParams.init(params:))
         #expect(withToken.token == "3482b0a9")
         let result = try roundTripResult(
-            #"{"jsonrpc":"2.0","id":1,"result":{"protocol":"jarvis","protocolVersion":"1.0","agent":"jarvis-demo","pid":4242,"platform":"Linux","capabilities":{"editing":true,"reveal":false,"production":false,"maxLineLength":1048576,"tcp":false,"auth":"none","history":true,"paging":true,"requestTimeoutMs":15000},"scanners":["defaults"]}}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":{"protocol":"jarvis","protocolVersion":"1.0","agent":"jarvis-demo","pid":4242,"platform":"Linux","capabilities":{"editing":true,"reveal":false,"production":false,"maxLineLength":1048576,"tcp":false,"auth":"none","history":true,"paging":true,"requestTimeoutMs":15000,"changes":true},"scanners":["defaults"]}}"#,
             as: Wire.HelloResult.self)
         #expect(result.agent == "jarvis-demo" && result.pid == 4242 && result.scanners == ["defaults"])
         #expect(result.capabilities.editing && !result.capabilities.reveal)
         #expect(result.capabilities.maxLineLength == 1_048_576 && result.capabilities.auth == "none")
-        #expect(result.capabilities.requestTimeout == .seconds(15))
+        #expect(result.capabilities.requestTimeout == .seconds(15) && result.capabilities.changes)
     }
 
     @Test func pingScannersAndContainers() throws {
@@ -146,6 +146,14 @@ import Testing
         #expect(try date.decodedValue().type == .date)
         let guarded = try roundTripParams(setLines[4], Wire.SetParams.init(params:))
         #expect(guarded.expectedRevision == .absent && guarded.type == nil)
+        let change = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":25,"method":"set","params":{"container":"app.json","key":"theme","value":"dark","expectedRevision":"d52b68f67d5a5795","change":"import-5f1c9a3e-0b7d-4c1a-9e2f-6a8b7c9d0e1f"}}"#,
+            Wire.SetParams.init(params:))
+        #expect(change.change.change?.hasPrefix("import-") == true && !change.change.rollback)
+        let rollback = try roundTripParams(
+            #"{"jsonrpc":"2.0","id":26,"method":"set","params":{"container":"app.json","key":"theme","value":"light","expectedRevision":"9cf7efc4b7ad6e44","change":"import-5f1c9a3e-0b7d-4c1a-9e2f-6a8b7c9d0e1f","rollback":true}}"#,
+            Wire.SetParams.init(params:))
+        #expect(rollback.change.rollback)
         #expect(
             String(
                 decoding: RPCRequest(
