@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 import Testing
 
 @testable import JarvisCore
@@ -8,21 +9,7 @@ import Testing
 @Suite struct PropertyListHostileInputTests {
     /// A binary plist from raw objects (4-byte offsets, 2-byte references).
     static func binary(_ objects: [[UInt8]], top: Int = 0, offsetSize: UInt8 = 4, referenceSize: UInt8 = 2) -> [UInt8] {
-        var out = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(out.count)
-            out += object
-        }
-        let table = out.count
-        for offset in offsets {
-            out += (0..<Int(offsetSize)).map { UInt8(truncatingIfNeeded: offset >> (8 * (Int(offsetSize) - 1 - $0))) }
-        }
-        out += [0, 0, 0, 0, 0, 0, offsetSize, referenceSize]
-        for value in [objects.count, top, table] {
-            out += (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
-        }
-        return out
+        BinaryPlistBytes.from(objects, top: top, offsetSize: offsetSize, referenceSize: referenceSize)
     }
 
     private func expectFailure(
