@@ -215,3 +215,44 @@ import Testing
         }
     }
 }
+
+/// Issue 47 item 1: the XML reader and the JSON reader charge what their values take in
+/// memory (text by its bytes) against one budget, as the binary reader measures it.
+@Suite struct ExpansionBudgetTests {
+    @Test func theXMLReaderChargesTextByItsBytesAgainstTheFilesBudget() throws {
+        let text = String(repeating: "x", count: 100_000)
+        let xml = Array("<plist><array><string>\(text)</string><data>AAAA</data></array></plist>".utf8)
+        var budget = ExpansionBudget(fileSize: 0)
+        _ = try PropertyListCodec.read(xml, budget: &budget)
+        #expect(budget.spent > 100_000 && budget.spent < 101_000, "\(budget.spent)")
+        // The same file read with less left than it takes: refused, the budget passed.
+        var small = ExpansionBudget(fileSize: 0, limits: PropertyListLimits(maxBytes: 50_000))
+        #expect(throws: PropertyListError.self) { try PropertyListCodec.read(xml, budget: &small) }
+        #expect(small.isPassed)
+        #expect(small.excess(counting: "…").contains("would expand to more than"))
+    }
+
+    @Test func theBinaryReaderChargesWhatItMeasuredSharedReferencesIncluded() throws {
+        let bytes = BinaryPlistBytes.sharedData(keys: 100, data: [UInt8](repeating: 1, count: 10_000))
+        var budget = ExpansionBudget(fileSize: 0)
+        _ = try PropertyListCodec.read(bytes, budget: &budget)
+        #expect(budget.spent > 100 * 10_000, "\(budget.spent)")
+        var second = budget
+        second.charge(ExpansionBudget(fileSize: 0).limit)
+        #expect(second.isPassed)
+        #expect(second.excess(counting: "…").hasPrefix("would expand to 4."))
+    }
+
+    @Test func theJSONReaderChargesItsValuesAndStopsPastTheBudget() throws {
+        let json = Array(("[" + Array(repeating: #""\#(String(repeating: "y", count: 100))""#, count: 1_000).joined(separator: ",") + "]").utf8)
+        var budget = ExpansionBudget(fileSize: 0)
+        _ = try JSONParser.parse(json, budget: &budget)
+        #expect(budget.spent > 1_000 * 100 && budget.spent < 1_000 * 300, "\(budget.spent)")
+        var syntax = ExpansionBudget(fileSize: 0)
+        _ = try JSONSyntaxTree(json, budget: &syntax)
+        #expect(syntax.spent == budget.spent)
+        var small = ExpansionBudget(fileSize: 0, limits: PropertyListLimits(maxBytes: 10_000))
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(json, budget: &small) }
+        #expect(small.isPassed && small.spent < 20_000)
+    }
+}
