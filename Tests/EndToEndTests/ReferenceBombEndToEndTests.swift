@@ -102,5 +102,18 @@ import Testing
                 [UInt8](try Data(contentsOf: folder.appendingPathComponent(name + ".plist"))) == bytes,
                 "\(name).plist changed")
         }
+
+        // The suites go: asked for again, each is let go from the cache, and the memory they
+        // took goes back to the system.
+        for index in 0..<Self.inBudgetSuites {
+            let name = String(format: "bomb-%02d", index)
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(name + ".plist"))
+            #expect(try sandbox.jarvis("get", "defaults:" + name, "k7").status != 0)
+        }
+        let emptied = try ListMemoryEndToEndTests.settledMemory(of: agent)
+        print("reference bombs: \(emptied.resident >> 20) MiB once the suites were let go")
+        #expect(
+            emptied.resident - idle.resident < Self.memoryBound / 4,
+            "the agent kept \(emptied.resident >> 20) MiB once the suites were let go (idle: \(idle.resident >> 20) MiB)")
     }
 }
