@@ -76,8 +76,9 @@ extension Wire {
     package static let maxPageBytes = 8 << 20
 
     /// What one listed item's value may take as JSON, counted the same way: an item past it is
-    /// left out of the listing, with a problem for its container naming the key.
-    package static let maxItemBytes = 8 << 20
+    /// left out of the listing, with a problem for its container naming the key. Half a
+    /// client's 64 MiB line, so a page and its last item fit in one.
+    package static let maxItemBytes = 32 << 20
 
     /// The answer to `list`: one page of items, and the containers that could not be read.
     public struct ListPage: WireMessage {
