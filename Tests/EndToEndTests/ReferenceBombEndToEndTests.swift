@@ -89,6 +89,12 @@ import Testing
         let decoded = try sandbox.jarvis("get", "nested", "k0")
         #expect(decoded.status != 0 && decoded.stderr.contains("would expand to"), "\(decoded.stderr)")
 
+        // A suite refused for reading is never written either.
+        for name in ["over-00", "nested"] {
+            let write = try sandbox.jarvis("set", name, "k0", "1")
+            #expect(write.status != 0 && write.stderr.contains("would expand to"), "set \(name): \(write.stderr)")
+        }
+
         let after = try ListMemoryEndToEndTests.settledMemory(of: agent)
         print("reference bombs: the agent idle at \(idle.resident >> 20) MiB, peak \(after.peak >> 20) MiB, then \(after.resident >> 20) MiB")
         #expect(
