@@ -59,3 +59,20 @@ import Testing
         #expect(entries.allSatisfy { $0.encoding == .json && $0.value.type == .dictionary })
     }
 }
+
+extension PlistFolderStoreBudgetTests {
+    @Test func dataRefusedByItsOwnSizeOrNotJSONStaysDataAndChargesNothing() throws {
+        // Data holding a 61 KB property list that would expand to 8.4 MB, past the 5.9 MiB of
+        // its own size though within what its 310 KB file leaves: shown as data, as before; and
+        // text that starts like JSON but is not.
+        let bomb = BinaryPlistBytes.sharedData(keys: 140, data: [UInt8](repeating: 3, count: 60_000))
+        let padding = (0..<250_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let file = try PropertyListCodec.write(.dictionary([.init("one", .data(bomb)), .init("pad", .data(padding))]), as: .binary)
+        try Data(file).write(to: folder.file("one.plist"))
+        let broken = Array(("[" + Array(repeating: #""a""#, count: 5_000).joined(separator: ",") + "}").utf8)
+        _ = try plantShared("broken", broken)
+        #expect(try scanner.read(ReadRequest(container: "one")).map(\.value) == [.data(Data(bomb)), .data(Data(padding))])
+        let entries = try scanner.read(ReadRequest(container: "broken"))
+        #expect(entries.count == 40 && entries.allSatisfy { $0.value == .data(Data(broken)) })
+    }
+}

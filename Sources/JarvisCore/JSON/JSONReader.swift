@@ -294,7 +294,8 @@ struct JSONReader {
     }
 
     /// Runs `read` over `bytes` with what is left of `budget` as ``byteBudget``, and charges
-    /// what the values it made take (past what was left, as far as counted).
+    /// what the values it made take (past what was left, as far as counted). Text that is not
+    /// JSON charges nothing: what it made is gone with the error.
     static func read<Value>(
         _ bytes: [UInt8], maxDepth: Int, budget: inout ExpansionBudget,
         _ read: (inout JSONReader) throws(JSONParseError) -> Value
@@ -306,7 +307,11 @@ struct JSONReader {
             let result = Result { () throws(JSONParseError) in try read(&reader) }
             return (result, reader.spent)
         }
-        budget.charge(spent, atLeast: spent > remaining)
+        if case .success = result {
+            budget.charge(spent)
+        } else if spent > remaining {
+            budget.charge(spent, atLeast: true)
+        }
         return try result.get()
     }
 

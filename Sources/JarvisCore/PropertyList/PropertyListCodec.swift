@@ -36,8 +36,11 @@ package enum PropertyListCodec {
             budget.charge(read.size)
             return (read.value, read.format)
         } catch {
-            // Past what was left: charged as far as counted, so the budget says it is passed.
-            if error.code == .tooLarge { budget.charge(max(budget.remaining + 1, error.expandedSize ?? 0), atLeast: true) }
+            // Past what was left: charged as far as counted (a binary file's measure is exact),
+            // so the budget says it is passed. One refused by its own size alone charges nothing.
+            if error.code == .tooLarge, let size = error.expandedSize, size > budget.remaining {
+                budget.charge(size, atLeast: format(of: bytes) != .binary)
+            }
             throw error
         }
     }

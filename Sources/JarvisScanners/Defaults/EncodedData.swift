@@ -16,8 +16,9 @@ enum EncodedData {
         return decode(data, budget: &budget)
     }
 
-    /// The structure inside `data` and how it is encoded, or nil when it is just data or
-    /// would take more than is left of `budget` (which then ``ExpansionBudget/isPassed``):
+    /// The structure inside `data` and how it is encoded, or nil when it is just data, would
+    /// take more than data of its size may on its own (a property list's own budget), or more
+    /// than is left of `budget` (which then ``ExpansionBudget/isPassed``):
     /// what the structure takes in memory is charged against the budget of the read that
     /// found the data, each time data is decoded.
     static func decode(_ data: Data, budget: inout ExpansionBudget) -> (value: PreferenceValue, encoding: ValueEncoding)?
