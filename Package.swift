@@ -87,7 +87,8 @@ let package = Package(
             ]),
         .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners", "JarvisTestSupport"]),
         .testTarget(
-            name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisScanners", "JarvisTestSupport"]),
+            name: "JarvisScannersTests",
+            dependencies: ["JarvisCore", "JarvisSystem", "JarvisScanners", "JarvisTestSupport"]),
         .testTarget(name: "JarvisCommandLineTests", dependencies: ["JarvisCommandLine"]),
         .testTarget(
             name: "JarvisInspectorTests", dependencies: ["JarvisInspector", "JarvisCore", "JarvisRemote", "JarvisScanners"]),

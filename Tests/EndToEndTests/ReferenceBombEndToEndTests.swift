@@ -41,10 +41,12 @@ import Testing
         let blob = (0..<Self.blobSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         var files: [String: [UInt8]] = [:]
         for index in 0..<Self.inBudgetSuites {
-            files[String(format: "bomb-%02d", index)] = BinaryPlistBytes.sharedData(keys: Self.inBudgetReferences, data: blob)
+            files[String(format: "bomb-%02d", index)] = BinaryPlistBytes.sharedData(
+                keys: Self.inBudgetReferences, data: blob)
         }
         for index in 0..<Self.overSuites {
-            files[String(format: "over-%02d", index)] = BinaryPlistBytes.sharedData(keys: Self.overReferences, data: blob)
+            files[String(format: "over-%02d", index)] = BinaryPlistBytes.sharedData(
+                keys: Self.overReferences, data: blob)
         }
         // 40 keys that refer to one piece of data holding a property list of 3.2 MB (a 16 KB
         // object referred to 200 times): each key decodes its own copy, 128 MB together from a
@@ -96,7 +98,9 @@ import Testing
         }
 
         let after = try ListMemoryEndToEndTests.settledMemory(of: agent)
-        print("reference bombs: the agent idle at \(idle.resident >> 20) MiB, peak \(after.peak >> 20) MiB, then \(after.resident >> 20) MiB")
+        print(
+            "reference bombs: the agent idle at \(idle.resident >> 20) MiB, peak \(after.peak >> 20) MiB, then \(after.resident >> 20) MiB"
+        )
         #expect(
             after.peak - idle.resident < Self.memoryBound,
             "the agent went from \(idle.resident >> 20) MiB idle to a peak of \(after.peak >> 20) MiB (bound: \(Self.memoryBound >> 20) MiB above idle)"
@@ -120,6 +124,7 @@ import Testing
         print("reference bombs: \(emptied.resident >> 20) MiB once the suites were let go")
         #expect(
             emptied.resident - idle.resident < Self.memoryBound / 4,
-            "the agent kept \(emptied.resident >> 20) MiB once the suites were let go (idle: \(idle.resident >> 20) MiB)")
+            "the agent kept \(emptied.resident >> 20) MiB once the suites were let go (idle: \(idle.resident >> 20) MiB)"
+        )
     }
 }

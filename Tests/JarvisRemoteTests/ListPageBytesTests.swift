@@ -26,7 +26,8 @@ import Testing
         var seen: [PreferenceAddress] = []
         var pages = 0
         repeat {
-            let pager = try service.pager(try hub.listStream(ListQuery()), params: Wire.ListParams(limit: 10_000, cursor: cursor))
+            let pager = try service.pager(
+                try hub.listStream(ListQuery()), params: Wire.ListParams(limit: 10_000, cursor: cursor))
             let page = try Wire.ListPage(json: service.page(pager))
             let bytes = JSONWriter.bytes(page.json).count
             // The items up to the one that passed the page's bytes, that one included.

@@ -67,11 +67,13 @@ extension PlistFolderStoreBudgetTests {
         // text that starts like JSON but is not.
         let bomb = BinaryPlistBytes.sharedData(keys: 140, data: [UInt8](repeating: 3, count: 60_000))
         let padding = (0..<250_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        let file = try PropertyListCodec.write(.dictionary([.init("one", .data(bomb)), .init("pad", .data(padding))]), as: .binary)
+        let file = try PropertyListCodec.write(
+            .dictionary([.init("one", .data(bomb)), .init("pad", .data(padding))]), as: .binary)
         try Data(file).write(to: folder.file("one.plist"))
         let broken = Array(("[" + Array(repeating: #""a""#, count: 5_000).joined(separator: ",") + "}").utf8)
         _ = try plantShared("broken", broken)
-        #expect(try scanner.read(ReadRequest(container: "one")).map(\.value) == [.data(Data(bomb)), .data(Data(padding))])
+        #expect(
+            try scanner.read(ReadRequest(container: "one")).map(\.value) == [.data(Data(bomb)), .data(Data(padding))])
         let entries = try scanner.read(ReadRequest(container: "broken"))
         #expect(entries.count == 40 && entries.allSatisfy { $0.value == .data(Data(broken)) })
     }

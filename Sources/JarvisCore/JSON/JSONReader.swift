@@ -325,7 +325,8 @@ struct JSONReader {
         spent += bytes
         guard spent > byteBudget else { return }
         throw error(
-            "the JSON would take more than \(ExpansionBudget.spoken(byteBudget)) in memory once read; Jarvis does not read it")
+            "the JSON would take more than \(ExpansionBudget.spoken(byteBudget)) in memory once read; Jarvis does not read it"
+        )
     }
 
     // MARK: - Errors

@@ -423,7 +423,8 @@ struct XMLPropertyListReader {
         var excess = ExpansionBudget(fileSize: self.bytes.count, limits: limits)
         excess.charge(spent, atLeast: true)
         var error = PropertyListError(
-            .tooLarge, "the property list \(excess.excess(counting: "each value as it is read")); Jarvis does not read it",
+            .tooLarge,
+            "the property list \(excess.excess(counting: "each value as it is read")); Jarvis does not read it",
             offset: position)
         error.expandedSize = spent
         throw error

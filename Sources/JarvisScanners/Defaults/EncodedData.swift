@@ -21,8 +21,9 @@ enum EncodedData {
     /// than is left of `budget` (which then ``ExpansionBudget/isPassed``):
     /// what the structure takes in memory is charged against the budget of the read that
     /// found the data, each time data is decoded.
-    static func decode(_ data: Data, budget: inout ExpansionBudget) -> (value: PreferenceValue, encoding: ValueEncoding)?
-    {
+    static func decode(_ data: Data, budget: inout ExpansionBudget) -> (
+        value: PreferenceValue, encoding: ValueEncoding
+    )? {
         if looksLikeJSON(data),
             let json = try? JSONParser.parse([UInt8](data), maxDepth: PreferenceValue.maxDepth, budget: &budget),
             let value = try? PreferenceValue(plainJSON: json), value.type.isContainer

@@ -148,7 +148,9 @@ import Testing
             (0..<size).map { UInt8(truncatingIfNeeded: number >> (8 * (size - 1 - $0))) }
         }
         for (offsetSize, referenceSize) in [(width, 1), (1, width), (width, width)] {
-            let objects = [[0xD1] + reference(1, referenceSize) + reference(2, referenceSize), [0x51, 0x41], [0x51, 0x42]]
+            let objects = [
+                [0xD1] + reference(1, referenceSize) + reference(2, referenceSize), [0x51, 0x41], [0x51, 0x42],
+            ]
             let bytes = Self.binary(objects, offsetSize: UInt8(offsetSize), referenceSize: UInt8(referenceSize))
             #expect(
                 try PropertyListCodec.read(bytes).value == .dictionary([PropertyList.Member("A", .string("B"))]),
@@ -244,7 +246,9 @@ import Testing
     }
 
     @Test func theJSONReaderChargesItsValuesAndStopsPastTheBudget() throws {
-        let json = Array(("[" + Array(repeating: #""\#(String(repeating: "y", count: 100))""#, count: 1_000).joined(separator: ",") + "]").utf8)
+        let json = Array(
+            ("[" + Array(repeating: #""\#(String(repeating: "y", count: 100))""#, count: 1_000).joined(separator: ",")
+                + "]").utf8)
         var budget = ExpansionBudget(fileSize: 0)
         _ = try JSONParser.parse(json, budget: &budget)
         #expect(budget.spent > 1_000 * 100 && budget.spent < 1_000 * 300, "\(budget.spent)")
