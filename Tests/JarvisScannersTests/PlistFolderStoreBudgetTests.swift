@@ -78,3 +78,20 @@ extension PlistFolderStoreBudgetTests {
         #expect(entries.count == 40 && entries.allSatisfy { $0.value == .data(Data(broken)) })
     }
 }
+
+extension PlistFolderStoreBudgetTests {
+    /// A suite read through `UserDefaults` has no file to size its budget by: what its data
+    /// decodes to is bounded by ``DefaultsEntries/objectSuiteBudget`` (64 MiB) together.
+    @Test func aUserDefaultsSuiteWhoseDataDecodesPast64MiBIsRefused() throws {
+        let inner = Data(BinaryPlistBytes.sharedData(keys: 200, data: [UInt8](repeating: 7, count: 16_000)))
+        var stored: [String: Any] = [:]
+        for index in 0..<10 { stored["k\(index)"] = inner }
+        #expect(try DefaultsEntries.entries(stored: stored, registered: [:], keys: nil).count == 10)
+        for index in 10..<40 { stored["k\(index)"] = inner }
+        #expect {
+            try DefaultsEntries.entries(stored: stored, registered: [:], keys: nil)
+        } throws: { error in
+            (error as? JarvisError)?.message.contains("would expand to") == true
+        }
+    }
+}

@@ -10,8 +10,8 @@
 package struct ExpansionBudget: Sendable, Hashable {
     /// The most the read may take in memory, in bytes.
     package let limit: Int
-    /// The size of the file read, for the message.
-    package let fileSize: Int
+    /// The size of the file read, for the message; nil for a read of no file.
+    package let fileSize: Int?
     /// What the values decoded so far take (it may pass ``limit``: see ``isPassed``).
     package private(set) var spent = 0
     /// Whether what was charged is known only to be more than ``spent`` (a read stopped
@@ -22,6 +22,12 @@ package struct ExpansionBudget: Sendable, Hashable {
     package init(fileSize: Int, limits: PropertyListLimits = .standard) {
         self.fileSize = fileSize
         limit = limits.budget(for: fileSize)
+    }
+
+    /// A budget of `limit` bytes for a read of no file (values another library read).
+    package init(limit: Int) {
+        fileSize = nil
+        self.limit = max(0, limit)
     }
 
     /// What may still be charged before the budget is passed.
@@ -45,8 +51,8 @@ package struct ExpansionBudget: Sendable, Hashable {
         let what =
             spent == Int.max
             ? "more than \(Self.spoken(limit))" : isLowerBound ? "more than \(Self.spoken(spent))" : Self.spoken(spent)
-        return
-            "would expand to \(what) in memory (\(counting)), past the \(Self.spoken(limit)) a file of \(fileSize) bytes may take"
+        let whose = fileSize.map { "a file of \($0) bytes" } ?? "one read"
+        return "would expand to \(what) in memory (\(counting)), past the \(Self.spoken(limit)) \(whose) may take"
     }
 
     /// A size as a person reads it: MiB with one decimal, or KiB below one MiB.

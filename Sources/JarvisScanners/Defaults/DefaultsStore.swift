@@ -140,7 +140,7 @@ enum DefaultsSuite {
 enum DefaultsEntries {
     /// What the structures decoded from one suite's data may take together when the suite
     /// comes from `UserDefaults` (whose file Jarvis does not see): 64 MiB.
-    static let objectSuiteBudget = PropertyListLimits(maxBytes: 64 << 20)
+    static let objectSuiteBudget = 64 << 20
 
     /// Entries for stored and registered objects, limited to `keys` when given.
     /// - Throws: ``JarvisError`` `.typeMismatch` when a stored object is not a property-list
@@ -151,7 +151,7 @@ enum DefaultsEntries {
     {
         var result: [ScannedEntry] = []
         let wanted = keys.map(Set.init)
-        var budget = ExpansionBudget(fileSize: 0, limits: objectSuiteBudget)
+        var budget = ExpansionBudget(limit: objectSuiteBudget)
         for (key, object) in stored where wanted?.contains(key) ?? true {
             result.append(try entry(key: key, object: object, layer: .stored, budget: &budget))
         }
@@ -169,7 +169,7 @@ enum DefaultsEntries {
 
     /// One entry; data holding a Codable structure is shown as that structure.
     static func entry(key: String, object: Any, layer: ValueLayer) throws(JarvisError) -> ScannedEntry {
-        var budget = ExpansionBudget(fileSize: 0, limits: objectSuiteBudget)
+        var budget = ExpansionBudget(limit: objectSuiteBudget)
         return try entry(key: key, object: object, layer: layer, budget: &budget)
     }
 
