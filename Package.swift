@@ -85,8 +85,10 @@ let package = Package(
                 "JarvisCore", "JarvisScanners", "JarvisTransport", "JarvisRemote", "Jarvis", "JarvisCommandLine",
                 "JarvisInspector", "JarvisTestSupport", "jarvis", "jarvis-agent",
             ]),
-        .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners"]),
-        .testTarget(name: "JarvisScannersTests", dependencies: ["JarvisCore", "JarvisSystem", "JarvisScanners"]),
+        .testTarget(name: "JarvisCoreTests", dependencies: ["JarvisCore", "JarvisScanners", "JarvisTestSupport"]),
+        .testTarget(
+            name: "JarvisScannersTests",
+            dependencies: ["JarvisCore", "JarvisSystem", "JarvisScanners", "JarvisTestSupport"]),
         .testTarget(name: "JarvisCommandLineTests", dependencies: ["JarvisCommandLine"]),
         .testTarget(
             name: "JarvisInspectorTests", dependencies: ["JarvisInspector", "JarvisCore", "JarvisRemote", "JarvisScanners"]),

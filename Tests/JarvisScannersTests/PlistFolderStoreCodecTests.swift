@@ -1,6 +1,7 @@
 import Foundation
 import JarvisCore
 import JarvisSystem
+import JarvisTestSupport
 import Testing
 
 @testable import JarvisScanners
@@ -128,18 +129,6 @@ import Testing
 
     /// A binary plist from raw objects (4-byte offsets, 2-byte references).
     static func binary(_ objects: [[UInt8]]) -> [UInt8] {
-        var out = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(out.count)
-            out += object
-        }
-        let table = out.count
-        for offset in offsets { out += (0..<4).map { UInt8(truncatingIfNeeded: offset >> (24 - 8 * $0)) } }
-        out += [0, 0, 0, 0, 0, 0, 4, 2]
-        for value in [objects.count, 0, table] {
-            out += (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
-        }
-        return out
+        BinaryPlistBytes.from(objects)
     }
 }

@@ -34,6 +34,17 @@ public enum JSONParser {
         }.get()
     }
 
+    /// Parses exactly one JSON value from UTF-8 bytes, charging what the value takes in memory
+    /// (see ``ExpansionBudget``) against `budget`; the read stops once it passes what is left.
+    /// - Throws: ``JSONParseError``; past the budget, with `budget` charged past its limit.
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, budget: inout ExpansionBudget)
+        throws(JSONParseError) -> JSONValue
+    {
+        try JSONReader.read(bytes, maxDepth: maxDepth, budget: &budget) { reader throws(JSONParseError) in
+            try reader.readDocument()
+        }
+    }
+
     /// Parses exactly one JSON value from UTF-8 bytes, such as one line of a larger buffer.
     public static func parse(
         _ bytes: ArraySlice<UInt8>,

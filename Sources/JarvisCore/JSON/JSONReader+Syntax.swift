@@ -78,6 +78,7 @@ extension JSONReader {
             throw error("nesting is deeper than the limit of \(maxDepth) arrays and objects")
         }
         let start = position
+        try charge(Self.valueCost)
         let isObject = bytes[position] == UInt8(ascii: "{")
         let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         let noun = isObject ? "member" : "element"
@@ -109,6 +110,7 @@ extension JSONReader {
                             : "expected a double-quoted key or '}', found \(describe(bytes[position]))")
                 }
                 let name = try readString()
+                try charge(key: name)
                 let (inserted, first) = keys.insert(name)
                 guard inserted else {
                     // Not named: the key may be one the configuration hides.

@@ -7,6 +7,12 @@ struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var position = 0
+    /// What the values may take in memory (``spent``); past it, the read stops.
+    var byteBudget = Int.max
+    /// What the values made so far take in memory, roughly as it counts them: each value its
+    /// place in its container and a fixed cost, text by its bytes once it is too long to be
+    /// kept inline.
+    private(set) var spent = 0
 
     // One entry per open container, innermost last; `isObject` says which of the other
     // stacks its contents live on.
@@ -128,6 +134,7 @@ struct JSONReader {
             objects.reserveCapacity(4)
             pendingKeys.reserveCapacity(4)
         }
+        try charge(Self.valueCost)
         isObject.append(object)
         if object {
             // Most objects have a handful of members: one allocation instead of three growths.
@@ -167,6 +174,7 @@ struct JSONReader {
         }
         let keyOffset = position
         let key = try readString()
+        try charge(key: key)
         if objects[objects.count - 1].index(forKey: key) != nil {
             throw error("duplicate key \(quoted(key)) in object; each key may appear only once", at: keyOffset)
         }
@@ -183,9 +191,12 @@ struct JSONReader {
     /// Reads the string, number, `true`, `false` or `null` at the current position; nil (and
     /// nothing read) when the byte there starts none of them.
     mutating func readScalar() throws(JSONParseError) -> JSONValue? {
+        try charge(Self.valueCost)
         switch bytes[position] {
         case UInt8(ascii: "\""):
-            return .string(try readString())
+            let text = try readString()
+            try charge(Self.heapBytes(of: text))
+            return .string(text)
         case UInt8(ascii: "t"):
             try readLiteral("true")
             return .bool(true)
@@ -247,6 +258,7 @@ struct JSONReader {
             skipDigits()
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        try charge(Self.heapBytes(of: text))
         return JSONNumber(validatedText: text)
     }
 
@@ -267,6 +279,54 @@ struct JSONReader {
                 return
             }
         }
+    }
+
+    // MARK: - Memory
+
+    /// What a value costs besides text kept out of line: its place in its container and about
+    /// one reference-counted header (as ``PropertyListLimits`` counts a property list's).
+    static let valueCost = 56
+
+    /// What `text` takes out of line: nothing when short enough to be kept in the value.
+    static func heapBytes(of text: String) -> Int {
+        let count = text.utf8.count
+        return count > 15 ? 32 + count : 0
+    }
+
+    /// Runs `read` over `bytes` with what is left of `budget` as ``byteBudget``, and charges
+    /// what the values it made take (past what was left, as far as counted). Text that is not
+    /// JSON charges nothing: what it made is gone with the error.
+    static func read<Value>(
+        _ bytes: [UInt8], maxDepth: Int, budget: inout ExpansionBudget,
+        _ read: (inout JSONReader) throws(JSONParseError) -> Value
+    ) throws(JSONParseError) -> Value {
+        let remaining = budget.remaining
+        let (result, spent) = bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer, maxDepth: maxDepth)
+            reader.byteBudget = remaining
+            let result = Result { () throws(JSONParseError) in try read(&reader) }
+            return (result, reader.spent)
+        }
+        if case .success = result {
+            budget.charge(spent)
+        } else if spent > remaining {
+            budget.charge(spent, atLeast: true)
+        }
+        return try result.get()
+    }
+
+    /// Charges an object member's key: its text and the member's extra place.
+    mutating func charge(key: String) throws(JSONParseError) {
+        try charge(16 + Self.heapBytes(of: key))
+    }
+
+    /// Charges `bytes` more of memory; past ``byteBudget``, the read stops.
+    mutating func charge(_ bytes: Int) throws(JSONParseError) {
+        spent += bytes
+        guard spent > byteBudget else { return }
+        throw error(
+            "the JSON would take more than \(ExpansionBudget.spoken(byteBudget)) in memory once read; Jarvis does not read it"
+        )
     }
 
     // MARK: - Errors

@@ -23,6 +23,19 @@ package struct JSONSyntaxTree: Sendable {
         root = parsed.root
         hasByteOrderMark = parsed.hasByteOrderMark
     }
+
+    /// Reads JSONC text, charging what its values take in memory against `budget` (see
+    /// ``JSONParser/parse(_:maxDepth:budget:)``).
+    /// - Throws: ``JSONParseError``; past the budget, with `budget` charged past its limit.
+    package init(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth, budget: inout ExpansionBudget)
+        throws(JSONParseError)
+    {
+        let parsed = try JSONReader.read(bytes, maxDepth: maxDepth, budget: &budget) { reader throws(JSONParseError) in
+            try reader.readSyntaxDocument()
+        }
+        root = parsed.root
+        hasByteOrderMark = parsed.hasByteOrderMark
+    }
 }
 
 /// One value in a ``JSONSyntaxTree``: its bytes and, for arrays and objects, their items.

@@ -6,6 +6,13 @@ extension PreferenceValue {
     /// is made, so asking for a value larger than a connection may queue costs the agent no copy
     /// of it. Strings count their UTF-8 bytes, data its base64, every other scalar one byte.
     public func minimumJSONBytes(countingPast limit: Int) -> Int {
+        // A scalar, the most common value, is counted without the walk's stack.
+        switch self {
+        case .string(let text): return text.utf8.count + 2
+        case .data(let data): return (data.count + 2) / 3 * 4 + 2
+        case .integer, .real, .boolean, .date, .bigNumber: return 1
+        case .array, .dictionary: break
+        }
         var total = 0
         var pending: [PreferenceValue] = [self]
         while total <= limit, let value = pending.popLast() {

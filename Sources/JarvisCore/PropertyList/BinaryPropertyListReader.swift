@@ -184,11 +184,14 @@ struct BinaryPropertyListReader {
         defer { measured = [:] }
         let size = try expandedSize(number, depth: depth)
         guard size <= budget else {
-            let what = size == Int.max ? "more than \(Self.spoken(budget))" : Self.spoken(size)
-            throw PropertyListError(
+            var excess = ExpansionBudget(fileSize: bytes.count, limits: limits)
+            excess.charge(size)
+            var error = PropertyListError(
                 .tooLarge,
-                "the property list would expand to \(what) in memory (objects referred to many times count each time it is), past the \(Self.spoken(budget)) a file of \(bytes.count) bytes may take; Jarvis does not read it",
+                "the property list \(excess.excess(counting: "objects referred to many times count each time it is")); Jarvis does not read it",
                 offset: tableOffset)
+            error.expandedSize = size
+            throw error
         }
         expandedSize = size
     }
@@ -231,13 +234,6 @@ struct BinaryPropertyListReader {
             return overflow ? Int.max : PropertyListLimits.expandedSize(ofPayload: units)
         default: return PropertyListLimits.expandedSize(ofPayload: 0)
         }
-    }
-
-    /// A size as a person reads it: MiB with one decimal, or KiB below one MiB.
-    private static func spoken(_ size: Int) -> String {
-        guard size >= 1 << 20 else { return "\(max(1, size >> 10)) KiB" }
-        let tenths = size / (1 << 20 / 10)
-        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 
     /// A dictionary key: a string object.

@@ -19,13 +19,45 @@ package enum PropertyListCodec {
     package static func read(_ bytes: [UInt8], limits: PropertyListLimits = .standard) throws(PropertyListError)
         -> (value: PropertyList, format: PropertyList.Format)
     {
+        let read = try measuredRead(bytes, limits: limits)
+        return (read.value, read.format)
+    }
+
+    /// Reads a property list of either format, charging what its value expands to in memory
+    /// against `budget` (a property list inside another file's data: one budget for the
+    /// file and everything decoded from it). Nothing is made when it would pass what is left.
+    /// - Throws: as ``read(_:limits:)``; `.tooLarge`, with `budget` charged past its limit,
+    ///   when it would pass what is left.
+    package static func read(_ bytes: [UInt8], budget: inout ExpansionBudget) throws(PropertyListError)
+        -> (value: PropertyList, format: PropertyList.Format)
+    {
+        do {
+            let read = try measuredRead(bytes, limits: PropertyListLimits(maxBytes: budget.remaining))
+            budget.charge(read.size)
+            return (read.value, read.format)
+        } catch {
+            // Past what was left: charged as far as counted (a binary file's measure is exact),
+            // so the budget says it is passed. One refused by its own size alone charges nothing.
+            if error.code == .tooLarge, let size = error.expandedSize, size > budget.remaining {
+                budget.charge(size, atLeast: format(of: bytes) != .binary)
+            }
+            throw error
+        }
+    }
+
+    /// Reads either format, with what the value takes in memory as its reader counted it.
+    private static func measuredRead(_ bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError)
+        -> (value: PropertyList, format: PropertyList.Format, size: Int)
+    {
         switch try checkedFormat(bytes) {
         case .binary:
             var reader = BinaryPropertyListReader(bytes, limits: limits)
-            return (try reader.read(), .binary)
+            let value = try reader.read()
+            return (value, .binary, reader.expandedSize)
         case .xml:
             var reader = XMLPropertyListReader(bytes, limits: limits)
-            return (try reader.read(), .xml)
+            let value = try reader.read()
+            return (value, .xml, reader.expandedSize)
         }
     }
 

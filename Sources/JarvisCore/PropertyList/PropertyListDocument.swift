@@ -15,6 +15,9 @@ package struct PropertyListDocument: Sendable {
     package let members: [PropertyList.Member]
     /// Where the members sit in an XML file.
     let layout: XMLPropertyListLayout?
+    /// What the file's value took in memory when read, as its reader measured it (0 for a
+    /// document made by a change): what ``ExpansionBudget`` charges it.
+    package private(set) var expandedSize = 0
 
     /// Reads a file's bytes.
     /// - Throws: ``PropertyListError`` as ``PropertyListCodec/read(_:limits:)``, and
@@ -23,20 +26,24 @@ package struct PropertyListDocument: Sendable {
         let format = try PropertyListCodec.checkedFormat(bytes)
         let value: PropertyList
         var layout: XMLPropertyListLayout?
+        let size: Int
         switch format {
         case .binary:
             var reader = BinaryPropertyListReader(bytes, limits: limits)
             value = try reader.read()
+            size = reader.expandedSize
         case .xml:
             var reader = XMLPropertyListReader(bytes, limits: limits)
             value = try reader.read()
             layout = reader.layout
+            size = reader.expandedSize
         }
         guard case .dictionary(let members) = value else {
             throw PropertyListError(
                 .unsupported, "the file holds \(value.kindDescription) at the top level, not a dictionary")
         }
         self.init(bytes: bytes, format: format, members: members, layout: layout)
+        expandedSize = size
     }
 
     private init(

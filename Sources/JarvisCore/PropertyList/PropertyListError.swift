@@ -34,6 +34,9 @@ package struct PropertyListError: Error, Sendable, Hashable, CustomStringConvert
     package var message: String
     /// The byte offset of the problem in the input, when reading.
     package var offset: Int?
+    /// For `.tooLarge` when reading: what the value would expand to in memory, as far as it
+    /// was counted (`Int.max` when past counting).
+    package var expandedSize: Int?
 
     /// An error with a code, a message and (when reading) a byte offset.
     package init(_ code: Code, _ message: String, offset: Int? = nil) {

@@ -3,21 +3,30 @@
 ///
 /// Strict where a guess could change a value (an integer beyond 64 bits, text that is not
 /// UTF-8, two keys that are one name), and never trapping: nesting is bounded by
-/// ``PropertyListLimits/maxDepth`` and what the values take by ``PropertyListLimits/maxBytes``.
+/// ``PropertyListLimits/maxDepth``, and what the values take in memory (each value's cost,
+/// its text or data by their bytes, a container's references) by the file's budget,
+/// ``PropertyListLimits/budget(for:)``, as a binary file's is.
 /// For the top-level dictionary it notes where each key and value sit in the bytes
 /// (``XMLPropertyListLayout``), so one key can be changed without writing the rest again.
 struct XMLPropertyListReader {
     let bytes: [UInt8]
     private let limits: PropertyListLimits
     private(set) var position = 0
+    /// What the values read so far take in memory (``expandedSize``).
     private var spent = 0
+    /// What the values may take: ``PropertyListLimits/budget(for:)`` of the file's size.
+    private let budget: Int
     /// Where the top-level dictionary's entries sit, when the top level is a dictionary.
     private(set) var layout: XMLPropertyListLayout?
 
     init(_ bytes: [UInt8], limits: PropertyListLimits) {
         self.bytes = bytes
         self.limits = limits
+        budget = limits.budget(for: bytes.count)
     }
+
+    /// What the values read so far take in memory, counted as a binary file's are measured.
+    var expandedSize: Int { spent }
 
     /// Reads the whole document: prolog, `<plist>` (optional) and one value.
     mutating func read() throws(PropertyListError) -> PropertyList {
@@ -56,8 +65,7 @@ struct XMLPropertyListReader {
         try skipMisc()
         let start = position
         let (name, selfClosing) = try openTag()
-        spent += PropertyListLimits.objectCost
-        guard spent <= limits.maxBytes else { throw tooLarge() }
+        try charge(PropertyListLimits.objectCost)
         switch name {
         case "dict":
             return try readDictionary(start: start, selfClosing: selfClosing, depth: depth)
@@ -72,6 +80,7 @@ struct XMLPropertyListReader {
                     return .array(elements)
                 }
                 elements.append(try readValue(depth: depth + 1))
+                try charge(8)
             }
         case "string":
             return .string(selfClosing ? "" : try text(closing: "string"))
@@ -101,8 +110,7 @@ struct XMLPropertyListReader {
             guard let value = PropertyListBase64.decode(text) else {
                 throw damaged("a <data> element is not base64", at: at)
             }
-            spent += value.count
-            guard spent <= limits.maxBytes else { throw tooLarge() }
+            try charge(value.count)
             return .data(value)
         default:
             throw damaged("<\(name)> is not a property-list element", at: start)
@@ -146,6 +154,7 @@ struct XMLPropertyListReader {
                     XMLPropertyListLayout.Entry(keyStart: keyStart, valueStart: valueStart, valueEnd: position))
             }
             members.append(PropertyList.Member(key, value))
+            try charge(24)
         }
     }
 
@@ -269,8 +278,7 @@ struct XMLPropertyListReader {
         if position < bytes.count, bytes[position] == UInt8(ascii: "<"), starts("</") {
             let text = try Self.string(bytes[start..<position], at: start)
             try closeTag(name)
-            spent += text.utf8.count
-            guard spent <= limits.maxBytes else { throw tooLarge() }
+            try charge(text.utf8.count)
             return text
         }
         var decoded = Array(bytes[start..<position])
@@ -294,8 +302,7 @@ struct XMLPropertyListReader {
         }
         let text = try Self.string(decoded[...], at: start)
         try closeTag(name)
-        spent += decoded.count
-        guard spent <= limits.maxBytes else { throw tooLarge() }
+        try charge(decoded.count)
         return text
     }
 
@@ -409,11 +416,18 @@ struct XMLPropertyListReader {
             offset: position)
     }
 
-    private func tooLarge() -> PropertyListError {
-        PropertyListError(
+    /// Charges `bytes` more of memory; past the budget, the read stops.
+    private mutating func charge(_ bytes: Int) throws(PropertyListError) {
+        spent += bytes
+        guard spent > budget else { return }
+        var excess = ExpansionBudget(fileSize: self.bytes.count, limits: limits)
+        excess.charge(spent, atLeast: true)
+        var error = PropertyListError(
             .tooLarge,
-            "the property list takes more than \(limits.maxBytes >> 20) MB in memory; Jarvis does not read it",
+            "the property list \(excess.excess(counting: "each value as it is read")); Jarvis does not read it",
             offset: position)
+        error.expandedSize = spent
+        throw error
     }
 
     private func damaged(_ what: String, at offset: Int? = nil) -> PropertyListError {

@@ -48,7 +48,9 @@ extension AgentService {
 }
 
 /// Cuts one page out of a listing as it streams: skips the items up to the cursor, stops at
-/// the limit, and then tells whether more remain.
+/// the limit or once its items take ``Wire/maxPageBytes``, and then tells whether more remain.
+/// An item whose value alone takes more than ``Wire/maxItemBytes`` is left out, with a problem
+/// for its container: one answer stays bounded in bytes, whatever the files hold.
 struct ListPager: Sendable {
     /// The item a cursor names, with the scanners' order to compare addresses in.
     struct Position: Sendable {
@@ -67,6 +69,8 @@ struct ListPager: Sendable {
     private var after: Position?
     private let isFirstPage: Bool
     private var sent = 0
+    /// What the items sent take as JSON, roughly (see ``Wire/maxPageBytes``).
+    private var bytes = 0
     private var last: PreferenceAddress?
     /// The problems this page met, reported with it whatever page it is: items too deep to
     /// serve (see `PreferenceItem.depthProblem`) and scanners passed over because they did not
@@ -80,12 +84,22 @@ struct ListPager: Sendable {
         isFirstPage = after == nil
     }
 
+    /// What an item takes as JSON besides its value and names: its members' names, type,
+    /// revision and scanner.
+    static let itemCost = 96
+
     /// Entries the listing looked at for this page (what a page costs; see ``ListStream``).
     var examined: Int { stream.examined }
 
+    /// Whether the page holds what it may: its limit of items, or of bytes.
+    private var isFull: Bool {
+        guard let limit else { return false }
+        return sent >= limit || bytes >= Wire.maxPageBytes
+    }
+
     /// The next item of the page, or nil once it is full or the listing ends.
     mutating func next() -> PreferenceItem? {
-        if let limit, sent >= limit { return nil }
+        if isFull { return nil }
         while let item = stream.next() {
             if let position = after {
                 guard position.isPassed(by: item.address) else { continue }
@@ -97,7 +111,18 @@ struct ListPager: Sendable {
                         scanner: item.address.scanner, name: item.address.container, writable: false, problem: reason))
                 continue
             }
+            let size = item.value.map { $0.minimumJSONBytes(countingPast: Wire.maxItemBytes) } ?? 0
+            guard size <= Wire.maxItemBytes else {
+                pageProblems.append(
+                    Wire.Container(
+                        scanner: item.address.scanner, name: item.address.container, writable: false,
+                        problem:
+                            "'\(item.address.key)' is left out of the listing: its value takes more than \(Wire.maxItemBytes >> 20) MiB as JSON, more than one listed item may; read one part of it with get and a pointer"
+                    ))
+                continue
+            }
             sent += 1
+            bytes += Self.itemCost + size + item.address.container.utf8.count + item.address.key.utf8.count
             last = item.address
             return item
         }
@@ -107,7 +132,7 @@ struct ListPager: Sendable {
     /// The scanner the next item waits on, when the items of the scanner before were all
     /// made (see ``ListStream/scannerAhead``); nil once the page is full.
     var scannerAhead: String? {
-        if let limit, sent >= limit { return nil }
+        if isFull { return nil }
         return stream.scannerAhead
     }
 
@@ -147,7 +172,7 @@ struct ListPager: Sendable {
     /// were hidden.
     mutating func finish() -> (problems: [Wire.Container], nextCursor: ListCursor?, hiddenSystemContainers: Int) {
         var nextCursor: ListCursor?
-        if let limit, sent >= limit, let last, stream.next() != nil {
+        if isFull, let last, stream.next() != nil {
             nextCursor = ListCursor(last)
         }
         guard isFirstPage else { return (pageProblems, nextCursor, 0) }

@@ -69,6 +69,17 @@ extension Wire {
     /// The most items one `list` page may ask for.
     public static let maxPageSize = 10_000
 
+    /// What the items of one `list` page with `limit` may take as JSON, roughly (each item's
+    /// value counted by its text and data, as ``PreferenceValue/minimumJSONBytes(countingPast:)``
+    /// counts it, and its names): a page ends with `nextCursor` after the item that passes it,
+    /// so a page stays far below a client's line limit however large its values are.
+    package static let maxPageBytes = 8 << 20
+
+    /// What one listed item's value may take as JSON, counted the same way: an item past it is
+    /// left out of the listing, with a problem for its container naming the key. Half a
+    /// client's 64 MiB line, so a page and its last item fit in one.
+    package static let maxItemBytes = 32 << 20
+
     /// The answer to `list`: one page of items, and the containers that could not be read.
     public struct ListPage: WireMessage {
         /// The items, in the agent's order (scanner, container, key).

@@ -138,42 +138,78 @@ enum DefaultsSuite {
 
 /// Turns stored property-list objects into entries, and edited values back into objects.
 enum DefaultsEntries {
+    /// What the structures decoded from one suite's data may take together when the suite
+    /// comes from `UserDefaults` (whose file Jarvis does not see): 64 MiB.
+    static let objectSuiteBudget = 64 << 20
+
     /// Entries for stored and registered objects, limited to `keys` when given.
-    /// - Throws: ``JarvisError`` `.typeMismatch` when a stored object is not a property-list type.
+    /// - Throws: ``JarvisError`` `.typeMismatch` when a stored object is not a property-list
+    ///   type; `.storage` when the structures its data holds would take more than
+    ///   ``objectSuiteBudget`` together (each counted every time it is decoded).
     static func entries(stored: [String: Any], registered: [String: Any], keys: [String]?) throws(JarvisError)
         -> [ScannedEntry]
     {
         var result: [ScannedEntry] = []
         let wanted = keys.map(Set.init)
+        var budget = ExpansionBudget(limit: objectSuiteBudget)
         for (key, object) in stored where wanted?.contains(key) ?? true {
-            result.append(try entry(key: key, object: object, layer: .stored))
+            result.append(try entry(key: key, object: object, layer: .stored, budget: &budget))
         }
         for (key, object) in registered where stored[key] == nil && (wanted?.contains(key) ?? true) {
-            result.append(try entry(key: key, object: object, layer: .registered))
+            result.append(try entry(key: key, object: object, layer: .registered, budget: &budget))
+        }
+        guard !budget.isPassed else {
+            throw JarvisError(
+                .storage,
+                "the suite's data values \(budget.excess(counting: "each time one holding a property list or JSON is decoded")); Jarvis does not read it"
+            )
         }
         return result
     }
 
     /// One entry; data holding a Codable structure is shown as that structure.
     static func entry(key: String, object: Any, layer: ValueLayer) throws(JarvisError) -> ScannedEntry {
+        var budget = ExpansionBudget(limit: objectSuiteBudget)
+        return try entry(key: key, object: object, layer: layer, budget: &budget)
+    }
+
+    private static func entry(key: String, object: Any, layer: ValueLayer, budget: inout ExpansionBudget)
+        throws(JarvisError) -> ScannedEntry
+    {
         let decoded = try PropertyListValue.decode(object, path: key)
-        if case .data(let data) = decoded.value, let (value, encoding) = EncodedData.decode(data) {
-            return ScannedEntry(key: key, value: value, layer: layer, encoding: encoding)
-        }
         // An inexact value must never be written back changed.
-        return ScannedEntry(
-            key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact, isExact: decoded.isExact)
+        return decodingData(
+            ScannedEntry(
+                key: key, value: decoded.value, layer: layer, isWritable: decoded.isExact, isExact: decoded.isExact),
+            budget: &budget)
     }
 
     /// One entry from a value Jarvis's own codec read (a suite file); data holding a Codable
     /// structure is shown as that structure, as ``entry(key:object:layer:)`` shows it.
-    static func entry(key: String, value: PropertyList, layer: ValueLayer) throws(JarvisError) -> ScannedEntry {
+    /// The data may take what ``ExpansionBudget`` allows data of its size.
+    static func entry(key: String, value: PropertyList, layer: ValueLayer) -> ScannedEntry {
+        let entry = plainEntry(key: key, value: value, layer: layer)
+        guard case .data(let data) = entry.value else { return entry }
+        var budget = ExpansionBudget(fileSize: data.count)
+        return decodingData(entry, budget: &budget)
+    }
+
+    /// One entry from a value Jarvis's own codec read, its data left as data
+    /// (``decodingData(_:budget:)`` decodes it).
+    static func plainEntry(key: String, value: PropertyList, layer: ValueLayer) -> ScannedEntry {
         let (decoded, isExact) = value.preferenceValue
-        if case .data(let data) = decoded, let (value, encoding) = EncodedData.decode(data) {
-            return ScannedEntry(key: key, value: value, layer: layer, encoding: encoding)
-        }
         // An inexact value (a keyed archiver's UID) must never be written back changed.
         return ScannedEntry(key: key, value: decoded, layer: layer, isWritable: isExact, isExact: isExact)
+    }
+
+    /// The entry with its data shown as the structure it holds, when it holds one and that
+    /// fits what is left of `budget` (charged for it; past it, the entry as it was and the
+    /// budget ``ExpansionBudget/isPassed``).
+    static func decodingData(_ entry: ScannedEntry, budget: inout ExpansionBudget) -> ScannedEntry {
+        guard case .data(let data) = entry.value, entry.isExact, entry.encoding == nil,
+            let (value, encoding) = EncodedData.decode(data, budget: &budget)
+        else { return entry }
+        return ScannedEntry(key: entry.key, value: value, layer: entry.layer, encoding: encoding)
     }
 
     /// The object to store for a requested value, encoded back into data when it was read

@@ -9,14 +9,29 @@ import JarvisCore
 /// else, or anything that would not convert back exactly (JSON `null`, integers beyond
 /// `Int64`), stays plain data so that a write never changes bytes Jarvis did not understand.
 enum EncodedData {
-    /// The structure inside `data` and how it is encoded, or nil when it is just data.
+    /// The structure inside `data` and how it is encoded, or nil when it is just data; it may
+    /// take what ``ExpansionBudget`` allows data of its size.
     static func decode(_ data: Data) -> (value: PreferenceValue, encoding: ValueEncoding)? {
-        if looksLikeJSON(data), let json = try? JSONParser.parse(data, maxDepth: PreferenceValue.maxDepth),
+        var budget = ExpansionBudget(fileSize: data.count)
+        return decode(data, budget: &budget)
+    }
+
+    /// The structure inside `data` and how it is encoded, or nil when it is just data, would
+    /// take more than data of its size may on its own (a property list's own budget), or more
+    /// than is left of `budget` (which then ``ExpansionBudget/isPassed``):
+    /// what the structure takes in memory is charged against the budget of the read that
+    /// found the data, each time data is decoded.
+    static func decode(_ data: Data, budget: inout ExpansionBudget) -> (
+        value: PreferenceValue, encoding: ValueEncoding
+    )? {
+        if looksLikeJSON(data),
+            let json = try? JSONParser.parse([UInt8](data), maxDepth: PreferenceValue.maxDepth, budget: &budget),
             let value = try? PreferenceValue(plainJSON: json), value.type.isContainer
         {
             return (value, .json)
         }
-        if propertyListFormat(of: data) != nil, let read = try? PropertyListCodec.read([UInt8](data)),
+        if !budget.isPassed, propertyListFormat(of: data) != nil,
+            let read = try? PropertyListCodec.read([UInt8](data), budget: &budget),
             case (let value, true) = read.value.preferenceValue, value.type.isContainer
         {
             return (value, .propertyList)

@@ -48,8 +48,10 @@ final class PlistFolderStore: DefaultsStore {
 
         /// Replaces (or, nil, forgets) a suite's cached version; the suites cached longest ago
         /// go while the cache is over its budget.
-        mutating func set(_ suite: String, _ cached: CachedSuite?) {
-            suites.set(suite, cached, weight: cached?.weight ?? 0)
+        /// - Returns: whether to give freed memory back (see ``ParsedCache/set(_:_:weight:)``).
+        @discardableResult
+        mutating func set(_ suite: String, _ cached: CachedSuite?) -> Bool {
+            let release = suites.set(suite, cached, weight: cached?.weight ?? 0)
             if let lastQuietSuite, suites[lastQuietSuite] == nil {
                 self.lastQuietSuite = nil
                 lastQuiet = nil
@@ -58,6 +60,7 @@ final class PlistFolderStore: DefaultsStore {
                 lastQuietSuite = nil
                 lastQuiet = nil
             }
+            return release
         }
     }
 
@@ -257,6 +260,8 @@ final class PlistFolderStore: DefaultsStore {
                     current = known
                 } else {
                     current = try Self.parse(bytes, name: file)
+                    // A file read refuses (its data would expand past its budget) is never written.
+                    _ = try Self.sortedEntries(of: current, name: file)
                 }
             } else if value == nil {
                 return (nil, nil)
@@ -265,8 +270,8 @@ final class PlistFolderStore: DefaultsStore {
                 // date's fraction of a second and every character, which XML cannot.
                 current = .empty(.binary)
             }
-            let stored = try current.value(forKey: key).map { old throws(JarvisError) in
-                try DefaultsEntries.entry(key: key, value: old, layer: .stored).value
+            let stored = current.value(forKey: key).map { old in
+                DefaultsEntries.entry(key: key, value: old, layer: .stored).value
             }
             if current.format == .xml, let object { try XMLPlistText.check(object, key: key, file: file) }
             do throws(PropertyListError) {
@@ -283,17 +288,23 @@ final class PlistFolderStore: DefaultsStore {
         // What was written is kept as that version of the file: the write reads nothing back
         // but the changed key (``PropertyListDocument/setting(_:to:)``), and the cached entries
         // change by that key alone when they were made from the version changed.
-        let entry = try changed.value(forKey: key).map { new throws(JarvisError) in
-            try DefaultsEntries.entry(key: key, value: new, layer: .stored)
+        let entry = changed.value(forKey: key).map { new in
+            DefaultsEntries.entry(key: key, value: new, layer: .stored)
         }
-        let entries: Entries
+        let contents: Contents
         if let cached, case .parsed(let old, let known) = cached.contents, let document, known.bytes == document.bytes {
-            entries = old.replacing(key, with: entry)
+            contents = .parsed(old.replacing(key, with: entry), changed)
         } else {
-            entries = try Self.sortedEntries(of: changed.members)
+            // Written already: a version that passes the budget is kept as its reads find it.
+            do {
+                contents = .parsed(try Self.sortedEntries(of: changed, name: file), changed)
+            } catch {
+                contents = .unreadable(error.message)
+            }
         }
-        let contents = Contents.parsed(entries, changed)
-        cache.withLock { $0.set(suite, written.stamp.map { CachedSuite(signature: $0, contents: contents) }) }
+        if cache.withLock({ $0.set(suite, written.stamp.map { CachedSuite(signature: $0, contents: contents) }) }) {
+            FreedMemory.giveBack()
+        }
         var result = WriteResult(entry: entry)
         // Known for certain only when the file Jarvis wrote is still the one at the name. (A
         // name that is a link has no version, ``version(of:)``, so no step leads from it.)
@@ -431,7 +442,7 @@ final class PlistFolderStore: DefaultsStore {
             status.st_mode & S_IFMT == S_IFLNK ? nil : (FileStamp(status: status), false)
         }
         guard let (signature, isLink) = looked ?? FileStamp.ofEntry(served.path(of: name)) else {
-            cache.withLock { $0.set(suite, nil) }
+            if cache.withLock({ $0.set(suite, nil) }) { FreedMemory.giveBack() }
             return nil
         }
         // Whether that look is one the folder's change count vouches for (a plain file, watched).
@@ -448,7 +459,7 @@ final class PlistFolderStore: DefaultsStore {
         let contents: Contents
         do {
             if let parsed = try parse(suite) {
-                contents = .parsed(try Self.sortedEntries(of: parsed.members), parsed)
+                contents = .parsed(try Self.sortedEntries(of: parsed, name: suite + ".plist"), parsed)
             } else {
                 return nil
             }
@@ -456,17 +467,28 @@ final class PlistFolderStore: DefaultsStore {
             contents = .unreadable(error.message)
         }
         // Parsed after the look: a change in between moved the count, so the mark cannot hold.
-        let cached = cache.withLock { cache -> CachedSuite in
+        let (cached, release) = cache.withLock { cache -> (CachedSuite, Bool) in
             let cached = CachedSuite(signature: signature, contents: contents, quietAt: vouched)
-            cache.set(suite, cached)
-            return cached
+            return (cached, cache.set(suite, cached))
         }
+        if release { FreedMemory.giveBack() }
         return Loaded(suite: cached, isLink: isLink)
     }
 
     /// A parsed suite's entries, sorted by key and indexed.
-    private static func sortedEntries(of members: [PropertyList.Member]) throws(JarvisError) -> Entries {
-        var sorted = try entries(of: members)
+    /// - Throws: ``JarvisError`` `.storage` when the file's value and the structures its data
+    ///   holds (each counted every time it is decoded) would take more than the file's
+    ///   ``ExpansionBudget``.
+    private static func sortedEntries(of document: PropertyListDocument, name: String) throws(JarvisError) -> Entries {
+        var budget = ExpansionBudget(fileSize: document.bytes.count)
+        budget.charge(document.expandedSize)
+        var sorted = entries(of: document.members, budget: &budget)
+        guard !budget.isPassed else {
+            throw JarvisError(
+                .storage,
+                "'\(name)' \(budget.excess(counting: "objects referred to many times count each time it is, data holding a property list or JSON each time it is decoded")); Jarvis does not read it"
+            )
+        }
         sorted.sort { $0.key < $1.key }
         var index: [String: Int] = [:]
         index.reserveCapacity(sorted.count)
@@ -476,28 +498,37 @@ final class PlistFolderStore: DefaultsStore {
 
     /// Converts a parsed suite, spreading a large one over the cores: the conversion is most
     /// of what a scan adds to decoding the file, and the agent's thread would wait for it.
-    private static func entries(of members: [PropertyList.Member]) throws(JarvisError) -> [ScannedEntry] {
+    /// Data holding a structure is decoded after, one value after another against `budget`,
+    /// the file's one budget, up to the value that passes it.
+    private static func entries(of members: [PropertyList.Member], budget: inout ExpansionBudget) -> [ScannedEntry] {
         let count = members.count
         let chunks = count < 4096 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        guard chunks > 1 else { return try convert(members[...]) }
-        let converted = Locked([Result<[ScannedEntry], JarvisError>?](repeating: nil, count: chunks))
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let slice = members[(chunk * count / chunks)..<((chunk + 1) * count / chunks)]
-            let result = Result { () throws(JarvisError) in try convert(slice) }
-            converted.withLock { $0[chunk] = result }
-        }
         var entries: [ScannedEntry] = []
-        entries.reserveCapacity(count)
-        for result in converted.current { entries += try result?.get() ?? [] }
+        if chunks == 1 {
+            entries = convert(members[...])
+        } else {
+            let converted = Locked([[ScannedEntry]](repeating: [], count: chunks))
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let slice = members[(chunk * count / chunks)..<((chunk + 1) * count / chunks)]
+                let result = convert(slice)
+                converted.withLock { $0[chunk] = result }
+            }
+            entries.reserveCapacity(count)
+            for result in converted.current { entries += result }
+        }
+        for position in entries.indices where !budget.isPassed {
+            guard case .data = entries[position].value else { continue }
+            entries[position] = DefaultsEntries.decodingData(entries[position], budget: &budget)
+        }
         return entries
     }
 
-    /// The entries of `members`, in their order.
-    private static func convert(_ members: ArraySlice<PropertyList.Member>) throws(JarvisError) -> [ScannedEntry] {
+    /// The entries of `members`, in their order, their data left as data.
+    private static func convert(_ members: ArraySlice<PropertyList.Member>) -> [ScannedEntry] {
         var converted: [ScannedEntry] = []
         converted.reserveCapacity(members.count)
         for member in members {
-            converted.append(try DefaultsEntries.entry(key: member.key, value: member.value, layer: .stored))
+            converted.append(DefaultsEntries.plainEntry(key: member.key, value: member.value, layer: .stored))
         }
         return converted
     }

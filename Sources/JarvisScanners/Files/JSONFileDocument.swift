@@ -25,15 +25,20 @@ struct JSONFileDocument {
     /// made from (as large).
     let weight: Int
 
-    /// Parses file contents.
-    /// - Throws: ``JarvisError`` `.storage` with the parse error and its line, or when the top
-    ///   level is not an object.
+    /// Parses file contents, whose values may take in memory what ``ExpansionBudget`` allows
+    /// a file of their size.
+    /// - Throws: ``JarvisError`` `.storage` with the parse error and its line, when the top
+    ///   level is not an object, or when the values would take more than the budget.
     init(bytes: [UInt8]) throws(JarvisError) {
         try Self.checkSize(bytes)
         let object: JSONObject
-        if !bytes.starts(with: [0xEF, 0xBB, 0xBF]), let json = try? JSONParser.parse(bytes, maxDepth: Self.maxDepth) {
+        var budget = ExpansionBudget(fileSize: bytes.count)
+        if !bytes.starts(with: [0xEF, 0xBB, 0xBF]),
+            let json = try? JSONParser.parse(bytes, maxDepth: Self.maxDepth, budget: &budget)
+        {
             object = try Self.topLevelObject(json)
         } else {
+            guard !budget.isPassed else { throw Self.tooLarge(budget) }
             object = try Self.topLevelObject(try Self.syntaxTree(bytes).root.value)
         }
         self.object = object
@@ -56,10 +61,12 @@ struct JSONFileDocument {
     static func syntaxTree(_ bytes: [UInt8]) throws(JarvisError) -> JSONSyntaxTree {
         try checkSize(bytes)
         let tree: JSONSyntaxTree
+        var budget = ExpansionBudget(fileSize: bytes.count)
         do {
             // The top-level object and values up to the deepest the wire can carry back.
-            tree = try JSONSyntaxTree(bytes, maxDepth: Self.maxDepth)
+            tree = try JSONSyntaxTree(bytes, maxDepth: Self.maxDepth, budget: &budget)
         } catch {
+            guard !budget.isPassed else { throw tooLarge(budget) }
             throw JarvisError(
                 .storage, "not valid JSON: \(error.description); fix the file (Jarvis never writes over it)")
         }
@@ -76,6 +83,13 @@ struct JSONFileDocument {
     private static func topLevelObject(_ json: JSONValue) throws(JarvisError) -> JSONObject {
         guard case .object(let object) = json else { throw notAnObject(json) }
         return object
+    }
+
+    /// Why a file whose values would take more than its budget is not read.
+    private static func tooLarge(_ budget: ExpansionBudget) -> JarvisError {
+        JarvisError(
+            .storage,
+            "the file \(budget.excess(counting: "each value, and its text, as it is read")); Jarvis does not read it")
     }
 
     private static func notAnObject(_ json: JSONValue) -> JarvisError {

@@ -158,7 +158,7 @@ public struct JSONFilesScanner: PreferenceScanner {
     {
         let path = folder.path(of: name)
         guard let stamp = known ?? FileStamp.of(path) else {
-            parsed.withLock { $0.set(path, nil, weight: 0) }
+            if parsed.withLock({ $0.set(path, nil, weight: 0) }) { FreedMemory.giveBack() }
             return .failure(JarvisError(.storage, "cannot read \(name): it no longer exists"))
         }
         if let cached = parsed.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
@@ -172,7 +172,9 @@ public struct JSONFilesScanner: PreferenceScanner {
             if let read = snapshot.stamp { stored = read }
             return try JSONFileDocument(bytes: bytes)
         }
-        parsed.withLock { $0.set(path, (stored, document), weight: Self.weight(of: document)) }
+        if parsed.withLock({ $0.set(path, (stored, document), weight: Self.weight(of: document)) }) {
+            FreedMemory.giveBack()
+        }
         return document
     }
 
@@ -256,7 +258,9 @@ public struct JSONFilesScanner: PreferenceScanner {
         }
         let document = try JSONFileDocument(bytes: written.bytes)
         if let stamp = written.stamp {
-            parsed.withLock { $0.set(path, (stamp, .success(document)), weight: document.weight) }
+            if parsed.withLock({ $0.set(path, (stamp, .success(document)), weight: document.weight) }) {
+                FreedMemory.giveBack()
+            }
         }
         // Written through the slot, so it leads nowhere outside the folder.
         var result = WriteResult(entry: document.entry(request.key))

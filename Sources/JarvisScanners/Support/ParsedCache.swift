@@ -5,6 +5,8 @@ import JarvisCore
 /// memory, ``ScannedEntry/weight``); once the values kept pass ``byteBudget``, those kept
 /// longest ago go first, down to the one kept last, which stays even when it alone passes the
 /// bound (a suite larger than the bound is parsed once per version, not once per `get`).
+/// Once the values let go pass ``releaseBytes``, ``set(_:_:weight:)`` says so, and the owner
+/// hands the freed memory back (``FreedMemory/giveBack()``) after its lock.
 ///
 /// A plain value: its owner keeps it behind its own lock.
 struct ParsedCache<Key: Hashable, Value> {
@@ -17,6 +19,12 @@ struct ParsedCache<Key: Hashable, Value> {
     private var order: [(key: Key, turn: UInt64)] = []
     private var head = 0
     private var turn: UInt64 = 0
+    /// What the values let go weighed since ``set(_:_:weight:)`` last said to give memory back.
+    private var letGo = 0
+
+    /// How much the values let go must weigh before memory is given back: a trim walks every
+    /// arena, so it is done once per few suites let go, not once per suite.
+    static var releaseBytes: Int { 8 << 20 }
 
     /// What scanners keep unless told otherwise: 32 MiB of parsed files.
     static var defaultBytes: Int { 32 << 20 }
@@ -36,9 +44,18 @@ struct ParsedCache<Key: Hashable, Value> {
 
     /// Keeps `value` for `key` (nil forgets it), weighing `weight` bytes, and lets the values
     /// kept longest ago go while the cache is over its budget.
-    mutating func set(_ key: Key, _ value: Value?, weight: Int) {
-        if let old = kept.removeValue(forKey: key) { bytes -= old.weight }
-        guard let value else { return }
+    /// - Returns: true once the values let go (forgotten, or over the budget) weigh
+    ///   ``releaseBytes`` since it last said so: the owner then gives freed memory back.
+    @discardableResult
+    mutating func set(_ key: Key, _ value: Value?, weight: Int) -> Bool {
+        defer { if letGo >= Self.releaseBytes { letGo = 0 } }
+        let old = kept.removeValue(forKey: key)
+        if let old { bytes -= old.weight }
+        guard let value else {
+            // Forgotten, not replaced: a replacement most often shares what it replaces.
+            letGo += old?.weight ?? 0
+            return letGo >= Self.releaseBytes
+        }
         turn += 1
         kept[key] = (value, weight, turn)
         order.append((key, turn))
@@ -49,6 +66,7 @@ struct ParsedCache<Key: Hashable, Value> {
             if let found = kept[oldest.key], found.turn == oldest.turn {
                 kept[oldest.key] = nil
                 bytes -= found.weight
+                letGo += found.weight
             }
         }
         // The order holds a key once per time it was kept: rebuilt from what is kept once most
@@ -60,6 +78,7 @@ struct ParsedCache<Key: Hashable, Value> {
             order.removeFirst(head)
             head = 0
         }
+        return letGo >= Self.releaseBytes
     }
 }
 

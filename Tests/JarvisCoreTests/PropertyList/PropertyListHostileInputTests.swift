@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 import Testing
 
 @testable import JarvisCore
@@ -8,21 +9,7 @@ import Testing
 @Suite struct PropertyListHostileInputTests {
     /// A binary plist from raw objects (4-byte offsets, 2-byte references).
     static func binary(_ objects: [[UInt8]], top: Int = 0, offsetSize: UInt8 = 4, referenceSize: UInt8 = 2) -> [UInt8] {
-        var out = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(out.count)
-            out += object
-        }
-        let table = out.count
-        for offset in offsets {
-            out += (0..<Int(offsetSize)).map { UInt8(truncatingIfNeeded: offset >> (8 * (Int(offsetSize) - 1 - $0))) }
-        }
-        out += [0, 0, 0, 0, 0, 0, offsetSize, referenceSize]
-        for value in [objects.count, top, table] {
-            out += (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
-        }
-        return out
+        BinaryPlistBytes.from(objects, top: top, offsetSize: offsetSize, referenceSize: referenceSize)
     }
 
     private func expectFailure(
@@ -161,7 +148,9 @@ import Testing
             (0..<size).map { UInt8(truncatingIfNeeded: number >> (8 * (size - 1 - $0))) }
         }
         for (offsetSize, referenceSize) in [(width, 1), (1, width), (width, width)] {
-            let objects = [[0xD1] + reference(1, referenceSize) + reference(2, referenceSize), [0x51, 0x41], [0x51, 0x42]]
+            let objects = [
+                [0xD1] + reference(1, referenceSize) + reference(2, referenceSize), [0x51, 0x41], [0x51, 0x42],
+            ]
             let bytes = Self.binary(objects, offsetSize: UInt8(offsetSize), referenceSize: UInt8(referenceSize))
             #expect(
                 try PropertyListCodec.read(bytes).value == .dictionary([PropertyList.Member("A", .string("B"))]),
@@ -226,5 +215,48 @@ import Testing
                 _ = try? PropertyListDocument(bytes)
             }
         }
+    }
+}
+
+/// Issue 47 item 1: the XML reader and the JSON reader charge what their values take in
+/// memory (text by its bytes) against one budget, as the binary reader measures it.
+@Suite struct ExpansionBudgetTests {
+    @Test func theXMLReaderChargesTextByItsBytesAgainstTheFilesBudget() throws {
+        let text = String(repeating: "x", count: 100_000)
+        let xml = Array("<plist><array><string>\(text)</string><data>AAAA</data></array></plist>".utf8)
+        var budget = ExpansionBudget(fileSize: 0)
+        _ = try PropertyListCodec.read(xml, budget: &budget)
+        #expect(budget.spent > 100_000 && budget.spent < 101_000, "\(budget.spent)")
+        // The same file read with less left than it takes: refused, the budget passed.
+        var small = ExpansionBudget(fileSize: 0, limits: PropertyListLimits(maxBytes: 50_000))
+        #expect(throws: PropertyListError.self) { try PropertyListCodec.read(xml, budget: &small) }
+        #expect(small.isPassed)
+        #expect(small.excess(counting: "…").contains("would expand to more than"))
+    }
+
+    @Test func theBinaryReaderChargesWhatItMeasuredSharedReferencesIncluded() throws {
+        let bytes = BinaryPlistBytes.sharedData(keys: 100, data: [UInt8](repeating: 1, count: 10_000))
+        var budget = ExpansionBudget(fileSize: 0)
+        _ = try PropertyListCodec.read(bytes, budget: &budget)
+        #expect(budget.spent > 100 * 10_000, "\(budget.spent)")
+        var second = budget
+        second.charge(ExpansionBudget(fileSize: 0).limit)
+        #expect(second.isPassed)
+        #expect(second.excess(counting: "…").hasPrefix("would expand to 4."))
+    }
+
+    @Test func theJSONReaderChargesItsValuesAndStopsPastTheBudget() throws {
+        let json = Array(
+            ("[" + Array(repeating: #""\#(String(repeating: "y", count: 100))""#, count: 1_000).joined(separator: ",")
+                + "]").utf8)
+        var budget = ExpansionBudget(fileSize: 0)
+        _ = try JSONParser.parse(json, budget: &budget)
+        #expect(budget.spent > 1_000 * 100 && budget.spent < 1_000 * 300, "\(budget.spent)")
+        var syntax = ExpansionBudget(fileSize: 0)
+        _ = try JSONSyntaxTree(json, budget: &syntax)
+        #expect(syntax.spent == budget.spent)
+        var small = ExpansionBudget(fileSize: 0, limits: PropertyListLimits(maxBytes: 10_000))
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(json, budget: &small) }
+        #expect(small.isPassed && small.spent < 20_000)
     }
 }
