@@ -94,7 +94,7 @@ let package = Package(
             name: "JarvisInspectorTests", dependencies: ["JarvisInspector", "JarvisCore", "JarvisRemote", "JarvisScanners"]),
         // Helpers the test targets and jarvis-bench share (temporary folders, waiting for a
         // condition, a tmux pane to type into); no product ships it.
-        .target(name: "JarvisTestSupport", dependencies: ["JarvisTransport"], path: "Tests/JarvisTestSupport"),
+        .target(name: "JarvisTestSupport", dependencies: ["JarvisSystem", "JarvisTransport"], path: "Tests/JarvisTestSupport"),
         // The transport's own tests: sockets, framing, the readiness loop, the work pool.
         .testTarget(
             name: "JarvisTransportTests", dependencies: ["JarvisCore", "JarvisTransport", "JarvisTestSupport"]),
@@ -112,7 +112,8 @@ let package = Package(
                 "JarvisWeb", "JarvisCore", "JarvisTransport", "JarvisRemote", "JarvisInspector", "JarvisScanners",
                 "JarvisTestSupport",
             ]),
-        .testTarget(name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore", "JarvisTransport", "JarvisRemote"]),
+        .testTarget(
+            name: "JarvisCLITests", dependencies: ["jarvis", "JarvisCore", "JarvisTransport", "JarvisRemote", "JarvisTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -125,7 +125,9 @@ final class DefaultsHostProcess {
 
     /// Sends one command line (`put SUITE KEY TEXT`, `read SUITE KEY`).
     func send(_ line: String) throws {
-        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        guard input.fileHandleForWriting.writeQuietly((line + "\n").utf8) else {
+            throw HarnessError("the host took no command '\(line)': it has quit")
+        }
     }
 
     /// What the program reads for a key through its own `UserDefaults` now.

@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 
 /// A private D-Bus session with its own GNOME Keyring, unlocked with a test password and
 /// kept in temporary folders, so tests use a real Secret Service without touching the
@@ -120,7 +121,7 @@ final class KeyringSession {
         tool.standardOutput = output
         tool.standardError = errors
         try tool.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdin { input.fileHandleForWriting.writeQuietly(stdin.utf8) }
         try input.fileHandleForWriting.close()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()

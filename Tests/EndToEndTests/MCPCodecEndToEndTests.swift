@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 import JarvisCore
 import JarvisRemote
 import JarvisTransport
@@ -137,7 +138,7 @@ extension Sandbox {
         try process.run()
         let writer = input.fileHandleForWriting
         DispatchQueue.global().async {
-            writer.write(Data(bytes))
+            writer.writeQuietly(bytes)
             try? writer.close()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()

@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 import JarvisCore
 import JarvisRemote
 import Testing
@@ -43,7 +44,7 @@ import Testing
             }
         }
 
-        func send(_ line: String) { input.write(Data((line + "\n").utf8)) }
+        func send(_ line: String) { input.writeQuietly((line + "\n").utf8) }
 
         /// Waits until `condition` holds for what was printed so far (at most 20 seconds).
         func waitFor(_ what: String, _ condition: ([JSONValue]) -> Bool) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 import JarvisCore
 import Testing
 
@@ -112,7 +113,7 @@ import Testing
         let writer = input.fileHandleForWriting
         let bytes = Data((lines.joined(separator: "\n") + "\n").utf8)
         DispatchQueue.global().async {
-            writer.write(bytes)
+            writer.writeQuietly(bytes)
             try? writer.close()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()

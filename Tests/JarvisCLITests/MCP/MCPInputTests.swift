@@ -1,4 +1,5 @@
 import Foundation
+import JarvisTestSupport
 import JarvisRemote
 import JarvisTransport
 import Testing
@@ -11,7 +12,7 @@ import Testing
         let pipe = Pipe()
         let writer = pipe.fileHandleForWriting
         let thread = Thread {
-            writer.write(Data(bytes))
+            writer.writeQuietly(bytes)
             try? writer.close()
         }
         thread.start()
