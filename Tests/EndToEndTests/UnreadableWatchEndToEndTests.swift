@@ -139,7 +139,10 @@ import Testing
         agent.arguments = user.dropFirst() + (user.isEmpty ? [] : [binary.path]) + ["--files", folder.path]
         agent.environment = sandbox.environment
         agent.standardOutput = FileHandle.nullDevice
-        agent.standardError = FileHandle.nullDevice
+        // What the agent said, for the message when it does not start.
+        let log = sandbox.root.appendingPathComponent("agent.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        agent.standardError = try FileHandle(forWritingTo: log)
         try agent.run()
         defer {
             agent.terminate()
@@ -150,7 +153,13 @@ import Testing
         while !FileManager.default.fileExists(atPath: record.path), agent.isRunning, Date() < deadline {
             usleep(10_000)
         }
-        try #require(FileManager.default.fileExists(atPath: record.path), "the agent did not start")
+        try #require(
+            FileManager.default.fileExists(atPath: record.path),
+            """
+            the agent did not start within 20 s (\(agent.isRunning ? "still running" : "exited with \(agent.terminationStatus)"), \
+            run as \(user.isEmpty ? "this user" : user.joined(separator: " "))): \
+            \((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            """)
 
         let watch = try Watcher(sandbox, ["files:app.json"], as: user)
         #expect(watch.said("watching from sequence"), "\(watch.errors.current)")
