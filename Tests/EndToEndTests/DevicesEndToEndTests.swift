@@ -36,8 +36,9 @@ import Testing
         }
         #expect(
             lines == [
-                ["UDID", "CONNECTION", "PRODUCT", "ID"], [Substring(Self.phone.udid), "USB", "0x12a8", "3"],
-                [Substring(Self.pad.udid), "Network", "0x12ab", "9"],
+                ["UDID", "CONNECTION", "PRODUCT", "ID", "AGENTS"],
+                [Substring(Self.phone.udid), "USB", "0x12a8", "3", "none", "on", "7777"],
+                [Substring(Self.pad.udid), "Network", "0x12ab", "9", "none", "on", "7777"],
             ])
 
         let json = try devices(double, "--json")
@@ -47,6 +48,58 @@ import Testing
         #expect(listed?.map { $0["connection"] as? String } == ["USB", "Network"])
         #expect(listed?.first?["productID"] as? Int == 0x12a8)
         #expect(listed?.first?["id"] as? Int == 3)
+        #expect((listed?.first?["agents"] as? [[String: Any]])?.first?["status"] as? String == "none")
+    }
+
+    /// A device whose port 7777 is a real `jarvis-agent --listen` on 127.0.0.1, reached through
+    /// the double's tunnel: without its token it is an agent that needs one, with it (named
+    /// for that device and port alone) it says who it is and what it allows; port 7778 has
+    /// nothing.
+    @Test func theAgentsOnEachDeviceAnswerThroughUsbmuxd() throws {
+        let prefs = sandbox.root.appendingPathComponent("prefs")
+        try sandbox.writeSuite("com.example.app", in: prefs, ["user_name": "Ada"])
+        let agent = try AgentProcess(sandbox, ["--defaults-dir", prefs.path, "--listen", "0"])
+        guard case .tcp(_, let agentPort) = try agent.tcp() else { throw HarnessError("no TCP port") }
+        var phone = Self.phone
+        phone.ports = [7777: agentPort]
+        let double = try UsbmuxDouble(path: folder.socketPath("mux"), devices: [phone, Self.pad])
+
+        let table = try devices(double, "--port", "7777,7778")
+        #expect(table.status == 0, "\(table.stderr)")
+        let rows = table.stdout.split(separator: "\n")
+        #expect(rows.count == 3)
+        #expect(rows.first?.hasSuffix("AGENTS") == true)
+        #expect(
+            rows.dropFirst().first?.hasSuffix("an agent on 7777 (needs its token); none on 7778") == true,
+            "\(table.stdout)")
+        #expect(rows.last?.hasSuffix("none on 7777; none on 7778") == true, "\(table.stdout)")
+
+        let tokenFile = sandbox.root.appendingPathComponent("token")
+        try Data(try #require(agent.record.token).utf8).write(to: tokenFile)
+        chmod(tokenFile.path, 0o600)
+        let named = try devices(
+            double, "--udid", phone.udid, "--port", "7777", "--token-file", tokenFile.path, "--json")
+        #expect(named.status == 0, "\(named.stderr)")
+        let listed = try JSONSerialization.jsonObject(with: Data(named.stdout.utf8)) as? [[String: Any]]
+        #expect(listed?.count == 1)
+        let found = try #require((listed?.first?["agents"] as? [[String: Any]])?.first)
+        #expect(found["status"] as? String == "answered")
+        #expect(found["port"] as? Int == 7777)
+        #expect(found["agent"] as? String == agent.record.name)
+        #expect(found["pid"] as? Int == Int(agent.pid))
+        #expect((found["capabilities"] as? [String: Any])?["editing"] as? Bool == true)
+        #expect((found["scanners"] as? [String])?.contains("defaults") == true)
+
+        // The same token is never sent where the device or the port was not named.
+        let all = try devices(double, "--port", "7777", "--token-file", tokenFile.path, "--json")
+        let statuses = (try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]])?.map {
+            ($0["agents"] as? [[String: Any]])?.first?["status"] as? String
+        }
+        #expect(statuses == ["needsToken", "none"])
+
+        let missing = try devices(double, "--udid", "0000")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no device 0000 is attached"), "\(missing.stderr)")
     }
 
     @Test func noDevicesSaysSo() throws {
@@ -69,6 +122,16 @@ import Testing
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("jarvis: usbmuxd"), "\(result.stderr)")
         #expect(result.stderr.contains(words), "\(result.stderr)")
+    }
+
+    @Test func aDeviceThatDetachesDuringConnectIsListedWithWhy() throws {
+        let double = try UsbmuxDouble(path: folder.socketPath("mux"), devices: [Self.phone], fault: .detachOnConnect)
+        let result = try devices(double)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "7777 failed: usbmuxd refused Connect to port 7777 of device 3: BadDevice (2): no such device is attached (it may have been unplugged)"
+            ), "\(result.stdout)")
     }
 
     @Test func aMissingUsbmuxdSaysHowToGetOne() throws {
