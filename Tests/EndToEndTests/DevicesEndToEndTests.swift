@@ -102,11 +102,19 @@ import Testing
         #expect(missing.stderr.contains("no device 0000 is attached"), "\(missing.stderr)")
     }
 
+    /// `HOST:PORT` reaches a usbmuxd on TCP, as libusbmuxd reads the variable.
+    @Test func aUsbmuxdOnTCPIsReachedByHostAndPort() throws {
+        let double = try UsbmuxDouble(path: nil, devices: [Self.pad])
+        let result = try devices(double, "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""udid":"\#(Self.pad.udid)""#), "\(result.stdout)")
+    }
+
     @Test func noDevicesSaysSo() throws {
         let double = try UsbmuxDouble(path: folder.socketPath("mux"))
         let result = try devices(double)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("No devices are attached: usbmuxd at \(double.path) sees none."))
+        #expect(result.stdout.hasPrefix("No devices are attached: usbmuxd at \(folder.socketPath("mux")) sees none."))
         #expect(try devices(double, "--json").stdout == "[]\n")
     }
 
@@ -114,6 +122,7 @@ import Testing
         (UsbmuxDouble.Fault.closeMidMessage, "closed the connection in the middle of a header (after 7 of 16 bytes)"),
         (.hugeLength, "announced a message of 2147483648 bytes, over the 1 MiB this client reads; none of it was read"),
         (.damagedPlist, "usbmuxd sent a damaged property list: "),
+        (.silent, "did not answer ListDevices in 5.0 seconds; is it stuck?"),
     ])
     func aBrokenUsbmuxdIsAClearErrorAndStatusOne(fault: UsbmuxDouble.Fault, words: String) throws {
         let double = try UsbmuxDouble(path: folder.socketPath("mux"), devices: [Self.phone], fault: fault)
@@ -153,12 +162,13 @@ import Testing
     @Test(
         .enabled(
             if: OptionalTool.runs(["iproxy"]),
-            OptionalTool.hint(["iproxy"], install: "apt-get install libusbmuxd-tools")))
-    func theRealIproxyTunnelsThroughTheDouble() throws {
+            OptionalTool.hint(["iproxy"], install: "apt-get install libusbmuxd-tools")),
+        arguments: [false, true])
+    func theRealIproxyTunnelsThroughTheDouble(onTCP: Bool) throws {
         let echo = try EchoServer()
         var phone = Self.phone
         phone.ports = [7777: echo.port]
-        let double = try UsbmuxDouble(path: folder.socketPath("mux"), devices: [Self.pad, phone])
+        let double = try UsbmuxDouble(path: onTCP ? nil : folder.socketPath("mux"), devices: [Self.pad, phone])
         let probe = try Socket.listen(on: .tcp(host: "127.0.0.1", port: 0))
         let local = probe.boundPort ?? 0
         probe.close()
@@ -228,8 +238,13 @@ import Testing
         }
         let socket = folder.socketPath("usbmuxd")
         #expect(
-            eventually(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: socket) || !daemon.isRunning },
-            "usbmuxd made no socket")
+            eventually(timeout: .seconds(10)) {
+                // The file appears at bind, a moment before the daemon listens on it.
+                let connected = try? Socket.connect(to: .unix(path: socket), timeout: .seconds(1), anyListener: true)
+                connected?.close()
+                return connected != nil || !daemon.isRunning
+            },
+            "usbmuxd listened on no socket")
         try #require(
             daemon.isRunning,
             "usbmuxd stopped: \(String(decoding: log.fileHandleForReading.availableData, as: UTF8.self))")

@@ -51,8 +51,12 @@ package final class UsbmuxDouble: Sendable {
         case silent
     }
 
-    /// The socket's path; `USBMUXD_SOCKET_ADDRESS` is `UNIX:` and this.
-    package let path: String
+    /// The socket's path, or nil for a double on TCP.
+    package let path: String?
+    /// The value for `USBMUXD_SOCKET_ADDRESS`: `UNIX:/path`, or `127.0.0.1:PORT` on TCP.
+    package let address: String
+    /// Where the double listens, for a client in the same process.
+    package let endpoint: Endpoint
     private let state: Locked<State>
     private let loop: AcceptLoop
 
@@ -60,14 +64,26 @@ package final class UsbmuxDouble: Sendable {
         var devices: [Device]
         var fault: Fault?
         var requests: [[PropertyList.Member]] = []
+        /// The connections that asked to `Listen`, told of every attach and detach.
+        var listening: [Socket] = []
     }
 
-    /// Listens at `path` with `devices`, misbehaving as `fault` says when given.
-    package init(path: String, devices: [Device] = [], fault: Fault? = nil) throws {
+    /// Listens at `path` (nil: on a free TCP port of 127.0.0.1, as usbmuxd on Windows) with
+    /// `devices`, misbehaving as `fault` says when given.
+    package init(path: String?, devices: [Device] = [], fault: Fault? = nil) throws {
         self.path = path
-        let listener = try Socket.listen(on: .unix(path: path))
-        // iproxy and the CLI may run as other users in other setups; the real socket is 0666.
-        chmod(path, 0o666)
+        let listener: Socket
+        if let path {
+            listener = try Socket.listen(on: .unix(path: path))
+            // iproxy and the CLI may run as other users in other setups; the real socket is 0666.
+            chmod(path, 0o666)
+            address = "UNIX:\(path)"
+            endpoint = .unix(path: path)
+        } else {
+            listener = try Socket.listen(on: .tcp(host: "127.0.0.1", port: 0))
+            address = "127.0.0.1:\(listener.boundPort ?? 0)"
+            endpoint = .tcp(host: "127.0.0.1", port: listener.boundPort ?? 0)
+        }
         let state = Locked(State(devices: devices, fault: fault))
         self.state = state
         loop = AcceptLoop(listener) { UsbmuxDouble.serve($0, state) }
@@ -75,15 +91,31 @@ package final class UsbmuxDouble: Sendable {
 
     deinit { stop() }
 
-    /// The value for `USBMUXD_SOCKET_ADDRESS`.
-    package var address: String { "UNIX:\(path)" }
+    /// Attaches `device`: later lists hold it, and every listener hears `Attached`.
+    package func attach(_ device: Device) {
+        state.withLock { state in
+            state.devices.append(device)
+            for socket in state.listening { Self.send(socket, tag: 0, Self.attached(device).members) }
+        }
+    }
+
+    /// Detaches the device `id`: later lists lack it, and every listener hears `Detached`.
+    package func detach(_ id: UInt32) {
+        state.withLock { state in
+            state.devices.removeAll { $0.id == id }
+            let message: [PropertyList.Member] = [
+                .init("DeviceID", .integer(Int64(id))), .init("MessageType", .string("Detached")),
+            ]
+            for socket in state.listening { Self.send(socket, tag: 0, message) }
+        }
+    }
 
     /// Every request received so far, as its property list.
     package var requests: [[PropertyList.Member]] { state.current.requests }
 
     /// Stops accepting and closes every connection, tunnels included. Idempotent.
     package func stop() {
-        if loop.stop() { unlink(path) }
+        if loop.stop(), let path { unlink(path) }
     }
 
     private static func serve(_ socket: Socket, _ state: Locked<State>) {
@@ -99,8 +131,12 @@ package final class UsbmuxDouble: Sendable {
             case .string("ListDevices"):
                 send(socket, tag: request.tag, [.init("DeviceList", .array(devices.map { attached($0) }))])
             case .string("Listen"):
-                send(socket, tag: request.tag, result(0))
-                for device in devices { send(socket, tag: 0, attached(device).members) }
+                // Under the lock, so an attach or detach meanwhile is heard after these, once.
+                state.withLock { state in
+                    send(socket, tag: request.tag, result(0))
+                    for device in state.devices { send(socket, tag: 0, attached(device).members) }
+                    state.listening.append(socket)
+                }
             case .string("Connect"):
                 connect(socket, request, devices)
                 return

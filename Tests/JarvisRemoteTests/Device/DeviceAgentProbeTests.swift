@@ -16,7 +16,7 @@ import Testing
         let echo = try EchoServer()
         let phone = UsbmuxDouble.Device(id: 3, udid: "00008110-000A1B2C3D4E5F60", ports: [7000: echo.port])
         let double = try UsbmuxDouble(path: folder.socketPath("mux"), devices: [phone])
-        let usbmux = UsbmuxClient(endpoint: .unix(path: double.path))
+        let usbmux = UsbmuxClient(endpoint: double.endpoint)
         let probe = DeviceAgentProbe(usbmux: usbmux, timeout: .milliseconds(300))
         let device = try #require(try usbmux.devices().first)
 

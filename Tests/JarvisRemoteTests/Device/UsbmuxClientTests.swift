@@ -19,7 +19,7 @@ import Testing
     ) {
         let double = try UsbmuxDouble(path: folder.socketPath("mux"), devices: devices, fault: fault)
         doubles.withLock { $0.append(double) }
-        return (double, UsbmuxClient(endpoint: .unix(path: double.path), timeout: .seconds(5)))
+        return (double, UsbmuxClient(endpoint: double.endpoint, timeout: .seconds(5)))
     }
 
     static let phone = UsbmuxDouble.Device(id: 3, udid: "00008110-000A1B2C3D4E5F60", productID: 0x12a8)
@@ -34,7 +34,7 @@ import Testing
         #expect(devices.map(\.connection) == [.usb, .network])
         #expect(devices.map(\.productID) == [0x12a8, 0x12ab])
         #expect(double.requests.first?.usbmuxString("MessageType") == "ListDevices")
-        #expect(try UsbmuxClient(endpoint: .unix(path: double.path)).devices().count == 2)
+        #expect(try UsbmuxClient(endpoint: double.endpoint).devices().count == 2)
     }
 
     @Test func noDevicesIsAnEmptyList() throws {
@@ -51,6 +51,28 @@ import Testing
         else { Issue.record("expected two Attached notifications"); return }
         #expect([first.udid, second.udid] == [Self.phone.udid, Self.pad.udid])
         #expect(try listener.next(until: .now + .milliseconds(50)) == nil)
+    }
+
+    @Test func listenHearsDevicesDetachAndAttach() throws {
+        let (double, client) = try double([Self.phone])
+        let listener = try client.listen()
+        let deadline = ContinuousClock.now + .seconds(5)
+        guard case .attached(let first)? = try listener.next(until: deadline) else {
+            Issue.record("expected the phone attached")
+            return
+        }
+        #expect(first.id == 3)
+        double.detach(3)
+        #expect(try listener.next(until: deadline) == .detached(id: 3))
+        double.attach(Self.pad)
+        guard case .attached(let second)? = try listener.next(until: deadline) else {
+            Issue.record("expected the pad attached")
+            return
+        }
+        #expect(second.udid == Self.pad.udid)
+        #expect(try client.devices().map(\.id) == [9])
+        double.stop()
+        #expect(throws: UsbmuxError.self) { try listener.next(until: deadline) }
     }
 
     @Test func connectTunnelsBytesToTheDevicePort() throws {
@@ -109,7 +131,7 @@ import Testing
 
     @Test func aSilentDaemonTimesOut() throws {
         let (double, _) = try double([Self.phone], fault: .silent)
-        let client = UsbmuxClient(endpoint: .unix(path: double.path), timeout: .milliseconds(200))
+        let client = UsbmuxClient(endpoint: double.endpoint, timeout: .milliseconds(200))
         expect(try client.listen(), .timedOut, "did not answer Listen in 0.2 seconds; is it stuck?")
     }
 
