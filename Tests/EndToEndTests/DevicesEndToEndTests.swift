@@ -161,7 +161,7 @@ import Testing
     /// tunnel to a TCP server: the double speaks the protocol libusbmuxd speaks.
     @Test(
         .enabled(
-            if: OptionalTool.runs(["iproxy"]),
+            if: OptionalTool.path("iproxy") != nil || linuxCI,
             OptionalTool.hint(["iproxy"], install: "apt-get install libusbmuxd-tools")),
         arguments: [false, true])
     func theRealIproxyTunnelsThroughTheDouble(onTCP: Bool) throws {
@@ -208,26 +208,49 @@ import Testing
         #expect(double.requests.contains { $0.usbmuxString("MessageType") == "ListDevices" })
     }
 
+    /// Whether CI must run the tests of Debian's tools: on Linux, where .ci/run installs them.
+    static let linuxCI: Bool = {
+        #if canImport(Glibc)
+            OptionalTool.inCI
+        #else
+            false
+        #endif
+    }()
     static let realUsbmuxd: String? =
         ["/usr/sbin/usbmuxd", "/usr/bin/usbmuxd"].first { FileManager.default.isExecutableFile(atPath: $0) }
         ?? OptionalTool.path("usbmuxd")
     static let canRunRealUsbmuxd =
-        (realUsbmuxd != nil && OptionalTool.path("unshare") != nil && getuid() == 0) || OptionalTool.inCI
+        (realUsbmuxd != nil && OptionalTool.path("unshare") != nil && getuid() == 0) || linuxCI
+    /// Whether a child may have a mount namespace of its own (a container without
+    /// CAP_SYS_ADMIN, as CI's may be, refuses it).
+    static let mayUnshare = OptionalTool.succeeds("unshare", ["-m", "true"])
 
     /// Debian's usbmuxd with no device attached, in a mount namespace of its own whose /run is
-    /// this test's folder, so its socket (`/var/run/usbmuxd` to it) appears here.
+    /// this test's folder, so its socket (`/var/run/usbmuxd` to it) appears here; where no
+    /// namespace may be made (a CI container) and no usbmuxd runs, at /var/run/usbmuxd itself.
     @Test(
         .enabled(
             if: canRunRealUsbmuxd,
             OptionalTool.hint(
                 ["usbmuxd", "unshare", "root"], install: "apt-get install usbmuxd util-linux, and run as root")))
     func theRealUsbmuxdListsNoDevicesAndAcceptsListen() throws {
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: try #require(OptionalTool.path("unshare")))
         let usbmuxd = try #require(Self.realUsbmuxd)
-        daemon.arguments = [
-            "-m", "sh", "-c", "mount --bind \"$0\" /run && exec \"$1\" -f -n -U root", folder.path, usbmuxd,
-        ]
+        let daemon = Process()
+        let socket: String
+        if Self.mayUnshare {
+            daemon.executableURL = URL(fileURLWithPath: try #require(OptionalTool.path("unshare")))
+            daemon.arguments = [
+                "-m", "sh", "-c", "mount --bind \"$0\" /run && exec \"$1\" -f -n -U root", folder.path, usbmuxd,
+            ]
+            socket = folder.socketPath("usbmuxd")
+        } else {
+            socket = UsbmuxAddress.defaultPath
+            try #require(
+                !FileManager.default.fileExists(atPath: socket),
+                "no mount namespace may be made here (unshare -m), and \(socket) is taken: stop that usbmuxd")
+            daemon.executableURL = URL(fileURLWithPath: usbmuxd)
+            daemon.arguments = ["-f", "-n", "-U", "root"]
+        }
         let log = Pipe()
         daemon.standardOutput = log
         daemon.standardError = log
@@ -235,8 +258,10 @@ import Testing
         defer {
             kill(daemon.processIdentifier, SIGKILL)
             daemon.waitUntilExit()
+            // Killed, the daemon leaves its socket and pid file; outside a namespace they are
+            // the machine's, and were not there before.
+            if !Self.mayUnshare { for file in [socket, socket + ".pid"] { unlink(file) } }
         }
-        let socket = folder.socketPath("usbmuxd")
         #expect(
             eventually(timeout: .seconds(10)) {
                 // The file appears at bind, a moment before the daemon listens on it.
