@@ -25,10 +25,23 @@ package final class LineClient: Sendable {
     ///   - timeout: also bounds how long `send` waits for an agent that stopped reading.
     ///   - maxLineLength: the longest line `receiveLine` accepts; dumps can be large.
     /// - Throws: `SocketError`, e.g. `connect to /x.sock failed: No such file or directory (is the agent running?)`.
-    package init(endpoint: Endpoint, timeout: Duration?, maxLineLength: Int = 64 << 20) throws(SocketError) {
+    package convenience init(endpoint: Endpoint, timeout: Duration?, maxLineLength: Int = 64 << 20) throws(SocketError)
+    {
+        try self.init(
+            socket: try Socket.connect(to: endpoint, timeout: timeout), endpoint: endpoint, timeout: timeout,
+            maxLineLength: maxLineLength)
+    }
+
+    /// Speaks lines over a socket already connected (a tunnel to a device's port), which the
+    /// client now owns and closes; `endpoint` names it in messages.
+    ///
+    /// - Throws: `SocketError` when the socket cannot be made non-blocking (it is closed then).
+    package init(socket: Socket, endpoint: Endpoint, timeout: Duration?, maxLineLength: Int = 64 << 20)
+        throws(SocketError)
+    {
         self.endpoint = endpoint
         self.timeout = timeout
-        socket = try Socket.connect(to: endpoint, timeout: timeout)
+        self.socket = socket
         reader = Locked(Reader(framer: LineFramer(maxLineLength: maxLineLength)))
         do {
             try socket.setNonBlocking()

@@ -9,10 +9,15 @@ import Foundation
 extension Socket {
     /// Connects to an agent, giving up after `timeout` (nil waits as long as the system does).
     ///
+    /// - Parameter anyListener: skips the check that a Unix socket's listener runs as this user;
+    ///   only for a system daemon that serves every user (usbmuxd runs as root or its own user),
+    ///   never for an agent.
     /// - Returns: a connected socket in blocking mode.
     /// - Throws: `SocketError` with a hint, e.g. `connect to /x.sock failed: No such file or
     ///   directory (is the agent running?)`; `errno` is `ETIMEDOUT` when the timeout passed.
-    package static func connect(to endpoint: Endpoint, timeout: Duration?) throws(SocketError) -> Socket {
+    package static func connect(
+        to endpoint: Endpoint, timeout: Duration?, anyListener: Bool = false
+    ) throws(SocketError) -> Socket {
         let address = try resolve(endpoint, operation: "connect")
         let fd = socket(address.family)
         guard fd >= 0 else { throw .system("socket", target: endpoint.target) }
@@ -49,7 +54,7 @@ extension Socket {
                         detail: connectHint(pending, endpoint))
                 }
             }
-            if case .unix(let path) = endpoint { try checkPeerIsThisUser(fd, path: path) }
+            if case .unix(let path) = endpoint, !anyListener { try checkPeerIsThisUser(fd, path: path) }
             try socket.setNonBlocking(false)
         } catch {
             socket.close()

@@ -23,17 +23,20 @@ enum OptionalTool {
     }
 
     /// Whether a python3 with PyYAML is on PATH (the workflow test loads ci.yml with it).
-    static let hasPyYAML: Bool = {
-        guard let python = path("python3") else { return false }
+    static let hasPyYAML: Bool = succeeds("python3", ["-c", "import yaml"])
+
+    /// Whether `name`, found on PATH, runs `arguments` to exit status 0 (its output dropped).
+    static func succeeds(_ name: String, _ arguments: [String]) -> Bool {
+        guard let executable = path(name) else { return false }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import yaml"]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
-    }()
+    }
 
     /// Whether a test that needs these tools runs: they are all there, or this is CI.
     static func runs(_ names: [String]) -> Bool {

@@ -8,24 +8,13 @@ import JarvisTransport
 package final class SilentListener: Sendable {
     /// The socket's path.
     package let path: String
-    private let listener: Socket
-    /// The connections accepted so far, held open and never read.
-    private let held = Locked<[Socket]>([])
-    private let stopped = Locked(false)
+    private let loop: AcceptLoop
 
     /// Listens at `path` and accepts on a thread of its own until ``stop()``.
     package init(path: String) throws {
         self.path = path
-        listener = try Socket.listen(on: .unix(path: path))
-        let (listener, held, stopped) = (listener, held, stopped)
-        Thread.detachNewThread {
-            while !stopped.current {
-                guard (try? listener.wait(for: Int16(POLLIN), until: .now + .milliseconds(100))) == true,
-                    let (socket, _) = try? listener.accept()
-                else { continue }
-                held.withLock { $0.append(socket) }
-            }
-        }
+        // Each connection is held open by the loop and never read.
+        loop = AcceptLoop(try Socket.listen(on: .unix(path: path))) { _ in }
     }
 
     deinit { stop() }
@@ -34,17 +23,10 @@ package final class SilentListener: Sendable {
     package var busAddress: String { "unix:path=\(path)" }
 
     /// How many connections were accepted.
-    package var accepted: Int { held.current.count }
+    package var accepted: Int { loop.accepted }
 
-    /// Stops accepting and closes every connection. Idempotent.
+    /// Stops accepting and ends every connection. Idempotent.
     package func stop() {
-        let first = stopped.withLock { stopped -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        listener.close()
-        for socket in held.current { socket.close() }
-        unlink(path)
+        if loop.stop() { unlink(path) }
     }
 }

@@ -34,15 +34,24 @@ public final class JarvisClient: Sendable {
     ///     up first with no reason and dropping the connection.
     /// - Throws: ``JarvisError`` when the agent cannot be reached, refuses the hello (wrong
     ///   token: `.unauthorized`), or speaks another major protocol version.
-    public init(
+    public convenience init(
         endpoint: Endpoint, clientName: String = "jarvis", token: String? = nil, timeout: Duration? = nil
     ) throws(JarvisError) {
-        let first = timeout ?? Self.defaultTimeout
+        let connection: LineClient
         do {
-            connection = try LineClient(endpoint: endpoint, timeout: first)
+            connection = try LineClient(endpoint: endpoint, timeout: timeout ?? Self.defaultTimeout)
         } catch {
             throw JarvisError(.unavailable, "cannot connect to the agent: \(error)")
         }
+        try self.init(connection: connection, clientName: clientName, token: token, timeout: timeout)
+    }
+
+    /// Says hello over a connection already open (a tunnel to an agent on a device, through
+    /// usbmuxd); the client owns it from now on, and closes it if the hello fails.
+    /// - Throws: ``JarvisError`` as ``init(endpoint:clientName:token:timeout:)``.
+    package init(connection: LineClient, clientName: String, token: String?, timeout: Duration?) throws(JarvisError) {
+        let first = timeout ?? Self.defaultTimeout
+        self.connection = connection
         let params = Wire.HelloParams(client: clientName, token: token)
         do throws(JarvisError) {
             let answer = try Self.exchange(

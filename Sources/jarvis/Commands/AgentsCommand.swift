@@ -41,7 +41,7 @@ enum AgentsCommand: Command {
             )
             return
         }
-        // Columns as wide as their longest cell; on a terminal the address gives way.
+        // On a terminal the address, last, gives way.
         let simulator = records.contains { $0.bundleID != nil }
         var rows = [["PID", "NAME", "IDENTITY", "STARTED"] + (simulator ? ["DEVICE", "APP"] : []) + ["ADDRESS"]]
         for record in records {
@@ -50,15 +50,7 @@ enum AgentsCommand: Command {
                     + (simulator ? [Terminal.escaped(record.device ?? "-"), Terminal.escaped(record.bundleID ?? "-")] : [])
                     + [Terminal.escaped(record.endpoint?.description ?? "-")])
         }
-        var widths = [Int](repeating: 0, count: rows[0].count)
-        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
-        for (number, row) in rows.enumerated() {
-            let line = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : Terminal.pad(cell, widths[index] + 2)
-            }.joined()
-            let fitted = Terminal.fit(line, Terminal.width)
-            Terminal.out(number == 0 ? Terminal.bold(fitted) : fitted)
-        }
+        Terminal.table(rows)
     }
 
     /// A record's start time to the second (records keep more), as people read it.

@@ -27,7 +27,7 @@ let fanOutCommandNames = "ls, get, set, rm, undo, redo, watch, export, import an
 
 /// Every command, in the order `jarvis help` lists them.
 let commands: [any Command.Type] = [
-    AgentsCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ResetCommand.self,
+    AgentsCommand.self, DevicesCommand.self, ListCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ResetCommand.self,
     WatchCommand.self, HistoryCommand.self, UndoCommand.self, RedoCommand.self, RestoreCommand.self, CheckCommand.self, InspectCommand.self, ExportCommand.self, ImportCommand.self,
     DiffCommand.self, DemoCommand.self, MCPCommand.self, WebCommand.self,
     HelpCommand.self,

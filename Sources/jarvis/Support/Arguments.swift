@@ -8,7 +8,7 @@ extension CommandLineArguments {
     static let valued: Set<String> = [
         "--agent", "--token", "--token-file", "--scanner", "--key", "--container", "--expect", "--name", "--match", "--defaults-dir",
         "--files", "--secrets-dir", "--listen", "--since", "--limit", "--format", "--output", "--timeout", "--action", "--type", "--port",
-        "--force-at", "--to", "--agents", "--agents-timeout",
+        "--force-at", "--to", "--agents", "--agents-timeout", "--udid",
     ]
 
     /// Splits the arguments of `jarvis`.
