@@ -1822,18 +1822,24 @@ def fleet_agent(name, values):
     return Agent("--files", folder, "--name", name), path
 
 
-def scenario_fleet_compare(playwright):
-    """A key on every agent, Set on all, Copy to one, a container compared with another agent
-    and with a snapshot file, one difference applied: each written where asked, values as text."""
-    alpha, alpha_path = fleet_agent("alpha", {"port": 1, "name": "Ada", "mine": True})
-    beta, beta_path = fleet_agent("beta", {"port": 2, "name": "<b>Bob</b>", "theirs": "x"})
-    gamma, gamma_path = fleet_agent("gamma", {"port": 3, "name": "Cy"})
+def compare_name_on_all(playwright):
+    """A page on alpha with app.json's `name` compared on every agent."""
     web = Web("--agent", "alpha")
     browser, context = launch(playwright)
     page = open_page(context, web)
     scope(page, "app.json")
     open_key(page, "name")
     detail(page).get_by_role("button", name="Compare on all agents").click()
+    return page
+
+
+def scenario_fleet_compare(playwright):
+    """A key on every agent, Set on all, Copy to one, a container compared with another agent
+    and with a snapshot file, one difference applied: each written where asked, values as text."""
+    alpha, alpha_path = fleet_agent("alpha", {"port": 1, "name": "Ada", "mine": True})
+    beta, beta_path = fleet_agent("beta", {"port": 2, "name": "<b>Bob</b>", "theirs": "x"})
+    gamma, gamma_path = fleet_agent("gamma", {"port": 3, "name": "Cy"})
+    page = compare_name_on_all(playwright)
     lines = detail(page).get_by_role("list", name="Value per agent")
     expect(lines.get_by_role("listitem", name="alpha")).to_contain_text("Ada")
     beta_line = lines.get_by_role("listitem", name="beta")
@@ -1923,12 +1929,7 @@ def scenario_fleet_set_asks(playwright):
     alpha, alpha_path = fleet_agent("alpha", {"name": "Ada"})
     beta, beta_path = fleet_agent("beta", {"name": "Bob"})
     gamma, gamma_path = fleet_agent("gamma", {"port": 3})
-    web = Web("--agent", "alpha")
-    browser, context = launch(playwright)
-    page = open_page(context, web)
-    scope(page, "app.json")
-    open_key(page, "name")
-    detail(page).get_by_role("button", name="Compare on all agents").click()
+    page = compare_name_on_all(playwright)
     lines = detail(page).get_by_role("list", name="Value per agent")
     expect(lines.get_by_role("listitem", name="gamma")).to_contain_text("not found")
     expect(lines.get_by_role("listitem", name="beta")).to_contain_text("Bob")

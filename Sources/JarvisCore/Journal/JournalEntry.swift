@@ -123,7 +123,8 @@ package struct JournalEntry: Sendable, Hashable {
     /// the names, revisions and client.
     package var weight: Int {
         var bytes = 256 + address.scanner.utf8.count + address.container.utf8.count + address.key.utf8.count
-        bytes += (group == nil ? 0 : 8) + (change?.utf8.count ?? 0) + (undoHint?.count ?? 0) * 4 / 3 + (pointer?.description.utf8.count ?? 0) + (client?.peer.utf8.count ?? 0) + (client?.name?.utf8.count ?? 0)
+        bytes += (group == nil ? 0 : 8) + (undoHint?.count ?? 0) * 4 / 3 + (pointer?.description.utf8.count ?? 0) + (client?.peer.utf8.count ?? 0) + (client?.name?.utf8.count ?? 0)
+        bytes += change?.utf8.count ?? 0
         for value in [before, after] {
             if let value { bytes += value.minimumJSONBytes(countingPast: Int.max) }
         }

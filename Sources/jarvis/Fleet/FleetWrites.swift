@@ -108,9 +108,11 @@ enum FleetWrites {
             if !dryRun, let refusal = FleetOutput.requireEditing(client) { return refusal }
             if !redo && change == nil {
                 return FleetOutcome.Result(
-                    .notFound, reason: "nothing to undo: no change made with --agents is still standing on the agents named")
+                    .notFound,
+                    reason: "nothing to undo: no change made with --agents is still standing on the agents named")
             }
-            let result = try redo
+            let result =
+                try redo
                 ? client.redo(nil, dryRun: dryRun) : client.undo(Wire.UndoParams(dryRun: dryRun, change: change))
             let text = UndoRun.describe(result, redo: redo)
             if result.conflict { return FleetOutcome.Result(.conflict, reason: text, detail: result.json) }
@@ -126,9 +128,10 @@ enum FleetWrites {
         _ = FleetRun.run(resolved, bound: context.agentsBound, clientName: "jarvis-cli") {
             (_, client) throws(JarvisError) -> FleetOutcome.Result in
             let page = try client.journal(Wire.JournalParams(limit: 10_000))
-            if let entry = page.entries.last(where: { $0.undoable && $0.change?.hasPrefix(FleetRun.changePrefix) == true }),
-                let change = entry.change
-            {
+            let fanOut = { (entry: Wire.JournalEntry) in
+                entry.undoable && entry.change?.hasPrefix(FleetRun.changePrefix) == true
+            }
+            if let entry = page.entries.last(where: fanOut), let change = entry.change {
                 found.withLock { $0.append((entry.time, change)) }
             }
             return FleetOutcome.Result(.ok)
