@@ -8,7 +8,7 @@ enum SetCommand: Command {
     static let name = "set"
     static let summary = "store a value, keeping its type unless a flag (--int, --string, …)\nasks"
     static let usage = """
-        jarvis set CONTAINER KEY VALUE [TYPE] [--expect REVISION] [--new] [--create]
+        jarvis set CONTAINER KEY VALUE [TYPE] [--expect REVISION] [--new]
 
           KEY is a key, or a JSON Pointer starting with the key (/profile/tags/0,
           /tags/- appends): only that place changes, everything around it keeps its
