@@ -311,6 +311,65 @@ import Testing
         }
     }
 
+    /// A fan-out writes only what a single write would: a key absent on an agent is created
+    /// there only with `--create`; without it that agent says `absent, not created` and its
+    /// file is left as it was (issue 43 item 11).
+    @Test func aFanOutCreatesAnAbsentKeyOnlyWithCreate() throws {
+        try agent("c-a")
+        try agent("c-b")
+        #expect(try jarvis("set", "files:app.json", "theme", "light", "--agent", "c-a").status == 0)
+        let before = try Data(contentsOf: files("c-b").appendingPathComponent("app.json"))
+
+        let dry = try jarvis("set", "app.json", "theme", "dark", "--agents", "all", "--dry-run")
+        #expect(line(dry.stdout, "c-b")?.contains("not found") == true, "\(dry.stdout)\(dry.stderr)")
+        let plain = try jarvis("set", "app.json", "theme", "dark", "--agents", "all")
+        #expect(plain.status == 1, "\(plain.stdout)\(plain.stderr)")
+        #expect(line(plain.stdout, "c-a")?.contains("changed") == true, "\(plain.stdout)")
+        let refused = try #require(line(plain.stdout, "c-b"), "\(plain.stdout)")
+        #expect(refused.contains("not found") && refused.contains("absent, not created"), "\(refused)")
+        #expect(try Data(contentsOf: files("c-b").appendingPathComponent("app.json")) == before)
+
+        let created = try jarvis("set", "app.json", "theme", "dark", "--agents", "all", "--create")
+        #expect(created.status == 0, "\(created.stdout)\(created.stderr)")
+        #expect(line(created.stdout, "c-b")?.contains("(absent) → dark") == true, "\(created.stdout)")
+        let written = try JSONParser.parse(Data(contentsOf: files("c-b").appendingPathComponent("app.json")))
+        #expect(written["theme"] == .string("dark"))
+        let single = try jarvis("set", "app.json", "mode", "x", "--agent", "c-a", "--create")
+        #expect(single.status == 64 && single.stderr.contains("--create goes with --agents"), "\(single.stderr)")
+    }
+
+    /// Each agent's entry of a fan-out carries the fan-out's id, and `undo --agents` takes back
+    /// only the entries of the newest fan-out: a single write made since on one agent stays,
+    /// and an agent the newest fan-out did not reach is not written (issue 43 item 11).
+    @Test func undoAcrossAgentsTakesBackOnlyTheNewestFanOut() throws {
+        try agent("f-a", port: 1)
+        try agent("f-b", port: 1)
+        #expect(try jarvis("set", "app.json", "port", "2", "--agents", "all").status == 0)
+        func entries(_ name: String) throws -> [JSONValue] {
+            let history = try jarvis("history", "--agent", name, "--json")
+            return try JSONParser.parse(Data(history.stdout.utf8))["entries"]?.arrayValue ?? []
+        }
+        let changes = try ["f-a", "f-b"].map { name in try entries(name).last?["change"]?.stringValue }
+        #expect(changes[0]?.hasPrefix("fanout-") == true && changes[0] == changes[1], "\(changes)")
+        // A single write on one agent after the fan-out: not the fan-out's, so not undone.
+        #expect(try jarvis("set", "files:app.json", "other", "7", "--agent", "f-b").status == 0)
+
+        let undone = try jarvis("undo", "--agents", "all")
+        #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
+        #expect(try port("f-a") == .integer(1) && port("f-b") == .integer(1), "\(undone.stdout)")
+        let kept = try JSONParser.parse(Data(contentsOf: files("f-b").appendingPathComponent("app.json")))
+        #expect(kept["other"] == .integer(7), "the single write on f-b was taken back: \(undone.stdout)")
+
+        // The newest fan-out reached f-a only: f-b is not written.
+        #expect(try jarvis("set", "app.json", "port", "3", "--agents", "f-a").status == 0)
+        let second = try jarvis("undo", "--agents", "all")
+        #expect(line(second.stdout, "f-a")?.contains("changed") == true, "\(second.stdout)\(second.stderr)")
+        #expect(line(second.stdout, "f-b")?.contains("not found") == true, "\(second.stdout)")
+        #expect(try port("f-a") == .integer(1))
+        let still = try JSONParser.parse(Data(contentsOf: files("f-b").appendingPathComponent("app.json")))
+        #expect(still["other"] == .integer(7) && still["port"] == .integer(1))
+    }
+
     @Test func watchFollowsEveryAgentNamedEachLineNamingItsAgent() throws {
         try agent("w-a", port: 1)
         try agent("w-b", port: 2)

@@ -111,6 +111,36 @@ import Testing
         #expect(state.orderedAddresses == sorted())
     }
 
+    /// `changedSince` holds the keys changed after the serial a face kept, whether or not
+    /// their mark has ended; `changed` only those marked a moment ago.
+    @Test func changedSinceKeepsWhatChangedAfterItsMarkEnds() throws {
+        let fixture = try InspectorFixture()
+        try fixture.writeSuite("since", ["a": 1, "b": 2])
+        let (session, agent) = try loaded(fixture)
+        defer { session.close(); agent.stop() }
+        var state = session.state
+        let opened = state.changeSerial
+        let address = PreferenceAddress(scanner: "defaults", container: "since", key: "a")
+        var item = try #require(state.items[address])
+        item.value = 5
+        item.revision = Revision("r-a")
+        let start = ContinuousClock.now
+        state.apply(
+            ChangeNotification(
+                subscription: "w1", sequence: 1, time: nil,
+                changes: [.init(kind: .updated, address: address, item: item, old: state.items[address])]),
+            now: start)
+        let later = start + InspectorState.highlight + .seconds(1)
+        state.expireHighlights(now: later)
+        func keys(_ chip: InspectorChip) -> [String] {
+            state.tableRows(scanner: "defaults", container: "since", chips: [chip], now: later).map(\.title)
+        }
+        #expect(keys(.changedSince(opened)) == ["a"])
+        #expect(keys(.changedSince(state.changeSerial)).isEmpty)
+        #expect(keys(.changed).isEmpty)
+        #expect(InspectorChip.changedSince(opened).id == "changed")
+    }
+
     /// A dictionary's members are listed in the table's natural order (`key_2` before
     /// `key_10`), the same in every face's tree; an array's elements keep their places.
     @Test func aDictionarysMembersAreInNaturalOrder() throws {

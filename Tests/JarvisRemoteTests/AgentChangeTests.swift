@@ -53,6 +53,29 @@ import Testing
         #expect(try ["a", "b", "c"].map(value) == [1, 1, 1])
     }
 
+    /// A change's name is in each of its entries, kept in the journal file across a restart,
+    /// and `undo` with `change` takes back that change alone, even with a newer one standing.
+    @Test func eachEntryNamesItsChangeAndUndoTakesBackTheChangeNamed() throws {
+        _ = try set("a", 2, change: "fanout-1")
+        _ = try set("b", 2, change: "fanout-1")
+        _ = try set("c", 2, change: nil)
+        let entries = try client.journal(Wire.JournalParams()).entries
+        #expect(entries.map(\.change) == ["fanout-1", "fanout-1", nil], "\(entries.map(\.change))")
+        let undone = try client.undo(Wire.UndoParams(change: "fanout-1"))
+        #expect(undone.undoneGroup.count == 2)
+        #expect(try ["a", "b", "c"].map(value) == [1, 1, 2])
+        #expect(throws: JarvisError.self) { try client.undo(Wire.UndoParams(change: "fanout-1")) }
+        agent.stop()
+        let again = try JarvisAgent.start(
+            scanners: [MemoryScanner(id: "memory", contents: ["app": ["a": 1, "b": 1, "c": 2]])],
+            options: .init(
+                name: "changes", runtimeDirectory: URL(fileURLWithPath: folder.path),
+                journalFolder: URL(fileURLWithPath: folder.path + "/journal")))
+        defer { again.stop() }
+        let read = try JarvisClient(endpoint: .unix(path: again.socketPath)).journal(Wire.JournalParams()).entries
+        #expect(read.prefix(3).map(\.change) == ["fanout-1", "fanout-1", nil], "\(read.map(\.change))")
+    }
+
     @Test func aKeyWrittenTwiceInOneChangeGoesBackToWhatItHeldBefore() throws {
         defer { agent.stop() }
         _ = try set("a", 2, change: "twice")

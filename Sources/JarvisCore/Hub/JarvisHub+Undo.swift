@@ -26,11 +26,15 @@ extension JarvisHub {
         /// Without an id: only an entry made by a client of this name (a face's own changes);
         /// `.some(nil)` for a client that gave no name.
         package var client: String??
+        /// Without an id: only an entry of the change the client gave this name
+        /// (``JournalEntry/change``).
+        package var change: String?
 
         package init(
             id: Int64? = nil, redo: Bool = false, dryRun: Bool = false, forceAt: Revision? = nil, key: String? = nil,
-            container: String? = nil, client: String?? = nil
+            container: String? = nil, client: String?? = nil, change: String? = nil
         ) {
+            self.change = change
             self.key = key
             self.container = container
             self.client = client
@@ -157,11 +161,17 @@ extension JarvisHub {
                 self.isHere(entry) && (request.key.map { $0 == entry.address.key } ?? true)
                     && (request.container.map { $0 == entry.address.container || $0 == "\(entry.address.scanner):\(entry.address.container)" } ?? true)
                     && (request.client.map { $0 == entry.client?.name } ?? true)
+                    && (request.change.map { $0 == entry.change } ?? true)
             }
             let candidate = { (entry: JournalEntry) -> Bool in accepts(entry) && shown.entry(entry) != nil }
             let picked = request.redo ? journal.newestRedoable(where: candidate) : journal.newestUndoable(where: candidate)
             let found = picked.flatMap { shown.entry($0) }
             guard let found else {
+                if let change = request.change {
+                    throw JarvisError(
+                        .notFound,
+                        "nothing to \(word): no entry of change '\(change)' is \(request.redo ? "an undo " : "")still standing here")
+                }
                 throw JarvisError(
                     .notFound, request.redo ? "nothing to redo: no undo is left to take back" : "nothing to undo: the journal holds no change still standing")
             }

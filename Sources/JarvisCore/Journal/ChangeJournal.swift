@@ -135,7 +135,10 @@ package final class ChangeJournal: Sendable {
                     stored.append(Self.insertNext(heard, into: &state))
                 }
                 var entry = entry
-                if let group { entry.group = group.id(claiming: state.nextID) }
+                if let group {
+                    entry.group = group.id(claiming: state.nextID)
+                    entry.change = group.name
+                }
                 let kept = Self.insertNext(entry, into: &state)
                 group?.keep(kept)
                 own.append(kept)

@@ -72,6 +72,9 @@ package struct JournalEntry: Sendable, Hashable {
     /// such a change): the id of the change's first entry, which every entry of it shares. An
     /// undo or redo takes back every entry of a group, or none. Nil for a change of one key.
     package var group: Int64?
+    /// The name the client gave the change this entry is one write of (``JournalGroup/name``:
+    /// a fan-out's id on every agent it reached); nil for a write sent without one.
+    package var change: String?
     /// Whether `undoneBy` names a ``Action/rollback``: this entry's change was refused part way
     /// and put back. Derived from the journal's entries, never kept in the file.
     package var isRolledBack = false
@@ -121,6 +124,7 @@ package struct JournalEntry: Sendable, Hashable {
     package var weight: Int {
         var bytes = 256 + address.scanner.utf8.count + address.container.utf8.count + address.key.utf8.count
         bytes += (group == nil ? 0 : 8) + (undoHint?.count ?? 0) * 4 / 3 + (pointer?.description.utf8.count ?? 0) + (client?.peer.utf8.count ?? 0) + (client?.name?.utf8.count ?? 0)
+        bytes += change?.utf8.count ?? 0
         for value in [before, after] {
             if let value { bytes += value.minimumJSONBytes(countingPast: Int.max) }
         }

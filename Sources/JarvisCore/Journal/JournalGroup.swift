@@ -11,7 +11,14 @@ package final class JournalGroup: Sendable, Hashable {
 
     private let state = Locked(State())
 
-    package init() {}
+    /// The name the client gave the change (`change` on `set` and `delete`: an import's, a
+    /// fan-out's), recorded in each entry as ``JournalEntry/change``; nil for one the agent
+    /// started (a restore, an undo of several keys).
+    package let name: String?
+
+    package init(name: String? = nil) {
+        self.name = name
+    }
 
     /// One group is equal only to itself.
     package static func == (left: JournalGroup, right: JournalGroup) -> Bool { left === right }

@@ -187,11 +187,14 @@ package struct InspectorKeyComparison: Sendable, Hashable {
     /// Writes `value` (the agent in view's, at the place) to `targets` at once, each guarded
     /// by the revision this comparison read there: a production or read-only agent is
     /// refused by name, an agent whose value was not read gets nothing, an agent that already
-    /// holds the value is left as it is, and a key changed since the read is a conflict.
+    /// holds the value is left as it is, and a key changed since the read is a conflict. An
+    /// agent where the key is absent is written only with `create`, as a fan-out of the CLI.
+    /// - Parameters:
+    ///   - change: the fan-out's id, recorded in each agent's journal entry (``FleetRun/newChange()``).
     /// - Returns: one outcome per target, in their order; nothing is sent to any other agent.
     package func copy(
-        _ value: PreferenceValue, to targets: [AgentRecord], bound: Duration = FleetRun.defaultBound,
-        clientName: String
+        _ value: PreferenceValue, to targets: [AgentRecord], create: Bool = false, change: String? = nil,
+        bound: Duration = FleetRun.defaultBound, clientName: String
     ) -> FleetReport {
         let seen = Dictionary(lines.map { ($0.agent, $0.seen) }, uniquingKeysWith: { first, _ in first })
         let place = place
@@ -206,6 +209,9 @@ package struct InspectorKeyComparison: Sendable, Hashable {
                 return FleetOutcome.Result(
                     .failed, reason: "its value was not read (no answer?); compare again first; nothing was written")
             case .absent:
+                guard create else {
+                    return FleetOutcome.Result(.notFound, reason: "absent, not created")
+                }
                 expected = .absent
                 before = nil
             case .item(let item):
@@ -215,7 +221,7 @@ package struct InspectorKeyComparison: Sendable, Hashable {
                 expected = item.revision
                 before = item
             }
-            let written = try client.set(place, to: value, expectedRevision: expected)
+            let written = try client.set(place, to: value, expectedRevision: expected, change: change)
             return FleetOutcome.Result(
                 .changed,
                 value: (before.map { InspectorState.preview($0, limit: 60) } ?? "(absent)") + " → "

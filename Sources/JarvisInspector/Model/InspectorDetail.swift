@@ -12,7 +12,8 @@ public struct InspectorDetail: Sendable, Hashable {
 
     /// The row the detail belongs to.
     public var row: InspectorRow
-    /// Facts in order: type, status, revision (only for a stored value), catalog notes.
+    /// Facts in order: scanner and container (two keys of one name in two containers read
+    /// apart), type, status, revision (only for a stored value), catalog notes.
     public var facts: [Fact]
     /// The value as plain text (shortened when very large); nil when masked or unset.
     public var valueText: String?
@@ -35,13 +36,13 @@ extension InspectorState {
             else { return nil }
             return InspectorDetail(
                 row: row,
-                facts: [
+                facts: Self.place(address) + [
                     .init(label: "type", text: value.type.rawValue),
                     .init(label: "in", text: VisibleText.escaped(address.key + pointer.description)),
                 ], valueText: ValueFormat.full(value, limit: limit), note: nil)
         }
         guard let row = self.row(for: address) else { return nil }
-        var facts: [InspectorDetail.Fact] = [.init(label: "type", text: item.type.rawValue)]
+        var facts = Self.place(address) + [InspectorDetail.Fact(label: "type", text: item.type.rawValue)]
         var status: [String] = []
         let unset = Self.isUnset(item)
         if unset {
@@ -98,5 +99,13 @@ extension InspectorState {
         }
         return InspectorDetail(
             row: row, facts: facts, valueText: item.value.map { ValueFormat.full($0, limit: limit) }, note: nil)
+    }
+
+    /// Where the key lives: its scanner and container, as a face shows names.
+    private static func place(_ address: PreferenceAddress) -> [InspectorDetail.Fact] {
+        [
+            .init(label: "scanner", text: VisibleText.escaped(address.scanner)),
+            .init(label: "container", text: VisibleText.escaped(address.container)),
+        ]
     }
 }

@@ -28,6 +28,15 @@ public struct InspectorMessage: Sendable, Hashable {
         /// Put back what the undo took (`redo`; `Z` in the terminal).
         case redo
 
+        /// What the terminal inspector, whose keys `z` and `Z` do it, says beside the message
+        /// (`Z redoes`); a face with a button instead says nothing of keys.
+        public var keyHint: String {
+            switch self {
+            case .undo: "z undoes"
+            case .redo: "Z redoes"
+            }
+        }
+
         /// Its label on a button.
         public var label: String {
             switch self {

@@ -64,6 +64,11 @@ public struct InspectorState: Sendable {
     public private(set) var lastChange: InspectorMessage?
     /// How many changes from elsewhere have arrived: a face compares it to know news came.
     public private(set) var changeCount = 0
+    /// The number of the latest key change marked (one per key per change, from 1): a face
+    /// keeps it to show the keys changed since (``InspectorChip/changedSince(_:)``).
+    public private(set) var changeSerial = 0
+    /// The ``changeSerial`` of each key's latest marked change.
+    private var changedSerial: [PreferenceAddress: Int] = [:]
 
     /// Grows whenever what rows are built from changes (items, reveals, change marks,
     /// scanners, containers): a face caches rows and builds them again only when it moved.
@@ -281,7 +286,15 @@ public struct InspectorState: Sendable {
             changedFrom[address] = Earlier(item: before)
         }
         changedAt[address] = now
+        changeSerial += 1
+        changedSerial[address] = changeSerial
         rowLog.note(address)
+    }
+
+    /// Whether a key changed (from elsewhere, as marked) after change number `serial`
+    /// (``changeSerial`` as a face read it).
+    public func changed(_ address: PreferenceAddress, since serial: Int) -> Bool {
+        (changedSerial[address] ?? 0) > serial
     }
 
     /// What a key marked changed showed before, as a row previews it (`unset (default: 3)`,

@@ -68,7 +68,8 @@ extension InspectorSession {
 }
 
 extension InspectorMessage {
-    /// What an undo or redo did: `undid #7: theme back to "dark" (Z redoes)`.
+    /// What an undo or redo did: `undid #7: theme back to "dark"`, offering the redo (or
+    /// undo) that takes it back; a face with a key for it says which (``Offer/keyHint``).
     public static func undone(_ result: Wire.UndoResult, redo: Bool) -> InspectorMessage {
         let entry = result.undone
         let group = result.undoneGroup
@@ -76,7 +77,7 @@ extension InspectorMessage {
             let keys = Array(Set(group.map(\.address.key))).sorted()
             let named = keys.prefix(3).joined(separator: ", ") + (keys.count > 3 ? ", …" : "")
             return InspectorMessage(
-                "\(redo ? "redid" : "undid") #\(group[0].group ?? group[0].id): \(group.count) keys as one change (\(named)) (\(redo ? "z undoes" : "Z redoes"))",
+                "\(redo ? "redid" : "undid") #\(group[0].group ?? group[0].id): \(group.count) keys as one change (\(named))",
                 offer: redo ? .undo : .redo)
         }
         let name = entry.address.key + (entry.pointer ?? "")
@@ -87,7 +88,7 @@ extension InspectorMessage {
             value = "removed again"
         }
         return InspectorMessage(
-            "\(redo ? "redid" : "undid") #\(entry.id): \(name) \(value) (\(redo ? "z undoes" : "Z redoes"))",
+            "\(redo ? "redid" : "undid") #\(entry.id): \(name) \(value)",
             offer: redo ? .undo : .redo)
     }
 }

@@ -5,6 +5,10 @@ import JarvisCore
 public enum InspectorChip: Sendable, Hashable, CustomStringConvertible {
     /// Changed in the agent a moment ago.
     case changed
+    /// Changed in the agent after its change number `serial` (``InspectorState/changeSerial``
+    /// when the face opened): what changed since a page opened. Its ``id`` is `changed`, as
+    /// the face offers it in the place of ``changed``.
+    case changedSince(Int)
     /// Secrets, masked or revealed.
     case secrets
     /// Declared by the key catalog with nothing stored.
@@ -22,7 +26,7 @@ public enum InspectorChip: Sendable, Hashable, CustomStringConvertible {
     /// A stable name for the chip (`changed`, `type:string`), as a face sends it back.
     public var id: String {
         switch self {
-        case .changed: "changed"
+        case .changed, .changedSince: "changed"
         case .secrets: "secrets"
         case .unset: "unset"
         case .undeclared: "undeclared"
@@ -40,6 +44,7 @@ public enum InspectorChip: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .changed: "Changed"
+        case .changedSince: "Changed since opened"
         case .secrets: "Secrets"
         case .unset: "Unset"
         case .undeclared: "Undeclared"
@@ -47,10 +52,11 @@ public enum InspectorChip: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether a key row (with its item) belongs under the chip.
-    public func matches(_ row: InspectorRow, _ item: PreferenceItem?) -> Bool {
+    /// Whether a key row (with its item, in `state`) belongs under the chip.
+    public func matches(_ row: InspectorRow, _ item: PreferenceItem?, in state: InspectorState) -> Bool {
         switch self {
         case .changed: row.has(.changed)
+        case .changedSince(let serial): row.target.address.map { state.changed($0, since: serial) } ?? false
         case .secrets: row.has(.masked) || row.has(.revealed)
         case .unset: row.has(.unset)
         case .undeclared: item != nil && item?.catalog == nil

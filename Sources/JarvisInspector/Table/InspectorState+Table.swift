@@ -16,7 +16,7 @@ extension InspectorState {
         where (scanner == nil || address.scanner == scanner) && (container == nil || address.container == container) {
             guard let row = row(for: address, previewLimit: previewLimit, now: now) else { continue }
             guard filter.isEmpty || filter.matches(row) else { continue }
-            guard chips.allSatisfy({ $0.matches(row, items[address]) }) else { continue }
+            guard chips.allSatisfy({ $0.matches(row, items[address], in: self) }) else { continue }
             rows.append(row)
         }
         return rows

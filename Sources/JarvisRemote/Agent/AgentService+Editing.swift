@@ -153,8 +153,10 @@ extension AgentService {
     private func deleteKeys(_ params: Wire.BulkDeleteParams, session: AgentSessionState) throws -> JSONValue {
         let selection: JarvisHub.KeySelection = params.match.map { .matching(GlobPattern($0)) } ?? .undeclared
         let (address, known) = try located(Wire.Place(scanner: params.scanner, container: params.container, key: ""))
+        var origin = session.writeOrigin
+        if let name = params.change, !params.dryRun { origin.group = session.changes.group(named: name) }
         let outcome = try hub.write(
-            address, .deleteKeys(selection, dryRun: params.dryRun), known: known, origin: session.writeOrigin)
+            address, .deleteKeys(selection, dryRun: params.dryRun), known: known, origin: origin)
         if !params.dryRun { record(outcome, as: .delete, session: session) }
         var pattern: String?
         if case .matching(let glob) = selection { pattern = glob.description }

@@ -33,7 +33,7 @@ extension AgentService {
         let request = JarvisHub.UndoRequest(
             id: params.id, redo: redo, dryRun: params.dryRun, forceAt: params.forceAt.map(Revision.init),
             key: params.key, container: params.container,
-            client: params.mine ? .some(session.auditClient.name) : nil)
+            client: params.mine ? .some(session.auditClient.name) : nil, change: params.change)
         let outcome = try hub.undo(request, origin: session.auditClient)
         let restore = outcome.restoring.map { Wire.JournalValue($0, secret: outcome.entry.isSecret) }
         if outcome.isConflict && !params.dryRun {

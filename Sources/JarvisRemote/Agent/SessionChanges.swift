@@ -22,7 +22,7 @@ package final class SessionChanges: Sendable {
     package func group(named name: String) -> JournalGroup {
         state.withLock { state in
             if let group = state.groups[name] { return group }
-            let group = JournalGroup()
+            let group = JournalGroup(name: name)
             state.groups[name] = group
             state.order.append(name)
             if state.order.count > Self.capacity { state.groups[state.order.removeFirst()] = nil }

@@ -88,14 +88,21 @@ extension JarvisClient {
 
     /// Stores a value at a key or at a place inside one; with `expectedRevision`, only if
     /// nobody changed it since. Returns the item (or place) as stored.
+    /// - Parameter change: the name of the change this write is one of (a fan-out's id), which
+    ///   the agent records in its journal entry; sent only to an agent that takes it
+    ///   (``Wire/Capabilities/changes``).
     @discardableResult
-    public func set(_ place: Wire.Place, to value: PreferenceValue, expectedRevision: Revision? = nil)
-        throws(JarvisError) -> PreferenceItem
-    {
-        try call(
-            Wire.SetParams(place, value: value, expectedRevision: expectedRevision), expecting: Wire.ItemResult.self
-        )
-        .item
+    public func set(
+        _ place: Wire.Place, to value: PreferenceValue, expectedRevision: Revision? = nil, change: String? = nil
+    ) throws(JarvisError) -> PreferenceItem {
+        var params = Wire.SetParams(place, value: value, expectedRevision: expectedRevision)
+        params.change = Wire.ChangeParams(change: sendable(change))
+        return try call(params, expecting: Wire.ItemResult.self).item
+    }
+
+    /// `change` where the agent takes it, else nil.
+    func sendable(_ change: String?) -> String? {
+        helloResult.capabilities.changes ? change : nil
     }
 
     /// Stores a value; with `expectedRevision`, only if nobody changed it since.
@@ -107,9 +114,14 @@ extension JarvisClient {
     }
 
     /// Removes a stored value, or one place inside it; returns it as it was.
+    /// - Parameter change: as for ``set(_:to:expectedRevision:change:)``.
     @discardableResult
-    public func delete(_ place: Wire.Place, expectedRevision: Revision? = nil) throws(JarvisError) -> PreferenceItem {
-        try call(Wire.DeleteParams(place, expectedRevision: expectedRevision), expecting: Wire.ItemResult.self).item
+    public func delete(_ place: Wire.Place, expectedRevision: Revision? = nil, change: String? = nil)
+        throws(JarvisError) -> PreferenceItem
+    {
+        var params = Wire.DeleteParams(place, expectedRevision: expectedRevision)
+        params.change = Wire.ChangeParams(change: sendable(change))
+        return try call(params, expecting: Wire.ItemResult.self).item
     }
 
     /// Removes a stored value; returns it as it was.

@@ -12,6 +12,13 @@ public enum FleetRun {
     /// The default bound: how long a fan-out waits for its slowest agent.
     public static let defaultBound: Duration = .seconds(5)
 
+    /// The prefix of a fan-out's change name (`change` on each write), as each agent's journal
+    /// records it: `jarvis undo --agents` takes back the newest fan-out by it.
+    package static let changePrefix = "fanout-"
+
+    /// A new fan-out's id: the change name every agent it writes records.
+    package static func newChange() -> String { changePrefix + UUID().uuidString }
+
     /// Runs `body` on every agent of `resolved` at once.
     /// - Parameters:
     ///   - bound: how long the whole fan-out may take; each agent has until `now + bound`.

@@ -30,6 +30,7 @@ extension JournalFile {
         object.setIfPresent("reverts", entry.reverts.map(JSONValue.integer))
         object.setIfPresent("place", entry.place.map(JSONValue.string))
         object.setIfPresent("group", entry.group.map(JSONValue.integer))
+        object.setIfPresent("change", entry.change.map(JSONValue.string))
         if !entry.isSecret, let hint = entry.undoHint { object["hint"] = .string(Data(hint).base64EncodedString()) }
         return JSONWriter.bytes(.object(object)) + [10]
     }
@@ -90,6 +91,7 @@ extension JournalFile {
             valuesKept: kept, reverts: object["reverts"]?.int64Value, place: object["place"]?.stringValue)
         // A group is named by its first entry: never a later one (a file's other ids are ignored).
         if let group = object["group"]?.int64Value, group > 0, group <= id { entry.group = group }
+        if case .string(let change)? = object["change"], !change.isEmpty, change.count <= 64 { entry.change = change }
         if let hint = object["hint"]?.stringValue {
             guard let bytes = Data(base64Encoded: hint) else { return nil }
             entry.undoHint = Array(bytes)

@@ -66,13 +66,18 @@ extension JarvisClient {
     ///
     /// The writes are one change in the agent's journal (one `undo` takes them all back), where
     /// the agent takes `change` (``Wire/Capabilities/changes``).
-    /// - Parameter atomic: on the first refusal, stop and put back what was already changed
-    ///   (each undo sends the revision its write returned, so it never overwrites a change
-    ///   somebody else made meanwhile, and is journaled as a rollback that no undo or redo
-    ///   takes); false applies what it can and keeps it.
+    /// - Parameters:
+    ///   - atomic: on the first refusal, stop and put back what was already changed
+    ///     (each undo sends the revision its write returned, so it never overwrites a change
+    ///     somebody else made meanwhile, and is journaled as a rollback that no undo or redo
+    ///     takes); false applies what it can and keeps it.
+    ///   - change: the change's name, recorded in each write's journal entry (a fan-out sends
+    ///     its own id to every agent); nil makes one (`import-` and a UUID).
     /// - Returns: what was changed, skipped, refused and, after a refusal, restored.
-    public func apply(_ plan: SnapshotImport.Plan, atomic: Bool = true) -> SnapshotImport.Report {
-        let change = helloResult.capabilities.changes ? "import-\(UUID().uuidString)" : nil
+    public func apply(_ plan: SnapshotImport.Plan, atomic: Bool = true, change name: String? = nil)
+        -> SnapshotImport.Report
+    {
+        let change = sendable(name ?? "import-\(UUID().uuidString)")
         var report = SnapshotImport.Report()
         report.unchanged = plan.diff.unchanged.map(\.address)
         report.skipped = plan.placeholders.map(\.address)

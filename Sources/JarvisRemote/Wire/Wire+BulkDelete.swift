@@ -17,6 +17,9 @@ extension Wire {
         public var undeclared: Bool
         /// Only list what would go.
         public var dryRun: Bool
+        /// The name of the change the removals belong to (a fan-out's id), recorded in each of
+        /// their journal entries; nil for a change of their own. Added in protocol 1.x.
+        public var change: String?
 
         /// Params removing the keys of `container` that match `match`.
         public init(scanner: String? = nil, container: String, match: String, dryRun: Bool = false) {
@@ -36,7 +39,7 @@ extension Wire {
             self.dryRun = dryRun
         }
 
-        /// `{"scanner"?,"container","match"?,"undeclared"?,"dryRun"?}`
+        /// `{"scanner"?,"container","match"?,"undeclared"?,"dryRun"?,"change"?}`
         public var json: JSONObject {
             var object = JSONObject()
             object.setIfPresent("scanner", scanner.map(JSONValue.string))
@@ -44,6 +47,7 @@ extension Wire {
             object.setIfPresent("match", match.map(JSONValue.string))
             if undeclared { object["undeclared"] = true }
             if dryRun { object["dryRun"] = true }
+            object.setIfPresent("change", change.map(JSONValue.string))
             return object
         }
 
@@ -63,6 +67,11 @@ extension Wire {
             container = try params.string("container")
             scanner = try params.optionalString("scanner")
             dryRun = try params.optionalBool("dryRun") ?? false
+            let change = try Wire.ChangeParams(params, pointer: false)
+            if change.rollback {
+                throw RPCError.invalidParams("rollback puts back one key; it does not go with '\(name)'")
+            }
+            self.change = change.change
         }
     }
 

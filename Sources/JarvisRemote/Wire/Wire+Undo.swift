@@ -101,6 +101,10 @@ extension Wire {
         /// `redo` take back the whole group or nothing. Added in protocol 1.x; older agents
         /// never send it.
         public var group: Int64?
+        /// The name the client gave the change this entry is one write of (`change` on `set`
+        /// and `delete`; a fan-out's id, the same on every agent it reached). Added in protocol
+        /// 1.x; older agents never send it.
+        public var change: String?
 
         /// An entry as the agent sends it: a secret's values left out.
         /// - Parameter elsewhere: where the container lives now, when that is not where the
@@ -123,6 +127,7 @@ extension Wire {
             reverts = entry.reverts
             undoneBy = entry.undoneBy
             group = entry.group
+            change = entry.change
             if entry.isRollback {
                 reason = "put back a key of a change refused part way (entry \(entry.reverts ?? entry.id))"
             } else if let by = entry.undoneBy, entry.isRolledBack {
@@ -140,7 +145,7 @@ extension Wire {
             undoable = reason == nil
         }
 
-        /// `{"id","time","action","scanner","container","key","pointer"?,"before"?,"after"?,"beforeRevision"?,"afterRevision"?,"transport"?,"client"?,"secret"?,"undoable","reason"?,"reverts"?,"undoneBy"?,"place"?,"group"?}`
+        /// `{"id","time","action","scanner","container","key","pointer"?,"before"?,"after"?,"beforeRevision"?,"afterRevision"?,"transport"?,"client"?,"secret"?,"undoable","reason"?,"reverts"?,"undoneBy"?,"place"?,"group"?,"change"?}`
         public var json: JSONValue {
             var object: JSONObject = [
                 "id": .integer(id), "time": .string(DateText.format(time)), "action": .string(action),
@@ -161,6 +166,7 @@ extension Wire {
             object.setIfPresent("undoneBy", undoneBy.map(JSONValue.integer))
             object.setIfPresent("place", place.map(JSONValue.string))
             object.setIfPresent("group", group.map(JSONValue.integer))
+            object.setIfPresent("change", change.map(JSONValue.string))
             return .object(object)
         }
 
@@ -190,6 +196,7 @@ extension Wire {
             undoneBy = fields["undoneBy"]?.int64Value
             place = try fields.optionalString("place")
             group = fields["group"]?.int64Value
+            change = try fields.optionalString("change")
         }
     }
 
@@ -296,12 +303,16 @@ extension Wire {
         /// Without an id: only a change made by a client of this connection's name (the name
         /// its `hello` gave): a face takes back what it did itself.
         public var mine: Bool
+        /// Without an id: only an entry of the change the client gave this name (a fan-out's
+        /// id). Added in protocol 1.x.
+        public var change: String?
 
         /// Params for one undo or redo.
         public init(
             id: Int64? = nil, dryRun: Bool = false, forceAt: String? = nil, key: String? = nil,
-            container: String? = nil, mine: Bool = false
+            container: String? = nil, mine: Bool = false, change: String? = nil
         ) {
+            self.change = change
             self.id = id
             self.dryRun = dryRun
             self.forceAt = forceAt
@@ -310,7 +321,7 @@ extension Wire {
             self.mine = mine
         }
 
-        /// `{"id"?,"dryRun"?,"forceAt"?,"key"?,"container"?,"mine"?}`
+        /// `{"id"?,"dryRun"?,"forceAt"?,"key"?,"container"?,"mine"?,"change"?}`
         public var json: JSONObject {
             var object = JSONObject()
             object.setIfPresent("id", id.map(JSONValue.integer))
@@ -319,13 +330,14 @@ extension Wire {
             object.setIfPresent("key", key.map(JSONValue.string))
             object.setIfPresent("container", container.map(JSONValue.string))
             if mine { object["mine"] = .bool(true) }
+            object.setIfPresent("change", change.map(JSONValue.string))
             return object
         }
 
         /// Reads the params as the agent receives them, for `undo` or `redo`.
         package init(params raw: JSONObject, method: AgentMethod = .undo) throws(RPCError) {
             let params = try WireFields(
-                params: raw, method: method, allowed: ["id", "dryRun", "forceAt", "key", "container", "mine"])
+                params: raw, method: method, allowed: ["id", "dryRun", "forceAt", "key", "container", "mine", "change"])
             if let raw = params["id"] {
                 guard let id = raw.int64Value, id > 0 else {
                     throw RPCError.invalidParams("id must be a journal entry's id, a whole number from 1 (see `journal`)")
@@ -337,8 +349,10 @@ extension Wire {
             key = try params.optionalString("key")
             container = try params.optionalString("container")
             mine = try params.optionalBool("mine") ?? false
-            if id != nil, key != nil || container != nil || mine {
-                throw RPCError.invalidParams("key, container and mine choose an entry when no id is given; send one or the other")
+            change = try params.optionalString("change")
+            if id != nil, key != nil || container != nil || mine || change != nil {
+                throw RPCError.invalidParams(
+                    "key, container, mine and change choose an entry when no id is given; send one or the other")
             }
         }
     }

@@ -32,9 +32,12 @@ class App {
       if (event.key === 'Escape') { event.preventDefault(); this.table.focus(); }
       if (event.key === 'ArrowDown' || event.key === 'Enter') { event.preventDefault(); this.table.focus(); }
     });
-    // A header click sorts by its column; the model decides the order (a second click reverses).
+    // A header click sorts by its column; the model decides the order (a second click
+    // reverses). The list then starts at its top, as a new order reads from its first row.
     for (const header of document.querySelectorAll('button.sort')) {
-      header.addEventListener('click', () => this.send('sort', { column: header.dataset.column }));
+      header.addEventListener('click', async () => {
+        if (await this.send('sort', { column: header.dataset.column })) this.table.toTop();
+      });
     }
     $('help').addEventListener('click', () => dialogs.help());
     $('add').addEventListener('click', () => this.send('addStart'));

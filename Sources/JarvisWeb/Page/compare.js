@@ -36,8 +36,10 @@ export function fleetSection(app, fleet, checked) {
   const buttons = el('div', { class: 'actions' });
   if (fleet.canCopy) {
     buttons.append(
-      button('Set on all', () => app.send('fleetSetAll')),
-      button('Copy to selected', () => app.send('fleetCopy', { agents: [...checked] })));
+      button('Set on all', () => askCreate(fleet.lines.filter((line) => !line.own),
+        (create) => app.send('fleetSetAll', { create }))),
+      button('Copy to selected', () => askCreate(fleet.lines.filter((line) => checked.has(line.id)),
+        (create) => app.send('fleetCopy', { agents: [...checked], create }))));
   }
   buttons.append(button('Close comparison', () => app.send('fleetClose')));
   box.append(buttons);
@@ -53,6 +55,23 @@ export function fleetSection(app, fleet, checked) {
     if (fleet.summary) box.append(el('p', { class: 'hint', text: fleet.summary }));
   }
   return box;
+}
+
+// A fan-out writes only what a single write would: where the key is absent, it is created
+// only when the person says so. `write(create)` sends the intent.
+function askCreate(targets, write) {
+  const absent = targets.filter((line) => line.status === 'not found');
+  if (absent.length === 0) { write(false); return; }
+  const names = absent.map((line) => line.agent).join(', ');
+  const written = targets.length - absent.length;
+  showDialog('Create the key where it is absent?', [
+    el('p', { text: `Absent on ${absent.length} of ${targets.length} agent${targets.length === 1 ? '' : 's'}: ${names}.` }),
+    el('p', { class: 'hint', text: 'Create it there, or write only where it exists (the absent ones are left as they are).' }),
+  ], [
+    button(`Create on ${absent.length}`, () => { closeDialog(); write(true); }),
+    ...(written > 0 ? [button(`Only where it exists (${written})`, () => { closeDialog(); write(false); })] : []),
+    button('Cancel', closeDialog),
+  ]);
 }
 
 const KINDS = { added: 'only there', removed: 'only here', changed: 'differs' };

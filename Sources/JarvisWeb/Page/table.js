@@ -182,13 +182,22 @@ export class KeyTable {
 
   focus() { this.grid.focus(); }
 
+  // The list from its first row, the cursor on it (after a new order).
+  toTop() {
+    this.cursor = 0;
+    this.viewport.scrollTop = 0;
+    this.draw();
+  }
+
   // Scrolls to the end and back a window at a time; resolves when every row has been drawn.
   clearCache() { this.cache.clear(); }
 }
 
 export function emptyText(view) {
   if (!view.agent) return view.connection?.message || 'No agent is open.';
-  if (view.filter || view.chips.some((chip) => chip.on)) return 'No keys match the filter.';
+  const on = view.chips.filter((chip) => chip.on);
+  if (!view.filter && on.length === 1 && on[0].id === 'changed') return 'No key has changed since this page opened.';
+  if (view.filter || on.length > 0) return 'No keys match the filter.';
   return 'No keys here.';
 }
 export { clear };

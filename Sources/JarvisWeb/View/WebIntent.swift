@@ -63,10 +63,12 @@ enum WebIntent: Sendable, Equatable {
     /// Compares the key (or member) on every running agent.
     case fleetKey(InspectorRow.Target)
     case fleetClose
-    /// Writes the value in view to every other agent compared, each guarded by its revision.
-    case fleetSetAll
-    /// Writes the value in view to the agents compared with these ids (pids).
-    case fleetCopy(agents: [String])
+    /// Writes the value in view to every other agent compared, each guarded by its revision;
+    /// `create`: also where the key is absent (the page asked first).
+    case fleetSetAll(create: Bool)
+    /// Writes the value in view to the agents compared with these ids (pids); `create` as for
+    /// `fleetSetAll`.
+    case fleetCopy(agents: [String], create: Bool)
     /// Compares the container in view with the same container on the agent of this id.
     case compareAgent(id: String)
     /// Compares the container in view with a snapshot file's (its name and text).
@@ -197,10 +199,10 @@ enum WebIntent: Sendable, Equatable {
         case .redo: self = .redo
         case .fleetKey: self = .fleetKey(try target())
         case .fleetClose: self = .fleetClose
-        case .fleetSetAll: self = .fleetSetAll
+        case .fleetSetAll: self = .fleetSetAll(create: request["create"]?.boolValue ?? false)
         case .fleetCopy:
             let ids = (request["agents"]?.arrayValue ?? []).compactMap(\.stringValue)
-            self = .fleetCopy(agents: ids)
+            self = .fleetCopy(agents: ids, create: request["create"]?.boolValue ?? false)
         case .compareAgent:
             guard let id = string("id") else { throw JarvisError(.invalidParams, "choose an agent to compare with") }
             self = .compareAgent(id: id)

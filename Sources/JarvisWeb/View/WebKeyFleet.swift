@@ -77,9 +77,11 @@ final class WebKeyFleet: Sendable {
 
     /// Writes `value` to `targets`, each guarded by what the comparison read there (waits
     /// for the write's fan-out, at most its bound), keeps the outcomes to show, and reads
-    /// every agent again.
-    func copy(_ value: PreferenceValue, to targets: [AgentRecord]) -> FleetReport {
-        let report = comparison.copy(value, to: targets, bound: Self.bound, clientName: "jarvis-web")
+    /// every agent again. `create`: also where the key is absent (the page asked first).
+    func copy(_ value: PreferenceValue, to targets: [AgentRecord], create: Bool) -> FleetReport {
+        let report = comparison.copy(
+            value, to: targets, create: create, change: FleetRun.newChange(), bound: Self.bound,
+            clientName: "jarvis-web")
         state.withLock { $0.written = report }
         return report
     }

@@ -145,7 +145,9 @@ final class WebListing: Sendable {
                     && (scope.container == nil || address.container == scope.container)
                 guard inScope else { continue }
                 var fresh = state.row(for: address, previewLimit: previewLimit, now: now)
-                if let row = fresh, !scope.chips.allSatisfy({ $0.matches(row, state.items[address]) }) { fresh = nil }
+                if let row = fresh, !scope.chips.allSatisfy({ $0.matches(row, state.items[address], in: state) }) {
+                    fresh = nil
+                }
                 switch (index(of: address, in: table.rows), fresh) {
                 case (nil, nil): continue
                 case (let at?, let row?):

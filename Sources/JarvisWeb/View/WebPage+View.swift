@@ -12,7 +12,7 @@ extension WebPageState {
         version += 1
         var view = WebView(
             version: version, agents: agentChoices(), filter: filter.text,
-            chips: InspectorChip.all.map { WebChip(id: $0.id, label: $0.description, on: chips.contains($0)) },
+            chips: InspectorChip.all.map { WebChip(id: $0.id, label: shown($0).description, on: chips.contains($0)) },
             table: tableInfo(), sort: WebSort(column: sort.column.rawValue, descending: sort.descending),
             message: message.map(WebMessage.init), agent: nil,
             connection: WebConnection(state: "none", message: connectProblem, choose: choosing), banner: nil,

@@ -44,7 +44,10 @@ extension WebPageState {
             }
             let others = comparison.lines.filter { !$0.own }
             let chosen: [InspectorKeyComparison.Line]
-            if case .fleetCopy(let ids) = intent {
+            var create = false
+            if case .fleetSetAll(let asked) = intent { create = asked }
+            if case .fleetCopy(let ids, let asked) = intent {
+                create = asked
                 guard !ids.isEmpty else { throw JarvisError(.invalidParams, "choose the agents to copy to") }
                 let unknown = ids.filter { id in !others.contains { String($0.agent.pid) == id } }
                 guard unknown.isEmpty else {
@@ -57,7 +60,7 @@ extension WebPageState {
                 chosen = others
             }
             guard !chosen.isEmpty else { throw JarvisError(.invalidParams, "no other agent to write to") }
-            let report = fleet.copy(value, to: chosen.map(\.agent))
+            let report = fleet.copy(value, to: chosen.map(\.agent), create: create)
             message = InspectorMessage(
                 "\(VisibleText.escaped(comparison.address.key)): " + report.summary,
                 report.succeeded ? .info : .error)

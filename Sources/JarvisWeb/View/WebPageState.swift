@@ -24,6 +24,9 @@ struct WebPageState: Sendable {
         var observation: InspectorObservation
         /// Whether the agent went away and when to look for it again (the model's decision).
         var reconnection: InspectorReconnection
+        /// The model's ``InspectorState/changeSerial`` when the page opened it: the Changed
+        /// chip shows the keys changed since.
+        var openedSerial: Int
 
         var session: InspectorSession { listing.session }
     }
@@ -111,7 +114,8 @@ struct WebPageState: Sendable {
         let state = listing.session.state
         connection = Connection(
             endpoint: endpoint, listing: listing, observation: observation,
-            reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state))
+            reconnection: InspectorReconnection(selector: selector ?? state.hello.agent, state: state),
+            openedSerial: state.changeSerial)
         connectProblem = nil
         tableDirty = true
         if selector == options.selector, options.selector?.hasPrefix("tcp://") == true {
@@ -187,7 +191,8 @@ struct WebPageState: Sendable {
             }
             return rows
         }
-        let scope = WebListing.Scope(scanner: scope.scanner, container: scope.container, chips: chips)
+        let scope = WebListing.Scope(
+            scanner: scope.scanner, container: scope.container, chips: Set(chips.map { shown($0) }))
         let taken = connection.listing.rows(scope, since: tableDirty ? nil : listed, now: now)
         let news = listed.map { $0 != (taken.version, taken.revision) } ?? true
         guard news || tableDirty || rowsDirty else { return rows }
@@ -241,5 +246,11 @@ struct WebPageState: Sendable {
         return WebRowsWindow(
             version: rowsVersion, revision: rowsRevision, total: all.count, from: lower,
             rows: all[lower..<upper].map(shown))
+    }
+
+    /// The chip as this page means it: Changed is what changed since the page opened the agent.
+    func shown(_ chip: InspectorChip) -> InspectorChip {
+        guard chip == .changed, let connection else { return chip }
+        return .changedSince(connection.openedSerial)
     }
 }

@@ -30,6 +30,9 @@ enum SetCommand: Command {
           --new               create a key that looks like a typo (see below)
           --dry-run           with --agents: show each agent's current → new value,
                               write nothing
+          --create            with --agents: create the key (or container) on an
+                              agent where it is absent; without it, such an agent
+                              is `not found` (absent, not created) and not written
           --json              print what was stored as JSON (as `get --json`). Given
                               with no type, it also reads the value as JSON, as it did
                               before --type.
@@ -51,6 +54,7 @@ enum SetCommand: Command {
         let named = try arguments.option("--type", expecting: ValueText.typeNames) { ValueText.type(named: $0) }
         let expected = arguments.option("--expect")
         let new = arguments.flag("--new")
+        let create = arguments.flag("--create")
         let dryRun = arguments.flag("--dry-run")
         try arguments.finish(maxPositionals: 3, command: name)
         guard arguments.positionals.count == 3 else {
@@ -77,8 +81,13 @@ enum SetCommand: Command {
         if let fleet = try context.fleet() {
             let request = FleetWrites.SetRequest(
                 container: arguments.positionals[0], key: arguments.positionals[1], text: text, asked: asked,
-                allowNew: new, expected: expected.map(Revision.init), dryRun: dryRun)
+                allowNew: new, create: create, expected: expected.map(Revision.init), dryRun: dryRun)
             FleetWrites.set(fleet, request, context: context)
+        }
+        guard !create else {
+            throw UsageError(
+                "--create goes with --agents; a single set creates a new key as it is (and a container where its scanner is named)",
+                command: name)
         }
         guard !dryRun else { throw UsageError("--dry-run goes with --agents; one agent's write is shown by `jarvis get`", command: name) }
         let client = try context.connect()

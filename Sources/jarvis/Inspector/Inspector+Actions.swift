@@ -328,7 +328,8 @@ extension Inspector {
         case .warning: style = .warning
         case .error: style = .error
         }
-        status = (Terminal.escaped(message.text), style)
+        // The model's offer is a key here: z and Z do it.
+        status = (Terminal.escaped(message.text) + (message.offer.map { " (\($0.keyHint))" } ?? ""), style)
     }
 
     /// Removes the stored value so the default applies again.
