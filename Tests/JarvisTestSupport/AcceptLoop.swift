@@ -22,6 +22,10 @@ package final class AcceptLoop: Sendable {
                 open.withLock { $0.append(socket) }
                 Thread.detachNewThread { serve(socket) }
             }
+            // Closed here, by the only thread that accepts on it: closed by `stop()` while this
+            // thread waited, the number could go to another test's new listener, whose
+            // connections this thread would then accept and serve as this loop's.
+            listener.close()
         }
     }
 
@@ -40,7 +44,8 @@ package final class AcceptLoop: Sendable {
             return !stopped
         }
         guard first else { return false }
-        listener.close()
+        // Wakes the accepting thread, which closes the listener as it ends.
+        listener.shutdown()
         for socket in open.current { socket.shutdown() }
         return true
     }
