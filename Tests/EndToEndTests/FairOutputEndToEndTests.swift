@@ -1,0 +1,113 @@
+import Foundation
+import JarvisCore
+import JarvisRemote
+import JarvisTransport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue 47 item 2 against the real agent: the output a client has not read is bounded per
+/// client and over time (a soft limit held for some seconds, as Redis bounds a client's output
+/// buffer), never by a budget other clients spent first. Honest clients that read late all get
+/// their whole answers; clients that never read are dropped after the soft-limit time and hold
+/// the agent's memory bounded meanwhile.
+@Suite(.serialized) struct FairOutputEndToEndTests {
+    let sandbox: Sandbox
+    let folder: URL
+
+    init() throws {
+        sandbox = try Sandbox()
+        sandbox.environmentOverrides["MALLOC_MMAP_THRESHOLD_"] = "131072"
+        folder = sandbox.root.appendingPathComponent("prefs")
+    }
+
+    /// The answer a raw client read on one connection, or why it ended early.
+    struct Reading {
+        let socket: Socket
+        var framer = LineFramerBox()
+        var line: [UInt8]?
+        var ended = false
+    }
+
+    @Test func sixtyFourClientsThatReadLateAllGetTheirWholeListing() throws {
+        var values: [String: Any] = [:]
+        for index in 0..<10_000 { values["setting_\(index)"] = "value \(index) of a suite many clients list at once" }
+        try sandbox.writeSuite("com.example.wide", in: folder, values)
+        let agent = try AgentProcess(sandbox, ["--defaults-dir", folder.path])
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"list","params":{"container":"com.example.wide"}}"#
+        // The failure was one client in three runs of four: several runs catch it.
+        for run in 1...4 {
+            var readings = try (0..<64).map { _ in Reading(socket: try agent.socket()) }
+            for reading in readings { reading.socket.send(request + "\n") }
+            // Every client starts reading only once the agent has filled what the others'
+            // sockets take (it stops growing), and then reads slowly: a few KiB a turn.
+            _ = try ListMemoryEndToEndTests.settledMemory(of: agent)
+            try Self.readSlowly(&readings, until: .now + .seconds(240))
+            for (index, reading) in readings.enumerated() {
+                let line = try #require(reading.line, "run \(run): client \(index) got no whole answer (the agent closed it)")
+                let answer = try JSONParser.parse(line)
+                #expect(answer["result"]?["items"]?.arrayValue?.count == 10_000, "run \(run): client \(index): \(line.prefix(300))")
+                reading.socket.close()
+            }
+        }
+        #expect(agent.answersANewClient())
+    }
+
+    @Test func sixtyFourJarvisClientsListingAtOnceAllGetTheirWholeListing() throws {
+        var values: [String: Any] = [:]
+        for index in 0..<10_000 { values["setting_\(index)"] = "value \(index) of a suite many clients list at once" }
+        try sandbox.writeSuite("com.example.wide", in: folder, values)
+        let agent = try AgentProcess(sandbox, ["--defaults-dir", folder.path])
+        for run in 1...4 {
+            let results = Locked<[String]>([])
+            let threads = (0..<64).map { index in
+                Thread {
+                    do {
+                        let client = try JarvisClient(endpoint: agent.unix, clientName: "c\(index)", timeout: .seconds(120))
+                        let listing = try client.list(container: "com.example.wide")
+                        results.withLock { $0.append(listing.items.count == 10_000 ? "ok" : "short \(listing.items.count)") }
+                        client.close()
+                    } catch {
+                        results.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            threads.forEach { $0.start() }
+            let deadline = ContinuousClock.now + .seconds(240)
+            while results.current.count < 64, ContinuousClock.now < deadline { usleep(20_000) }
+            let failed = results.current.filter { $0 != "ok" }
+            #expect(results.current.count == 64 && failed.isEmpty, "run \(run): \(failed)")
+        }
+    }
+
+    /// Reads every connection a little at a time, round after round, until each has a whole
+    /// line or was closed by the agent.
+    static func readSlowly(_ readings: inout [Reading], until deadline: ContinuousClock.Instant) throws {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while readings.contains(where: { $0.line == nil && !$0.ended }) {
+            guard ContinuousClock.now < deadline else { throw HarnessError("the listings did not arrive in time") }
+            for index in readings.indices where readings[index].line == nil && !readings[index].ended {
+                let socket = readings[index].socket
+                guard try socket.wait(for: Int16(POLLIN), until: .now) else { continue }
+                let count: Int
+                do {
+                    count = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+                } catch let error as SocketError where error.isWouldBlock {
+                    continue
+                } catch {
+                    readings[index].ended = true
+                    continue
+                }
+                if count == 0 {
+                    readings[index].ended = true
+                    continue
+                }
+                readings[index].framer.append(chunk[..<count])
+                readings[index].line = readings[index].framer.next()
+            }
+            usleep(1000)
+        }
+    }
+}
