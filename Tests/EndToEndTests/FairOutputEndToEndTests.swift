@@ -46,9 +46,12 @@ import Testing
             _ = try ListMemoryEndToEndTests.settledMemory(of: agent)
             try Self.readSlowly(&readings, until: .now + .seconds(240))
             for (index, reading) in readings.enumerated() {
-                let line = try #require(reading.line, "run \(run): client \(index) got no whole answer (the agent closed it)")
+                let line = try #require(
+                    reading.line, "run \(run): client \(index) got no whole answer (the agent closed it)")
                 let answer = try JSONParser.parse(line)
-                #expect(answer["result"]?["items"]?.arrayValue?.count == 10_000, "run \(run): client \(index): \(line.prefix(300))")
+                #expect(
+                    answer["result"]?["items"]?.arrayValue?.count == 10_000,
+                    "run \(run): client \(index): \(line.prefix(300))")
                 reading.socket.close()
             }
         }
@@ -65,9 +68,12 @@ import Testing
             let threads = (0..<64).map { index in
                 Thread {
                     do {
-                        let client = try JarvisClient(endpoint: agent.unix, clientName: "c\(index)", timeout: .seconds(120))
+                        let client = try JarvisClient(
+                            endpoint: agent.unix, clientName: "c\(index)", timeout: .seconds(120))
                         let listing = try client.list(container: "com.example.wide")
-                        results.withLock { $0.append(listing.items.count == 10_000 ? "ok" : "short \(listing.items.count)") }
+                        results.withLock {
+                            $0.append(listing.items.count == 10_000 ? "ok" : "short \(listing.items.count)")
+                        }
                         client.close()
                     } catch {
                         results.withLock { $0.append("\(error)") }
@@ -80,6 +86,72 @@ import Testing
             let failed = results.current.filter { $0 != "ok" }
             #expect(results.current.count == 64 && failed.isEmpty, "run \(run): \(failed)")
         }
+    }
+
+    /// Ten clients ask for the listing of a 200,000-key JSON file (scaled down from the issue's
+    /// listing of 11 MB only in how long they wait) and never read: the agent's peak stays
+    /// within one listing's cost and its output bounds, another client's `get` is answered
+    /// meanwhile, and each silent client is dropped once it read nothing for the soft-limit
+    /// time (`--output-timeout`), freeing what its listing held.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/proc/self/status"),
+            "needs /proc (Linux): it reads peak memory there"))
+    func clientsThatNeverReadALargeListingAreDroppedAfterTheSoftLimitTime() throws {
+        var text = "{\n"
+        for index in 0..<200_000 {
+            text += #"  "setting_\#(index)": "value \#(index) of the large configuration file",\#n"#
+        }
+        text += #"  "last": true\#n}\#n"#
+        let files = sandbox.root.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: files.appendingPathComponent("large.json"))
+        let agent = try AgentProcess(sandbox, ["--files", files.path, "--output-timeout", "3"])
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"list","params":{"scanner":"files","container":"large.json"}}"#
+        // One client reads the whole listing: the agent then holds one parsed copy of the file,
+        // and its peak so far is what parsing and answering once cost.
+        let reader = try agent.socket()
+        var answers = LineReader(reader)
+        reader.send(request + "\n")
+        #expect((try answers.next(timeout: .seconds(120))?.count ?? 0) > text.utf8.count)
+        let once = try ListMemoryEndToEndTests.settledMemory(of: agent)
+
+        let started = ContinuousClock.now
+        let silent = try (0..<10).map { _ in try agent.socket() }
+        defer { silent.forEach { $0.close() } }
+        for socket in silent { socket.send(request + "\n") }
+        for socket in silent {
+            #expect(try socket.wait(for: Int16(POLLIN), until: .now + .seconds(60)), "a client got no answer")
+        }
+        // Another client is answered while they hold their listings.
+        reader.send(
+            #"{"jsonrpc":"2.0","id":2,"method":"get","params":{"scanner":"files","container":"large.json","key":"last"}}"#
+                + "\n")
+        #expect(try answers.nextJSON()?["result"]?["item"]?["value"] == .bool(true))
+        // Each silent client is dropped (its socket hangs up without its reading a byte), no
+        // sooner than the soft-limit time; reading then, it finds its listing cut short.
+        for (index, socket) in silent.enumerated() {
+            #expect(
+                try socket.wait(for: Int16(POLLHUP), until: .now + .seconds(120)),
+                "silent client \(index) was never dropped")
+        }
+        #expect(ContinuousClock.now - started >= .seconds(3))
+        for (index, socket) in silent.enumerated() {
+            var lines = LineReader(socket)
+            let line = try lines.next(timeout: .seconds(20))
+            #expect(
+                line == nil,
+                "silent client \(index) got its whole listing (\(line?.count ?? 0) bytes) though it was dropped")
+        }
+        let after = try ListMemoryEndToEndTests.settledMemory(of: agent)
+        let bound =
+            once.peak + ListMemoryEndToEndTests.budget + 10 * ListMemoryEndToEndTests.allowance
+            + ListMemoryEndToEndTests.margin
+        #expect(
+            after.peak <= bound,
+            "10 silent clients took the agent to \(after.peak >> 20) MiB (bound \(bound >> 20) MiB; \(once.peak >> 20) MiB after one full listing)"
+        )
+        #expect(agent.answersANewClient())
     }
 
     /// Reads every connection a little at a time, round after round, until each has a whole
