@@ -29,6 +29,9 @@ package final class LineConnection: Sendable {
         /// The peer did not read while the server's queued output passed
         /// `LineServerLimits.maxPendingOutputBytes`.
         case outputOverflow
+        /// The peer read nothing for `LineServerLimits.outputStallTimeout` while the connection
+        /// held `LineServerLimits.outputSoftLimit` or more of its output.
+        case outputStalled
         /// The socket failed, e.g. the peer reset the connection; carries `errno`.
         case failed(errno: Int32)
 
@@ -43,6 +46,7 @@ package final class LineConnection: Sendable {
             case .authenticationTimeout: "did not authenticate in time"
             case .displaced: "did not authenticate; its slot went to a newer connection"
             case .outputOverflow: "peer stopped reading; too much output queued"
+            case .outputStalled: "peer read nothing for too long while its answer waited"
             case .pendingInputOverflow: "sent too much before authenticating"
             case .failed(let code): "socket error: \(Socket.errorMessage(code))"
             }

@@ -17,7 +17,11 @@ import JarvisSystem
 /// line's pieces are made on the connection's work lane (``StreamedLine``), never here: the
 /// loop only takes each piece once it is made and asks for the next, so at most one piece is
 /// made ahead of the socket; streamed lines waiting their turn count against the output
-/// budget, so a client that never reads is dropped.
+/// budget, so a client that never reads is dropped. A connection whose socket takes nothing
+/// while it holds ``LineServerLimits/outputSoftLimit`` (a line being streamed counts as a
+/// chunk) is dropped once ``LineServerLimits/outputStallTimeout`` passed: a client that reads
+/// nothing holds its listing's producer no longer than that, and one that reads is never
+/// dropped for what other clients hold.
 /// Not `Sendable`: the loop thread makes it and only that thread touches it (the compiler
 /// keeps it there); other threads reach the connection through ``LineConnection``'s lock.
 final class LineConnectionWorker {
@@ -25,6 +29,12 @@ final class LineConnectionWorker {
     let session: any LineSession
     private let socket: Socket
     private let idleTimeout: Duration?
+    /// See ``LineServerLimits/outputStallTimeout`` and ``LineServerLimits/outputSoftLimit``.
+    private let stallTimeout: Duration?
+    private let softLimit: Int
+    /// Since when the socket has taken nothing while output waited; nil while it takes what
+    /// it is given (any byte written starts the time again).
+    private var stalledSince: ContinuousClock.Instant?
     private var framer: InputFramer
     /// Output taken from the connection, in order, not yet in `outgoing`.
     private var pending: [LineConnection.Output] = []
@@ -100,6 +110,8 @@ final class LineConnectionWorker {
         lingerDeadline = time.now
         self.socket = connection.socket
         self.idleTimeout = limits.idleTimeout
+        stallTimeout = limits.outputStallTimeout
+        softLimit = limits.outputSoftLimit
         switch limits.framing {
         case .lines: framer = .lines(LineFramer(maxLineLength: limits.maxLineLength))
         case .http(let maxHead, let maxBody): framer = .http(HTTPFramer(maxHead: maxHead, maxBody: maxBody))
@@ -126,6 +138,7 @@ final class LineConnectionWorker {
         if !isServing { return lingerDeadline }
         var next: ContinuousClock.Instant?
         if let idleTimeout { next = lastActivity + idleTimeout }
+        if let stall = stallDeadline { next = min(next ?? stall, stall) }
         // The loop asks every connection at every turn: once trusted, never take the lock again.
         if !trusted {
             if case .unauthenticated(let deadline) = connection.shared.withLock({ $0.trust }) {
@@ -139,6 +152,17 @@ final class LineConnectionWorker {
 
     /// Set once the connection is trusted (it never goes back).
     private var trusted = false
+
+    /// When the peer is dropped for reading nothing, if the socket has taken nothing since
+    /// ``stalledSince`` and the connection holds its soft limit or more; nil otherwise (a few
+    /// bytes a peer leaves unread cost no clock, as in Redis).
+    private var stallDeadline: ContinuousClock.Instant? {
+        guard let stallTimeout, let stalledSince else { return nil }
+        // A streamed line still being made holds its producer too: it counts as a chunk more.
+        let streaming = stream == nil ? 0 : Self.chunkSize
+        let held = connection.shared.withLock { $0.unsent } + streaming
+        return held >= softLimit ? stalledSince + stallTimeout : nil
+    }
 
     /// Input received and not yet handed to the session.
     var pendingInputBytes: Int { framer.pendingByteCount }
@@ -319,6 +343,11 @@ final class LineConnectionWorker {
     private func flush() -> (failure: LineConnection.CloseReason?, queuedMeanwhile: Bool?) {
         var written = 0
         var failure: LineConnection.CloseReason?
+        var blocked = false
+        defer {
+            if written > 0 { stalledSince = nil }
+            if blocked, stalledSince == nil { stalledSince = time.now }
+        }
         while outgoingOffset < outgoing.count, writtenThisTurn < Self.maxWritePerTurn {
             let end = outgoingOffset + min(outgoing.count - outgoingOffset, Self.maxWritePerTurn - writtenThisTurn)
             let result = outgoing.withUnsafeBytes { raw in
@@ -333,7 +362,7 @@ final class LineConnectionWorker {
                 writtenThisTurn += count
                 continue
             case .failure(let error) where error.isWouldBlock:
-                break
+                blocked = true
             case .failure(let error):
                 failure = .failed(errno: error.errno ?? EIO)
             }
@@ -467,6 +496,9 @@ final class LineConnectionWorker {
             return true
         } else if let idleTimeout, now - lastActivity >= idleTimeout {
             beginClosing(.idleTimeout)
+            return true
+        } else if let stall = stallDeadline, now >= stall {
+            beginClosing(.outputStalled)
             return true
         }
         return false

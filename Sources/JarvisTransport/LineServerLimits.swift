@@ -10,6 +10,14 @@ package struct LineServerLimits: Sendable, Hashable {
     /// Output queued for all connections together; a client that stops reading while it is
     /// spent is dropped. Streamed answers count only the chunk in hand.
     package var maxPendingOutputBytes: Int
+    /// Output one connection may hold unwritten without a clock running (Redis's soft limit of
+    /// a client's output buffer); a streamed line still being made counts as one chunk more.
+    package var outputSoftLimit: Int
+    /// How long a connection may hold ``outputSoftLimit`` or more while its socket takes
+    /// nothing (the peer reads nothing) before it is dropped
+    /// (``LineConnection/CloseReason/outputStalled``); any byte the peer reads starts the
+    /// time again. Nil never drops a peer for it.
+    package var outputStallTimeout: Duration?
     /// How long a new connection has to authenticate (``LineConnection/authenticated()``)
     /// before it is closed; nil trusts connections from the start (owner-only Unix sockets).
     package var authenticationTimeout: Duration?
@@ -47,6 +55,8 @@ package struct LineServerLimits: Sendable, Hashable {
         maxConnections: Int = 128,
         idleTimeout: Duration? = nil,
         maxPendingOutputBytes: Int = 8 << 20,
+        outputSoftLimit: Int = 64 * 1024,
+        outputStallTimeout: Duration? = .seconds(30),
         authenticationTimeout: Duration? = nil,
         maxUnauthenticatedConnections: Int = 16,
         pendingGrace: Duration = .milliseconds(100),
@@ -62,6 +72,8 @@ package struct LineServerLimits: Sendable, Hashable {
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
         self.maxPendingOutputBytes = maxPendingOutputBytes
+        self.outputSoftLimit = outputSoftLimit
+        self.outputStallTimeout = outputStallTimeout
         self.authenticationTimeout = authenticationTimeout
         self.maxUnauthenticatedConnections = maxUnauthenticatedConnections
     }

@@ -35,6 +35,8 @@ struct AgentCommandLine {
     var idleTimeoutGiven = false
     var authTimeout: Duration?
     var requestTimeout: Duration?
+    /// `--output-timeout`: how long a client may read nothing while its answer waits.
+    var outputTimeout: Duration?
     /// `--journal-bytes`: the journal's byte budget, in memory and on disk.
     var journalBytes: Int?
     /// `--cache-bytes`: what each scanner's parsed files kept between reads may take.
@@ -110,6 +112,9 @@ struct AgentCommandLine {
                                answer a request whose storage (a keyring, simctl, a
                                file) has not answered by then with a timeout error, to
                                its own client only (default 15)
+          --output-timeout SECS
+                               drop a client that read nothing this long while an
+                               answer of 64 KiB or more waited for it (default 30)
           --journal-bytes N    the most bytes the journal of changes (what `jarvis undo`
                                takes back) holds, in memory and in its file in the
                                state folder (default 16777216; 0 keeps no journal)
@@ -125,7 +130,7 @@ struct AgentCommandLine {
     static let valued: Set<String> = [
         "--defaults-dir", "--files", "--exclude", "--hide-container", "--hide-key", "--secrets-dir", "--name",
         "--listen", "--max-connections", "--idle-timeout", "--device", "--app", "--token-file", "--auth-timeout",
-        "--request-timeout", "--journal-bytes", "--cache-bytes",
+        "--request-timeout", "--output-timeout", "--journal-bytes", "--cache-bytes",
     ]
 
     /// The tool as its usage errors and `--help` name it.
@@ -178,6 +183,12 @@ struct AgentCommandLine {
             { Double($0).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } })
         {
             requestTimeout = .milliseconds(Int((seconds * 1000).rounded(.up)))
+        }
+        if let seconds = try arguments.option(
+            "--output-timeout", expecting: "seconds, more than 0 (e.g. 30 or 0.5)",
+            { Double($0).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } })
+        {
+            outputTimeout = .milliseconds(Int((seconds * 1000).rounded(.up)))
         }
         journalBytes = try arguments.option(
             "--journal-bytes", expecting: "a number of bytes, 0 for no journal", { Int($0).flatMap { $0 >= 0 ? $0 : nil } })

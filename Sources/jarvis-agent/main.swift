@@ -98,6 +98,7 @@ do {
     if options.idleTimeoutGiven { agentOptions.tcpIdleTimeout = options.idleTimeout }
     if let authTimeout = options.authTimeout { agentOptions.tcpAuthenticationTimeout = authTimeout }
     if let requestTimeout = options.requestTimeout { agentOptions.requestTimeout = requestTimeout }
+    if let outputTimeout = options.outputTimeout { agentOptions.outputStallTimeout = outputTimeout }
     if let file = options.tokenFile { agentOptions.tcpToken = readToken(file) }
     if let bytes = options.journalBytes { agentOptions.journalBytes = bytes }
     agent = try JarvisAgent.start(configuration: configuration, scanners: scanners, options: agentOptions)

@@ -42,4 +42,29 @@ import Testing
         try Data(#"{"only":1}"#.utf8).write(to: folder.appendingPathComponent("big.json"))
         #expect(try scanner.read(ReadRequest(container: "big.json")).map(\.key) == ["only"])
     }
+
+    /// Issue 47 item 2: readers that arrive together, before the file was ever parsed, share
+    /// one parse (each parsing its own copy held ten copies while their clients did not read).
+    @Test func readsThatArriveTogetherShareOneParse() throws {
+        let scanner = JSONFilesScanner.jsonFiles(in: [folder])
+        // The arrays are kept until compared, so no address is freed and reused meanwhile.
+        let arrays = Locked<[[ScannedEntry]]>([])
+        // Eight threads released together, each reading as a client's listing does.
+        let go = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for _ in 0..<8 {
+            done.enter()
+            Thread {
+                go.wait()
+                let entries = (try? scanner.read(ReadRequest(container: "big.json"))) ?? []
+                arrays.withLock { $0.append(entries) }
+                done.leave()
+            }.start()
+        }
+        for _ in 0..<8 { go.signal() }
+        done.wait()
+        let kept = arrays.current
+        #expect(kept.count == 8 && kept.allSatisfy { $0.count == 20_000 })
+        #expect(Set(kept.map { Self.storage($0) }).count == 1, "the readers parsed the file more than once")
+    }
 }

@@ -256,6 +256,41 @@ import Testing
         #expect(try other.receiveText() == "served")
     }
 
+    /// Redis's soft limit over time: a client that reads nothing while its streamed line waits
+    /// is dropped once `outputStallTimeout` passed, while one that reads, however slowly, gets the
+    /// whole line; the shared budget the other spent is no reason to drop it.
+    @Test func aClientThatReadsNothingIsDroppedAfterTheStallTimeoutAndOneThatReadsIsNot() throws {
+        let progress = Locked(StreamSession.Progress())
+        let (server, endpoint) = try startServer(
+            limits: LineServerLimits(maxPendingOutputBytes: 256 * 1024, outputStallTimeout: .milliseconds(300)),
+            progress: progress)
+        defer { server.stop() }
+        let silent = try Socket.connect(to: endpoint, timeout: .seconds(5))
+        defer { silent.close() }
+        let reader = try Socket.connect(to: endpoint, timeout: .seconds(5))
+        defer { reader.close() }
+        // 4 MiB each: far more than the socket buffers and the 256 KiB budget together.
+        try silent.writeAll(Array("stream 64\n".utf8), timeout: .seconds(5))
+        try reader.writeAll(Array("stream 64\n".utf8), timeout: .seconds(5))
+        // The reader reads a chunk at a time with pauses, each far shorter than the timeout.
+        let received = Locked(0)
+        let thread = Thread {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            defer { buffer.deallocate() }
+            while received.current < 64 * 64 * 1024 + 1, let count = try? reader.read(into: buffer), count > 0 {
+                received.withLock { $0 += count }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+        thread.start()
+        #expect(
+            eventually { events.current.contains { $0.hasSuffix("read nothing for too long while its answer waited") } }
+        )
+        #expect(try silent.wait(for: Int16(POLLHUP), until: .now + .seconds(10)))
+        #expect(eventually(timeout: .seconds(60)) { received.current == 64 * 64 * 1024 + 1 })
+        #expect(events.current.filter { $0.hasSuffix("read nothing for too long while its answer waited") }.count == 1)
+    }
+
     @Test func silentConnectionsAreClosedAtTheDeadlineAndCannotLockAClientOut() throws {
         let progress = Locked(StreamSession.Progress())
         let limits = LineServerLimits(

@@ -50,6 +50,10 @@ public final class JarvisAgent: Sendable {
         /// stops reading while they pass this is dropped. Large `list` answers are made while
         /// the client reads them and count only the part in hand.
         public var maxPendingOutputBytes: Int
+        /// How long a client may read nothing while 64 KiB or more of its answers wait (a
+        /// listing being made counts as that much) before it is dropped: a client that reads,
+        /// however slowly, is never dropped for it. Default 30 s; nil never drops one for it.
+        public var outputStallTimeout: Duration? = .seconds(30)
         /// How many audit records `history` keeps in memory.
         public var auditCapacity: Int
         /// The most bytes the journal of changes (what `jarvis undo` takes back) holds, in memory
@@ -189,6 +193,7 @@ public final class JarvisAgent: Sendable {
         limits.maxConnections = options.maxConnections
         limits.idleTimeout = options.idleTimeout
         limits.maxPendingOutputBytes = options.maxPendingOutputBytes
+        limits.outputStallTimeout = options.outputStallTimeout
         let refusal = RPCResponse.failure(
             id: .null,
             error: RPCError(

@@ -63,6 +63,8 @@ public struct JSONFilesScanner: PreferenceScanner {
     // file's problem and then its entries, and every `get` reads one file. Bounded in bytes:
     // the files parsed longest ago go first.
     private let parsed: Locked<ParsedCache<String, (stamp: FileStamp, document: Result<JSONFileDocument, JarvisError>)>>
+    /// One parse at a time per file, so readers that arrive together share it.
+    private let parsing = ParseOnce()
     /// Called just before the final check of a write; tests use it to race the write.
     package var beforeCommit: (@Sendable () -> Void)?
 
@@ -162,6 +164,17 @@ public struct JSONFilesScanner: PreferenceScanner {
             return .failure(JarvisError(.storage, "cannot read \(name): it no longer exists"))
         }
         if let cached = parsed.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
+        return parsing.run(path) {
+            // Another reader may have parsed this version while this one waited.
+            if let cached = parsed.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
+            return parse(name, in: folder, path: path, stamp: stamp)
+        }
+    }
+
+    /// Reads and parses the file and caches what it found (``document(_:in:stamp:)``).
+    private func parse(_ name: String, in folder: ServedFolder, path: String, stamp: FileStamp)
+        -> Result<JSONFileDocument, JarvisError>
+    {
         var stored = stamp
         let document: Result<JSONFileDocument, JarvisError> = Result { () throws(JarvisError) in
             let snapshot = try folder.read(name, limit: JSONFileDocument.maxSize)
